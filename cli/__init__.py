@@ -1,0 +1,1 @@
+"""The rulewright command line (thin: parsing and printing only)."""

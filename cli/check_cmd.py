@@ -1,0 +1,55 @@
+"""``rulewright check FILE...``: parse and check specs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rulewright.dsl.check import check
+from rulewright.engines.game import load_spec, spec_path
+from rulewright.errors import SpecError
+
+
+def register(sub: Any) -> None:
+    """Add the subcommand."""
+    p = sub.add_parser("check", help="parse and check spec files",
+                       description="Parse and check spec files (paths or bundled names). "
+                                   "Exit 0 when clean (warnings allowed), 1 on spec errors, "
+                                   "2 on usage errors.")
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="a .rules file or bundled spec name")
+    p.add_argument("--json", action="store_true", help="print diagnostics as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check each spec; print every diagnostic with its caret."""
+    failed = False
+    report: list[dict[str, Any]] = []
+    for name in args.specs:
+        path = spec_path(name)
+        try:
+            spec = load_spec(path)
+            diags = check(spec)
+            source = spec.source
+        except SpecError as err:
+            diags = list(err.diagnostics)
+            source = Path(path).read_text(encoding="utf-8", errors="replace")
+        errors = [d for d in diags if d.severity == "error"]
+        failed |= bool(errors)
+        if args.json:
+            report.append({"spec": str(path), "ok": not errors, "diagnostics": [
+                {"severity": d.severity, "line": d.span.line, "column": d.span.column,
+                 "message": d.message, "hint": d.hint} for d in diags]})
+            continue
+        for d in diags:
+            print(d.render(source), file=sys.stderr)
+            print(file=sys.stderr)
+        warnings = len(diags) - len(errors)
+        status = "ok" if not errors else f"{len(errors)} error(s)"
+        print(f"{path}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
+    if args.json:
+        print(json.dumps(report, indent=1))
+    return 1 if failed else 0

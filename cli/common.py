@@ -1,0 +1,55 @@
+"""Argument helpers shared by subcommands."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rulewright.errors import UsageError
+
+
+def player_list(text: str) -> list[int]:
+    """Parse ``2,3,4`` or ``2-4`` into player counts.
+
+    Raises:
+        UsageError: not a list of whole numbers.
+    """
+    out: list[int] = []
+    try:
+        for part in text.split(","):
+            if "-" in part:
+                lo, hi = part.split("-", 1)
+                out.extend(range(int(lo), int(hi) + 1))
+            elif part.strip():
+                out.append(int(part))
+    except ValueError:
+        raise UsageError(f"--players takes whole numbers like 2,3,4 or 2-4, not {text!r}") from None
+    if not out or min(out) < 1:
+        raise UsageError(f"--players needs at least one count of 1 or more, not {text!r}")
+    return out
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    return value
+
+
+def add_config(p: argparse.ArgumentParser) -> None:
+    """--players N, --variant V (repeatable), --erratum E (repeatable)."""
+    p.add_argument("--players", type=positive, help="player count (default: the smallest)")
+    p.add_argument("--variant", action="append", default=[], metavar="V",
+                   help="select a variant (repeatable)")
+    p.add_argument("--erratum", action="append", default=[], metavar="E",
+                   help="apply an erratum (repeatable)")
+
+
+def config(args: Any) -> dict[str, Any]:
+    """The load() keyword arguments from add_config's flags."""
+    return {"players": args.players, "variants": tuple(args.variant),
+            "errata": tuple(args.erratum)}

@@ -1,0 +1,91 @@
+"""The ``rulewright`` command: argument parsing and dispatch only.
+
+Exit codes: 0 success; 1 the spec has errors, an invariant was violated or a replay diverged;
+2 a usage error (bad flag, unknown spec, unreadable file); 3 an internal error (a bug).
+Each subcommand lives in its own module and registers itself in :data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from typing import Any, Callable, Sequence
+
+from rulewright.errors import RulewrightError, SpecError, TraceError, UsageError
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+Register = Callable[[Any], None]
+
+
+def _commands() -> list[Register]:
+    from rulewright.cli import check_cmd, replay_cmd, simulate_cmd
+    registers: list[Register] = [check_cmd.register, simulate_cmd.register, replay_cmd.register]
+    for optional in ("verify_cmd", "docs_cmd", "explore_cmd"):
+        try:
+            module = __import__(f"rulewright.cli.{optional}", fromlist=["register"])
+        except ModuleNotFoundError:
+            continue
+        registers.append(module.register)
+    return registers
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}\n(see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = _Parser(
+        prog="rulewright",
+        description="Board-game rules as checked, executable specifications. "
+                    "Write rules in the rules language (*.rules), then check, play, verify "
+                    "and document them.",
+        epilog="Exit codes: 0 ok, 1 spec errors / violations, 2 usage errors, 3 internal error. "
+               "Bundled specs can be named without a path (e.g. 'braff').")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for register in _commands():
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (also used by the console script)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args_list
+    try:
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return EXIT_USAGE
+        code: int = args.run(args)
+        return code
+    except SpecError as err:
+        print(err.render(), file=sys.stderr)
+        return EXIT_FAIL
+    except TraceError as err:
+        print(f"rulewright: trace error: {err}", file=sys.stderr)
+        return EXIT_FAIL
+    except UsageError as err:
+        print(f"rulewright: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except RulewrightError as err:
+        print(f"rulewright: {err}", file=sys.stderr)
+        return EXIT_FAIL
+    except KeyboardInterrupt:
+        print("rulewright: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:  # noqa: BLE001 - the last line of defence is a bug report
+        print(f"rulewright: internal error (a bug in rulewright, please report it): "
+              f"{type(err).__name__}: {err}", file=sys.stderr)
+        if debug:
+            traceback.print_exc()
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""``rulewright simulate GAME``: play K games and summarise them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from rulewright.cli.common import add_config, config, positive
+from rulewright.engines.game import load
+from rulewright.engines.simulate import POLICIES, simulate
+from rulewright.engines.state import State
+from rulewright.engines.trace import trace_json, write_trace
+
+
+def register(sub: Any) -> None:
+    """Add the subcommand."""
+    p = sub.add_parser("simulate", help="play many games and summarise them",
+                       description="Play K full games with a policy and print games, turns, "
+                                   "scores per seat, win share per seat with a 95%% interval, "
+                                   "and findings (gaps reached, spec defects).")
+    p.add_argument("game", help="bundled spec name or .rules path")
+    add_config(p)
+    p.add_argument("--games", type=positive, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p.add_argument("--trace-dir", type=Path, help="write one trace file per game here")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Simulate and print."""
+    game = load(args.game, **config(args))
+    console = Console(stderr=True)
+
+    with Progress(console=console, transient=True, disable=args.json) as progress:
+        task = progress.add_task("playing", total=args.games)
+
+        def on_game(i: int, state: State, steps: list[dict[str, Any]]) -> None:
+            progress.advance(task)
+            if args.trace_dir is not None:
+                write_trace(args.trace_dir / f"{game.machine.game.id}-{args.seed + i}.json",
+                            trace_json(game, state, steps))
+
+        summary = simulate(game, args.games, args.seed, POLICIES[args.policy], on_game,
+                           record=args.trace_dir is not None)
+    if args.json:
+        print(json.dumps({"config": game.describe(), **summary.to_json()}, indent=1))
+        return 0
+    out = Console()
+    out.print(f"[bold]{game.machine.game.title}[/] - {game.num_players} players, "
+              f"{summary.games} games, policy {args.policy}")
+    out.print(f"turns per game: mean {summary.turns[0]:.1f}, min {summary.turns[1]}, "
+              f"max {summary.turns[2]}; actions per game: mean {summary.steps[0]:.1f}")
+    table = Table("seat", "score mean", "score stdev", "win share", "95% interval")
+    for p, ((mean, sd), (w, lo, hi)) in enumerate(zip(summary.scores, summary.wins)):
+        table.add_row(str(p), f"{mean:.2f}", f"{sd:.2f}", f"{w:.1%}", f"{lo:.1%} - {hi:.1%}")
+    out.print(table)
+    if summary.findings:
+        ft = Table("finding", "rule", "message", "games")
+        for (kind, rule, msg), n in sorted(summary.findings.items(), key=lambda kv: -kv[1]):
+            ft.add_row(kind, rule, msg, str(n))
+        out.print(ft)
+    else:
+        out.print("no findings")
+    return 0

@@ -1,0 +1,13 @@
+"""rulewright: board-game rules as checked, executable specifications.
+
+Public entry points: :func:`load` (a spec -> a game), :func:`parse` and :func:`check` (spec
+text -> AST and diagnostics).
+"""
+
+from rulewright.dsl.check import check
+from rulewright.dsl.parse import parse
+from rulewright.engines.game import Game, load
+from rulewright.engines.state import State
+from rulewright.errors import RulewrightError, SpecError, UsageError
+
+__all__ = ["Game", "RulewrightError", "SpecError", "State", "UsageError", "check", "load", "parse"]

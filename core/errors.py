@@ -1,0 +1,104 @@
+"""The error root and source diagnostics shared by every layer.
+
+Every user-facing problem is a :class:`RulewrightError`. Problems in spec text carry a
+:class:`Span` and render as ``file:line:col``, the source line and a caret, in the style of
+Lark's ``get_context``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Sequence
+
+from attrs import frozen
+
+Severity = Literal["error", "warning"]
+
+
+@frozen
+class Span:
+    """A region of a source file.
+
+    Attributes:
+        path: the file name as given by the user (``"<string>"`` for text).
+        line: 1-based first line.
+        column: 1-based first column.
+        end_line: 1-based last line.
+        end_column: 1-based column just past the end.
+    """
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@frozen
+class Diagnostic:
+    """One message about spec text.
+
+    Attributes:
+        span: where the problem is.
+        message: what is wrong, one sentence.
+        hint: how to fix it, or ``""``.
+        severity: ``"error"`` stops compilation, ``"warning"`` does not.
+    """
+
+    span: Span
+    message: str
+    hint: str = ""
+    severity: Severity = "error"
+
+    def render(self, source: str | None) -> str:
+        """Return ``file:line:col: severity: message``, the line, a caret and the hint.
+
+        Args:
+            source: the full text of ``span.path``, or None when it is not available.
+        """
+        head = f"{self.span}: {self.severity}: {self.message}"
+        lines = [head]
+        if source is not None:
+            text_lines = source.splitlines()
+            if 1 <= self.span.line <= len(text_lines):
+                text = text_lines[self.span.line - 1].expandtabs(1)
+                width = 1
+                if self.span.end_line == self.span.line:
+                    width = max(1, self.span.end_column - self.span.column)
+                lines.append(f"    {text}")
+                lines.append("    " + " " * (self.span.column - 1) + "^" * min(width, 60))
+        if self.hint:
+            lines.append(f"  hint: {self.hint}")
+        return "\n".join(lines)
+
+
+class RulewrightError(Exception):
+    """Root of every error rulewright raises on purpose (bad input, bad usage)."""
+
+
+class SpecError(RulewrightError):
+    """A spec failed to parse, check or compile.
+
+    Attributes:
+        diagnostics: every problem found, errors first.
+        sources: file path -> text, for rendering carets.
+    """
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], sources: dict[str, str]) -> None:
+        self.diagnostics = tuple(diagnostics)
+        self.sources = dict(sources)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """All diagnostics, each with its caret excerpt, separated by blank lines."""
+        return "\n\n".join(d.render(self.sources.get(d.span.path)) for d in self.diagnostics)
+
+
+class UsageError(RulewrightError):
+    """A wrong argument to a public function or a CLI flag; the message says the fix."""
+
+
+class TraceError(RulewrightError):
+    """A trace file that cannot be replayed: corrupt, from another spec, or diverging."""

@@ -1,0 +1,644 @@
+"""The abstract syntax tree of a spec: frozen attrs nodes, each with its source span.
+
+Children are tuples so nodes hash and compare by value. Nodes carry shape only; names,
+kinds and types are resolved by :mod:`rulewright.dsl.check`.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from attrs import frozen
+
+from rulewright.errors import Span
+
+# ---- expressions ----------------------------------------------------------
+
+
+@frozen
+class Int:
+    """An integer literal."""
+
+    span: Span
+    value: int
+
+
+@frozen
+class Str:
+    """A string literal (quotes removed, escapes resolved)."""
+
+    span: Span
+    value: str
+
+
+@frozen
+class Name:
+    """A bare name: a local, a counter, a zone, an enum member, a constant."""
+
+    span: Span
+    id: str
+
+
+@frozen
+class Attr:
+    """``obj.name``: an attribute of a component."""
+
+    span: Span
+    obj: Expr
+    name: str
+
+
+@frozen
+class Index:
+    """``obj[a, b]``: a zone or counter of an indexed family, or an element of a list."""
+
+    span: Span
+    obj: Expr
+    args: tuple[Expr, ...]
+
+
+@frozen
+class ZoneAll:
+    """``zone[*]``: every component in every instance of an indexed zone."""
+
+    span: Span
+    obj: Expr
+
+
+@frozen
+class Call:
+    """``f(a, b)``: a built-in or a spec ``function``."""
+
+    span: Span
+    func: str
+    args: tuple[Expr, ...]
+
+
+@frozen
+class Aggregate:
+    """``f(elem for var in source where cond)``: sum, count, max, min, any, all over a list."""
+
+    span: Span
+    func: str
+    elem: Expr
+    var: str
+    source: Expr
+    where: Expr | None
+
+
+@frozen
+class ListLit:
+    """``[a, b, c]``."""
+
+    span: Span
+    items: tuple[Expr, ...]
+
+
+@frozen
+class ListComp:
+    """``[elem for var in source where cond]``."""
+
+    span: Span
+    elem: Expr
+    var: str
+    source: Expr
+    where: Expr | None
+
+
+@frozen
+class BinOp:
+    """Arithmetic: ``+ - * / %`` (``/`` is floor division)."""
+
+    span: Span
+    op: str
+    left: Expr
+    right: Expr
+
+
+@frozen
+class Compare:
+    """``== != < <= > >=``."""
+
+    span: Span
+    op: str
+    left: Expr
+    right: Expr
+
+
+@frozen
+class BoolOp:
+    """``and`` / ``or`` over two or more operands, short-circuit."""
+
+    span: Span
+    op: str
+    items: tuple[Expr, ...]
+
+
+@frozen
+class Not:
+    """``not x``."""
+
+    span: Span
+    operand: Expr
+
+
+@frozen
+class Neg:
+    """``-x``."""
+
+    span: Span
+    operand: Expr
+
+
+Expr = Union[Int, Str, Name, Attr, Index, ZoneAll, Call, Aggregate, ListLit, ListComp, BinOp,
+             Compare, BoolOp, Not, Neg]
+
+# ---- provenance -----------------------------------------------------------
+
+
+@frozen
+class Cite:
+    """A quoted rulebook sentence.
+
+    Attributes:
+        section: the rulebook section heading, as printed.
+        quote: the sentence(s) in the book's language.
+        english: an English rendering when the book is not English, else ``""``.
+    """
+
+    span: Span
+    section: str
+    quote: str
+    english: str
+
+
+@frozen
+class Provenance:
+    """What a declaration encodes and what it had to invent.
+
+    Attributes:
+        cites: the rulebook sentences encoded.
+        assumes: interpretations and invented data, each with its reason.
+        notes: remarks for the reader.
+    """
+
+    cites: tuple[Cite, ...] = ()
+    assumes: tuple[Str, ...] = ()
+    notes: tuple[Str, ...] = ()
+
+
+# ---- statements -----------------------------------------------------------
+
+
+@frozen
+class Target:
+    """An assignable place: ``counter`` or ``counter[i, j]``."""
+
+    span: Span
+    name: str
+    args: tuple[Expr, ...]
+
+
+@frozen
+class Let:
+    """``let x = e``: bind a local of the enclosing rule."""
+
+    span: Span
+    name: str
+    value: Expr
+
+
+@frozen
+class Assign:
+    """``t = e``, ``t += e``, ``t -= e`` on a counter."""
+
+    span: Span
+    target: Target
+    op: str
+    value: Expr
+
+
+@frozen
+class Move:
+    """``move what to zone [top|bottom]``: one component or a list of them."""
+
+    span: Span
+    what: Expr
+    dest: Expr
+    position: str
+
+
+@frozen
+class Shuffle:
+    """``shuffle deck``: forget the deck's order (later draws are chance events)."""
+
+    span: Span
+    zone: Expr
+
+
+@frozen
+class Draw:
+    """``draw c from deck [to zone [top|bottom]]``: a chance event over the deck's unknown cards."""
+
+    span: Span
+    var: str
+    deck: Expr
+    dest: Expr | None
+    position: str
+    label: str
+
+
+@frozen
+class Roll:
+    """``roll x in lo..hi``: a uniform chance event over the integers lo..hi."""
+
+    span: Span
+    var: str
+    low: Expr
+    high: Expr
+    label: str
+
+
+@frozen
+class RandomPick:
+    """``random x from list``: a uniform chance event over the list's elements."""
+
+    span: Span
+    var: str
+    source: Expr
+    label: str
+
+
+@frozen
+class ChooseFrom:
+    """``choose p x from list [where cond] [label "..."] [pass "..."]``: a decision node."""
+
+    span: Span
+    player: Expr
+    var: str
+    source: Expr
+    where: Expr | None
+    label: str
+    pass_label: str | None
+
+
+@frozen
+class Option:
+    """One branch of a ``choose p { option "..." when cond { ... } }``."""
+
+    span: Span
+    label: str
+    when: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@frozen
+class ChooseOption:
+    """A decision between labelled options, each with an optional guard."""
+
+    span: Span
+    player: Expr
+    label: str
+    options: tuple[Option, ...]
+
+
+@frozen
+class If:
+    """``if c {..} elif c {..} else {..}``."""
+
+    span: Span
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    orelse: tuple[Stmt, ...]
+
+
+@frozen
+class While:
+    """``while c { .. }``."""
+
+    span: Span
+    cond: Expr
+    body: tuple[Stmt, ...]
+
+
+@frozen
+class Repeat:
+    """``repeat n { .. }``."""
+
+    span: Span
+    count: Expr
+    body: tuple[Stmt, ...]
+
+
+@frozen
+class For:
+    """``for x in list { .. }``: the list is evaluated once, before the first pass."""
+
+    span: Span
+    var: str
+    source: Expr
+    body: tuple[Stmt, ...]
+
+
+@frozen
+class CallRule:
+    """``do rule(args)``."""
+
+    span: Span
+    rule: str
+    args: tuple[Expr, ...]
+
+
+@frozen
+class Turn:
+    """``turn p { .. }``: the body is one turn of player p (counted for equal-turn checks)."""
+
+    span: Span
+    player: Expr
+    body: tuple[Stmt, ...]
+
+
+@frozen
+class Transfer:
+    """``transfer n from a to b``: move n tokens between counters; a short source is a finding."""
+
+    span: Span
+    amount: Expr
+    source: Target
+    dest: Target
+
+
+@frozen
+class Gap:
+    """``gap "..."``: the rulebook does not cover this situation; reaching it is a finding."""
+
+    span: Span
+    text: str
+
+
+@frozen
+class Expect:
+    """``expect cond ["message"]``: an assertion, used in examples."""
+
+    span: Span
+    cond: Expr
+    message: str
+
+
+@frozen
+class Script:
+    """``script ["label", ...]``: in an example, the decisions and chance outcomes to take next."""
+
+    span: Span
+    labels: tuple[str, ...]
+
+
+@frozen
+class Simple:
+    """``end``, ``return`` or ``break``."""
+
+    span: Span
+    kind: str
+
+
+Stmt = Union[Let, Assign, Move, Shuffle, Draw, Roll, RandomPick, ChooseFrom, ChooseOption, If,
+             While, Repeat, For, CallRule, Turn, Transfer, Gap, Expect, Script, Simple]
+
+# ---- declarations ---------------------------------------------------------
+
+
+@frozen
+class Game:
+    """The ``game`` header.
+
+    Attributes:
+        id: the spec's short name (``braff``).
+        title: the game's printed title.
+        rulebook: the rulebook file it encodes; language: its ISO code; edition: free text.
+        players: (min, max) supported player counts.
+        start: the rule run at the start of the game.
+        bound: the termination bound, in decisions plus chance events.
+    """
+
+    span: Span
+    id: str
+    title: str
+    rulebook: str
+    language: str
+    edition: str
+    players: tuple[int, int]
+    start: str
+    bound: int
+
+
+@frozen
+class VariantDecl:
+    """``variant name "description"``: a run-time switch, read as ``variant(name)``."""
+
+    span: Span
+    name: str
+    description: str
+    prov: Provenance
+
+
+@frozen
+class AssumeDecl:
+    """A named, free-standing assumption."""
+
+    span: Span
+    name: str
+    text: str
+    prov: Provenance
+
+
+@frozen
+class EnumDecl:
+    """``enum family { cat horse dog }``: symbols usable as values and as index dimensions."""
+
+    span: Span
+    name: str
+    members: tuple[str, ...]
+    prov: Provenance
+
+
+@frozen
+class CardRow:
+    """One row of a card table; ``count`` copies of it exist."""
+
+    span: Span
+    values: tuple[int | str, ...]
+    count: int
+
+
+@frozen
+class CardDecl:
+    """A kind of card: attributes, rows (inline or from a CSV file) and the zone it starts in."""
+
+    span: Span
+    name: str
+    title: str
+    attributes: tuple[str, ...]
+    home: str
+    prov: Provenance
+    rows: tuple[CardRow, ...]
+    data_file: str | None
+
+
+@frozen
+class ZoneDecl:
+    """A zone: ``zone name[dims]: deck|list|set of kind visibility [capacity n]``."""
+
+    span: Span
+    name: str
+    dims: tuple[str | int, ...]
+    kind: str
+    of: str
+    visibility: str
+    capacity: Expr | None
+    prov: Provenance
+
+
+@frozen
+class VarDecl:
+    """A counter (a family of counters with ``dims``), with its initial value."""
+
+    span: Span
+    name: str
+    dims: tuple[str | int, ...]
+    init: Expr
+    visibility: str
+    prov: Provenance
+
+
+@frozen
+class TokenDecl:
+    """A token kind held in counters: their sum is conserved and equals ``total``."""
+
+    span: Span
+    name: str
+    total: Expr
+    holders: tuple[str, ...]
+    prov: Provenance
+
+
+@frozen
+class TableEntry:
+    """``lo..hi -> value`` (lo == hi for a single key)."""
+
+    span: Span
+    low: int
+    high: int
+    value: int | str
+
+
+@frozen
+class TableDecl:
+    """A lookup table from integers (or integer ranges) to values."""
+
+    span: Span
+    name: str
+    entries: tuple[TableEntry, ...]
+    prov: Provenance
+
+
+@frozen
+class FunctionDecl:
+    """``function name(params) = expr``: a pure helper."""
+
+    span: Span
+    name: str
+    params: tuple[str, ...]
+    prov: Provenance
+    body: Expr
+
+
+@frozen
+class RuleDecl:
+    """A named rule with its provenance and body."""
+
+    span: Span
+    name: str
+    params: tuple[str, ...]
+    prov: Provenance
+    body: tuple[Stmt, ...]
+
+
+@frozen
+class Tiebreak:
+    """``tiebreak most|fewest expr "description"``."""
+
+    span: Span
+    direction: str
+    expr: Expr
+    text: str
+
+
+@frozen
+class ScoringDecl:
+    """Final score per player, then the tie-break chain and how a remaining tie ends."""
+
+    span: Span
+    var: str
+    prov: Provenance
+    score: Expr
+    tiebreaks: tuple[Tiebreak, ...]
+    tie_end: str
+    tie_decision: str
+
+
+@frozen
+class InvariantDecl:
+    """A spec invariant: checked after every transition, or only at the end."""
+
+    span: Span
+    name: str
+    description: str
+    at_end: bool
+    prov: Provenance
+    expr: Expr
+
+
+@frozen
+class ExampleDecl:
+    """A worked example from the rulebook: a situation, actions and expectations."""
+
+    span: Span
+    name: str
+    title: str
+    players: int
+    variants: tuple[str, ...]
+    prov: Provenance
+    body: tuple[Stmt, ...]
+
+
+@frozen
+class ErratumDecl:
+    """A dated, cited patch: its rules and examples replace (or add) those of the same name."""
+
+    span: Span
+    name: str
+    title: str
+    date: str
+    source: str
+    prov: Provenance
+    rules: tuple[RuleDecl, ...]
+    examples: tuple[ExampleDecl, ...]
+
+
+Decl = Union[Game, VariantDecl, AssumeDecl, EnumDecl, CardDecl, ZoneDecl, VarDecl, TokenDecl,
+             TableDecl, FunctionDecl, RuleDecl, ScoringDecl, InvariantDecl, ErratumDecl,
+             ExampleDecl]
+
+
+@frozen
+class Spec:
+    """A parsed spec file.
+
+    Attributes:
+        path: the file it came from.
+        source: its text.
+        decls: the declarations in file order.
+    """
+
+    path: str
+    source: str
+    decls: tuple[Decl, ...]

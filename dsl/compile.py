@@ -1,0 +1,506 @@
+"""Compile a checked spec into a :class:`~rulewright.dsl.machine.Machine` for one configuration.
+
+Statements become instruction lists (see the table in :mod:`rulewright.dsl.machine`):
+decisions and chance events are explicit nodes, loops and branches are jumps, and each rule
+call pushes a frame, so the control position is data the engine keeps in the state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Callable, Iterable, Sequence
+
+from rulewright.dsl import ast
+from rulewright.dsl.check import check, collect_symbols
+from rulewright.dsl.expr import ExprCompiler, Scope, contents, relocate
+from rulewright.dsl.layout import Dims, build_components, counter_slots, make_dims, zone_slots
+from rulewright.dsl.machine import (CALL, CHANCE, CHOICE, DRAW, END, EXEC, EXPECT, FORNEXT, GAP,
+                                    JUMP, JUMPF, PASS, RET, SCRIPT, SWITCH, CompiledInvariant,
+                                    CompiledRule, CounterSlot, Fn, Instr, Machine, Scoring, Site,
+                                    SpecRuntimeError, TokenConservation, ZoneSlot)
+from rulewright.errors import Diagnostic, SpecError, UsageError
+
+
+def effective_decls(spec: ast.Spec, errata: Sequence[str]) -> list[ast.Decl]:
+    """The spec's declarations with the selected errata applied, in order.
+
+    An erratum's rule or example replaces the one of the same name, or is added.
+
+    Raises:
+        UsageError: an erratum name the spec does not declare.
+    """
+    decls = list(spec.decls)
+    known = {d.name: d for d in decls if isinstance(d, ast.ErratumDecl)}
+    for name in errata:
+        er = known.get(name)
+        if er is None:
+            raise UsageError(f"unknown erratum {name!r}; the spec declares: "
+                             f"{', '.join(known) or 'none'}")
+        patches: list[ast.RuleDecl | ast.ExampleDecl] = [*er.rules, *er.examples]
+        for patch in patches:
+            for i, d in enumerate(decls):
+                if type(d) is type(patch) and getattr(d, "name", None) == patch.name:
+                    decls[i] = patch
+                    break
+            else:
+                decls.append(patch)
+    return decls
+
+
+class _Rules:
+    """Compiles statements of one rule into instructions."""
+
+    def __init__(self, x: ExprCompiler, rule_index: dict[str, int], rule_name: str,
+                 scope: Scope, zone_slots: Sequence[ZoneSlot], diags: list[Diagnostic]) -> None:
+        self.x = x
+        self.rule_index = rule_index
+        self.rule = rule_name
+        self.scope = scope
+        self.code: list[Instr] = []
+        self.breaks: list[list[int]] = []
+        self.zone_slots = zone_slots
+        self.diags = diags
+
+    def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
+        return Site(self.rule, s.span, what)
+
+    def emit(self, *ins: Any) -> int:
+        self.code.append(tuple(ins))
+        return len(self.code) - 1
+
+    def patch(self, at: int, target: int) -> None:
+        ins = list(self.code[at])
+        ins[-2] = target
+        self.code[at] = tuple(ins)
+
+    def zone(self, e: ast.Expr, what: str) -> Callable[[Any, list[Any]], int]:
+        try:
+            return self.x.zone(e, self.scope)
+        except SpecRuntimeError as err:
+            self.diags.append(Diagnostic(e.span, f"{what}: {err}"))
+            return lambda st, l: 0
+
+    def block(self, body: Iterable[ast.Stmt]) -> None:
+        for s in body:
+            getattr(self, "s_" + type(s).__name__)(s)
+
+    # ---- effects
+    def s_Let(self, s: ast.Let) -> None:
+        v = self.x.expr(s.value, self.scope)
+        i = self.scope.slot(s.name)
+
+        def let(st: Any, l: list[Any]) -> None:
+            l[i] = v(st, l)
+        self.emit(EXEC, let, self.site(s, "let"))
+
+    def counter_slot(self, t: ast.Target) -> Callable[[Any, list[Any]], int]:
+        args = [self.x.expr(a, self.scope) for a in t.args]
+        return self.x.slot_fn(self.x.counter_base[t.name], self.x.counter_dims[t.name], args, t.name)
+
+    def s_Assign(self, s: ast.Assign) -> None:
+        slot = self.counter_slot(s.target)
+        v = self.x.expr(s.value, self.scope)
+        op = s.op
+
+        def assign(st: Any, l: list[Any]) -> None:
+            i = slot(st, l)
+            value = v(st, l)
+            if op == "=":
+                st.counters[i] = value
+            elif op == "+=":
+                st.counters[i] += value
+            else:
+                st.counters[i] -= value
+        self.emit(EXEC, assign, self.site(s, f"{s.target.name} {op}"))
+
+    def s_Move(self, s: ast.Move) -> None:
+        what = self.x.expr(s.what, self.scope)
+        dest = self.zone(s.dest, "move ... to")
+        pos = s.position
+        self.emit(EXEC, _mover(what, dest, pos, self.zone_slots), self.site(s, "move"))
+
+    def s_Shuffle(self, s: ast.Shuffle) -> None:
+        z = self.zone(s.zone, "shuffle")
+
+        def shuffle(st: Any, l: list[Any]) -> None:
+            slot = z(st, l)
+            if self.zone_slots[slot].kind != "deck":
+                raise SpecRuntimeError(f"shuffle needs a deck; {self.zone_slots[slot].label} is a "
+                                       f"{self.zone_slots[slot].kind}")
+            st.mids[slot] = sorted(contents(st, slot))
+            st.zones[slot] = []
+            st.bottoms[slot] = []
+        self.emit(EXEC, shuffle, self.site(s, "shuffle"))
+
+    def s_Transfer(self, s: ast.Transfer) -> None:
+        amount = self.x.expr(s.amount, self.scope)
+        src = self.counter_slot(s.source)
+        dst = self.counter_slot(s.dest)
+        name = s.source.name
+
+        def transfer(st: Any, l: list[Any]) -> None:
+            n = amount(st, l)
+            a, b = src(st, l), dst(st, l)
+            if not isinstance(n, int) or n < 0:
+                raise SpecRuntimeError(f"transfer amount {n!r} is not a whole number >= 0")
+            if st.counters[a] < n:
+                raise SpecRuntimeError(f"{name} has {st.counters[a]}, {n} needed", "exhausted")
+            st.counters[a] -= n
+            st.counters[b] += n
+        self.emit(EXEC, transfer, self.site(s, "transfer"))
+
+    # ---- decisions and chance
+    def s_ChooseFrom(self, s: ast.ChooseFrom) -> None:
+        player = self.x.expr(s.player, self.scope)
+        src = self.x.expr(s.source, self.scope)
+        slot = self.scope.slot(s.var)
+        cond = self.x.expr(s.where, self.scope) if s.where is not None else None
+        comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
+        label = s.label or f"choose {s.var}"
+        pass_label = s.pass_label
+
+        def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[str, ...], tuple[int, ...]]:
+            values: list[Any] = []
+            for v in src(st, l):
+                l[slot] = v
+                if cond is None or cond(st, l):
+                    values.append(v)
+            values = list(dict.fromkeys(values))
+            labels = [f"{label}: {comps[v].label if comps is not None else v}" for v in values]
+            ids = _ids(values)
+            if pass_label is not None:
+                values.append(None)
+                labels.append(pass_label)
+                ids.append(PASS)
+            return tuple(values), tuple(labels), tuple(ids)
+        self.emit(CHOICE, player, options, slot, self.site(s, label))
+
+    def s_ChooseOption(self, s: ast.ChooseOption) -> None:
+        player = self.x.expr(s.player, self.scope)
+        guards = [self.x.expr(o.when, self.scope) if o.when is not None else None
+                  for o in s.options]
+        labels = [o.label for o in s.options]
+        slot = self.scope.temp("option")
+        prefix = f"{s.label}: " if s.label else ""
+
+        def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[str, ...], tuple[int, ...]]:
+            idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
+            return idx, tuple(prefix + labels[i] for i in idx), idx
+        self.emit(CHOICE, player, options, slot, self.site(s, s.label or " / ".join(labels)))
+        switch = self.emit(SWITCH, slot, (), self.site(s))
+        targets, ends = [], []
+        for o in s.options:
+            targets.append(len(self.code))
+            self.block(o.body)
+            ends.append(self.emit(JUMP, 0, self.site(o)))
+        for e in ends:
+            self.patch(e, len(self.code))
+        self.code[switch] = (SWITCH, slot, tuple(targets), self.site(s))
+
+    def s_Draw(self, s: ast.Draw) -> None:
+        deck = self.zone(s.deck, "draw ... from")
+        if s.dest is None:
+            self.diags.append(Diagnostic(s.span, "draw needs a destination: draw c from deck to zone"))
+            return
+        dest = self.zone(s.dest, "draw ... to")
+        slot = self.scope.slot(s.var)
+        self.emit(DRAW, deck, slot, dest, s.position, self.site(s, s.label or f"draw {s.var}"))
+
+    def s_Roll(self, s: ast.Roll) -> None:
+        lo = self.x.expr(s.low, self.scope)
+        hi = self.x.expr(s.high, self.scope)
+        slot = self.scope.slot(s.var)
+        label = s.label or f"roll {s.var}"
+
+        def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], tuple[str, ...], tuple[int, ...]]:
+            a, b = lo(st, l), hi(st, l)
+            values = tuple(range(a, b + 1))
+            if not values:
+                raise SpecRuntimeError(f"roll range {a}..{b} is empty")
+            p = 1.0 / len(values)
+            return values, (p,) * len(values), tuple(f"{label}: {v}" for v in values), \
+                tuple(_ids(list(values)))
+        self.emit(CHANCE, outcomes, slot, self.site(s, label))
+
+    def s_RandomPick(self, s: ast.RandomPick) -> None:
+        src = self.x.expr(s.source, self.scope)
+        slot = self.scope.slot(s.var)
+        label = s.label or f"random {s.var}"
+        comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
+
+        def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], tuple[str, ...], tuple[int, ...]]:
+            items = src(st, l)
+            if not items:
+                raise SpecRuntimeError("random pick from an empty list", "exhausted")
+            counts: dict[Any, int] = {}
+            for v in items:
+                counts[v] = counts.get(v, 0) + 1
+            values = tuple(counts)
+            probs = tuple(counts[v] / len(items) for v in values)
+            labels = tuple(f"{label}: {comps[v].label if comps is not None else v}" for v in values)
+            return values, probs, labels, tuple(_ids(list(values)))
+        self.emit(CHANCE, outcomes, slot, self.site(s, label))
+
+    # ---- control flow
+    def s_If(self, s: ast.If) -> None:
+        ends = []
+        for cond, body in s.branches:
+            c = self.x.expr(cond, self.scope)
+            jf = self.emit(JUMPF, c, 0, self.site(s, "if"))
+            self.block(body)
+            ends.append(self.emit(JUMP, 0, self.site(s)))
+            self.patch(jf, len(self.code))
+        self.block(s.orelse)
+        for e in ends:
+            self.patch(e, len(self.code))
+
+    def s_While(self, s: ast.While) -> None:
+        top = len(self.code)
+        c = self.x.expr(s.cond, self.scope)
+        jf = self.emit(JUMPF, c, 0, self.site(s, "while"))
+        self.breaks.append([])
+        self.block(s.body)
+        self.emit(JUMP, top, self.site(s))
+        self.patch(jf, len(self.code))
+        for b in self.breaks.pop():
+            self.patch(b, len(self.code))
+
+    def _loop(self, s: ast.Stmt, source: Fn, var_slot: int, body: Iterable[ast.Stmt]) -> None:
+        ls, ix = self.scope.temp("list"), self.scope.temp("index")
+
+        def init(st: Any, l: list[Any]) -> None:
+            items = source(st, l)
+            if not isinstance(items, tuple):
+                raise SpecRuntimeError(f"cannot loop over {items!r}")
+            l[ls] = items
+            l[ix] = 0
+        self.emit(EXEC, init, self.site(s, "loop"))
+        top = self.emit(FORNEXT, ls, ix, var_slot, 0, self.site(s, "loop"))
+        self.breaks.append([])
+        self.block(body)
+        self.emit(JUMP, top, self.site(s))
+        self.patch(top, len(self.code))
+        for b in self.breaks.pop():
+            self.patch(b, len(self.code))
+
+    def s_For(self, s: ast.For) -> None:
+        src = self.x.expr(s.source, self.scope)
+        self._loop(s, src, self.scope.slot(s.var), s.body)
+
+    def s_Repeat(self, s: ast.Repeat) -> None:
+        n = self.x.expr(s.count, self.scope)
+
+        def count(st: Any, l: list[Any]) -> tuple[int, ...]:
+            k = n(st, l)
+            if not isinstance(k, int):
+                raise SpecRuntimeError(f"repeat needs a whole number, got {k!r}")
+            return tuple(range(k))
+        self._loop(s, count, self.scope.temp("repeat"), s.body)
+
+    def s_CallRule(self, s: ast.CallRule) -> None:
+        args = [self.x.expr(a, self.scope) for a in s.args]
+        self.emit(CALL, self.rule_index[s.rule], lambda st, l: [a(st, l) for a in args],
+                  self.site(s, s.rule))
+
+    def s_Turn(self, s: ast.Turn) -> None:
+        p = self.x.expr(s.player, self.scope)
+
+        def begin(st: Any, l: list[Any]) -> None:
+            who = p(st, l)
+            if who.__class__ is not int or not 0 <= who < len(st.turns):
+                raise SpecRuntimeError(f"turn of {who!r}: not a player")
+            st.turns[who] += 1
+        self.emit(EXEC, begin, self.site(s, "turn"))
+        self.block(s.body)
+
+    def s_Gap(self, s: ast.Gap) -> None:
+        self.emit(GAP, s.text, self.site(s, "gap"))
+
+    def s_Expect(self, s: ast.Expect) -> None:
+        self.emit(EXPECT, self.x.expr(s.cond, self.scope), s.message, self.site(s, "expect"))
+
+    def s_Script(self, s: ast.Script) -> None:
+        self.emit(SCRIPT, s.labels, self.site(s, "script"))
+
+    def s_Simple(self, s: ast.Simple) -> None:
+        if s.kind == "end":
+            self.emit(END, self.site(s, "end"))
+        elif s.kind == "return":
+            self.emit(RET, self.site(s, "return"))
+        elif self.breaks:
+            self.breaks[-1].append(self.emit(JUMP, 0, self.site(s, "break")))
+
+
+def _ids(values: list[Any]) -> list[int]:
+    """Stable action ids: the values themselves when they are distinct ints >= 0, else positions."""
+    if all(v.__class__ is int and v >= 0 for v in values):
+        return list(values)
+    return list(range(len(values)))
+
+
+def _mover(what: Fn, dest: Callable[[Any, list[Any]], int], pos: str,
+           zones: Sequence[ZoneSlot]) -> Fn:
+    def move(st: Any, l: list[Any]) -> None:
+        items = what(st, l)
+        z = dest(st, l)
+        if items.__class__ is int:
+            items = (items,)
+        elif not isinstance(items, tuple):
+            raise SpecRuntimeError(f"cannot move {items!r}: not a component or list of components")
+        kind = zones[z].kind
+        for c in items:
+            if c.__class__ is not int or not 0 <= c < len(st.loc):
+                raise SpecRuntimeError(f"cannot move {c!r}: not a component")
+            relocate(st, c, z, pos, kind)
+    return move
+
+
+def _constant(fn: Fn, what: str, span: ast.Span, diags: list[Diagnostic]) -> Any:
+    try:
+        return fn(None, [None] * 16)
+    except (SpecRuntimeError, AttributeError, TypeError) as err:
+        diags.append(Diagnostic(span, f"{what} must be a constant (numbers, nplayers, "
+                                f"variant(...), tables): {err}"))
+        return 0
+
+
+def fingerprint(spec: ast.Spec) -> str:
+    """A short hash of the spec text, stored in traces to detect another spec version."""
+    return hashlib.sha256(spec.source.encode("utf-8")).hexdigest()[:16]
+
+
+def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
+                 errata: Sequence[str] = ()) -> Machine:
+    """Check and compile a spec for one configuration.
+
+    Args:
+        spec: a parsed spec.
+        players: the player count, within the game's declared range.
+        variants: names of selected variants.
+        errata: names of errata to apply, in order.
+
+    Returns:
+        The :class:`Machine`.
+
+    Raises:
+        SpecError: the spec has errors (all of them are reported).
+        UsageError: a player count, variant or erratum the spec does not offer.
+    """
+    diags = [d for d in check(spec) if d.severity == "error"]
+    if diags:
+        raise SpecError(diags, {spec.path: spec.source})
+    game = next(d for d in spec.decls if isinstance(d, ast.Game))
+    lo, hi = game.players
+    if not lo <= players <= hi:
+        raise UsageError(f"{game.id} is for {lo} to {hi} players, not {players}")
+    declared_variants = {d.name for d in spec.decls if isinstance(d, ast.VariantDecl)}
+    for v in variants:
+        if v not in declared_variants:
+            raise UsageError(f"unknown variant {v!r}; {game.id} declares: "
+                             f"{', '.join(sorted(declared_variants)) or 'none'}")
+    decls = effective_decls(spec, errata)
+    sym = collect_symbols([d for d in decls if not isinstance(d, ast.ErratumDecl)], [])
+    enums = {n: e.members for n, e in sym.enums.items()}
+    comps, kinds = build_components(list(sym.cards.values()), spec.path, diags)
+
+    zone_base: dict[str, int] = {}
+    zone_dims: dict[str, Dims] = {}
+    zslots: list[ZoneSlot] = []
+    counter_base: dict[str, int] = {}
+    counter_dims: dict[str, Dims] = {}
+    cslots: list[CounterSlot] = []
+    for d in decls:
+        if isinstance(d, ast.ZoneDecl):
+            dims = make_dims(d.dims, players, enums)
+            zone_base[d.name], zone_dims[d.name] = len(zslots), dims
+            zslots.extend(zone_slots(d, len(zslots), dims, None))
+        elif isinstance(d, ast.VarDecl):
+            dims = make_dims(d.dims, players, enums)
+            counter_base[d.name], counter_dims[d.name] = len(cslots), dims
+            cslots.extend(counter_slots(d, len(cslots), dims))
+    tables = {t.name: [(e.low, e.high, e.value) for e in t.entries] for t in sym.tables.values()}
+    x = ExprCompiler(players=players, variants=frozenset(variants), comps=comps, kinds=kinds,
+                     enums=enums, zone_base=zone_base, zone_dims=zone_dims, zone_slots=zslots,
+                     counter_base=counter_base, counter_dims=counter_dims, tables=tables,
+                     function_decls=sym.functions)
+    # capacities need the expression compiler, so zone slots are rebuilt with them
+    for d in decls:
+        if isinstance(d, ast.ZoneDecl) and d.capacity is not None:
+            cap = _constant(x.expr(d.capacity, Scope()), f"capacity of {d.name}", d.span, diags)
+            zbase = zone_base[d.name]
+            for i, zs in enumerate(zone_slots(d, zbase, zone_dims[d.name], cap)):
+                zslots[zbase + i] = zs
+    init_counters: list[Any] = [0] * len(cslots)
+    for d in decls:
+        if isinstance(d, ast.VarDecl):
+            value = _constant(x.expr(d.init, Scope()), f"initial value of {d.name}", d.span, diags)
+            base = counter_base[d.name]
+            for i in range(len(counter_dims[d.name].keys())):
+                init_counters[base + i] = value
+    init_zones: list[list[int]] = [[] for _ in zslots]
+    init_mids: list[list[int]] = [[] for _ in zslots]
+    for card in sym.cards.values():
+        z = zone_base[card.home]
+        target = init_mids if zslots[z].kind == "deck" else init_zones
+        target[z].extend(kinds[card.name])
+    for z in range(len(zslots)):
+        init_mids[z].sort()
+
+    rule_decls = [d for d in decls if isinstance(d, ast.RuleDecl)]
+    examples = [d for d in decls if isinstance(d, ast.ExampleDecl)]
+    rule_index = {r.name: i for i, r in enumerate(rule_decls)}
+    for i, ex in enumerate(examples):
+        rule_index[f"example:{ex.name}"] = len(rule_decls) + i
+    erratum_of = {}
+    for name in errata:
+        er = next(d for d in spec.decls if isinstance(d, ast.ErratumDecl) and d.name == name)
+        for patched in er.rules:
+            erratum_of[patched.name] = name
+    rules = []
+    bodies: list[ast.RuleDecl | ast.ExampleDecl] = [*rule_decls, *examples]
+    for r in bodies:
+        name = r.name if isinstance(r, ast.RuleDecl) else f"example:{r.name}"
+        scope = Scope(r.params if isinstance(r, ast.RuleDecl) else ())
+        rc = _Rules(x, rule_index, name, scope, zslots, diags)
+        rc.block(r.body)
+        rc.emit(RET, Site(name, r.span, "end of rule"))
+        rules.append(CompiledRule(name, r, scope.size, tuple(rc.code), erratum_of.get(r.name)))
+
+    invariants = []
+    for d in decls:
+        if isinstance(d, ast.InvariantDecl):
+            scope = Scope()
+            fn = x.expr(d.expr, scope)
+            size = max(scope.size, 1)
+            invariants.append(CompiledInvariant(
+                d.name, d, d.at_end, (lambda f, n: lambda st: f(st, [None] * n))(fn, size)))
+    tokens = []
+    for d in decls:
+        if isinstance(d, ast.TokenDecl):
+            total = _constant(x.expr(d.total, Scope()), f"total of token {d.name}", d.span, diags)
+            slots = tuple(s.index for s in cslots if s.name in d.holders)
+            tokens.append(TokenConservation(d.name, d, total, slots))
+    scoring_decl = next(d for d in decls if isinstance(d, ast.ScoringDecl))
+    sscope = Scope([scoring_decl.var])
+    score_fn = x.expr(scoring_decl.score, sscope)
+    keys = [(t.direction, x.expr(t.expr, sscope), t.text) for t in scoring_decl.tiebreaks]
+    size = sscope.size
+
+    def per_player(f: Fn) -> Callable[[Any, int], Any]:
+        return lambda st, p: f(st, [p] + [None] * (size - 1))
+    scoring = Scoring(scoring_decl, per_player(score_fn),
+                      tuple((dr, per_player(f), t) for dr, f, t in keys),
+                      scoring_decl.tie_end, scoring_decl.tie_decision)
+    if diags:
+        raise SpecError(diags, {spec.path: spec.source})
+    kind_totals = {k: len(v) for k, v in kinds.items()}
+    return Machine(
+        game=game, spec=spec, players=players, variants=frozenset(variants),
+        errata=tuple(errata), fingerprint=fingerprint(spec), components=tuple(comps),
+        zones=tuple(zslots), counters=tuple(cslots),
+        initial_zones=tuple(tuple(z) for z in init_zones),
+        initial_mids=tuple(tuple(z) for z in init_mids),
+        initial_counters=tuple(init_counters), rules=tuple(rules), rule_index=rule_index,
+        start=rule_index[game.start], invariants=tuple(invariants), tokens=tuple(tokens),
+        scoring=scoring, examples={e.name: rule_index[f"example:{e.name}"] for e in examples},
+        kind_totals=kind_totals)

@@ -1,0 +1,530 @@
+"""Parse spec text into an AST (:mod:`rulewright.dsl.ast`) with Lark's LALR parser.
+
+One transformer method per grammar rule, each given the rule's position (``meta``). Syntax
+errors become :class:`~rulewright.errors.SpecError` with a caret, the expected tokens and,
+for known mistakes (:data:`rulewright.dsl.mistakes.KNOWN_MISTAKES`), a hint.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Callable, cast
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
+from lark.tree import Meta
+
+from rulewright.dsl import ast
+from rulewright.dsl.mistakes import KNOWN_MISTAKES
+from rulewright.errors import Diagnostic, SpecError, Span
+
+
+@lru_cache(maxsize=1)
+def grammar_text() -> str:
+    """The grammar source, loaded from package data."""
+    return resources.files("rulewright.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The shared LALR parser (built once; Lark caches the tables)."""
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def _span(path: str, meta: Meta | Token) -> Span:
+    if isinstance(meta, Token):
+        return Span(path, meta.line or 1, meta.column or 1, meta.end_line or meta.line or 1,
+                    meta.end_column or (meta.column or 1) + 1)
+    if getattr(meta, "empty", True):
+        return Span(path, 1, 1, 1, 2)
+    return Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _unquote(tok: Token) -> str:
+    value = pyast.literal_eval(str(tok))
+    assert isinstance(value, str)
+    return value
+
+
+def _prov(children: list[Any]) -> ast.Provenance:
+    cites = tuple(c for c in children if isinstance(c, ast.Cite))
+    assumes = tuple(c[1] for c in children if isinstance(c, tuple) and c and c[0] == "assume")
+    notes = tuple(c[1] for c in children if isinstance(c, tuple) and c and c[0] == "note")
+    return ast.Provenance(cites, assumes, notes)
+
+
+def _body(children: list[Any]) -> tuple[ast.Stmt, ...]:
+    for c in children:
+        if isinstance(c, tuple) and len(c) == 2 and c[0] == "block":
+            return cast(tuple[ast.Stmt, ...], c[1])
+    return ()
+
+
+def _opt(children: list[Any], kind: str) -> Any:
+    for c in children:
+        if isinstance(c, tuple) and len(c) == 2 and c[0] == kind:
+            return c[1]
+    return None
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    """One method per grammar rule; returns AST nodes (or tagged tuples for fragments)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    def s(self, meta: Meta | Token) -> Span:
+        return _span(self.path, meta)
+
+    # ---- header and provenance
+    def start(self, meta: Meta, c: list[Any]) -> list[Any]:
+        return c
+
+    def game(self, meta: Meta, c: list[Any]) -> ast.Game:
+        fields: dict[str, Any] = {}
+        for f in c[2:]:
+            fields[f[0]] = f[1:]
+        rulebook = fields.get("rulebook", ("", "en", ""))
+        players = fields.get("players", (1, 1))
+        return ast.Game(self.s(meta), str(c[0]), _unquote(c[1]), rulebook[0], rulebook[1],
+                        rulebook[2], (players[0], players[1]), fields.get("start", ("",))[0],
+                        fields.get("bound", (10_000,))[0])
+
+    def rulebook(self, meta: Meta, c: list[Token]) -> tuple[str, ...]:
+        vals = [_unquote(t) for t in c]
+        while len(vals) < 3:
+            vals.append("en" if len(vals) == 1 else "")
+        return ("rulebook", *vals)
+
+    def player_range(self, meta: Meta, c: list[Token]) -> tuple[Any, ...]:
+        return ("players", int(c[0]), int(c[1]))
+
+    def start_rule(self, meta: Meta, c: list[Token]) -> tuple[Any, ...]:
+        return ("start", str(c[0]))
+
+    def step_bound(self, meta: Meta, c: list[Token]) -> tuple[Any, ...]:
+        return ("bound", int(c[0]))
+
+    def cite(self, meta: Meta, c: list[Token]) -> ast.Cite:
+        english = _unquote(c[2]) if len(c) > 2 else ""
+        return ast.Cite(self.s(meta), _unquote(c[0]), _unquote(c[1]), english)
+
+    def assume(self, meta: Meta, c: list[Token]) -> tuple[str, ast.Str]:
+        return ("assume", ast.Str(self.s(meta), _unquote(c[0])))
+
+    def note(self, meta: Meta, c: list[Token]) -> tuple[str, ast.Str]:
+        return ("note", ast.Str(self.s(meta), _unquote(c[0])))
+
+    def variant_decl(self, meta: Meta, c: list[Any]) -> ast.VariantDecl:
+        return ast.VariantDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]))
+
+    def assume_decl(self, meta: Meta, c: list[Any]) -> ast.AssumeDecl:
+        return ast.AssumeDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]))
+
+    # ---- components
+    def names(self, meta: Meta, c: list[Token]) -> tuple[str, ...]:
+        return tuple(str(t) for t in c)
+
+    def enum_decl(self, meta: Meta, c: list[Any]) -> ast.EnumDecl:
+        members = tuple(str(t) for t in c[1:] if isinstance(t, Token))
+        return ast.EnumDecl(self.s(meta), str(c[0]), members, _prov(c[1:]))
+
+    def signed(self, meta: Meta, c: list[Token]) -> int:
+        value = int(c[-1])
+        return -value if len(c) == 2 else value
+
+    def card_row(self, meta: Meta, c: list[Any]) -> ast.CardRow:
+        values: list[int | str] = []
+        count = 1
+        for i, v in enumerate(c):
+            if isinstance(v, Token) and v.type == "INT" and i == len(c) - 1 and i > 0:
+                count = int(v)
+            elif isinstance(v, Token) and v.type == "STRING":
+                values.append(_unquote(v))
+            elif isinstance(v, Token):
+                values.append(str(v))
+            else:
+                values.append(int(v))
+        return ast.CardRow(self.s(meta), tuple(values), count)
+
+    def card_rows(self, meta: Meta, c: list[ast.CardRow]) -> tuple[str, Any]:
+        return ("rows", tuple(c))
+
+    def card_data(self, meta: Meta, c: list[Token]) -> tuple[str, Any]:
+        return ("data", _unquote(c[0]))
+
+    def card_decl(self, meta: Meta, c: list[Any]) -> ast.CardDecl:
+        rows = _opt(c, "rows") or ()
+        return ast.CardDecl(self.s(meta), str(c[0]), _unquote(c[1]), c[2], str(c[3]),
+                            _prov(c[4:]), rows, _opt(c, "data"))
+
+    def dims(self, meta: Meta, c: list[Token]) -> tuple[str, Any]:
+        return ("dims", tuple(int(t) if t.type == "INT" else str(t) for t in c))
+
+    def zone_decl(self, meta: Meta, c: list[Any]) -> ast.ZoneDecl:
+        dims = _opt(c, "dims") or ()
+        rest = [x for x in c[1:] if not (isinstance(x, tuple) and x and x[0] == "dims")]
+        kind, of, vis = str(rest[0]), str(rest[1]), str(rest[2])
+        capacity = rest[3] if len(rest) > 3 and not _is_prov(rest[3]) else None
+        return ast.ZoneDecl(self.s(meta), str(c[0]), dims, kind, of, vis, capacity, _prov(rest))
+
+    def var_decl(self, meta: Meta, c: list[Any]) -> ast.VarDecl:
+        dims = _opt(c, "dims") or ()
+        rest = [x for x in c[1:] if not (isinstance(x, tuple) and x and x[0] == "dims")]
+        vis = "public"
+        if len(rest) > 1 and isinstance(rest[1], Token) and rest[1].type == "VISIBILITY":
+            vis = str(rest[1])
+        return ast.VarDecl(self.s(meta), str(c[0]), dims, rest[0], vis, _prov(rest))
+
+    def token_decl(self, meta: Meta, c: list[Any]) -> ast.TokenDecl:
+        return ast.TokenDecl(self.s(meta), str(c[0]), c[1], c[2], _prov(c[3:]))
+
+    def key_single(self, meta: Meta, c: list[int]) -> tuple[int, int]:
+        return (c[0], c[0])
+
+    def key_range(self, meta: Meta, c: list[int]) -> tuple[int, int]:
+        return (c[0], c[1])
+
+    def table_entry(self, meta: Meta, c: list[Any]) -> ast.TableEntry:
+        value = c[1]
+        if isinstance(value, Token):
+            value = _unquote(value) if value.type == "STRING" else str(value)
+        return ast.TableEntry(self.s(meta), c[0][0], c[0][1], value)
+
+    def table_decl(self, meta: Meta, c: list[Any]) -> ast.TableDecl:
+        entries = tuple(x for x in c[1:] if isinstance(x, ast.TableEntry))
+        return ast.TableDecl(self.s(meta), str(c[0]), entries, _prov(c[1:]))
+
+    def function_decl(self, meta: Meta, c: list[Any]) -> ast.FunctionDecl:
+        params = c[1] if isinstance(c[1], tuple) and all(isinstance(x, str) for x in c[1]) else ()
+        return ast.FunctionDecl(self.s(meta), str(c[0]), params, _prov(c[1:]), c[-1])
+
+    # ---- rules and top-level checks
+    def params(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("params", c[0] if c else ())
+
+    def block(self, meta: Meta, c: list[ast.Stmt]) -> tuple[str, Any]:
+        return ("block", tuple(c))
+
+    def rule_decl(self, meta: Meta, c: list[Any]) -> ast.RuleDecl:
+        return ast.RuleDecl(self.s(meta), str(c[0]), _opt(c, "params") or (), _prov(c[1:]),
+                            _body(c))
+
+    def tiebreak(self, meta: Meta, c: list[Any]) -> ast.Tiebreak:
+        text = _unquote(c[2]) if len(c) > 2 else ""
+        return ast.Tiebreak(self.s(meta), str(c[0]), c[1], text)
+
+    def tie_shared(self, meta: Meta, c: list[Any]) -> tuple[str, str, str]:
+        return ("tie_end", "shared", "")
+
+    def tie_decision(self, meta: Meta, c: list[Token]) -> tuple[str, str, str]:
+        return ("tie_end", "decision", _unquote(c[0]))
+
+    def scoring_decl(self, meta: Meta, c: list[Any]) -> ast.ScoringDecl:
+        tiebreaks = tuple(x for x in c if isinstance(x, ast.Tiebreak))
+        end = next((x for x in c if isinstance(x, tuple) and len(x) == 3), ("tie_end", "shared", ""))
+        exprs = [x for x in c[1:] if not _is_prov(x) and not isinstance(x, (ast.Tiebreak, tuple))]
+        return ast.ScoringDecl(self.s(meta), str(c[0]), _prov(c[1:]), exprs[0], tiebreaks,
+                               end[1], end[2])
+
+    def at_end(self, meta: Meta, c: list[Any]) -> tuple[str, bool]:
+        return ("at_end", True)
+
+    def invariant_decl(self, meta: Meta, c: list[Any]) -> ast.InvariantDecl:
+        desc = ""
+        if len(c) > 1 and isinstance(c[1], Token) and c[1].type == "STRING":
+            desc = _unquote(c[1])
+        return ast.InvariantDecl(self.s(meta), str(c[0]), desc, bool(_opt(c, "at_end")),
+                                 _prov(c[1:]), c[-1])
+
+    def example_decl(self, meta: Meta, c: list[Any]) -> ast.ExampleDecl:
+        variants = tuple(str(x) for x in c[3:] if isinstance(x, Token) and x.type == "NAME")
+        return ast.ExampleDecl(self.s(meta), str(c[0]), _unquote(c[1]), int(c[2]), variants,
+                               _prov(c[3:]), _body(c))
+
+    def erratum_decl(self, meta: Meta, c: list[Any]) -> ast.ErratumDecl:
+        rules = tuple(x for x in c if isinstance(x, ast.RuleDecl))
+        examples = tuple(x for x in c if isinstance(x, ast.ExampleDecl))
+        return ast.ErratumDecl(self.s(meta), str(c[0]), _unquote(c[1]), _unquote(c[2]),
+                               _unquote(c[3]), _prov(c[4:]), rules, examples)
+
+    # ---- statements
+    def target(self, meta: Meta, c: list[Any]) -> ast.Target:
+        return ast.Target(self.s(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+
+    def args(self, meta: Meta, c: list[ast.Expr]) -> tuple[ast.Expr, ...]:
+        return tuple(c)
+
+    def let_stmt(self, meta: Meta, c: list[Any]) -> ast.Let:
+        return ast.Let(self.s(meta), str(c[0]), c[1])
+
+    def assign(self, meta: Meta, c: list[Any]) -> ast.Assign:
+        return ast.Assign(self.s(meta), c[0], "=", c[1])
+
+    def augassign(self, meta: Meta, c: list[Any]) -> ast.Assign:
+        return ast.Assign(self.s(meta), c[0], str(c[1]), c[2])
+
+    def move(self, meta: Meta, c: list[Any]) -> ast.Move:
+        pos = str(c[2]) if len(c) > 2 else ""
+        return ast.Move(self.s(meta), c[0], c[1], pos)
+
+    def shuffle(self, meta: Meta, c: list[Any]) -> ast.Shuffle:
+        return ast.Shuffle(self.s(meta), c[0])
+
+    def label(self, meta: Meta, c: list[Token]) -> tuple[str, str]:
+        return ("label", _unquote(c[0]))
+
+    def pass_opt(self, meta: Meta, c: list[Token]) -> tuple[str, str]:
+        return ("pass", _unquote(c[0]))
+
+    def where(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("where", c[0])
+
+    def draw(self, meta: Meta, c: list[Any]) -> ast.Draw:
+        rest = [x for x in c[2:] if not isinstance(x, tuple)]
+        dest = rest[0] if rest else None
+        pos = str(rest[1]) if len(rest) > 1 else ""
+        return ast.Draw(self.s(meta), str(c[0]), c[1], dest, pos, _opt(c, "label") or "")
+
+    def roll(self, meta: Meta, c: list[Any]) -> ast.Roll:
+        return ast.Roll(self.s(meta), str(c[0]), c[1], c[2], _opt(c, "label") or "")
+
+    def random_pick(self, meta: Meta, c: list[Any]) -> ast.RandomPick:
+        return ast.RandomPick(self.s(meta), str(c[0]), c[1], _opt(c, "label") or "")
+
+    def choose_from(self, meta: Meta, c: list[Any]) -> ast.ChooseFrom:
+        return ast.ChooseFrom(self.s(meta), c[0], str(c[1]), c[2], _opt(c, "where"),
+                              _opt(c, "label") or "", _opt(c, "pass"))
+
+    def option(self, meta: Meta, c: list[Any]) -> ast.Option:
+        when = c[1] if len(c) > 2 else None
+        return ast.Option(self.s(meta), _unquote(c[0]), when, _body(c))
+
+    def choose_option(self, meta: Meta, c: list[Any]) -> ast.ChooseOption:
+        options = tuple(x for x in c if isinstance(x, ast.Option))
+        return ast.ChooseOption(self.s(meta), c[0], _opt(c, "label") or "", options)
+
+    def elif_clause(self, meta: Meta, c: list[Any]) -> tuple[Any, Any]:
+        return (c[0], _body(c))
+
+    def else_clause(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("else", _body(c))
+
+    def if_stmt(self, meta: Meta, c: list[Any]) -> ast.If:
+        branches = [(c[0], _body(c[1:2]))]
+        orelse: tuple[ast.Stmt, ...] = ()
+        for x in c[2:]:
+            if x[0] == "else":
+                orelse = x[1]
+            else:
+                branches.append(x)
+        return ast.If(self.s(meta), tuple(branches), orelse)
+
+    def while_stmt(self, meta: Meta, c: list[Any]) -> ast.While:
+        return ast.While(self.s(meta), c[0], _body(c))
+
+    def repeat_stmt(self, meta: Meta, c: list[Any]) -> ast.Repeat:
+        return ast.Repeat(self.s(meta), c[0], _body(c))
+
+    def for_stmt(self, meta: Meta, c: list[Any]) -> ast.For:
+        return ast.For(self.s(meta), str(c[0]), c[1], _body(c))
+
+    def call_stmt(self, meta: Meta, c: list[Any]) -> ast.CallRule:
+        return ast.CallRule(self.s(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+
+    def turn_stmt(self, meta: Meta, c: list[Any]) -> ast.Turn:
+        return ast.Turn(self.s(meta), c[0], _body(c))
+
+    def transfer(self, meta: Meta, c: list[Any]) -> ast.Transfer:
+        return ast.Transfer(self.s(meta), c[0], c[1], c[2])
+
+    def gap_stmt(self, meta: Meta, c: list[Token]) -> ast.Gap:
+        return ast.Gap(self.s(meta), _unquote(c[0]))
+
+    def expect_stmt(self, meta: Meta, c: list[Any]) -> ast.Expect:
+        return ast.Expect(self.s(meta), c[0], _unquote(c[1]) if len(c) > 1 else "")
+
+    def script_stmt(self, meta: Meta, c: list[Token]) -> ast.Script:
+        return ast.Script(self.s(meta), tuple(_unquote(t) for t in c))
+
+    def end_stmt(self, meta: Meta, c: list[Any]) -> ast.Simple:
+        return ast.Simple(self.s(meta), "end")
+
+    def return_stmt(self, meta: Meta, c: list[Any]) -> ast.Simple:
+        return ast.Simple(self.s(meta), "return")
+
+    def break_stmt(self, meta: Meta, c: list[Any]) -> ast.Simple:
+        return ast.Simple(self.s(meta), "break")
+
+    # ---- expressions
+    def or_(self, meta: Meta, c: list[Any]) -> ast.Expr:
+        return c[0] if len(c) == 1 else ast.BoolOp(self.s(meta), "or", tuple(c))
+
+    def and_(self, meta: Meta, c: list[Any]) -> ast.Expr:
+        return c[0] if len(c) == 1 else ast.BoolOp(self.s(meta), "and", tuple(c))
+
+    def not_(self, meta: Meta, c: list[Any]) -> ast.Expr:
+        return ast.Not(self.s(meta), c[0])
+
+    def compare(self, meta: Meta, c: list[Any]) -> ast.Expr:
+        if len(c) == 1:
+            return cast(ast.Expr, c[0])
+        return ast.Compare(self.s(meta), str(c[1]), c[0], c[2])
+
+    def arith(self, meta: Meta, c: list[Any]) -> ast.Expr:
+        left = c[0]
+        for i in range(1, len(c), 2):
+            span = Span(self.path, left.span.line, left.span.column, c[i + 1].span.end_line,
+                        c[i + 1].span.end_column)
+            left = ast.BinOp(span, str(c[i]), left, c[i + 1])
+        return cast(ast.Expr, left)
+
+    def neg(self, meta: Meta, c: list[Any]) -> ast.Expr:
+        return ast.Neg(self.s(meta), c[0])
+
+    def attr(self, meta: Meta, c: list[Any]) -> ast.Attr:
+        return ast.Attr(self.s(meta), c[0], str(c[1]))
+
+    def index(self, meta: Meta, c: list[Any]) -> ast.Index:
+        return ast.Index(self.s(meta), c[0], tuple(c[1]))
+
+    def zone_all(self, meta: Meta, c: list[Any]) -> ast.ZoneAll:
+        return ast.ZoneAll(self.s(meta), c[0])
+
+    def call(self, meta: Meta, c: list[Any]) -> ast.Call:
+        return ast.Call(self.s(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
+
+    def aggregate(self, meta: Meta, c: list[Any]) -> ast.Aggregate:
+        return ast.Aggregate(self.s(meta), str(c[0]), c[1], str(c[2]), c[3], _opt(c, "where"))
+
+    def int_lit(self, meta: Meta, c: list[Token]) -> ast.Int:
+        return ast.Int(self.s(meta), int(c[0]))
+
+    def str_lit(self, meta: Meta, c: list[Token]) -> ast.Str:
+        return ast.Str(self.s(meta), _unquote(c[0]))
+
+    def name(self, meta: Meta, c: list[Token]) -> ast.Name:
+        return ast.Name(self.s(meta), str(c[0]))
+
+    def list_lit(self, meta: Meta, c: list[Any]) -> ast.ListLit:
+        return ast.ListLit(self.s(meta), tuple(c[0]) if c else ())
+
+    def list_comp(self, meta: Meta, c: list[Any]) -> ast.ListComp:
+        return ast.ListComp(self.s(meta), c[0], str(c[1]), c[2], _opt(c, "where"))
+
+
+def _is_prov(x: Any) -> bool:
+    return isinstance(x, ast.Cite) or (isinstance(x, tuple) and len(x) == 2
+                                       and x[0] in ("assume", "note"))
+
+
+_TOKEN_WORDS = {
+    "NAME": "a name", "STRING": "a string in double quotes", "INT": "a whole number",
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'",
+    "CMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'",
+    "VISIBILITY": "public, owner or hidden", "ZONE_KIND": "deck, list or set",
+    "POSITION": "top or bottom", "TB_DIR": "most or fewest", "AUGOP": "'+=' or '-='",
+    "SIGN": "'-'", "__ANON_0": "'..'", "$END": "end of file",
+}
+
+
+def _describe(expected: set[str]) -> str:
+    words = sorted({_TOKEN_WORDS.get(t, repr(t.lower()) if t.isupper() else t) for t in expected})
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
+    line = getattr(err, "line", 1) or 1
+    column = getattr(err, "column", 1) or 1
+    if isinstance(err, UnexpectedEOF) or line < 1:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    span = Span(path, line, column, line, column + 1)
+    hint = match_mistake(err)
+    if isinstance(err, UnexpectedCharacters):
+        pos = err.pos_in_stream or 0
+        char = text[pos] if 0 <= pos < len(text) else "?"
+        return Diagnostic(span, f"unexpected character {char!r}", hint)
+    if isinstance(err, UnexpectedEOF):
+        return Diagnostic(span, "unexpected end of file; expected "
+                          f"{_describe({str(t) for t in err.expected})}", hint)
+    token = getattr(err, "token", None)
+    expected = getattr(err, "accepts", None) or getattr(err, "expected", set())
+    found = f"{str(token)!r}" if token is not None and str(token) else "end of file"
+    return Diagnostic(span, f"unexpected {found}; expected "
+                      f"{_describe({str(t) for t in (expected or ())})}", hint)
+
+
+def _error_key(err: UnexpectedInput) -> tuple[str, Any, Any]:
+    state = getattr(err, "state", None)
+    position = getattr(state, "position", None) if state is not None else None
+    token = getattr(err, "token", None)
+    what = token.type if isinstance(token, Token) else getattr(err, "char", None)
+    return (type(err).__name__, position, what)
+
+
+@lru_cache(maxsize=1)
+def _mistake_keys() -> list[tuple[tuple[str, Any, Any], str]]:
+    keys = []
+    for hint, snippets in KNOWN_MISTAKES.items():
+        for snippet in snippets:
+            try:
+                parser().parse(snippet)
+            except UnexpectedInput as err:
+                keys.append((_error_key(err), hint))
+    return keys
+
+
+def match_mistake(err: UnexpectedInput) -> str:
+    """The hint of the known mistake whose parser state and token match ``err``, or ``""``.
+
+    Like Lark's ``match_examples``, but keyed on the LALR state alone rather than the whole
+    stack, so a mistake matches wherever in the file it is made.
+    """
+    key = _error_key(err)
+    for example, hint in _mistake_keys():
+        if example == key:
+            return hint
+    for example, hint in _mistake_keys():
+        if example[:2] == key[:2] and key[1] is not None:
+            return hint
+    return ""
+
+
+def parse(text: str, path: str = "<string>") -> ast.Spec:
+    """Parse spec text.
+
+    Args:
+        text: the spec's source.
+        path: the name used in diagnostics.
+
+    Returns:
+        The :class:`~rulewright.dsl.ast.Spec`.
+
+    Raises:
+        SpecError: on a syntax error, with ``file:line:col``, a caret and a hint.
+    """
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as err:
+        raise SpecError([_syntax_diagnostic(path, text, err)], {path: text}) from None
+    try:
+        decls = _ToAst(path).transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, (ValueError, SyntaxError)):
+            meta = getattr(err.obj, "meta", None)
+            span = _span(path, meta) if meta is not None else Span(path, 1, 1, 1, 2)
+            raise SpecError([Diagnostic(span, f"malformed literal: {err.orig_exc}")],
+                            {path: text}) from None
+        raise
+    return ast.Spec(path, text, tuple(decls))
+
+
+ParseFn = Callable[[str], Any]

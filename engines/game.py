@@ -1,0 +1,124 @@
+"""Load a spec and play it: :func:`load` returns a :class:`Game`, whose states run the machine."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Sequence
+
+from rulewright.dsl import ast
+from rulewright.dsl.compile import compile_spec
+from rulewright.dsl.machine import Machine
+from rulewright.dsl.parse import parse
+from rulewright.engines.state import State
+from rulewright.errors import UsageError
+
+
+def bundled_specs() -> list[str]:
+    """Names of the specs shipped in ``rulewright.spec``, sorted."""
+    root = resources.files("rulewright.spec")
+    return sorted(p.name.removesuffix(".rules") for p in root.iterdir()
+                  if p.name.endswith(".rules"))
+
+
+def spec_path(spec: str | Path) -> Path:
+    """Resolve a bundled spec name or a file path.
+
+    Raises:
+        UsageError: neither a file nor a bundled spec.
+    """
+    p = Path(spec)
+    if p.suffix == ".rules" or p.exists():
+        if not p.is_file():
+            raise UsageError(f"no spec file {str(p)!r}")
+        return p
+    root = resources.files("rulewright.spec")
+    candidate = root.joinpath(f"{spec}.rules")
+    if candidate.is_file():
+        return Path(str(candidate))
+    raise UsageError(f"unknown spec {str(spec)!r}; bundled specs: {', '.join(bundled_specs())}")
+
+
+@lru_cache(maxsize=64)
+def _parse_cached(path: str, mtime: float) -> ast.Spec:
+    del mtime
+    return parse(Path(path).read_text(encoding="utf-8"), path)
+
+
+def load_spec(spec: str | Path) -> ast.Spec:
+    """Parse a spec by name or path (cached per file and modification time).
+
+    Raises:
+        UsageError: no such spec. SpecError: a syntax error.
+    """
+    p = spec_path(spec)
+    try:
+        return _parse_cached(str(p), p.stat().st_mtime)
+    except UnicodeDecodeError as err:
+        raise UsageError(f"{p}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+class Game:
+    """A spec compiled for one configuration; the factory of its states.
+
+    Attributes:
+        machine: the compiled :class:`~rulewright.dsl.machine.Machine`.
+        source: what it was loaded from: a bundled spec's name or a file path.
+        config: (spec id, players, variants, errata), which identifies the configuration.
+    """
+
+    def __init__(self, machine: Machine, source: str = "") -> None:
+        self.machine = machine
+        self.source = source or machine.game.id
+        self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
+                       machine.errata)
+
+    @property
+    def num_players(self) -> int:
+        """The player count."""
+        return self.machine.players
+
+    def new_initial_state(self, seed: int = 0) -> State:
+        """The state after setup has run up to the first decision or chance event."""
+        return State(self, seed)
+
+    def example_state(self, name: str) -> State:
+        """Run the spec's example ``name`` from the bare layout (no setup).
+
+        Raises:
+            UsageError: no such example.
+        """
+        if name not in self.machine.examples:
+            raise UsageError(f"no example {name!r}; examples: "
+                             f"{', '.join(sorted(self.machine.examples)) or 'none'}")
+        return State(self, 0, start=self.machine.examples[name])
+
+    def describe(self) -> dict[str, Any]:
+        """The configuration as JSON-ready data."""
+        return {"spec": self.machine.game.id, "players": self.machine.players,
+                "variants": sorted(self.machine.variants), "errata": list(self.machine.errata),
+                "fingerprint": self.machine.fingerprint, "source": self.source}
+
+
+def load(spec: str | Path, players: int | None = None, variants: Sequence[str] = (),
+         errata: Sequence[str] = ()) -> Game:
+    """Load, check and compile a spec for one configuration.
+
+    Args:
+        spec: a bundled spec's name (``"braff"``) or a path to a ``.rules`` file.
+        players: the player count; default the game's smallest.
+        variants: variant names to select.
+        errata: erratum names to apply, in order.
+
+    Raises:
+        UsageError: unknown spec, player count, variant or erratum.
+        SpecError: the spec has errors.
+    """
+    parsed = load_spec(spec)
+    game = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
+    n = players if players is not None else (game.players[0] if game else 2)
+    machine = compile_spec(parsed, players=n, variants=variants, errata=errata)
+    bundled = spec_path(spec) == spec_path(machine.game.id) if machine.game.id in bundled_specs() \
+        else False
+    return Game(machine, machine.game.id if bundled else str(spec_path(spec)))

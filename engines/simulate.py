@@ -1,0 +1,135 @@
+"""Playouts: play whole games under a policy and summarise them."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections import Counter
+from typing import Any, Callable
+
+from attrs import frozen
+
+from rulewright.engines.game import Game
+from rulewright.engines.state import State
+from rulewright.engines.trace import record_step, trace_json
+
+Policy = Callable[[State, random.Random], int]
+
+
+def random_policy(state: State, rng: random.Random) -> int:
+    """A uniformly random legal action."""
+    return rng.choice(state.legal_actions())
+
+
+def first_policy(state: State, rng: random.Random) -> int:
+    """The legal action with the smallest id."""
+    return state.legal_actions()[0]
+
+
+POLICIES: dict[str, Policy] = {"random": random_policy, "first": first_policy}
+
+
+def playout(game: Game, seed: int, policy: Policy = random_policy,
+            record: bool = False) -> tuple[State, list[dict[str, Any]]]:
+    """Play one game to the end.
+
+    Chance outcomes and the policy's choices both come from ``random.Random(seed)``, so the
+    same seed gives the same game.
+
+    Returns:
+        The terminal state and, when ``record``, the trace steps.
+    """
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed)
+    steps: list[dict[str, Any]] = []
+    while not state.is_terminal():
+        action = state.sample_chance(rng) if state.is_chance_node() else policy(state, rng)
+        if record:
+            steps.append(record_step(state, action))
+        state.apply_action(action)
+    return state, steps
+
+
+@frozen
+class Summary:
+    """What K playouts showed.
+
+    Attributes:
+        games: how many. turns: total turns per game (mean, min, max). steps: actions per game.
+        scores: per seat (mean, standard deviation). wins: per seat, share of games won
+        (shared wins count for each winner) with a 95% Wilson interval.
+        findings: (kind, rule, message) -> count.
+    """
+
+    games: int
+    turns: tuple[float, int, int]
+    steps: tuple[float, int, int]
+    scores: tuple[tuple[float, float], ...]
+    wins: tuple[tuple[float, float, float], ...]
+    findings: dict[tuple[str, str, str], int]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"games": self.games,
+                "turns": dict(zip(("mean", "min", "max"), self.turns)),
+                "steps": dict(zip(("mean", "min", "max"), self.steps)),
+                "scores": [{"mean": m, "stdev": s} for m, s in self.scores],
+                "wins": [{"share": w, "low95": lo, "high95": hi} for w, lo, hi in self.wins],
+                "findings": [{"kind": k, "rule": r, "message": msg, "count": n}
+                             for (k, r, msg), n in sorted(self.findings.items())]}
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def simulate(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,
+             on_game: Callable[[int, State, list[dict[str, Any]]], None] | None = None,
+             record: bool = False) -> Summary:
+    """Play ``games`` playouts with seeds ``seed, seed+1, ...`` and summarise them.
+
+    Args:
+        on_game: called after each game with (index, terminal state, trace steps).
+        record: keep trace steps (for trace files).
+    """
+    n = game.num_players
+    turns, steps, wins = [], [], [0] * n
+    scores: list[list[int]] = [[] for _ in range(n)]
+    findings: Counter[tuple[str, str, str]] = Counter()
+    for i in range(games):
+        state, trace = playout(game, seed + i, policy, record)
+        turns.append(sum(state.turns))
+        steps.append(len(state.history))
+        if state.finding is not None:
+            f = state.finding
+            findings[(f.kind, f.rule, f.message)] += 1
+        else:
+            for p, s in enumerate(state.returns()):
+                scores[p].append(s)
+            for p, place in enumerate(state.ranking()):
+                wins[p] += place == 1
+        if on_game is not None:
+            on_game(i, state, trace)
+    finished = games - sum(findings.values())
+    return Summary(
+        games=games,
+        turns=(statistics.fmean(turns) if turns else 0.0, min(turns, default=0), max(turns, default=0)),
+        steps=(statistics.fmean(steps) if steps else 0.0, min(steps, default=0), max(steps, default=0)),
+        scores=tuple((statistics.fmean(s) if s else 0.0, statistics.pstdev(s) if s else 0.0)
+                     for s in scores),
+        wins=tuple((w / finished if finished else 0.0, *wilson(w, finished)) for w in wins),
+        findings=dict(findings))
+
+
+def trace_of(game: Game, seed: int, policy: Policy = random_policy) -> dict[str, Any]:
+    """Play one game and return its trace document."""
+    state, steps = playout(game, seed, policy, record=True)
+    return trace_json(game, state, steps)

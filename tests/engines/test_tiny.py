@@ -1,0 +1,78 @@
+"""The engine on a tiny spec: OpenSpiel contracts, determinism, values."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import rulewright as rw
+from rulewright.engines.simulate import playout, trace_of
+from rulewright.engines.trace import replay
+
+TINY = Path(__file__).parent.parent / "specs" / "tiny.rules"
+
+
+def test_initial_state_is_a_chance_node_over_the_shuffled_deck() -> None:
+    state = rw.load(TINY, players=2).new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert [o for o, _ in outcomes] == [0, 1, 2, 3, 4]
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+
+
+def test_game_counts_five_turns_and_conserves_chips() -> None:
+    game = rw.load(TINY, players=3)
+    for seed in range(20):
+        state, _ = playout(game, seed)
+        assert state.finding is None
+        assert sum(state.turns) == 5
+        m = game.machine
+        chips = sum(state.counters[c.index] for c in m.counters if c.name in ("bank", "chips"))
+        assert chips == 10
+
+
+def test_same_seed_same_trace_and_replay_matches() -> None:
+    game = rw.load(TINY, players=2)
+    a, b = trace_of(game, 7), trace_of(game, 7)
+    assert a == b
+    _, states = replay(a)
+    assert len(states) == len(a["history"]) + 1
+    assert states[-1].returns() == a["returns"]
+
+
+def test_clone_is_independent_and_equal() -> None:
+    state = rw.load(TINY, players=2).new_initial_state()
+    copy = state.clone()
+    assert copy == state and hash(copy) == hash(state)
+    copy.apply_action(copy.chance_outcomes()[0][0])
+    assert copy != state
+    assert state.history == []
+
+
+def test_illegal_action_is_a_usage_error() -> None:
+    state = rw.load(TINY, players=2).new_initial_state()
+    with pytest.raises(rw.UsageError, match="action 99 is not legal here"):
+        state.apply_action(99)
+
+
+def test_observation_hides_other_hands() -> None:
+    game = rw.load(TINY, players=2)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    obs0, obs1 = state.observation(0), state.observation(1)
+    assert isinstance(obs0["zones"]["hand[0]"], list)
+    assert obs1["zones"]["hand[0]"] == 1
+    assert obs0["zones"]["deck"] == 4
+
+
+def test_ranking_uses_the_tiebreak_chain() -> None:
+    game = rw.load(TINY, players=2)
+    state, _ = playout(game, 11)
+    keys = state.rank_keys()
+    ranking = state.ranking()
+    for p in range(2):
+        assert ranking[p] == 1 + sum(k > keys[p] for k in keys)
