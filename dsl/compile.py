@@ -358,9 +358,14 @@ def _mover(what: Fn, dest: Callable[[Any, list[Any]], int], pos: str,
 def _constant(fn: Fn, what: str, span: ast.Span, diags: list[Diagnostic]) -> Any:
     try:
         return fn(None, [None] * 16)
-    except (SpecRuntimeError, AttributeError, TypeError) as err:
-        diags.append(Diagnostic(span, f"{what} must be a constant (numbers, nplayers, "
-                                f"variant(...), tables): {err}"))
+    except SpecRuntimeError as err:
+        diags.append(Diagnostic(span, f"{what} cannot be computed before the game starts: {err}"))
+        return 0
+    except (AttributeError, TypeError, IndexError, KeyError, RecursionError):
+        # the checker rejects state-dependent values; this is the last guard
+        diags.append(Diagnostic(span, f"{what} cannot be computed before the game starts",
+                                "constants are numbers, strings, enum members, nplayers, "
+                                "variant(...), tables and functions of these"))
         return 0
 
 
