@@ -66,6 +66,7 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
     "to add or subtract one, write x += 1 or x -= 1": [
         'rule r { x++ }',
         'rule r { x[p]++ }',
+        'rule r { x[p]-- }',
     ],
     "blocks are written in braces, not with ':' (for x in list { ... })": [
         'rule r { for p in players: end }',
@@ -117,12 +118,14 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
     ],
     "separate arguments and list items with ','": [
         'rule r { let x = max(1 2) }',
-        'rule r { do deal(p 2) }',
         'rule r { let x = [1 2] }',
+        'rule r { let x = max(a b) }',
+        'rule r { let x = max(a[0] b) }',
     ],
     "a card row is a parenthesised tuple, one value per attribute: (red, 3) * 2": [
         'card c "C" (a, b) in deck { red, 3 }',
         'card c "C" (a, b) in deck { [red, 3] }',
+        'card c "C" (a, b) in deck { (red, 1) blue, 2 }',
     ],
     "a table entry is key -> value, entries separated by ',': table t { 0 -> -3, 1..2 -> 1 }": [
         'table t { 0: 1 }',
@@ -143,6 +146,8 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
 #: name followed by anything but a body; a zone missing its visibility; a tiebreak direction).
 ANY_TOKEN: frozenset[str] = frozenset({
     "a rule needs a body in braces: rule name { ... }",
+    "cite takes a section and a quoted sentence: cite \"Section\" \"Sentence.\" [en \"English.\"]",
+    "'let' gives a local its value: let name = expr",
     "a zone needs a kind, the component it holds and a visibility: zone hand[player]: set of card owner",
     "a tiebreak names its direction: tiebreak most expr \"text\" or tiebreak fewest expr \"text\"",
     "the game header is: game id \"Title\" { rulebook \"file\" players 2..4 start rule bound N steps }",

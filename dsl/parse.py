@@ -508,7 +508,48 @@ def _expected(err: UnexpectedInput) -> set[str]:
     return {str(t) for t in (getattr(err, "allowed", None) or ())}
 
 
+def _split_word(text: str, err: UnexpectedInput) -> UnexpectedInput:
+    """Undo a keyword matched as the prefix of a longer word.
+
+    Where a name is not acceptable, the contextual lexer matches a keyword inside a word
+    (``end`` lexes as ``en`` + ``d`` after a cite). Report the whole word as the unexpected
+    name, at the state before it, by feeding it to a parser stopped at the word's start.
+    """
+    token = getattr(err, "token", None)
+    pos = token.start_pos if isinstance(token, Token) else getattr(err, "pos_in_stream", None)
+    if pos is None or not 0 < pos < len(text):
+        return err
+    if not (_is_word(text[pos - 1]) and _is_word(text[pos])):
+        return err
+    start = pos
+    while start > 0 and _is_word(text[start - 1]):
+        start -= 1
+    end = pos
+    while end < len(text) and _is_word(text[end]):
+        end += 1
+    try:
+        ip = parser().parse_interactive(text[:start])
+        ip.exhaust_lexer()
+        prefix = text[:start]
+        line = prefix.count("\n") + 1
+        column = start - (prefix.rfind("\n") + 1) + 1
+        ip.copy().feed_token(Token("NAME", text[start:end], start, line, column))
+    except UnexpectedInput as again:
+        # the acceptable tokens are those of the parser before the word, not of the
+        # half-reduced copy the error came from
+        again.interactive_parser = ip
+        if isinstance(again, UnexpectedToken):
+            again._accepts = ip.accepts()  # noqa: SLF001 - Lark computes it the same way
+        return again
+    return err
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
 def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
+    err = _split_word(text, err)
     line = getattr(err, "line", 1) or 1
     column = getattr(err, "column", 1) or 1
     token = getattr(err, "token", None)
@@ -555,6 +596,11 @@ def _mistake_keys() -> list[tuple[tuple[str, Any, Any], frozenset[str], str]]:
     return keys
 
 
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Nearly the same acceptable tokens (e.g. '(' is acceptable after a name, not after ']')."""
+    return bool(a | b) and len(a & b) / len(a | b) >= 0.75
+
+
 def match_mistake(err: UnexpectedInput) -> str:
     """The hint of the known mistake that ``err`` repeats, or ``""``.
 
@@ -563,7 +609,7 @@ def match_mistake(err: UnexpectedInput) -> str:
 
     1. same LALR state and same offending token (or character);
     2. same offending token and the same set of acceptable tokens (the same situation reached
-       through another state, e.g. a zone with or without dimensions);
+       through another state, e.g. a zone with or without dimensions; nearly the same set);
     3. for an unexpected character, the same character anywhere (``;``, ``'``, ``&``);
        for a row in :data:`~rulewright.dsl.mistakes.ANY_TOKEN`, the same state and any token.
     """
@@ -575,10 +621,13 @@ def match_mistake(err: UnexpectedInput) -> str:
     if isinstance(err, UnexpectedToken):
         accepts = frozenset(_expected(err))
         for example, example_accepts, hint in keys:
-            if example[2] == key[2] and example_accepts == accepts:
+            if example[2] == key[2] and _similar(example_accepts, accepts):
                 return hint
         for example, example_accepts, hint in keys:
-            if hint in ANY_TOKEN and (example[1] == key[1] or example_accepts == accepts):
+            if hint in ANY_TOKEN and example[1] == key[1]:
+                return hint
+        for example, example_accepts, hint in keys:
+            if hint in ANY_TOKEN and len(accepts) > 1 and example_accepts == accepts:
                 return hint
     else:
         for example, _, hint in keys:
