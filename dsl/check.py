@@ -412,7 +412,7 @@ class _Checker:
                 kind = sym.kinds.get(s.rule)
                 self.err(s.span, f"unknown rule {s.rule!r}" if kind is None else
                          f"{s.rule!r} is a {kind}, not a rule",
-                         _near(s.rule, sym.rules) if kind is None else
+                         _near(s.rule, sym.rules, "rules") if kind is None else
                          "'do' runs a rule: do rule_name(args)")
             elif len(rule.params) != len(s.args):
                 self.err(s.span, f"rule {s.rule!r} takes {len(rule.params)} argument(s), "
