@@ -52,6 +52,12 @@ def _near(name: str, candidates: Iterable[str], what: str = "") -> str:
     return ""
 
 
+#: The largest player count a header may declare.
+MAX_PLAYERS = 1000
+#: The most instances one indexed zone or counter may have (the product of its dimensions).
+MAX_INSTANCES = 100_000
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}es" if word.endswith("x") else f"{n} {word}s"
 
@@ -123,7 +129,7 @@ def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic],
             diags.append(Diagnostic(locate(span, name, ""), f"{name!r} is already declared as a "
                                     f"{sym.kinds[name]}{where}", "rename one of them"))
             return
-        if name in CONSTANTS or name in BUILTINS:
+        if name in CONSTANTS or name in BUILTINS or name == "player":
             diags.append(Diagnostic(locate(span, name, ""), f"{name!r} is a built-in name and "
                                     "cannot be declared", "choose another name"))
             return
@@ -471,7 +477,9 @@ def check_tables(sym: Symbols, diags: list[Diagnostic]) -> None:
 
 def _children(node: object) -> Iterator[object]:
     """The AST nodes directly inside ``node`` (its expression operands)."""
-    for f in attrs.fields(type(node)):
+    if not attrs.has(type(node)):
+        return
+    for f in attrs.fields(type(node)):  # type: ignore[arg-type]
         value = getattr(node, f.name)
         items = value if isinstance(value, tuple) else (value,)
         for v in items:
@@ -584,7 +592,10 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
             diags.append(Diagnostic(loc(g.span, g.start, "start"), f"start rule {g.start!r} is "
                                     "not declared", _near(g.start, sym.rules, "rules")))
         lo, hi = g.players
-        if lo < 1:
+        if hi > MAX_PLAYERS:
+            diags.append(Diagnostic(loc(g.span, str(hi), "players"), f"player range {lo}..{hi} "
+                                    f"goes above {MAX_PLAYERS}", "no table seats that many"))
+        elif lo < 1:
             diags.append(Diagnostic(loc(g.span, str(lo), "players"), f"player range {lo}..{hi} "
                                     "starts below 1", "the smallest player count is 1"))
         elif lo > hi:
@@ -594,6 +605,7 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
         diags.append(Diagnostic(first_span, "the spec has no 'scoring' block",
                                 "add: scoring(p) { score <expr for player p> }"))
     dim_names = set(sym.enums) | {"player"}
+    max_players = min(games[0].players[1], MAX_PLAYERS) if games else 1
     for d in decls:
         if isinstance(d, (ast.ZoneDecl, ast.VarDecl)):
             for dim in d.dims:
@@ -605,6 +617,18 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
                     ck.err(loc(d.span, str(dim), "["), f"dimension {dim} is empty",
                            "a numbered dimension N has the indices 0..N-1, so N >= 1")
             what = "zone" if isinstance(d, ast.ZoneDecl) else "counter"
+            instances = 1
+            for dim in d.dims:
+                if dim == "player":
+                    instances *= max(1, max_players)
+                elif isinstance(dim, int):
+                    instances *= max(1, dim)
+                elif dim in sym.enums:
+                    instances *= max(1, len(sym.enums[dim].members))
+            if instances > MAX_INSTANCES:
+                ck.err(loc(d.span, d.name, "zone" if what == "zone" else "var"),
+                       f"{what} {d.name!r} has {instances} instances; "
+                       f"at most {MAX_INSTANCES} are allowed", "use fewer or smaller dimensions")
             if d.visibility == "owner" and "player" not in d.dims:
                 ck.err(loc(d.span, "owner", ":" if what == "zone" else "="),
                        f"{what} {d.name!r} is 'owner'-visible but has no player dimension",
@@ -633,7 +657,7 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
             for a in d.attributes:
                 if a in seen_attrs:
                     ck.err(loc(d.span, a, ","), f"card kind {d.name!r} lists attribute {a!r} "
-                           "twice")
+                           "twice", "remove one of them")
                 seen_attrs.add(a)
                 if a in ("kind", "id"):
                     ck.err(loc(d.span, a, "("), f"{a!r} is a built-in attribute of every "

@@ -13,10 +13,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, cast
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer_NonRecursive, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken,
                              VisitError)
-from lark.tree import Meta
+from lark.tree import Meta, Tree
 
 from rulewright.dsl import ast
 from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES
@@ -72,7 +72,7 @@ def _opt(children: list[Any], kind: str) -> Any:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer[Token, Any]):
+class _ToAst(Transformer_NonRecursive[Token, Any]):
     """One method per grammar rule; returns AST nodes (or tagged tuples for fragments)."""
 
     def __init__(self, path: str) -> None:
@@ -636,6 +636,39 @@ def match_mistake(err: UnexpectedInput) -> str:
     return ""
 
 
+#: How deep expressions and blocks may nest. Every later pass (AST building, checking,
+#: compiling, evaluating) recurses once per level, so this keeps them far from Python's
+#: recursion limit; real rules nest a dozen levels at most.
+MAX_DEPTH = 100
+
+
+_PASSTHROUGH = frozenset({"or_", "and_", "compare", "arith"})
+
+
+def _too_deep(tree: Tree[Token]) -> Meta | None:
+    """The position of the first subtree nested deeper than :data:`MAX_DEPTH`, or None.
+
+    Levels are counted as the AST will nest: a chain ``a + b + c`` is one parse-tree node
+    but a left-nested AST, so it counts one level per operator, and a precedence node with
+    a single child (``or_`` around a lone comparison) becomes no AST node, so it counts none.
+    """
+    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return node.meta
+        for child in node.children:
+            if isinstance(child, Tree):
+                if child.data in _PASSTHROUGH and len(child.children) == 1:
+                    step = 0
+                elif child.data == "arith":
+                    step = len(child.children) // 2
+                else:
+                    step = 1
+                stack.append((child, depth + step))
+    return None
+
+
 def parse(text: str, path: str = "<string>") -> ast.Spec:
     """Parse spec text.
 
@@ -649,18 +682,28 @@ def parse(text: str, path: str = "<string>") -> ast.Spec:
     Raises:
         SpecError: on a syntax error, with ``file:line:col``, a caret and a hint.
     """
+    if text.startswith("\ufeff"):  # a byte-order mark some editors write; not spec text
+        text = text[1:]
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:
         raise SpecError([_syntax_diagnostic(path, text, err)], {path: text}) from None
+    deep = _too_deep(tree)
+    if deep is not None:
+        raise SpecError([Diagnostic(_span(path, deep), f"nested more than {MAX_DEPTH} levels deep",
+                                    "split it with 'let', a function or a rule")],
+                        {path: text})
     try:
         decls = _ToAst(path).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, (ValueError, SyntaxError)):
             meta = getattr(err.obj, "meta", None)
             span = _span(path, meta) if meta is not None else Span(path, 1, 1, 1, 2)
-            raise SpecError([Diagnostic(span, f"malformed literal: {err.orig_exc}")],
-                            {path: text}) from None
+            what = getattr(err.orig_exc, "msg", None) or str(err.orig_exc)
+            what = what.removeprefix("(unicode error) ").split(": ")[-1]
+            raise SpecError([Diagnostic(span, f"malformed string: {what}",
+                                        "the escapes are \\\" \\\\ \\n \\t; write a "
+                                        "backslash as \\\\")], {path: text}) from None
         raise
     return ast.Spec(path, text, tuple(decls))
 

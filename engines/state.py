@@ -27,6 +27,8 @@ TERMINAL_PLAYER = -4
 
 #: Instructions run without reaching a decision before the run counts as a livelock.
 INSTRUCTION_BUDGET = 2_000_000
+#: Rule calls nested deeper than this end the game with a finding (unbounded recursion).
+MAX_CALL_DEPTH = 10_000
 
 
 @frozen
@@ -271,6 +273,11 @@ class State:
                     callee = rules[ins[1]]
                     args.extend([None] * (callee.nlocals - len(args)))
                     stack.append([ins[1], 0, args])
+                    if len(stack) > MAX_CALL_DEPTH:
+                        self._finish("runtime error", f"rule calls nested more than "
+                                     f"{MAX_CALL_DEPTH} deep (a rule that calls itself "
+                                     "without end?)", ins[-1])
+                        return
                 elif op == RET:
                     stack.pop()
                 elif op == SWITCH:
