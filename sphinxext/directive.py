@@ -15,6 +15,7 @@ directive's line, so ``sphinx-build -W`` fails on them.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, ClassVar, Sequence
 
@@ -36,7 +37,7 @@ from rulewright.sphinx.render_play import PlayReport, findings_section, play, si
 from rulewright.sphinx.render_rules import (Page, errata_section, examples_section,
                                             invariants_section, rules_section)
 from rulewright.sphinx.source import header
-from rulewright.sphinx.verify_json import read_verify_json, summarise
+from rulewright.sphinx.verify_json import SpecResults, read_verify_json
 
 SECTIONS = ("overview", "components", "flow", "rules", "examples", "errata", "invariants",
             "findings", "simulation")
@@ -155,7 +156,7 @@ class SpecDirective(SphinxDirective):
         for d in spec.decls:
             if isinstance(d, ast.CardDecl) and d.data_file:
                 self.env.note_dependency(str(path.parent / d.data_file))
-        results = []
+        results: dict[str, SpecResults] = {}
         verify = self._verify_file()
         if verify is not None:
             self.env.note_dependency(str(verify))
@@ -164,7 +165,8 @@ class SpecDirective(SphinxDirective):
                                game.players)
         wanted: Sequence[str] = self.options.get("sections", SECTIONS)
         page = Page(key=self.options.get("key", game.id), spec=spec, language=game.language,
-                    results=summarise(results, game.id))
+                    verified=results.get(game.id, SpecResults()),
+                    docdir=os.path.dirname(self.env.doc2path(self._docname())))
         machine = compile_spec(spec, players=counts[0])
         games = self.options.get("simulate", self.config.rulewright_simulate_games)
         reports: list[PlayReport] = []

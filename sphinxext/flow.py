@@ -50,7 +50,8 @@ def flow_dot(graph: dict[str, Any], title: str) -> str:
                 continue
             seen.add(key)
             marker, colour = STYLE.get(node["kind"], (node["kind"], "#000000"))
-            what = f': {_short(node["what"])}' if node["what"] and node["kind"] != "end" else ""
+            what = f': {_short(node["what"])}' if node["what"] and \
+                node["what"] not in (node["kind"], "end") else ""
             rows.append(f'<tr><td align="left"><font color="{colour}">{_esc(marker)}'
                         f'{_esc(what)}</font> <font color="#888888">l.{node["line"]}</font>'
                         f'</td></tr>')

@@ -36,12 +36,16 @@ def literal(text: str) -> nodes.literal:
     return nodes.literal(text, text)
 
 
-def code_block(source: str, span: Span) -> nodes.literal_block:
-    """The spec text of ``span``, highlighted as ``rules``, numbered with the file's lines."""
+def code_block(source: str, span: Span, linenos: bool = True) -> nodes.literal_block:
+    """The spec text of ``span``, highlighted as ``rules``, numbered with the file's lines.
+
+    Without ``linenos`` (narrow side-by-side columns) long lines may wrap instead.
+    """
     text = source_of(source, span)
-    block = nodes.literal_block(text, text, language="rules", linenos=True,
+    block = nodes.literal_block(text, text, language="rules", linenos=linenos,
                                 classes=["rw-code"])
-    block["highlight_args"] = {"linenostart": span.line}
+    if linenos:
+        block["highlight_args"] = {"linenostart": span.line}
     return block
 
 

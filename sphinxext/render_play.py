@@ -6,6 +6,7 @@ seeds 0..N-1), so pages are reproducible: the same spec gives the same numbers.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import Any
 
@@ -18,7 +19,7 @@ from rulewright.engines.simulate import Summary, simulate
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, trace_json
 from rulewright.sphinx.nodes_util import admonition, bullets, literal, para, section, strong, table
-from rulewright.sphinx.render_rules import Page, trace_links
+from rulewright.sphinx.render_rules import Page, trace_link, trace_links
 from rulewright.sphinx.source import gaps_in
 
 #: How many steps of a replayed trace to show before a finding.
@@ -70,6 +71,10 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
             if kind == "gap":
                 reached[line] += n
     games = sum(r.summary.games for r in reports)
+    verified: Counter[int] = Counter()
+    for vg in page.verified.gaps:
+        if vg.kind == "gap":
+            verified[vg.line] += vg.count
     gap_rows: list[list[str | nodes.Node]] = []
     for d in page.spec.decls:
         owners: list[tuple[str, Any]] = []
@@ -80,15 +85,24 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
         for name, body in owners:
             for g in gaps_in(body):
                 seen = f"{reached[g.span.line]} of {games} games" if games else "not simulated"
+                if page.verified.invariants or page.verified.gaps:
+                    seen += f"; verification: {verified[g.span.line]} games"
                 gap_rows.append([literal(name), str(g.span.line), g.text, seen])
     gsec = section(page.rid("findings", "gaps"), "Gaps in the rulebook")
     if gap_rows:
         gsec += para("Each is a situation the rulebook does not settle; a game that reaches one "
                      "ends there with a finding instead of a guess.")
-        gsec += table(["Rule", "Line", "What the book leaves open", "Reached in simulation"],
+        gsec += table(["Rule", "Line", "What the book leaves open", "Reached"],
                       gap_rows, classes=["rw-gaps"], widths=[2, 1, 6, 2])
     else:
         gsec += para("The spec marks no gaps.")
+    traced = [vg for vg in page.verified.gaps if vg.trace]
+    if traced:
+        gsec += para(strong("Shortest games reaching them in verification:"))
+        gsec += bullets([para(f"{vg.kind} in ", literal(vg.rule), f" line {vg.line} "
+                              f"({vg.config}, {vg.count} games): ",
+                              trace_link(page, vg.trace, os.path.basename(vg.trace)))
+                         for vg in traced])
     sec += gsec
     failed = {n: [r for r in rs if r.status == "failed"] for n, rs in page.results.items()}
     failed = {n: rs for n, rs in failed.items() if rs}
@@ -101,7 +115,8 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
         items: list[nodes.Node | str] = [
             para(literal(name), f" violated ({r.config})" + (f": {r.message}" if r.message else ""))
             for r in rs]
-        vsec += bullets(items + trace_links(rs))
+        items.extend(trace_links(page, rs))
+        vsec += bullets(items)
     sec += vsec
     others = [(r.players, key, n, r.examples.get(key, [])) for r in reports
               for key, n in r.findings.items()]
@@ -112,8 +127,9 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
                         f"{next(r.summary.games for r in reports if r.players == players)} "
                         f"games with {players} players. Replayed:")
             text = "\n".join(lines)
-            block = nodes.literal_block(text, text, classes=["rw-trace"])
-            osec += admonition("gap" if kind == "gap" else "finding", f"{kind}", body, block)
+            block = nodes.literal_block(text, text, classes=["rw-trace"], language="text")
+            title = "Gap reached" if kind == "gap" else f"Finding: {kind}"
+            osec += admonition("gap" if kind == "gap" else "finding", title, body, block)
         sec += osec
     return sec
 

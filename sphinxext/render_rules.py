@@ -7,15 +7,18 @@ say (assumptions, gaps) and the invariants that watch it.
 
 from __future__ import annotations
 
+import os
+
 from attrs import frozen
 from docutils import nodes
+from sphinx import addnodes
 
 from rulewright.dsl import ast
 from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_block, literal,
                                           para, provenance_nodes, reference, section, strong,
                                           table)
 from rulewright.sphinx.source import covering_invariants, gaps_in
-from rulewright.sphinx.verify_json import InvariantResult
+from rulewright.sphinx.verify_json import InvariantResult, SpecResults
 
 #: Declarations rendered in the "Rules" section, in file order.
 RULE_LIKE = (ast.RuleDecl, ast.ScoringDecl, ast.FunctionDecl, ast.TableDecl)
@@ -28,13 +31,20 @@ class Page:
     Attributes:
         key: the id prefix of every section (the spec id; unique on the page).
         spec: the parsed spec. language: the rulebook's language code.
-        results: verify results for this spec, by invariant name ({} when not verified).
+        verified: verify results for this spec (empty when none were given).
+        docdir: the document's folder, for links to trace files.
     """
 
     key: str
     spec: ast.Spec
     language: str
-    results: dict[str, list[InvariantResult]]
+    verified: SpecResults
+    docdir: str
+
+    @property
+    def results(self) -> dict[str, list[InvariantResult]]:
+        """Invariant name -> its results, one per verified configuration."""
+        return self.verified.invariants
 
     def rid(self, *parts: str) -> str:
         """A page-unique id: ``<key>-<parts>``."""
@@ -67,19 +77,35 @@ def status_text(results: list[InvariantResult]) -> str:
     if failed:
         return "VIOLATED in " + "; ".join(f"{r.config}" + (f" ({r.message})" if r.message else "")
                                           for r in failed)
-    unknown = [r for r in results if r.status == "unknown"]
-    passed = len(results) - len(unknown)
-    return f"held in {passed} configuration(s)" + (f", {len(unknown)} unknown" if unknown else "")
+    held = [r.config for r in results if r.status == "passed"]
+    other = [f"{r.config}: {r.status}" for r in results if r.status != "passed"]
+    text = f"held in {', '.join(held)}" if held else "not checked"
+    return text + (f" ({'; '.join(other)})" if other else "")
 
 
-def trace_links(results: list[InvariantResult]) -> list[nodes.Node]:
-    """Links to counterexample traces of failed results."""
+def trace_link(page: Page, trace: str, text: str) -> nodes.Node:
+    """A download link to a trace file (copied into the build), or its path if it is gone."""
+    if trace and os.path.isfile(trace):
+        rel = os.path.relpath(trace, page.docdir)
+        ref = addnodes.download_reference("", "", reftarget=rel, refexplicit=True,
+                                          refdomain="", reftype="download")
+        ref += nodes.literal(text, text)
+        return ref
+    return literal(trace or "no trace file")
+
+
+def trace_links(page: Page, results: list[InvariantResult]) -> list[nodes.Node]:
+    """For each failed result: a link to its counterexample trace and the short replay."""
     out: list[nodes.Node] = []
     for r in results:
-        if r.status == "failed" and r.trace:
-            ref = nodes.reference("", "", refuri=f"file://{r.trace}")
-            ref += nodes.Text(f"counterexample trace ({r.config})")
-            out.append(para(ref))
+        if r.status != "failed":
+            continue
+        out.append(para(f"Counterexample ({r.config}): ",
+                        trace_link(page, r.trace, os.path.basename(r.trace) or "trace"),
+                        " - replay it with ", literal("rulewright replay FILE")))
+        if r.play_by_play:
+            text = "\n".join(r.play_by_play[-12:])
+            out.append(nodes.literal_block(text, text, classes=["rw-trace"], language="text"))
     return out
 
 
@@ -114,7 +140,7 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
                 p = para(reference(inv.name, page.rid("invariant", inv.name)),
                          f": {inv.description} - {status_text(res)}")
                 items.append(p)
-                items.extend(trace_links(res))
+                items.extend(trace_links(page, res))
             sec += para(strong("Invariants watching this rule"), classes=["rw-inv-head"])
             sec += bullets(items)
     return sec
@@ -148,6 +174,12 @@ def examples_section(page: Page) -> nodes.section | None:
         sub.extend(cite_nodes(d.prov.cites, page.language))
         sub += code_block(page.spec.source, d.span)
         sub.extend(provenance_nodes(d.prov))
+        runs = page.verified.examples.get(d.name, [])
+        for errata, passed, problem in runs:
+            where = f" (errata {errata})" if errata else ""
+            sub += para(strong("Verified: "), f"passes{where}" if passed
+                        else f"FAILS{where}: {problem}",
+                        classes=["rw-status" if passed else "rw-failed"])
         sec += sub
     return sec
 
@@ -170,12 +202,15 @@ def errata_section(page: Page) -> nodes.section | None:
         pairs += [(f"rule {r.name}", originals.get(r.name), r) for r in e.rules]
         pairs += [(f"example {x.name}", orig_examples.get(x.name), x) for x in e.examples]
         for label, old, new in pairs:
-            left: nodes.Node = code_block(page.spec.source, old.span) if old is not None \
+            left: nodes.Node = code_block(page.spec.source, old.span, linenos=False) \
+                if old is not None \
                 else para("(no original: the erratum adds this)", classes=["rw-uncited"])
-            right = code_block(page.spec.source, new.span)
+            right = code_block(page.spec.source, new.span, linenos=False)
             sub += para(strong(label), " - original and amended:")
-            sub += table([f"Original (line {old.span.line})" if old else "Original",
-                          f"Amended by {e.name} ({e.date})"], [[left, right]],
+            sub += table([f"Original (lines {old.span.line}-{old.span.end_line})" if old
+                          else "Original",
+                          f"Amended by {e.name}, {e.date} (lines {new.span.line}-"
+                          f"{new.span.end_line})"], [[left, right]],
                          classes=["rw-side-by-side"])
             sub.extend(cite_nodes(new.prov.cites, page.language))
             sub.extend(provenance_nodes(new.prov))
@@ -207,7 +242,7 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
         sub += para(strong("Latest verification: "), status_text(res),
                     classes=["rw-failed" if any(r.status == "failed" for r in res)
                              else "rw-status"])
-        sub.extend(trace_links(res))
+        sub.extend(trace_links(page, res))
         sec += sub
     builtin = section(page.rid("invariants", "builtin"), "Checks every game gets")
     items: list[nodes.Node | str] = [
