@@ -204,7 +204,7 @@ class SpecDirective(SphinxDirective):
         sec = section(page.rid("flow"), "Flow of play")
         sec += para(f"Drawn from the compiled machine ({players} players): each box is a rule "
                     "with its decisions and chance events in code order (l. = spec line); "
-                    "arrows are calls, the dot marks the start rule.")
+                    "arrows are calls (read left to right), the dot marks the start rule.")
         node = graphviz_node()
         node["code"] = flow_dot(graph, f"Flow of play: {title}")
         node["options"] = {"docname": self._docname()}

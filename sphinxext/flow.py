@@ -33,10 +33,11 @@ def flow_dot(graph: dict[str, Any], title: str) -> str:
         title: the graph's tooltip/label.
 
     Returns:
-        A ``digraph`` using HTML-like labels (escaped), top-to-bottom.
+        A ``digraph`` using HTML-like labels (escaped), left to right (call trees are wide
+        and shallow; left to right keeps the text at a readable size).
     """
     lines = ["digraph flow {",
-             f'  graph [rankdir=TB, fontname="Helvetica", fontsize=11, '
+             f'  graph [rankdir=LR, fontname="Helvetica", fontsize=11, '
              f'tooltip="{_esc(title)}", nodesep=0.3, ranksep=0.45];',
              '  node [shape=plain, fontname="Helvetica", fontsize=10];',
              '  edge [color="#444444", arrowsize=0.7];',

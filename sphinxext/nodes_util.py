@@ -18,9 +18,10 @@ def section(ids: str, title: str, *classes: str) -> nodes.section:
     return sec
 
 
-def para(*parts: str | nodes.Node, classes: Sequence[str] = ()) -> nodes.paragraph:
+def para(*parts: str | nodes.Node, classes: Sequence[str] = (),
+         ids: Sequence[str] = ()) -> nodes.paragraph:
     """A paragraph of text pieces and inline nodes (strings are escaped text)."""
-    p = nodes.paragraph(classes=list(classes))
+    p = nodes.paragraph(classes=list(classes), ids=list(ids))
     for part in parts:
         p += nodes.Text(part) if isinstance(part, str) else part
     return p

@@ -154,10 +154,22 @@ def rules_section(page: Page) -> nodes.section:
             for r in e.rules:
                 amended.setdefault(r.name, []).append(e)
     sec = section(page.rid("rules"), "Rules")
+    helpers: list[ast.FunctionDecl | ast.TableDecl] = []
     for d in page.spec.decls:
-        if isinstance(d, RULE_LIKE):
+        if isinstance(d, (ast.FunctionDecl, ast.TableDecl)) and not d.prov.cites:
+            helpers.append(d)   # uncited helpers: compact, after the rules
+        elif isinstance(d, RULE_LIKE):
             name = d.name if isinstance(d, ast.RuleDecl) else ""
             sec += rule_section(page, d, amended.get(name, []) if name else [])
+    if helpers:
+        sub = section(page.rid("helpers"), "Helper functions and tables", "rw-rule")
+        sub += para("Definitions the rules above use; they encode no rulebook sentence of "
+                    "their own.")
+        for h in helpers:
+            sub += para(strong(decl_title(h)), ids=[page.rid(decl_id(h))])
+            sub += code_block(page.spec.source, h.span)
+            sub.extend(provenance_nodes(h.prov))
+        sec += sub
     return sec
 
 
