@@ -11,7 +11,7 @@ from typing import Any
 from rulewright.dsl import ast
 from rulewright.dsl.check import check
 from rulewright.dsl.compile import compile_spec
-from rulewright.engines.game import load_spec, spec_path
+from rulewright.engines.game import display_path, load_spec, spec_path
 from rulewright.errors import Diagnostic, SpecError
 
 
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             print(file=sys.stderr)
         warnings = len(diags) - len(errors)
         status = "ok" if not errors else f"{len(errors)} error(s)"
-        print(f"{path}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
+        print(f"{display_path(path)}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
     if args.json:
         print(json.dumps(report, indent=1))
     return 1 if failed else 0

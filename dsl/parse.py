@@ -125,7 +125,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.VariantDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]))
 
     def assume_decl(self, meta: Meta, c: list[Any]) -> ast.AssumeDecl:
-        return ast.AssumeDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]))
+        return ast.AssumeDecl(self.s(meta), str(c[0]).split()[-1], _unquote(c[1]), _prov(c[2:]))
 
     # ---- components
     def names(self, meta: Meta, c: list[Token]) -> tuple[str, ...]:
@@ -429,13 +429,14 @@ _TOKEN_WORDS = {
     "CMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'",
     "VISIBILITY": "public, owner or hidden", "ZONE_KIND": "deck, list or set",
     "POSITION": "top or bottom", "TB_DIR": "most or fewest", "AUGOP": "'+=' or '-='",
-    "SIGN": "'-'", "$END": "end of file",
+    "SIGN": "'-'", "$END": "end of file", "ASSUME_NAMED": "assume name",
 }
 
 # Keyword groups: when most of a group is acceptable, "expected" names the group instead of
 # listing twenty keywords (which would hide the one or two specific alternatives).
 _DECLS = frozenset({"GAME", "VARIANT", "ENUM", "CARD", "ZONE", "VAR", "TOKEN", "TABLE",
-                    "FUNCTION", "RULE", "SCORING", "INVARIANT", "ERRATUM", "EXAMPLE"})
+                    "FUNCTION", "RULE", "SCORING", "INVARIANT", "ERRATUM", "EXAMPLE",
+                    "ASSUME_NAMED"})
 _STMTS = frozenset({"LET", "MOVE", "SHUFFLE", "DRAW", "ROLL", "RANDOM", "CHOOSE", "IF", "WHILE",
                     "REPEAT", "FOR", "DO", "TURN", "TRANSFER", "GAP", "EXPECT", "END", "RETURN",
                     "BREAK", "SCRIPT"})
@@ -669,12 +670,13 @@ def _too_deep(tree: Tree[Token]) -> Meta | None:
     return None
 
 
-def parse(text: str, path: str = "<string>") -> ast.Spec:
+def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
     """Parse spec text.
 
     Args:
         text: the spec's source.
         path: the name used in diagnostics.
+        file: the file's location on disk, where data files are looked up (default: path).
 
     Returns:
         The :class:`~rulewright.dsl.ast.Spec`.
@@ -705,7 +707,7 @@ def parse(text: str, path: str = "<string>") -> ast.Spec:
                                         "the escapes are \\\" \\\\ \\n \\t; write a "
                                         "backslash as \\\\")], {path: text}) from None
         raise
-    return ast.Spec(path, text, tuple(decls))
+    return ast.Spec(path, text, tuple(decls), file or path)
 
 
 ParseFn = Callable[[str], Any]

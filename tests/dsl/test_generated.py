@@ -90,6 +90,7 @@ def _explicit(start: str = "start") -> dict[str, st.SearchStrategy[str]]:
         "MULOP": st.sampled_from(["*", "/", "%"]),
         "AUGOP": st.sampled_from(["+=", "-="]),
         "SIGN": st.just("-"),
+        "ASSUME_NAMED": st.sampled_from(["assume why", "assume a1"]),
         "COMMENT": st.just("# c\n"),
         "WS": st.sampled_from([" ", "\n"]),
     }
