@@ -8,13 +8,12 @@ table, function, rule, variant or constant, and each use is checked against its 
 from __future__ import annotations
 
 import difflib
-import re
-from typing import Callable, Iterable, Iterator
-
-import attrs
+from typing import Iterable, Iterator
 
 from rulewright.dsl import ast
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
+from rulewright.dsl.locate import Locate, Locator, no_locate
+from rulewright.dsl.purity import check_recursion, nonconstant
 from rulewright.errors import Diagnostic, Span
 
 
@@ -62,57 +61,8 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}es" if word.endswith("x") else f"{n} {word}s"
 
 
-_TOKENS = re.compile(r'"(?:\\.|[^"\\])*"|#[^\n]*|[A-Za-z_][A-Za-z0-9_]*|\d+|\S')
-
-#: Finds a word inside a declaration: (declaration span, word, after this token) -> its span.
-Locate = Callable[[Span, str, str], Span]
-
-
-def _no_locate(span: Span, word: str, after: str = "") -> Span:
-    return span
-
-
-class Locator:
-    """Find the span of one word inside a node's span, so a caret points at the offender.
-
-    AST declarations keep their names as plain strings; this recovers their positions from
-    the source text (strings and comments skipped) instead of widening every node.
-    """
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.starts = [0]
-        for i, ch in enumerate(source):
-            if ch == "\n":
-                self.starts.append(i + 1)
-
-    def _offset(self, line: int, column: int) -> int:
-        if not 1 <= line <= len(self.starts):
-            return len(self.source)
-        return self.starts[line - 1] + column - 1
-
-    def __call__(self, span: Span, word: str, after: str = "") -> Span:
-        """The span of the first ``word`` (after the token ``after``, if given) within ``span``.
-
-        Returns ``span`` itself when the word is not found.
-        """
-        begin = self._offset(span.line, span.column)
-        end = self._offset(span.end_line, span.end_column)
-        seen_after = not after
-        for m in _TOKENS.finditer(self.source, begin, max(begin, end)):
-            tok = m.group()
-            if not seen_after:
-                seen_after = tok == after
-                continue
-            if tok == word:
-                line = self.source.count("\n", 0, m.start()) + 1
-                col = m.start() - self.starts[line - 1] + 1
-                return Span(span.path, line, col, line, col + len(tok))
-        return span
-
-
 def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic],
-                    locate: Locate = _no_locate) -> Symbols:
+                    locate: Locate = no_locate) -> Symbols:
     """Gather top-level names, reporting duplicates.
 
     Args:
@@ -170,7 +120,7 @@ def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic],
 
 
 class _Checker:
-    def __init__(self, sym: Symbols, diags: list[Diagnostic], locate: Locate = _no_locate) -> None:
+    def __init__(self, sym: Symbols, diags: list[Diagnostic], locate: Locate = no_locate) -> None:
         self.sym = sym
         self.diags = diags
         self.locate = locate
@@ -180,7 +130,7 @@ class _Checker:
 
     def constant(self, e: ast.Expr, what: str) -> None:
         """Report ``e`` unless it can be computed before the game starts."""
-        found = _nonconstant(e, self.sym)
+        found = nonconstant(e, self.sym)
         if found is not None:
             self.err(found[0], f"{what} must be a constant; {found[1]}",
                      "constants are numbers, strings, enum members, nplayers, variant(...), "
@@ -473,92 +423,6 @@ def check_tables(sym: Symbols, diags: list[Diagnostic]) -> None:
                     f"{a.low}..{a.high} (line {a.span.line})",
                     "the first entry in file order wins at run time; if the book prints it so, "
                     "keep it and add an 'assume' saying which band applies", "warning"))
-
-
-def _children(node: object) -> Iterator[object]:
-    """The AST nodes directly inside ``node`` (its expression operands)."""
-    if not attrs.has(type(node)):
-        return
-    for f in attrs.fields(type(node)):  # type: ignore[arg-type]
-        value = getattr(node, f.name)
-        items = value if isinstance(value, tuple) else (value,)
-        for v in items:
-            if attrs.has(type(v)) and not isinstance(v, Span):
-                yield v
-
-
-def _nonconstant(e: object, sym: Symbols, bound: frozenset[str] = frozenset(),
-                 seen: frozenset[str] = frozenset()) -> tuple[Span, str] | None:
-    """The first part of ``e`` that depends on the game state: (its span, what it reads)."""
-    if isinstance(e, ast.Name):
-        kind = sym.kinds.get(e.id)
-        if e.id not in bound and kind in ("zone", "counter"):
-            return e.span, f"it reads the {kind} {e.id!r}"
-        return None
-    if isinstance(e, ast.Call):
-        if e.func in ("turns", "owner", "zone_name"):
-            return e.span, f"{e.func}() depends on the state of play"
-        if e.func == "variant":
-            return None
-        args = e.args[1:] if e.func in ("lookup", "has_key") else e.args
-        for a in args:
-            found = _nonconstant(a, sym, bound, seen)
-            if found:
-                return found
-        fn = sym.functions.get(e.func)
-        if fn is not None and e.func not in seen:
-            inner = _nonconstant(fn.body, sym, frozenset(fn.params), seen | {e.func})
-            if inner is not None:
-                return e.span, f"function {e.func}() is not constant: {inner[1]}"
-        return None
-    if isinstance(e, (ast.Aggregate, ast.ListComp)):
-        inner_bound = bound | {e.var}
-        for part in (e.source, e.elem, e.where):
-            if part is not None:
-                found = _nonconstant(part, sym, bound if part is e.source else inner_bound, seen)
-                if found:
-                    return found
-        return None
-    for child in _children(e):
-        found = _nonconstant(child, sym, bound, seen)
-        if found:
-            return found
-    return None
-
-
-def _calls(e: object) -> Iterator[ast.Call]:
-    if isinstance(e, ast.Call):
-        yield e
-    for child in _children(e):
-        yield from _calls(child)
-
-
-def check_recursion(sym: Symbols, diags: list[Diagnostic]) -> None:
-    """Report functions that call themselves, directly or through other functions.
-
-    Every argument of a call is evaluated (``cond``'s both branches too), so a recursive
-    function never returns.
-    """
-    graph = {name: [c for c in _calls(f.body) if c.func in sym.functions]
-             for name, f in sym.functions.items()}
-    reported: set[str] = set()
-    for start in sym.functions:
-        stack: list[tuple[str, list[str]]] = [(start, [start])]
-        visited: set[str] = set()
-        while stack:
-            name, path = stack.pop()
-            for call in graph[name]:
-                if call.func == start and start not in reported and not reported & set(path):
-                    reported.add(start)
-                    cycle = " -> ".join([*path, start])
-                    diags.append(Diagnostic(
-                        call.span, f"function {start!r} calls itself ({cycle}); functions "
-                        "cannot recurse", "every argument is evaluated (both branches of cond() "
-                        "too), so recursion never ends; use an aggregate over range(a, b) or a "
-                        "rule with a loop"))
-                elif call.func not in visited:
-                    visited.add(call.func)
-                    stack.append((call.func, [*path, call.func]))
 
 
 def check(spec: ast.Spec) -> list[Diagnostic]:
