@@ -90,6 +90,12 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
         'game g { players 2..4 }',
         'game "G" { }',
     ],
+    "a game header holds only rulebook, players, start and bound fields, and ends with '}'": [
+        'game g "G" { players 2..4 start main\nrule r { }',
+        'game g "G" { start main players 2..4\nvar x = 1',
+        'game g "G" { players 2..4 bound 9 steps\nrule r { }',
+        'game g "G" { rulebook "r.txt" players 2..4 start main seats 4 }',
+    ],
     "a visibility is public, owner or hidden": [
         'var x = 0 private',
         'var x[player] = 0 private',
@@ -152,4 +158,5 @@ ANY_TOKEN: frozenset[str] = frozenset({
     "a tiebreak names its direction: tiebreak most expr \"text\" or tiebreak fewest expr \"text\"",
     "the game header is: game id \"Title\" { rulebook \"file\" players 2..4 start rule bound N steps }",
     "scoring names the player it scores: scoring(p) { score expr }",
+    "a game header holds only rulebook, players, start and bound fields, and ends with '}'",
 })

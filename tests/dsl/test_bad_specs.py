@@ -69,3 +69,11 @@ def test_every_diagnostic_renders_position_line_and_caret(path: Path,
         assert set(caret.strip()) == {"^"}
         if d.hint:
             assert rendered[3] == f"  hint: {d.hint}"
+
+
+def test_an_empty_file_still_renders_a_caret(spec_diagnostics: Diagnose) -> None:
+    (first, second) = spec_diagnostics("", "empty.rules")
+    assert first.render("").splitlines() == [
+        "empty.rules:1:1: error: the spec has no 'game' header", "    ", "    ^",
+        "  hint: start the file with: game id \"Title\" { players 2..4 start setup }"]
+    assert second.message == "the spec has no 'scoring' block"

@@ -50,6 +50,8 @@ FRESH: dict[str, str] = {
         HEAD + 'function richer(a, b) cite "Scoring" "More gold wins." { gold[a] > gold[b] }',
     "the game header is: game id \"Title\" { rulebook \"file\" players 2..4 start rule bound N steps }":
         'game fresh players 2..5 start setup }',
+    "a game header holds only rulebook, players, start and bound fields, and ends with '}'":
+        'game fresh "Fresh" {\n  players 1..3\n  start setup\n  turns 10\n}',
     "a visibility is public, owner or hidden":
         HEAD + 'var secret_goal[player] = 3 secret',
     "a zone kind is deck (face down, drawn lazily), list (ordered) or set (unordered)":
