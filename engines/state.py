@@ -235,6 +235,7 @@ class State:
         rules = self.game.machine.rules
         stack = self.stack
         budget = INSTRUCTION_BUDGET
+        auto = self.game.auto_resolve
         ins: tuple[Any, ...] = ()
         try:
             while True:
@@ -285,7 +286,7 @@ class State:
                                      f"'{ins[-1].what}'", ins[-1])
                         return
                     self.pending = ("decision", player, values, labels, list(ids), ins[3])
-                    if len(values) == 1 or self.script:
+                    if (len(values) == 1 and auto) or self.script:
                         if not self._auto():
                             return
                         continue
@@ -308,7 +309,7 @@ class State:
                     self.pending = ("chance", -1, values,
                                     tuple(f"{ins[-1].what}: {comps[v].label}" for v in values),
                                     list(values), (p,) * len(values))
-                    if len(values) == 1 or self.script:
+                    if (len(values) == 1 and auto) or self.script:
                         if not self._auto():
                             return
                         continue
@@ -316,7 +317,7 @@ class State:
                 elif op == CHANCE:
                     values, probs, labels, ids = ins[1](self, loc)
                     self.pending = ("chance", -1, values, labels, list(ids), probs)
-                    if len(values) == 1 or self.script:
+                    if (len(values) == 1 and auto) or self.script:
                         if not self._auto():
                             return
                         continue
