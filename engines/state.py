@@ -261,6 +261,9 @@ class State:
                 elif op == FORNEXT:
                     items, k = loc[ins[1]], loc[ins[2]]
                     if k >= len(items):
+                        # the loop's hidden slots are dead now: clear them so that equal
+                        # positions are equal states
+                        loc[ins[1]] = loc[ins[2]] = None
                         fr[1] = ins[4]
                     else:
                         loc[ins[3]] = items[k]
@@ -276,6 +279,7 @@ class State:
                     stack.pop()
                 elif op == SWITCH:
                     fr[1] = ins[2][loc[ins[1]]]
+                    loc[ins[1]] = None  # the hidden option slot is dead (states are values)
                 elif op == CHOICE:
                     player = ins[1](self, loc)
                     if player.__class__ is not int or not 0 <= player < len(self.turns):
