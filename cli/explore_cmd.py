@@ -90,8 +90,8 @@ def _print(title: str, players: int, r: Exploration) -> None:
                   + ", ".join(f"{k}: {v:,}" for k, v in sorted(r.findings.items())))
     if r.violation_count:
         vt = Table("invariant", "message", "history")
-        for v in r.violations:
-            vt.add_row(v.check, v.message, " ".join(map(str, v.history)))
+        for bad in r.violations:
+            vt.add_row(bad.check, bad.message, " ".join(map(str, bad.history)))
         out.print(f"[red]{r.violation_count:,} invariant violation(s)[/]")
         out.print(vt)
     else:

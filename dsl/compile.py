@@ -158,6 +158,11 @@ class _Rules:
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
         label = s.label or f"choose {s.var}"
         pass_label = s.pass_label
+        made: dict[Any, str] = {}  # value -> label, made once (values are hashable)
+
+        def label_of(v: Any) -> str:
+            text = made[v] = f"{label}: {comps[v].label if comps is not None else v}"
+            return text
 
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[str, ...], tuple[int, ...]]:
             values: list[Any] = []
@@ -166,7 +171,7 @@ class _Rules:
                 if cond is None or cond(st, l):
                     values.append(v)
             values = list(dict.fromkeys(values))
-            labels = [f"{label}: {comps[v].label if comps is not None else v}" for v in values]
+            labels = [made.get(v) or label_of(v) for v in values]
             ids = _ids(values)
             if pass_label is not None:
                 values.append(None)

@@ -13,6 +13,10 @@ from rulewright.dsl import ast
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS
 from rulewright.dsl.layout import Dims
 from rulewright.dsl.machine import Component, Fn, SpecRuntimeError, ZoneSlot
+from rulewright.dsl.purity import reads_state
+
+#: At most this many results are remembered per state-free function.
+REMEMBER = 65_536
 
 
 def contents(st: Any, z: int) -> tuple[int, ...]:
@@ -110,6 +114,23 @@ class ExprCompiler:
         self.tables = tables
         self.function_decls = function_decls
         self.functions: dict[str, tuple[Fn, int]] = {}
+        # closures known to return a constant -> that constant (for folding at compile time)
+        self.consts: dict[Fn, Any] = {}
+        self.compiling: set[str] = set()
+        # closures that read one frame slot -> the slot (so callers can read it inline)
+        self.reads: dict[Fn, int] = {}
+
+    def read(self, i: int) -> Fn:
+        """A closure reading frame slot ``i``, registered for inlining."""
+        fn: Fn = lambda st, l: l[i]  # noqa: E731
+        self.reads[fn] = i
+        return fn
+
+    def constant(self, value: Any) -> Fn:
+        """A closure returning ``value``, registered as a constant for folding."""
+        fn: Fn = lambda st, l: value  # noqa: E731
+        self.consts[fn] = value
+        return fn
 
     # ---- helpers
     def function(self, name: str) -> tuple[Fn, int]:
@@ -118,7 +139,13 @@ class ExprCompiler:
             decl = self.function_decls[name]
             scope = Scope(decl.params)
             self.functions[name] = (lambda st, l: None, 0)  # recursion placeholder
+            self.compiling.add(name)
             body = self.expr(decl.body, scope)
+            self.compiling.discard(name)
+            state_names = {*self.zone_base, *self.counter_base}
+            if decl.params and body not in self.consts and not reads_state(
+                    decl.body, decl.params, state_names, self.function_decls):
+                body = _remembered(body, len(decl.params))
             self.functions[name] = (body, scope.size)
         return self.functions[name]
 
@@ -178,18 +205,15 @@ class ExprCompiler:
         return method(e, scope)  # type: ignore[no-any-return]
 
     def x_Int(self, e: ast.Int, scope: Scope) -> Fn:
-        v = e.value
-        return lambda st, l: v
+        return self.constant(e.value)
 
     def x_Str(self, e: ast.Str, scope: Scope) -> Fn:
-        v = e.value
-        return lambda st, l: v
+        return self.constant(e.value)
 
     def x_Name(self, e: ast.Name, scope: Scope) -> Fn:
         n = e.id
         if n in scope.slots:
-            i = scope.slots[n]
-            return lambda st, l: l[i]
+            return self.read(scope.slots[n])
         const: Any
         if n == "true":
             const = True
@@ -214,9 +238,8 @@ class ExprCompiler:
             z = self.zone_base[n]
             return lambda st, l: contents(st, z)
         else:
-            i = scope.slot(n)
-            return lambda st, l: l[i]
-        return lambda st, l: const
+            return self.read(scope.slot(n))
+        return self.constant(const)
 
     def x_Attr(self, e: ast.Attr, scope: Scope) -> Fn:
         obj = self.expr(e.obj, scope)
@@ -249,7 +272,11 @@ class ExprCompiler:
                 slot = self.slot_fn(self.zone_base[n], self.zone_dims[n], args, n)
                 return lambda st, l: contents(st, slot(st, l))
             if n in self.counter_base:
-                cslot = self.slot_fn(self.counter_base[n], self.counter_dims[n], args, n)
+                dims = self.counter_dims[n]
+                if len(args) == 1 and dims.maps[0] is None:
+                    return _counter_at(self.counter_base[n], dims.sizes[0], args[0], n,
+                                       self.reads.get(args[0]))
+                cslot = self.slot_fn(self.counter_base[n], dims, args, n)
                 return lambda st, l: st.counters[cslot(st, l)]
             if n in self.tables:
                 return self._lookup(n, args[0], default=False)
@@ -287,6 +314,8 @@ class ExprCompiler:
 
     def x_ListLit(self, e: ast.ListLit, scope: Scope) -> Fn:
         items = [self.expr(i, scope) for i in e.items]
+        if all(i in self.consts for i in items):
+            return self.constant(tuple(self.consts[i] for i in items))
         return lambda st, l: tuple(i(st, l) for i in items)
 
     def _iter(self, source: ast.Expr, var: str, where: ast.Expr | None,
@@ -302,10 +331,12 @@ class ExprCompiler:
 
         def comp(st: Any, l: list[Any]) -> tuple[Any, ...]:
             out = []
+            old = l[slot]
             for v in src(st, l):
                 l[slot] = v
                 if cond is None or cond(st, l):
                     out.append(elem(st, l))
+            l[slot] = old  # the loop variable is local to the expression
             return tuple(out)
         return comp
 
@@ -314,13 +345,39 @@ class ExprCompiler:
         elem = self.expr(e.elem, scope)
         func = e.func
         assert func in AGGREGATES
+        # The loop variable is local to the expression: its slot gets its old value back, so
+        # no iteration value lingers in a frame (frames are part of a state's value).
+        if func == "any":
+            def some(st: Any, l: list[Any]) -> bool:
+                old = l[slot]
+                for v in src(st, l):
+                    l[slot] = v
+                    if (cond is None or cond(st, l)) and elem(st, l):
+                        l[slot] = old
+                        return True
+                l[slot] = old
+                return False
+            return some
+        if func == "all":
+            def every(st: Any, l: list[Any]) -> bool:
+                old = l[slot]
+                for v in src(st, l):
+                    l[slot] = v
+                    if (cond is None or cond(st, l)) and not elem(st, l):
+                        l[slot] = old
+                        return False
+                l[slot] = old
+                return True
+            return every
 
         def values(st: Any, l: list[Any]) -> list[Any]:
             out = []
+            old = l[slot]
             for v in src(st, l):
                 l[slot] = v
                 if cond is None or cond(st, l):
                     out.append(True if func == "count" else elem(st, l))
+            l[slot] = old
             return out
 
         reducer = _REDUCERS[func]
@@ -354,6 +411,16 @@ class ExprCompiler:
         a = self.expr(e.left, scope)
         b = self.expr(e.right, scope)
         op = e.op
+        if op in ("==", "!=") and b in self.consts:
+            c = self.consts[b]
+            if op == "==":
+                return lambda st, l: a(st, l) == c
+            return lambda st, l: a(st, l) != c
+        if op in ("==", "!=") and b in self.reads:
+            j = self.reads[b]
+            if op == "==":
+                return lambda st, l: a(st, l) == l[j]
+            return lambda st, l: a(st, l) != l[j]
         if op == "==":
             return lambda st, l: a(st, l) == b(st, l)
         if op == "!=":
@@ -370,6 +437,11 @@ class ExprCompiler:
 
     def x_BoolOp(self, e: ast.BoolOp, scope: Scope) -> Fn:
         items = [self.expr(i, scope) for i in e.items]
+        if len(items) == 2:
+            a, b = items
+            if e.op == "and":
+                return lambda st, l: True if a(st, l) and b(st, l) else False
+            return lambda st, l: True if a(st, l) or b(st, l) else False
         if e.op == "and":
             return lambda st, l: all(i(st, l) for i in items)
         return lambda st, l: any(i(st, l) for i in items)
@@ -380,6 +452,8 @@ class ExprCompiler:
 
     def x_Neg(self, e: ast.Neg, scope: Scope) -> Fn:
         a = self.expr(e.operand, scope)
+        if a in self.consts and self.consts[a].__class__ is int:
+            return self.constant(-self.consts[a])
         return lambda st, l: -_num(a(st, l), "-")
 
     def x_Call(self, e: ast.Call, scope: Scope) -> Fn:
@@ -415,13 +489,22 @@ class ExprCompiler:
         args = [self.expr(a, scope) for a in e.args]
         if f in self.function_decls:
             name = f
+            recursive = name in self.compiling  # its body is not ready: look it up at run time
+            fbody, fsize = self.function(name)
+            if not recursive and fbody in self.consts:
+                return self.constant(self.consts[fbody])
+            if not recursive:
+                pad = [None] * max(0, fsize - len(args))
+                if len(args) == 1:
+                    a0 = args[0]
+                    return lambda st, l: fbody(st, [a0(st, l), *pad])
+                return lambda st, l: fbody(st, [*(a(st, l) for a in args), *pad])
 
             def call(st: Any, l: list[Any]) -> Any:
                 body, size = self.function(name)
                 frame = [a(st, l) for a in args]
                 frame.extend([None] * (size - len(frame)))
                 return body(st, frame)
-            self.function(name)
             return call
         assert f in BUILTINS, f
         if f == "turns":
@@ -440,14 +523,82 @@ class ExprCompiler:
             a0 = args[0]
             zs = self.zone_slots
             return lambda st, l: zs[st.loc[a0(st, l)]].name
+        if f == "contains" and len(args) == 2:
+            xs_fn, x_fn = args
+
+            def contains(st: Any, l: list[Any]) -> bool:
+                xs = xs_fn(st, l)
+                if xs.__class__ is not tuple:
+                    raise SpecRuntimeError(f"contains() needs a list, got {xs!r}")
+                return x_fn(st, l) in xs
+            if not all(a in self.consts for a in args):
+                return contains
+        if f == "cond" and len(args) == 3:
+            # lazy, like a conditional expression: only the chosen branch is evaluated
+            c0, a1, a2 = args
+            if c0 in self.consts:
+                return a1 if self.consts[c0] else a2
+            return lambda st, l: a1(st, l) if c0(st, l) else a2(st, l)
         impl = _pure_builtin(f, self.players)
+        if all(a in self.consts for a in args):
+            try:
+                return self.constant(impl(*(self.consts[a] for a in args)))
+            except SpecRuntimeError:
+                pass  # a spec defect: keep it a run-time finding where it is reached
         if len(args) == 1:
             a0 = args[0]
             return lambda st, l: impl(a0(st, l))
         if len(args) == 2:
             a0, a1 = args
             return lambda st, l: impl(a0(st, l), a1(st, l))
+        if len(args) == 3:
+            a0, a1, a2 = args
+            return lambda st, l: impl(a0(st, l), a1(st, l), a2(st, l))
         return lambda st, l: impl(*(a(st, l) for a in args))
+
+
+def _remembered(body: Fn, nparams: int) -> Fn:
+    """``body`` of a state-free function, remembering results by argument values.
+
+    The key holds each argument's class as well, so ``1`` and ``true`` stay apart.
+    """
+    memo: dict[tuple[Any, ...], Any] = {}
+
+    def remembered(st: Any, l: list[Any]) -> Any:
+        key = tuple((a.__class__, a) for a in l[:nparams])
+        try:
+            return memo[key]
+        except KeyError:
+            value = body(st, l)
+            if len(memo) < REMEMBER:
+                memo[key] = value
+            return value
+        except TypeError:  # an unhashable argument: nothing to remember
+            return body(st, l)
+    return remembered
+
+
+def _counter_at(base: int, size: int, index: Fn, what: str, slot: int | None) -> Fn:
+    """``counter[i]`` for a counter with one integer or player dimension, in one closure.
+
+    ``slot``: when the index is a local variable, its frame slot (read inline).
+    """
+    def bad(v: Any) -> SpecRuntimeError:
+        return SpecRuntimeError(f"{what}: index {v!r} is outside 0..{size - 1}")
+    if slot is not None:
+        def get_local(st: Any, l: list[Any]) -> Any:
+            v = l[slot]
+            if v.__class__ is not int or not 0 <= v < size:
+                raise bad(v)
+            return st.counters[base + v]
+        return get_local
+
+    def get(st: Any, l: list[Any]) -> Any:
+        v = index(st, l)
+        if v.__class__ is not int or not 0 <= v < size:
+            raise SpecRuntimeError(f"{what}: index {v!r} is outside 0..{size - 1}")
+        return st.counters[base + v]
+    return get
 
 
 def _num(x: Any, op: str) -> int:
