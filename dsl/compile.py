@@ -164,6 +164,21 @@ class _Rules:
             text = made[v] = f"{label}: {comps[v].label if comps is not None else v}"
             return text
 
+        fixed = self.x.consts.get(src) if src in self.x.consts else None
+        if (pass_label is None and isinstance(fixed, tuple) and len(set(fixed)) == len(fixed)
+                and all(v.__class__ is int and v >= 0 for v in fixed)):
+            # a fixed list of distinct whole numbers: they are their own ids, no dedup needed
+            def some_of(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[str, ...], tuple[int, ...]]:
+                values: list[Any] = []
+                for v in fixed:
+                    l[slot] = v
+                    if cond is None or cond(st, l):
+                        values.append(v)
+                kept = tuple(values)
+                return kept, tuple([made.get(v) or label_of(v) for v in kept]), kept
+            self.emit(CHOICE, player, some_of, slot, self.site(s, label))
+            return
+
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[str, ...], tuple[int, ...]]:
             values: list[Any] = []
             for v in src(st, l):

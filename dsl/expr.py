@@ -119,6 +119,8 @@ class ExprCompiler:
         self.compiling: set[str] = set()
         # closures that read one frame slot -> the slot (so callers can read it inline)
         self.reads: dict[Fn, int] = {}
+        # closures reading counter[local] -> (base, size, slot, name), for fused comparisons
+        self.counter_reads: dict[Fn, tuple[int, int, int, str]] = {}
 
     def read(self, i: int) -> Fn:
         """A closure reading frame slot ``i``, registered for inlining."""
@@ -274,8 +276,12 @@ class ExprCompiler:
             if n in self.counter_base:
                 dims = self.counter_dims[n]
                 if len(args) == 1 and dims.maps[0] is None:
-                    return _counter_at(self.counter_base[n], dims.sizes[0], args[0], n,
-                                       self.reads.get(args[0]))
+                    fn = _counter_at(self.counter_base[n], dims.sizes[0], args[0], n,
+                                     self.reads.get(args[0]))
+                    if args[0] in self.reads:
+                        self.counter_reads[fn] = (self.counter_base[n], dims.sizes[0],
+                                                  self.reads[args[0]], n)
+                    return fn
                 cslot = self.slot_fn(self.counter_base[n], dims, args, n)
                 return lambda st, l: st.counters[cslot(st, l)]
             if n in self.tables:
@@ -411,6 +417,8 @@ class ExprCompiler:
         a = self.expr(e.left, scope)
         b = self.expr(e.right, scope)
         op = e.op
+        if op in ("==", "!=") and b in self.consts and a in self.counter_reads:
+            return _counter_compare(*self.counter_reads[a], self.consts[b], op == "==")
         if op in ("==", "!=") and b in self.consts:
             c = self.consts[b]
             if op == "==":
@@ -565,7 +573,11 @@ def _remembered(body: Fn, nparams: int) -> Fn:
     memo: dict[tuple[Any, ...], Any] = {}
 
     def remembered(st: Any, l: list[Any]) -> Any:
-        key = tuple((a.__class__, a) for a in l[:nparams])
+        if nparams == 1:
+            a = l[0]
+            key: tuple[Any, ...] = (a.__class__, a)
+        else:
+            key = tuple((a.__class__, a) for a in l[:nparams])
         try:
             return memo[key]
         except KeyError:
@@ -576,6 +588,16 @@ def _remembered(body: Fn, nparams: int) -> Fn:
         except TypeError:  # an unhashable argument: nothing to remember
             return body(st, l)
     return remembered
+
+
+def _counter_compare(base: int, size: int, slot: int, what: str, c: Any, equal: bool) -> Fn:
+    """``counter[local] == c`` (or ``!=``) in one closure: board-cell tests in a loop."""
+    def test(st: Any, l: list[Any]) -> bool:
+        v = l[slot]
+        if v.__class__ is not int or not 0 <= v < size:
+            raise SpecRuntimeError(f"{what}: index {v!r} is outside 0..{size - 1}")
+        return (st.counters[base + v] == c) is equal
+    return test
 
 
 def _counter_at(base: int, size: int, index: Fn, what: str, slot: int | None) -> Fn:

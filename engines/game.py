@@ -75,6 +75,8 @@ class Game:
     def __init__(self, machine: Machine, source: str = "", *, auto_resolve: bool = True) -> None:
         self.machine = machine
         self.auto_resolve = auto_resolve
+        #: each rule's instructions, by rule index (read once per instruction by the engine)
+        self.codes = tuple(r.code for r in machine.rules)
         self.source = source or machine.game.id
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)

@@ -233,6 +233,7 @@ class State:
 
     def _advance(self) -> None:
         rules = self.game.machine.rules
+        codes = self.game.codes
         stack = self.stack
         budget = INSTRUCTION_BUDGET
         auto = self.game.auto_resolve
@@ -243,7 +244,7 @@ class State:
                     self.pending = ("terminal",)
                     return
                 fr = stack[-1]
-                ins = rules[fr[0]].code[fr[1]]
+                ins = codes[fr[0]][fr[1]]
                 op = ins[0]
                 loc = fr[2]
                 budget -= 1
