@@ -10,6 +10,7 @@ import pytest
 import rulewright as rw
 from rulewright.cli.main import main
 from rulewright.engines.explore import explore
+from rulewright.engines.game import bundled_specs
 
 HEADER = """game t "T" { rulebook "none" language "en" players 2..2 start play bound 20 steps }
 var score[player] = 0
@@ -82,3 +83,11 @@ def test_cli_exit_code_on_violation(tmp_path: Path, capsys: pytest.CaptureFixtur
     spec = write(tmp_path, 'rule play { choose 0 x from [] label "none" }')
     assert main(["explore", str(spec)]) == 1
     assert "1 invariant violation(s)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", bundled_specs())
+def test_every_bundled_game_passes_the_per_state_checks(name: str) -> None:
+    """OpenSpiel's random_sim_test checks, on the first 300 states of every bundled game."""
+    r = explore(rw.load(name), max_states=300)
+    assert r.violation_count == 0, r.violations[:3]
+    assert r.states >= 1
