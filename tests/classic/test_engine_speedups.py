@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulewright as rw
-from rulewright.dsl.parse import parse
-from rulewright.dsl.purity import reads_state
 from rulewright.engines.state import State
 
 HEADER = """game t "T" { rulebook "none" language "en" players 2..2 start play bound 20 steps }
@@ -63,18 +61,3 @@ example e "e" players 2 {
 }""")
     state = game.example_state("e")
     assert state.finding is None and state.is_terminal()
-
-
-def test_reads_state_classifies_functions() -> None:
-    spec = parse(HEADER + """function at(i) = cell[i]
-function doubled(x) = x * 2
-function via(i) = doubled(i) + at(i)
-function lines_through(c) = [l for l in [[0, 1], [1, 2]] where contains(l, c)]
-function shadow(cell) = cell + 1
-function turn_of(p) = turns(p)
-""", "t.rules")
-    fns = {d.name: d for d in spec.decls if type(d).__name__ == "FunctionDecl"}
-    state = {"score", "cell"}
-    got = {n: reads_state(d.body, d.params, state, fns) for n, d in fns.items()}
-    assert got == {"at": True, "doubled": False, "via": True, "lines_through": False,
-                   "shadow": False, "turn_of": True}
