@@ -21,7 +21,9 @@ perfect-recall information states.
 
 from __future__ import annotations
 
+import importlib
 import math
+import random
 from collections import Counter
 from typing import Any, Callable
 
@@ -42,7 +44,9 @@ class Violation:
     """A generic invariant that failed on one state.
 
     Attributes:
-        check: the invariant's name ("chance probabilities", "clone", ...).
+        check: the invariant's name, as the invariant library names it ("no deadlock",
+            "determinism", "tokens", "spec:NAME", ...; "chance probabilities" and "legal
+            actions" are OpenSpiel's per-step checks).
         message: what was wrong. history: the action ids that reach the state.
     """
 
@@ -119,6 +123,23 @@ class Exploration:
 _Below = tuple[int, int, int, int, Counter[tuple[int, ...]]]
 
 
+def invariant_library(game: Game) -> tuple[list[Any], Any] | None:
+    """The invariant library's invariants for ``game`` and its Context class, when installed.
+
+    ``rulewright.invariants.library`` (the ``verify`` machinery) is optional here: without it
+    exploration checks its own list below; with it, every library invariant runs on every
+    state too, and the library's determinism and declared-invariant checks replace ours.
+    """
+    try:
+        library = importlib.import_module("rulewright.invariants.library")
+        base = importlib.import_module("rulewright.invariants.base")
+    except ImportError:
+        return None
+    invariants = [inv for inv in library.invariants_for(game)
+                  if library.applicable(game, inv.name)]
+    return invariants, base.Context
+
+
 class _Checker:
     """The generic per-state invariants (OpenSpiel's random_sim_test list and the spec's own)."""
 
@@ -128,33 +149,55 @@ class _Checker:
         self.result = result
         self.lo = math.inf
         self.hi = -math.inf
+        self.library = invariant_library(game)
 
     def fail(self, state: State, check: str, message: str) -> None:
         self.result.violation_count += 1
         if len(self.result.violations) < KEEP_VIOLATIONS:
             self.result.violations.append(Violation(check, message, tuple(state.history)))
 
-    def check(self, state: State, key: Any) -> None:
-        """Check one state; failures are recorded, never raised."""
+    def check(self, state: State, key: Any, path: list[Any]) -> None:
+        """Check one state; failures are recorded, never raised.
+
+        Args:
+            path: the keys of the states along the state's history, the state's own last.
+        """
         player = state.current_player()
-        copy = state.clone()
-        if copy != state or hash(copy) != hash(state) or copy.key() != key:
-            self.fail(state, "clone", "a clone differs from its original")
-        replayed = self.game.new_initial_state(state.seed)
-        try:
-            for a in state.history:
-                replayed.apply_action(a)
-            if replayed.key() != key:
-                self.fail(state, "replay", "replaying the history gives another state")
-        except Exception as err:  # noqa: BLE001 - any failure to replay is the finding
-            self.fail(state, "replay", f"replaying the history failed: {err}")
         if state.is_terminal():
             self._terminal(state, player)
         elif state.is_chance_node():
             self._chance(state)
         else:
             self._decision(state, player)
-        self._spec_invariants(state)
+        if self.library is not None:
+            self._library(state, path, *self.library)
+        else:
+            self._determinism(state, key)
+            self._spec_invariants(state)
+
+    def _library(self, state: State, path: list[Any], invariants: list[Any],
+                 context: Any) -> None:
+        moment = "terminal" if state.is_terminal() else \
+            "chance" if state.is_chance_node() else "decision"
+        ctx = context(self.game, path, random.Random(len(state.history)))
+        for inv in invariants:
+            if inv.when in ("step", moment):
+                message = inv.check(ctx, state)
+                if message is not None:
+                    self.fail(state, inv.name, message)
+
+    def _determinism(self, state: State, key: Any) -> None:
+        copy = state.clone()
+        if copy != state or hash(copy) != hash(state) or copy.key() != key:
+            self.fail(state, "determinism", "a clone differs from its original")
+        replayed = self.game.new_initial_state(state.seed)
+        try:
+            for a in state.history:
+                replayed.apply_action(a)
+            if replayed.key() != key:
+                self.fail(state, "determinism", "replaying the history gives another state")
+        except Exception as err:  # noqa: BLE001 - any failure to replay is the finding
+            self.fail(state, "determinism", f"replaying the history failed: {err}")
 
     def _terminal(self, state: State, player: int) -> None:
         if player != TERMINAL_PLAYER or state.legal_actions() or state.chance_outcomes():
@@ -162,8 +205,10 @@ class _Checker:
         f = state.finding
         if f is not None:
             self.result.findings[f.kind] = self.result.findings.get(f.kind, 0) + 1
-            if f.kind in DEFECT_KINDS:
-                self.fail(state, f.kind, f"{f.message} (rule {f.rule}, line {f.line})")
+            if f.kind in DEFECT_KINDS and self.library is None:  # else the library's
+                name = {"deadlock": "no deadlock", "termination": "termination"}.get(
+                    f.kind, "runs cleanly")
+                self.fail(state, name, f"{f.message} (rule {f.rule}, line {f.line})")
         rets = state.returns()
         if len(rets) != self.n or not all(isinstance(r, int) for r in rets):
             self.fail(state, "returns", f"returns {rets!r} are not {self.n} whole numbers")
@@ -176,7 +221,7 @@ class _Checker:
         if state.legal_actions():
             self.fail(state, "legal actions", "a chance node offers player actions")
         if not outcomes:
-            self.fail(state, "deadlock", "a chance node without outcomes")
+            self.fail(state, "no deadlock", "a chance node without outcomes")
             return
         total = sum(p for _, p in outcomes)
         if abs(total - 1.0) > 1e-9 or any(not 0.0 < p <= 1.0 for _, p in outcomes):
@@ -192,7 +237,7 @@ class _Checker:
             return
         actions = state.legal_actions()
         if not actions:
-            self.fail(state, "deadlock", f"player {player} has no legal action")
+            self.fail(state, "no deadlock", f"player {player} has no legal action")
         if actions != sorted(set(actions)):
             self.fail(state, "legal actions", f"legal actions {actions} not sorted and distinct")
         if state.chance_outcomes():
@@ -209,15 +254,14 @@ class _Checker:
             try:
                 ok = inv.check(state)
             except Exception as err:  # noqa: BLE001 - a spec defect in the invariant
-                self.fail(state, f"invariant {inv.name}", f"could not be evaluated: {err}")
+                self.fail(state, f"spec:{inv.name}", f"could not be evaluated: {err}")
                 continue
             if not ok:
-                self.fail(state, f"invariant {inv.name}", inv.decl.description or inv.name)
+                self.fail(state, f"spec:{inv.name}", inv.decl.description or inv.name)
         for tok in m.tokens:
             held = sum(state.counters[s] for s in tok.slots)
             if held != tok.total:
-                self.fail(state, f"conservation of {tok.name}",
-                          f"{held} held, {tok.total} declared")
+                self.fail(state, "tokens", f"{tok.name}: {held} held, {tok.total} declared")
 
 
 def explore(game: Game, *, max_states: int | None = None,
@@ -252,7 +296,7 @@ def explore(game: Game, *, max_states: int | None = None,
         result.states += 1
         if progress is not None and result.states % 1000 == 0:
             progress(result.states)
-        checker.check(state, key)
+        checker.check(state, key, [f[1] for f in stack] + [key])
         if state.is_terminal():
             result.terminal_states += 1
             options: list[int] = []
