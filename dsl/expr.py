@@ -287,8 +287,8 @@ class ExprCompiler:
             self.ns[fname] = self.lam(body, ", ".join(["st", *params]))
             if not params and not _READS_STATE.search(body):
                 self.constant_functions[name] = body
-            elif params and not _READS_GAME.search(body):
-                # a function of its arguments alone (board geometry): remember its results
+            elif params and not _READS_GAME.search(body) and " for " in body:
+                # a loop over its arguments alone (board geometry): remember its results
                 self.ns[fname] = remembered(self.ns[fname])
             elif len(body) < 600 and fname not in body:
                 self.inline_bodies[name] = body

@@ -51,13 +51,20 @@ def test_folded_constant_error_stays_a_runtime_finding(tmp_path: Path) -> None:
 def test_remembered_functions_see_no_state_but_stateful_ones_do(tmp_path: Path) -> None:
     game = load(tmp_path, """function doubled(x) = x * 2
 function at(i) = cell[i]
+function evens(n) = [i for i in range(0, n) where i % 2 == 0]
+function marked(n) = [i for i in range(0, n) where cell[i] != 0]
 example e "e" players 2 {
+  expect evens(4) == [0, 2, 4] "a loop over arguments alone"
+  expect evens(5) == [0, 2, 4] "remembered per argument"
+  expect marked(2) == [] "nothing marked"
   expect doubled(2) == 4 "pure"
   expect at(1) == 0 "before"
   cell[1] = 7
   expect at(1) == 7 "after: a function of the state is not remembered"
   expect doubled(2) == 4 "pure again"
   expect doubled(3) == 6 "another argument"
+  expect marked(2) == [1] "a loop that reads the state is not remembered"
+  expect evens(2) == [0, 2] "evens again"
 }""")
     state = game.example_state("e")
     assert state.finding is None and state.is_terminal()
