@@ -93,8 +93,8 @@ def test_the_books_examples_are_encoded() -> None:
 
 def test_component_totals_match_the_book() -> None:
     m = game(3).machine
-    assert m.kind_totals == {"envelope": 14, "preference": 42, "vip": 4, "exchange": 21}
-    assert [(t.name, t.total) for t in m.tokens] == [("decoration", 40)]
+    assert m.kind_totals == {"envelope": 14, "preference": 42, "exchange": 21}
+    assert [(t.name, t.total) for t in m.tokens] == [("decoration", 40), ("vip", 4)]
     sets = Counter((c.attrs["card_type"], c.attrs["for_players"]) for c in m.components
                    if c.kind == "exchange")
     assert sets == {("normal_card", "two_players"): 6, ("normal_card", "three_four_players"): 6,
@@ -189,5 +189,6 @@ def test_what_a_player_may_see() -> None:
     assert "spot[1, dog]" in obs["counters"] and "spot[2, dog]" not in obs["counters"]
     assert obs["zones"]["contents[dog]"] == 3  # an envelope's cards: only their number
     assert isinstance(obs["zones"]["held[0]"], list)  # who holds which envelope is open
-    assert isinstance(obs["zones"]["vip_hand[1]"], list) and obs["zones"]["vip_hand[0]"] == 1
+    assert obs["counters"]["vip_card[1]"] == 1 and "vip_card[0]" not in obs["counters"]
+    assert not any(k.startswith("vips_in[") for k in obs["counters"])  # where VIPs are: secret
     assert not any(v for k, v in obs["counters"].items() if k.startswith("knows["))
