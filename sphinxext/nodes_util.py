@@ -64,8 +64,6 @@ def cite_nodes(cites: Sequence[ast.Cite], language: str) -> list[nodes.Node]:
     out: list[nodes.Node] = []
     for c in cites:
         quote = nodes.block_quote(classes=["rw-cite"])
-        # The book's words verbatim: Sphinx's smartquotes would turn "x" into curly quotes.
-        quote["support_smartquotes"] = False
         quote += para(c.quote, classes=["rw-quote", f"rw-lang-{language or 'en'}"])
         if c.english:
             quote += para(strong("English: "), c.english, classes=["rw-english"])
