@@ -388,6 +388,10 @@ class ExprCompiler:
             arg = e.args[0]
             const = isinstance(arg, ast.Name) and arg.id in self.variants
             return lambda st, l: const
+        if f == "cond":
+            # lazy: only the chosen branch runs, so cond(i > 0, xs[i - 1], 0) is safe
+            c, a, b = (self.expr(x, scope) for x in e.args)
+            return lambda st, l: a(st, l) if c(st, l) else b(st, l)
         if f in ("lookup", "has_key"):
             assert isinstance(e.args[0], ast.Name)
             return self._lookup(e.args[0].id, self.expr(e.args[1], scope), f == "has_key")

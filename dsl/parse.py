@@ -123,7 +123,7 @@ class _ToAst(Transformer[Token, Any]):
         return ast.VariantDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]))
 
     def assume_decl(self, meta: Meta, c: list[Any]) -> ast.AssumeDecl:
-        return ast.AssumeDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]))
+        return ast.AssumeDecl(self.s(meta), str(c[0]).split()[-1], _unquote(c[1]), _prov(c[2:]))
 
     # ---- components
     def names(self, meta: Meta, c: list[Token]) -> tuple[str, ...]:
