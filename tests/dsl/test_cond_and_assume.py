@@ -1,0 +1,38 @@
+"""Two small language fixes met while writing spec/zlap_kadr.rules: a lazy ``cond`` and a
+free-standing ``assume`` right after a declaration that ends with provenance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import rulewright as rw
+from rulewright.dsl import ast
+from rulewright.dsl.check import check
+from rulewright.dsl.parse import parse
+
+HEADER = 'game g "G" { players 1..2 start main }\nscoring(p) { score 0 }\n'
+
+
+def test_cond_evaluates_only_the_chosen_branch(tmp_path: Path) -> None:
+    # xs[0] of an empty list would be a runtime error if the unchosen branch ran
+    text = HEADER + ("var out = 0\n"
+                     "rule main { let xs = []\n out = cond(count(xs) > 0, xs[0], 7)\n"
+                     " expect out == 7 \"else branch\"\n"
+                     " out = cond(true, 3, xs[0])\n expect out == 3 \"then branch\" }\n")
+    path = tmp_path / "lazy.rules"
+    path.write_text(text, encoding="utf-8")
+    state = rw.load(path, players=1).new_initial_state()
+    assert state.is_terminal() and state.finding is None, state.finding
+
+
+def test_assume_declaration_may_follow_provenance_that_ends_with_assume() -> None:
+    text = HEADER + ('variant v "V"\n  assume "read so"\n'
+                     'assume one "one"\n  cite "Setup" "quoted"\n'
+                     'assume two "two"\n'
+                     'rule main { end }\n')
+    spec = parse(text, "t.rules")
+    assumes = [d for d in spec.decls if isinstance(d, ast.AssumeDecl)]
+    assert [(a.name, a.text) for a in assumes] == [("one", "one"), ("two", "two")]
+    variant = next(d for d in spec.decls if isinstance(d, ast.VariantDecl))
+    assert [a.value for a in variant.prov.assumes] == ["read so"]
+    assert [d for d in check(spec) if d.severity == "error"] == []
