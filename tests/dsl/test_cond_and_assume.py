@@ -36,3 +36,15 @@ def test_assume_declaration_may_follow_provenance_that_ends_with_assume() -> Non
     variant = next(d for d in spec.decls if isinstance(d, ast.VariantDecl))
     assert [a.value for a in variant.prov.assumes] == ["read so"]
     assert [d for d in check(spec) if d.severity == "error"] == []
+
+
+def test_counter_visibility_after_the_initial_value() -> None:
+    # "0 owner" used to lex 'owner' as a name: after an expression a NAME may follow
+    # (choose p x from ...), so the visibility keyword has priority, as a whole word only
+    text = HEADER + ('zone pile: set of c public\ncard c "C" (v) in pile { (1) }\n'
+                     'var score[player] = 0 owner\nvar seen = 0 hidden\nvar open = 0 public\nvar public_x = 0\n'
+                     'rule main { let w = owner(first(pile))\n score[0] = w\n public_x = 1 }\n')
+    spec = parse(text, "t.rules")
+    vis = {d.name: d.visibility for d in spec.decls if isinstance(d, ast.VarDecl)}
+    assert vis == {"score": "owner", "seen": "hidden", "open": "public", "public_x": "public"}
+    assert [d for d in check(spec) if d.severity == "error"] == []
