@@ -12,6 +12,7 @@ import pytest
 from attrs import evolve as attrs_evolve
 
 import rulewright as rw
+from rulewright.dsl import ast
 from rulewright.dsl.check import check
 from rulewright.dsl.expr import relocate
 from rulewright.dsl.parse import parse
@@ -331,3 +332,33 @@ def playout_from(state: State, seed: int) -> tuple[State, None]:
         state.apply_action(state.sample_chance(rng) if state.is_chance_node()
                            else eager_policy(state, rng))
     return state, None
+
+
+def _cites(node: Any) -> list[Any]:
+    """Every Cite node under ``node`` (declarations, errata, examples)."""
+    found: list[Any] = []
+    if isinstance(node, ast.Cite):
+        return [node]
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            found.extend(_cites(item))
+    elif hasattr(node, "__attrs_attrs__"):
+        for f in node.__attrs_attrs__:
+            if f.name != "span":
+                found.extend(_cites(getattr(node, f.name)))
+    return found
+
+
+def test_every_quote_is_in_the_rulebook_under_a_printed_heading() -> None:
+    books = [d / "shared" / "rulebooks" / "zlap_kadr.en.txt" for d in SPEC.parents]
+    book = next((b for b in books if b.exists()), None)
+    if book is None:
+        pytest.skip("the rulebook text is not beside this checkout")
+    text = book.read_text(encoding="utf-8")
+    lines = {ln.strip().lstrip("•").strip() for ln in text.splitlines()}
+    cites = _cites(parse(SPEC.read_text(encoding="utf-8"), str(SPEC)).decls)
+    assert len(cites) > 80
+    missing = [c.quote for c in cites if c.quote not in text]
+    assert missing == []
+    headings = {c.section for c in cites}
+    assert {h for h in headings if h not in lines} == set()
