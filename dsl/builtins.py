@@ -29,7 +29,7 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "zone_name": (1, 1, "the name of the zone that holds a component"),
     "turns": (1, 1, "how many turns a player has begun"),
     "variant": (1, 1, "variant(name): true when that variant is selected"),
-    "cond": (3, 3, "cond(c, a, b): a when c is true, else b (only that one is evaluated)"),
+    "cond": (3, 3, "cond(c, a, b): a when c is true, else b"),
     "seat_order": (1, 1, "seat_order(p): all players in turn order starting with p"),
     "lookup": (2, 2, "lookup(table, key): the table's value for key (a finding when missing)"),
     "has_key": (2, 2, "has_key(table, key): true when the table defines key"),

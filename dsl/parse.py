@@ -498,12 +498,13 @@ def match_mistake(err: UnexpectedInput) -> str:
     return ""
 
 
-def parse(text: str, path: str = "<string>") -> ast.Spec:
+def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
     """Parse spec text.
 
     Args:
         text: the spec's source.
         path: the name used in diagnostics.
+        file: the file's location on disk, where data files are looked up (default: path).
 
     Returns:
         The :class:`~rulewright.dsl.ast.Spec`.
@@ -524,7 +525,7 @@ def parse(text: str, path: str = "<string>") -> ast.Spec:
             raise SpecError([Diagnostic(span, f"malformed literal: {err.orig_exc}")],
                             {path: text}) from None
         raise
-    return ast.Spec(path, text, tuple(decls))
+    return ast.Spec(path, text, tuple(decls), file or path)
 
 
 ParseFn = Callable[[str], Any]
