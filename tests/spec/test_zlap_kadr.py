@@ -17,7 +17,8 @@ from rulewright.dsl.check import check
 from rulewright.dsl.expr import relocate
 from rulewright.dsl.parse import parse
 from rulewright.engines.game import Game
-from rulewright.engines.simulate import playout, random_policy
+from rulewright.engines.simulate import playout, random_policy, trace_of
+from rulewright.engines.trace import replay
 from rulewright.engines.state import State
 
 SPEC = Path(__file__).parents[2] / "spec" / "zlap_kadr.rules"
@@ -374,3 +375,12 @@ def test_every_quote_is_in_the_rulebook_under_a_printed_heading() -> None:
     assert missing == []
     headings = {c.section for c in cites}
     assert {h for h in headings if h not in lines} == set()
+
+
+def test_a_recorded_game_replays_to_the_same_end() -> None:
+    game = load(3, ("free_sides",))
+    doc = trace_of(game, 21)
+    _game, states = replay(doc, str(SPEC))
+    assert len(states) == len(doc["history"]) + 1
+    assert states[-1].returns() == doc["returns"]
+    assert states[-1].key() == playout(game, 21)[0].key()
