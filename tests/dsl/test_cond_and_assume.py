@@ -1,5 +1,5 @@
-"""Two small language fixes met while writing spec/zlap_kadr.rules: a lazy ``cond`` and a
-free-standing ``assume`` right after a declaration that ends with provenance."""
+"""Language fixes met while writing spec/zlap_kadr.rules: a lazy ``cond``, a free-standing
+``assume`` right after provenance, and keywords that are prefixes of names."""
 
 from __future__ import annotations
 
@@ -38,9 +38,9 @@ def test_assume_declaration_may_follow_provenance_that_ends_with_assume() -> Non
     assert [d for d in check(spec) if d.severity == "error"] == []
 
 
-def test_counter_visibility_after_the_initial_value() -> None:
-    # "0 owner" used to lex 'owner' as a name: after an expression a NAME may follow
-    # (choose p x from ...), so the visibility keyword has priority, as a whole word only
+def test_visibility_keyword_is_a_whole_word() -> None:
+    # after an expression both VISIBILITY ("var x = 0 owner") and NAME (a next statement such
+    # as "public_x = 1") may follow; the keyword has priority, so it must match whole words
     text = HEADER + ('zone pile: set of c public\ncard c "C" (v) in pile { (1) }\n'
                      'var score[player] = 0 owner\nvar seen = 0 hidden\nvar open = 0 public\nvar public_x = 0\n'
                      'rule main { let w = owner(first(pile))\n score[0] = w\n public_x = 1 }\n')
