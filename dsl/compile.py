@@ -11,8 +11,11 @@ import hashlib
 import re
 from typing import Any, Callable, Iterable, Sequence
 
+import attrs
+
 from rulewright.dsl import ast
 from rulewright.dsl.check import check, collect_symbols
+from rulewright.dsl.locate import Locator
 from rulewright.dsl.expr import ExprCompiler, Scope, contents
 from rulewright.dsl.layout import Dims, build_components, counter_slots, make_dims, zone_slots
 from rulewright.dsl.machine import (CALL, CHANCE, CHOICE, DRAW, END, EXEC, EXPECT, FORNEXT, GAP,
@@ -385,6 +388,21 @@ def _constant(fn: Fn, what: str, span: ast.Span, diags: list[Diagnostic]) -> Any
         return 0
 
 
+def _at_data_files(diags: list[Diagnostic], cards: Iterable[ast.CardDecl],
+                   spec: ast.Spec) -> list[Diagnostic]:
+    """Point card-data diagnostics at the ``data "file.csv"`` string, not the whole card."""
+    locate = Locator(spec.source)
+    by_span = {c.span: c for c in cards if c.data_file is not None}
+    out = []
+    for d in diags:
+        card = by_span.get(d.span)
+        if card is not None and card.data_file is not None:
+            quoted = '"' + card.data_file.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            d = attrs.evolve(d, span=locate(card.span, quoted, "data"))
+        out.append(d)
+    return out
+
+
 def fingerprint(spec: ast.Spec) -> str:
     """A short hash of the spec text, stored in traces to detect another spec version."""
     return hashlib.sha256(spec.source.encode("utf-8")).hexdigest()[:16]
@@ -422,7 +440,9 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     decls = effective_decls(spec, errata)
     sym = collect_symbols([d for d in decls if not isinstance(d, ast.ErratumDecl)], [])
     enums = {n: e.members for n, e in sym.enums.items()}
+    first_data_diag = len(diags)
     comps, kinds = build_components(list(sym.cards.values()), spec.file or spec.path, diags)
+    diags[first_data_diag:] = _at_data_files(diags[first_data_diag:], sym.cards.values(), spec)
 
     zone_base: dict[str, int] = {}
     zone_dims: dict[str, Dims] = {}

@@ -89,7 +89,7 @@ def test_compile_only_errors_are_reported_by_check(capsys: pytest.CaptureFixture
     path = BAD / "data_file_missing.rules"
     code, _, err = run(capsys, str(path))
     assert code == 1
-    assert err.startswith(f"{path}:6:1: error: cannot read card data 'no_such_cards.csv'")
+    assert err.startswith(f"{path}:6:44: error: cannot read card data 'no_such_cards.csv'")
 
 
 def test_a_missing_file_is_a_usage_error(tmp_path: Path,

@@ -49,19 +49,24 @@ def test_the_corpus_is_large_enough() -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
-def test_bad_spec_reports_exactly_its_mistake(path: Path, spec_diagnostics: Diagnose) -> None:
+def test_bad_spec_reports_exactly_its_mistake(path: Path, spec_diagnostics: Diagnose,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BAD)  # data files resolve beside the spec, and messages name them so
     text = path.read_text(encoding="utf-8")
-    diags = spec_diagnostics(text, str(path))
+    diags = spec_diagnostics(text, path.name)
     assert [described(d) for d in diags] == expected(text)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_every_diagnostic_renders_position_line_and_caret(path: Path,
-                                                         spec_diagnostics: Diagnose) -> None:
+                                                         spec_diagnostics: Diagnose,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BAD)
     text = path.read_text(encoding="utf-8")
-    for d in spec_diagnostics(text, str(path)):
+    for d in spec_diagnostics(text, path.name):
         rendered = d.render(text).splitlines()
-        assert rendered[0] == f"{path}:{d.span.line}:{d.span.column}: {d.severity}: {d.message}"
+        assert rendered[0] == (f"{path.name}:{d.span.line}:{d.span.column}: {d.severity}: "
+                               f"{d.message}")
         source_line = text.splitlines()[d.span.line - 1]
         assert rendered[1] == "    " + source_line
         caret = rendered[2]
