@@ -371,8 +371,8 @@ class _Checker:
                          _near(s.rule, sym.rules, "rules") if kind is None else
                          "'do' runs a rule: do rule_name(args)")
             elif len(rule.params) != len(s.args):
-                self.err(s.span, f"rule {s.rule!r} takes {len(rule.params)} argument(s), "
-                         f"got {len(s.args)}", f"declared as rule {s.rule}({', '.join(rule.params)})")
+                self.err(s.span, f"rule {s.rule!r} takes "
+                         f"{_plural(len(rule.params), 'argument')}, got {len(s.args)}", f"declared as rule {s.rule}({', '.join(rule.params)})")
         elif isinstance(s, ast.Turn):
             self.expr(s.player, scope)
             self.block(s.body, scope, loop)

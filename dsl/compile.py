@@ -467,14 +467,16 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     # capacities need the expression compiler, so zone slots are rebuilt with them
     for d in decls:
         if isinstance(d, ast.ZoneDecl) and d.capacity is not None:
-            cap = _constant(x.expr(d.capacity, Scope()), f"the capacity of zone {d.name!r}", d.span, diags)
+            cap = _constant(x.expr(d.capacity, Scope()), f"the capacity of zone {d.name!r}",
+                            d.capacity.span, diags)
             zbase = zone_base[d.name]
             for i, zs in enumerate(zone_slots(d, zbase, zone_dims[d.name], cap)):
                 zslots[zbase + i] = zs
     init_counters: list[Any] = [0] * len(cslots)
     for d in decls:
         if isinstance(d, ast.VarDecl):
-            value = _constant(x.expr(d.init, Scope()), f"the initial value of counter {d.name!r}", d.span, diags)
+            value = _constant(x.expr(d.init, Scope()), f"the initial value of counter {d.name!r}",
+                              d.init.span, diags)
             base = counter_base[d.name]
             for i in range(len(counter_dims[d.name].keys())):
                 init_counters[base + i] = value
@@ -518,7 +520,8 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     tokens = []
     for d in decls:
         if isinstance(d, ast.TokenDecl):
-            total = _constant(x.expr(d.total, Scope()), f"the total of token {d.name!r}", d.span, diags)
+            total = _constant(x.expr(d.total, Scope()), f"the total of token {d.name!r}",
+                              d.total.span, diags)
             slots = tuple(s.index for s in cslots if s.name in d.holders)
             tokens.append(TokenConservation(d.name, d, total, slots))
     scoring_decl = next(d for d in decls if isinstance(d, ast.ScoringDecl))
