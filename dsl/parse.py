@@ -9,6 +9,7 @@ here).
 from __future__ import annotations
 
 import ast as pyast
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, cast
@@ -456,6 +457,43 @@ def _too_deep(tree: Tree[Token]) -> Meta | None:
     return None
 
 
+#: At most this many syntax errors are reported for one file.
+MAX_SYNTAX_ERRORS = 20
+
+_DECL_START = re.compile(r"^(?:game|variant|assume|enum|card|zone|var|token|table|function|rule"
+                         r"|scoring|invariant|erratum|example)\b", re.M)
+
+
+def _syntax_errors(path: str, text: str, first: UnexpectedInput) -> list[Diagnostic]:
+    """The first syntax error and those of the declarations after it.
+
+    Declarations are independent, so after an error parsing resumes at the next line that
+    starts (in column 1) with a declaration keyword; the text before it is blanked to
+    newlines so that lines and columns stay those of the file.
+    """
+    diags = [syntax_diagnostic(path, text, first)]
+    line = diags[0].span.line
+    while len(diags) < MAX_SYNTAX_ERRORS:
+        line_start = 0
+        for _ in range(line):
+            line_start = text.find("\n", line_start) + 1
+            if line_start == 0:
+                return diags
+        m = _DECL_START.search(text, line_start)
+        if m is None:
+            return diags
+        rest = "\n" * text.count("\n", 0, m.start()) + text[m.start():]
+        try:
+            parser().parse(rest)
+        except UnexpectedInput as err:
+            d = syntax_diagnostic(path, rest, err)
+            diags.append(d)
+            line = max(d.span.line, text.count("\n", 0, m.start()) + 1)
+            continue
+        return diags
+    return diags
+
+
 def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
     """Parse spec text.
 
@@ -468,14 +506,15 @@ def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
         The :class:`~rulewright.dsl.ast.Spec`.
 
     Raises:
-        SpecError: on a syntax error, with ``file:line:col``, a caret and a hint.
+        SpecError: on syntax errors (the first, then one per later declaration that has
+            one), each with ``file:line:col``, a caret and a hint.
     """
     if text.startswith("\ufeff"):  # a byte-order mark some editors write; not spec text
         text = text[1:]
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:
-        raise SpecError([syntax_diagnostic(path, text, err)], {path: text}) from None
+        raise SpecError(_syntax_errors(path, text, err), {path: text}) from None
     deep = _too_deep(tree)
     if deep is not None:
         raise SpecError([Diagnostic(_span(path, deep), f"nested more than {MAX_DEPTH} levels deep",

@@ -44,6 +44,7 @@ _STMTS = frozenset({"LET", "MOVE", "SHUFFLE", "DRAW", "ROLL", "RANDOM", "CHOOSE"
                     "BREAK", "SCRIPT"})
 _PROV = frozenset({"CITE", "ASSUME", "NOTE"})
 _OPS = frozenset({"ADDOP", "MULOP", "CMPOP", "AND", "OR", "DOT", "LSQB"})
+_EXPR = frozenset({"INT", "LPAR", "LSQB", "NAME", "NOT", "SIGN", "STRING"})
 
 
 def _word(terminal: str) -> str:
@@ -60,6 +61,9 @@ def _describe(expected: set[str]) -> str:
     """Name what the parser would accept, grouping keyword families."""
     rest = set(expected)
     groups: list[str] = []
+    if rest >= _EXPR:
+        rest -= _EXPR
+        groups.append("an expression")
     if len(rest & _STMTS) >= 3:
         rest -= _STMTS | {"NAME"}
         groups.append("a statement")
