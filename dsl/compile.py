@@ -425,7 +425,7 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     decls = effective_decls(spec, errata)
     sym = collect_symbols([d for d in decls if not isinstance(d, ast.ErratumDecl)], [])
     enums = {n: e.members for n, e in sym.enums.items()}
-    comps, kinds = build_components(list(sym.cards.values()), spec.path, diags)
+    comps, kinds = build_components(list(sym.cards.values()), spec.file or spec.path, diags)
 
     zone_base: dict[str, int] = {}
     zone_dims: dict[str, Dims] = {}
