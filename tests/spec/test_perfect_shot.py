@@ -297,6 +297,7 @@ def _play(game: Game, seed: int, photo_bias: float,
 def test_random_playouts(players: int, photo_bias: float) -> None:
     game = _game(players)
     finished = 0
+    last_seat_ran_out = other_seat_ran_out = False
     for seed in range(20):
         state, deck_out_at = _play(game, seed, photo_bias, every_step=seed < 2)
         f = state.finding
@@ -309,6 +310,8 @@ def test_random_playouts(players: int, photo_bias: float) -> None:
         assert state.turns == [state.turns[0]] * players
         assert deck_out_at is not None
         assert turns == deck_out_at + (-deck_out_at) % players + players
+        last_seat_ran_out |= deck_out_at % players == 0
+        other_seat_ran_out |= deck_out_at % players != 0
         assert len(state.history) < game.machine.game.bound
         # nothing left to draw; tokens are either in front of a player or in an album
         assert _zone(state, "landscape_pile") == []
@@ -318,6 +321,10 @@ def test_random_playouts(players: int, photo_bias: float) -> None:
         keys = state.rank_keys()
         assert state.ranking() == [1 + sum(k > mine for k in keys) for mine in keys]
     assert finished >= (5 if photo_bias else 1)
+    if photo_bias:
+        # both cases of the end rule were met: the deck ran out at the end of the round
+        # (one more round follows at once) and in the middle of it
+        assert last_seat_ran_out and other_seat_ran_out
 
 
 def _independent_score(state: State, p: int) -> int:
@@ -358,3 +365,15 @@ def test_scores_agree_with_an_independent_count() -> None:
                 checked += 1
                 assert state.returns() == [_independent_score(state, p) for p in range(players)]
     assert checked >= 10
+
+
+@pytest.mark.slow
+def test_verify_holds_at_2_3_and_4_players(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("rulewright.cli.verify_cmd", reason="the verify command is not here yet")
+    from rulewright.cli.main import main
+    code = main(["verify", "perfect_shot", "--players", "2,3,4", "--profile", "ci",
+                 "--examples", "5", "--no-database", "--trace-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "worked examples: 7 of 7 passed" in out
