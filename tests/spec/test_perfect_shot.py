@@ -123,7 +123,7 @@ EXAMPLES = [(d.name, d.players) for d in rw.load("perfect_shot").machine.spec.de
 def test_the_book_examples_are_all_there() -> None:
     assert {name for name, _ in EXAMPLES} >= {
         "scoring_example_1", "scoring_example_2", "photo_tiger_and_elephant",
-        "photo_three_animals", "perfect_shot_walrus"}
+        "photo_three_animals", "perfect_shot_walrus", "perfect_shot_missed"}
 
 
 @pytest.mark.parametrize(("name", "players"), EXAMPLES)
@@ -376,4 +376,4 @@ def test_verify_holds_at_2_3_and_4_players(tmp_path: Path,
                  "--examples", "5", "--no-database", "--trace-dir", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "worked examples: 7 of 7 passed" in out
+    assert "worked examples: 8 of 8 passed" in out
