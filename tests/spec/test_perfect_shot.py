@@ -111,7 +111,15 @@ def test_component_totals_match_the_book() -> None:
     assert {a["bonus"] for a in albums} == {1, 2, 3}
     assert Counter(a["condition"] for a in albums) == {
         "same_species": 8, "different_species": 8, "one_species": 9, "one_habitat": 9}
-    assert sorted(c.attrs["no"] for c in m.components if c.kind == "landscape") == list(range(40))
+    landscapes = [c.attrs for c in m.components if c.kind == "landscape"]
+    assert sorted(c["no"] for c in landscapes) == list(range(40))
+    # as the landscape assumption says: 2 or 3 animals a side, a yeti on 20 of the 80 sides
+    sides = [[c[k] for k in keys if c[k] != "-"] for c in landscapes
+             for keys in (("f1", "f2", "f3"), ("b1", "b2", "b3"))]
+    assert {len(s) for s in sides} == {2, 3}
+    on_sides = Counter(a for s in sides for a in s)
+    assert on_sides.pop("yeti") == 20
+    assert len(on_sides) == 9 and min(on_sides.values()) == 19 and max(on_sides.values()) == 21
 
 
 # ---- worked examples -------------------------------------------------------
