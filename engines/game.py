@@ -79,6 +79,9 @@ class Game:
     def __init__(self, machine: Machine, source: str = "") -> None:
         self.machine = machine
         self.source = source or machine.game.id
+        self.codes = tuple(r.code for r in machine.rules)
+        self.nlocals = tuple(r.nlocals for r in machine.rules)
+        self.bound = machine.game.bound
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
 
