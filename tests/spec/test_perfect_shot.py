@@ -385,3 +385,25 @@ def test_verify_holds_at_2_3_and_4_players(tmp_path: Path,
     out = capsys.readouterr().out
     assert code == 0, out
     assert "worked examples: 8 of 8 passed" in out
+
+
+def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap() -> None:
+    # a player who only takes face-up albums empties the album pile (34 cards, 2 face up)
+    game = _game(2)
+    rng = random.Random(0)
+    state = game.new_initial_state(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        labels = {a.label: a.id for a in state.legal_action_labels()}
+        choice = labels.get("action: take an album", labels.get("album: a face-up album"))
+        if choice is None:
+            choice = min(labels.values())
+        state.apply_action(choice)
+    assert state.finding is not None
+    assert (state.finding.kind, state.finding.rule) == ("gap", "refill_display")
+    assert state.finding.message.startswith("A face-up album was taken but the album pile is empty")
+    # the 32 albums of the pile all went to replace taken ones; the 33rd taken found none
+    assert len(_zone(state, "albums")) == 33
+    assert len(_zone(state, "album_pile")) == 0 and len(_zone(state, "display")) == 1
