@@ -396,13 +396,13 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     if not any(isinstance(d, ast.ScoringDecl) for d in decls):
         diags.append(Diagnostic(first_span, "the spec has no 'scoring' block",
                                 "add: scoring(p) { score <expr for player p> }"))
-    dim_names = set(sym.enums) | {"player"}
+    dim_names = set(sym.enums) | set(sym.cards) | {"player"}
     for d in decls:
         if isinstance(d, (ast.ZoneDecl, ast.VarDecl)):
             for dim in d.dims:
                 if isinstance(dim, str) and dim not in dim_names:
                     ck.err(d.span, f"unknown dimension {dim!r}",
-                           "a dimension is 'player', an enum name or a whole number")
+                           "a dimension is 'player', an enum name, a card kind or a whole number")
             if isinstance(d, ast.ZoneDecl):
                 if d.of not in sym.cards:
                     ck.err(d.span, f"zone {d.name!r} holds unknown card kind {d.of!r}",

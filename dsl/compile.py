@@ -411,11 +411,11 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     cslots: list[CounterSlot] = []
     for d in decls:
         if isinstance(d, ast.ZoneDecl):
-            dims = make_dims(d.dims, players, enums)
+            dims = make_dims(d.dims, players, enums, kinds)
             zone_base[d.name], zone_dims[d.name] = len(zslots), dims
             zslots.extend(zone_slots(d, len(zslots), dims, None))
         elif isinstance(d, ast.VarDecl):
-            dims = make_dims(d.dims, players, enums)
+            dims = make_dims(d.dims, players, enums, kinds)
             counter_base[d.name], counter_dims[d.name] = len(cslots), dims
             cslots.extend(counter_slots(d, len(cslots), dims))
     tables = {t.name: [(e.low, e.high, e.value) for e in t.entries] for t in sym.tables.values()}
