@@ -277,6 +277,8 @@ class _Checker:
             scope.add(s.var)
             if s.where is not None:
                 self.expr(s.where, scope)
+            if s.pass_when is not None:
+                self.expr(s.pass_when, scope)
         elif isinstance(s, ast.ChooseOption):
             self.expr(s.player, scope)
             seen: set[str] = set()

@@ -158,6 +158,7 @@ class _Rules:
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
         label = s.label or f"choose {s.var}"
         pass_label = s.pass_label
+        pass_when = self.x.expr(s.pass_when, self.scope) if s.pass_when is not None else None
 
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[str, ...], tuple[int, ...]]:
             values: list[Any] = []
@@ -168,7 +169,7 @@ class _Rules:
             values = list(dict.fromkeys(values))
             labels = [f"{label}: {comps[v].label if comps is not None else v}" for v in values]
             ids = _ids(values)
-            if pass_label is not None:
+            if pass_label is not None and (pass_when is None or pass_when(st, l)):
                 values.append(None)
                 labels.append(pass_label)
                 ids.append(PASS)
