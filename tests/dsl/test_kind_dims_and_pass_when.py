@@ -60,7 +60,7 @@ def test_a_component_of_another_kind_is_not_an_index(tmp_path: Path) -> None:
     text = text.replace("rule main {", "rule main {\n  marks[first(coin)] = 1")
     state = rw.load(_write(tmp_path, text), players=2).new_initial_state()
     assert state.finding is not None and state.finding.kind == "runtime error"
-    assert state.finding.message == "marks: 3 is not a member of chip"
+    assert state.finding.message == "marks: 3 is not one of 0, 1, 2"
 
 
 def _write(tmp_path: Path, text: str) -> str:
