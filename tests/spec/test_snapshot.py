@@ -202,6 +202,8 @@ def _play(players: int, variants: tuple[str, ...], seed: int, every: int) -> Sta
     most_at_last_round_start = 0
     rounds = 0
     step = 0
+    asked: list[int] = []
+    offered = False
     while not state.is_terminal():
         if state.is_chance_node():
             action = state.sample_chance(rng)
@@ -209,9 +211,17 @@ def _play(players: int, variants: tuple[str, ...], seed: int, every: int) -> Sta
             site = state.decision_site()
             if site is not None and site.what == "research" and site.rule == "research":
                 turn_player = state.current_player()
+                asked, offered = [], False
+            if site is not None and site.what == "offer":
+                # Other players are asked inside the turn, in turn order from the left,
+                # and nobody after the first offer.
+                assert not offered
+                asked.append((state.current_player() - turn_player) % players)
+                assert asked == sorted(set(asked)) and 0 not in asked
             if step % every == 0:
                 _check_decision(state, turn_player)
             action = rng.choice(state.legal_actions())
+            offered = offered or state.action_label(action) == "offer: offer to reserve"
         before = state.turns[0]
         state.apply_action(action)
         step += 1
