@@ -8,6 +8,7 @@ call pushes a frame, so the control position is data the engine keeps in the sta
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Callable, Iterable, Sequence
 
 from rulewright.dsl import ast
@@ -176,21 +177,29 @@ class _Rules:
     # ---- decisions and chance
     def s_ChooseFrom(self, s: ast.ChooseFrom) -> None:
         player = self.x.expr(s.player, self.scope)
-        src = self.x.expr(s.source, self.scope)
         slot = self.scope.slot(s.var)
-        cond = self.x.expr(s.where, self.scope) if s.where is not None else None
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
         label = s.label or f"choose {s.var}"
         pass_label = s.pass_label
         pass_when = self.x.expr(s.pass_when, self.scope) if s.pass_when is not None else None
 
+        # the options as one generated expression, the variable bound in the where-clause
+        src_s = self.x.source_src(s.source, self.scope)
+        v = self.x.var()
+        where_s = self.x.bound_src(s.var, v, s.where, self.scope) if s.where is not None \
+            else "True"
+        kept = self.x.lam(f"tuple({v} for {v} in {src_s} if {where_s})")
+        fixed = self.x.ns.get(src_s) if re.fullmatch(r"K\d+", src_s) else None
+        # a fixed list of distinct whole numbers: a subset needs no dedup, ids are the values
+        plain = isinstance(fixed, tuple) and len(set(fixed)) == len(fixed) \
+            and all(x.__class__ is int and x >= 0 for x in fixed)
+
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
-            values: list[Any] = []
-            for v in src(st, l):
-                l[slot] = v
-                if cond is None or cond(st, l):
-                    values.append(v)
-            values = list(dict.fromkeys(values))
+            if plain and pass_label is None:
+                chosen = kept(st, l)
+                return chosen, lambda: tuple(
+                    f"{label}: {comps[x].label if comps is not None else x}" for x in chosen), chosen
+            values = list(dict.fromkeys(kept(st, l)))
             ids = _ids(values)
             if pass_label is not None and (pass_when is None or pass_when(st, l)):
                 values.append(None)
