@@ -239,6 +239,7 @@ def _play(players: int, variants: tuple[str, ...], seed: int, every: int) -> Sta
     if f is not None:
         assert f.kind == "gap" and f.rule in GAP_RULES, f
     else:
+        assert counter(state, "scored") is True
         assert state.turns == [rounds] * players, "equal turns at the end"
         assert most_at_last_round_start < target <= max(
             len(zone(state, f"portfolio[{p}]")) for p in range(players)), \
