@@ -261,12 +261,21 @@ class Roll:
 
 @frozen
 class RandomPick:
-    """``random x from list``: a uniform chance event over the list's elements."""
+    """``random x from list [weight w] [label "..."]``: a chance event over the list's elements.
+
+    Without ``weight`` every element is equally likely (a repeated element counts once per
+    copy). With ``weight``, ``w`` is evaluated with ``x`` bound to each distinct element and
+    the probabilities are proportional to it (elements of weight 0 are left out).
+
+    Attributes:
+        weight: the weight expression, or None for a uniform pick.
+    """
 
     span: Span
     var: str
     source: Expr
     label: str
+    weight: Expr | None = None
 
 
 @frozen

@@ -271,6 +271,8 @@ class _Checker:
         elif isinstance(s, ast.RandomPick):
             self.expr(s.source, scope)
             scope.add(s.var)
+            if s.weight is not None:
+                self.expr(s.weight, scope)
         elif isinstance(s, ast.ChooseFrom):
             self.expr(s.player, scope)
             self.expr(s.source, scope)

@@ -266,6 +266,7 @@ class _Rules:
         slot = self.scope.slot(s.var)
         label = s.label or f"random {s.var}"
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
+        weight = self.x.expr(s.weight, self.scope) if s.weight is not None else None
 
         def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             items = src(st, l)
@@ -274,8 +275,11 @@ class _Rules:
             counts: dict[Any, int] = {}
             for v in items:
                 counts[v] = counts.get(v, 0) + 1
+            if weight is not None:
+                counts = _weights(counts, weight, slot, st, l)
+            total = sum(counts.values())
             values = tuple(counts)
-            probs = tuple(counts[v] / len(items) for v in values)
+            probs = tuple(counts[v] / total for v in values)
             return values, probs, \
                 lambda: tuple(f"{label}: {comps[v].label if comps is not None else v}"
                               for v in values), tuple(_ids(list(values)))
@@ -363,6 +367,26 @@ class _Rules:
             self.emit(RET, self.site(s, "return"))
         elif self.breaks:
             self.breaks[-1].append(self.emit(JUMP, 0, self.site(s, "break")))
+
+
+def _weights(counts: dict[Any, int], weight: Fn, slot: int, st: Any,
+             l: list[Any]) -> dict[Any, int]:
+    """Each distinct value's weight (``weight`` evaluated with the value bound), zeros left out.
+
+    Raises:
+        SpecRuntimeError: a weight that is not a whole number >= 0, or all weights zero.
+    """
+    out: dict[Any, int] = {}
+    for v in counts:
+        l[slot] = v
+        w = weight(st, l)
+        if w.__class__ is not int or w < 0:
+            raise SpecRuntimeError(f"weight of {v!r} is {w!r}; weights are whole numbers >= 0")
+        if w > 0:
+            out[v] = w
+    if not out:
+        raise SpecRuntimeError(f"every weight is 0 (elements: {list(counts)!r})")
+    return out
 
 
 def _ids(values: list[Any]) -> list[int]:

@@ -284,6 +284,9 @@ class _ToAst(Transformer[Token, Any]):
     def where(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
         return ("where", c[0])
 
+    def weight(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("weight", c[0])
+
     def draw(self, meta: Meta, c: list[Any]) -> ast.Draw:
         rest = [x for x in c[2:] if not isinstance(x, tuple)]
         dest = rest[0] if rest else None
@@ -294,7 +297,8 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Roll(self.s(meta), str(c[0]), c[1], c[2], _opt(c, "label") or "")
 
     def random_pick(self, meta: Meta, c: list[Any]) -> ast.RandomPick:
-        return ast.RandomPick(self.s(meta), str(c[0]), c[1], _opt(c, "label") or "")
+        return ast.RandomPick(self.s(meta), str(c[0]), c[1], _opt(c, "label") or "",
+                              _opt(c, "weight"))
 
     def choose_from(self, meta: Meta, c: list[Any]) -> ast.ChooseFrom:
         pass_label, pass_when = _opt(c, "pass") or (None, None)
