@@ -280,7 +280,12 @@ class RandomPick:
 
 @frozen
 class ChooseFrom:
-    """``choose p x from list [where cond] [label "..."] [pass "..."]``: a decision node."""
+    """``choose p x from list [where cond] [label "..."] [pass "..." [when cond]]``: a decision.
+
+    Attributes:
+        pass_label: the label of the option that binds ``none`` (ends a multi-part decision).
+        pass_when: when given, the pass option is offered only while it holds.
+    """
 
     span: Span
     player: Expr
@@ -289,6 +294,7 @@ class ChooseFrom:
     where: Expr | None
     label: str
     pass_label: str | None
+    pass_when: Expr | None = None
 
 
 @frozen

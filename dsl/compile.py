@@ -181,6 +181,7 @@ class _Rules:
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
         label = s.label or f"choose {s.var}"
         pass_label = s.pass_label
+        pass_when = self.x.expr(s.pass_when, self.scope) if s.pass_when is not None else None
 
         # the options as one generated expression, the variable bound in the where-clause
         src_s = self.x.source_src(s.source, self.scope)
@@ -200,7 +201,7 @@ class _Rules:
                     f"{label}: {comps[x].label if comps is not None else x}" for x in chosen), chosen
             values = list(dict.fromkeys(kept(st, l)))
             ids = _ids(values)
-            if pass_label is not None:
+            if pass_label is not None and (pass_when is None or pass_when(st, l)):
                 values.append(None)
                 ids.append(PASS)
 
@@ -451,11 +452,11 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     cslots: list[CounterSlot] = []
     for d in decls:
         if isinstance(d, ast.ZoneDecl):
-            dims = make_dims(d.dims, players, enums)
+            dims = make_dims(d.dims, players, enums, kinds)
             zone_base[d.name], zone_dims[d.name] = len(zslots), dims
             zslots.extend(zone_slots(d, len(zslots), dims, None))
         elif isinstance(d, ast.VarDecl):
-            dims = make_dims(d.dims, players, enums)
+            dims = make_dims(d.dims, players, enums, kinds)
             counter_base[d.name], counter_dims[d.name] = len(cslots), dims
             cslots.extend(counter_slots(d, len(cslots), dims))
     tables = {t.name: [(e.low, e.high, e.value) for e in t.entries] for t in sym.tables.values()}
