@@ -329,12 +329,16 @@ class _Checker:
         elif isinstance(s, ast.RandomPick):
             self.expr(s.source, scope)
             scope.add(s.var)
+            if s.weight is not None:
+                self.expr(s.weight, scope)
         elif isinstance(s, ast.ChooseFrom):
             self.expr(s.player, scope)
             self.expr(s.source, scope)
             scope.add(s.var)
             if s.where is not None:
                 self.expr(s.where, scope)
+            if s.pass_when is not None:
+                self.expr(s.pass_when, scope)
         elif isinstance(s, ast.ChooseOption):
             self.expr(s.player, scope)
             seen: set[str] = set()
@@ -468,15 +472,15 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     if not any(isinstance(d, ast.ScoringDecl) for d in decls):
         diags.append(Diagnostic(first_span, "the spec has no 'scoring' block",
                                 "add: scoring(p) { score <expr for player p> }"))
-    dim_names = set(sym.enums) | {"player"}
+    dim_names = set(sym.enums) | set(sym.cards) | {"player"}
     max_players = min(games[0].players[1], MAX_PLAYERS) if games else 1
     for d in decls:
         if isinstance(d, (ast.ZoneDecl, ast.VarDecl)):
             for dim in d.dims:
                 if isinstance(dim, str) and dim not in dim_names:
                     ck.err(loc(d.span, dim, "["), f"unknown dimension {dim!r}",
-                           _near(dim, dim_names) or
-                           "a dimension is 'player', an enum name or a whole number")
+                           " ".join(filter(None, [_near(dim, dim_names), "a dimension is "
+                                    "'player', an enum name, a card kind or a whole number"])))
                 elif isinstance(dim, int) and dim < 1:
                     ck.err(loc(d.span, str(dim), "["), f"dimension {dim} is empty",
                            "a numbered dimension N has the indices 0..N-1, so N >= 1")
@@ -489,6 +493,8 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
                     instances *= max(1, dim)
                 elif dim in sym.enums:
                     instances *= max(1, len(sym.enums[dim].members))
+                elif dim in sym.cards:  # one instance per component (data files not counted)
+                    instances *= max(1, sum(r.count for r in sym.cards[dim].rows))
             if instances > MAX_INSTANCES:
                 ck.err(loc(d.span, d.name, "zone" if what == "zone" else "var"),
                        f"{what} {d.name!r} has {instances} instances; "
