@@ -3,11 +3,30 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rulewright.cli.main import main
+
+
+def mutate(text: str, rng: Any, edits: int) -> str:
+    """Random character edits: delete, duplicate or swap (tests/dsl/test_generated.py does more)."""
+    chars = list(text)
+    for _ in range(edits):
+        i, j = rng.randrange(len(chars)), rng.randrange(len(chars))
+        op = rng.randrange(3)
+        if op == 0:
+            del chars[i]
+        elif op == 1:
+            chars.insert(i, chars[i])
+        else:
+            chars[i], chars[j] = chars[j], chars[i]
+    return "".join(chars)
 
 SPECS = Path(__file__).parent.parent / "specs"
 BAD = Path(__file__).parent.parent / "dsl" / "bad"
@@ -141,3 +160,18 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert report[1]["diagnostics"][1] == {
         "severity": "error", "file": str(path), "line": 6, "column": 11, "end_line": 6,
         "end_column": 17, "message": "unknown name 'pionts'", "hint": "did you mean 'points'?"}
+
+
+@settings(max_examples=50, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.randoms(use_true_random=False), st.integers(1, 4))
+def test_check_on_mutated_specs_exits_0_or_1_with_positions(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], rng: Any, edits: int) -> None:
+    path = tmp_path / "mutant.rules"
+    path.write_text(mutate((SPECS / "tiny.rules").read_text(encoding="utf-8"), rng, edits),
+                    encoding="utf-8")
+    code, out, err = run(capsys, str(path))
+    assert code in (0, 1), err
+    for line in err.splitlines():
+        if ": error: " in line or ": warning: " in line:
+            assert re.match(rf"{re.escape(str(path))}:\d+:\d+: (error|warning): ", line)
