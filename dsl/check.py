@@ -469,7 +469,12 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
         elif lo > hi:
             diags.append(Diagnostic(loc(g.span, str(lo), "players"), f"player range {lo}..{hi} "
                                     f"is empty ({lo} > {hi})", f"write players {hi}..{lo}"))
-    if not any(isinstance(d, ast.ScoringDecl) for d in decls):
+    scorings = [d for d in decls if isinstance(d, ast.ScoringDecl)]
+    for extra in scorings[1:]:
+        diags.append(Diagnostic(loc(extra.span, "scoring", ""), "a spec has one 'scoring' block; "
+                                f"this is a second one (the first is on line "
+                                f"{scorings[0].span.line})", "merge the two blocks"))
+    if not scorings:
         diags.append(Diagnostic(first_span, "the spec has no 'scoring' block",
                                 "add: scoring(p) { score <expr for player p> }"))
     dim_names = set(sym.enums) | set(sym.cards) | {"player"}

@@ -170,18 +170,26 @@ _TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|#[^\n]*|[A-Za-z_][A-Za-z0-9_]*|\d+|\.\.|
 
 
 def mutate(text: str, rng: random.Random, edits: int) -> str:
-    """``edits`` random token or character edits: delete, duplicate, swap, replace."""
+    """``edits`` random token or character edits: delete, duplicate, swap, replace, and
+    (tokens only) a name or number replaced by another of the same sort, which keeps the
+    text parsable and so reaches the checker, the compiler and the engine more often."""
     for _ in range(edits):
         if rng.random() < 0.6:
             parts = _TOKEN.findall(text)
             words = [i for i, t in enumerate(parts) if not t.isspace()]
+            op = rng.randrange(5)
         else:
             parts = list(text)
             words = list(range(len(parts)))
+            op = rng.randrange(4)
         if len(words) < 2:
             break
         i, j = rng.choice(words), rng.choice(words)
-        op = rng.randrange(4)
+        if op == 4:
+            same = [k for k in words if parts[k].isidentifier() == parts[i].isidentifier()
+                    and parts[k].isdigit() == parts[i].isdigit()]
+            j = rng.choice(same)
+            op = 3
         if op == 0:
             del parts[i]
         elif op == 1:
