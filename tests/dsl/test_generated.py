@@ -124,6 +124,13 @@ def run(text: str, path: str = "generated.rules") -> str:
     for seed in range(2):
         state, _ = playout(Game(machine), seed)
         assert state.is_terminal()
+    for example in spec.decls:
+        if isinstance(example, ast.ExampleDecl) and example.players == game.players[0] \
+                and not example.variants:
+            state = Game(machine).example_state(example.name)
+            while not state.is_terminal():  # an example may stop at an unscripted decision
+                state.apply_action(state.legal_actions()[0] if not state.is_chance_node()
+                                   else state.chance_outcomes()[0][0])
     return "played"
 
 
