@@ -314,6 +314,12 @@ class _Checker:
             self.zone(s.dest, scope, "move ... to")
         elif isinstance(s, ast.Shuffle):
             self.zone(s.zone, scope, "shuffle")
+            base = s.zone.obj if isinstance(s.zone, (ast.Index, ast.ZoneAll)) else s.zone
+            decl = sym.zones.get(base.id) if isinstance(base, ast.Name) else None
+            if decl is not None and base.id not in scope and decl.kind != "deck":
+                self.err(s.zone.span, f"shuffle needs a deck; {decl.name!r} is a {decl.kind}",
+                         "only a face-down deck has an order to forget; declare it as "
+                         f"'zone {decl.name}: deck of {decl.of} ...'")
         elif isinstance(s, ast.Draw):
             self.zone(s.deck, scope, "draw ... from")
             if s.dest is not None:
