@@ -315,8 +315,9 @@ class _Checker:
         elif isinstance(s, ast.Shuffle):
             self.zone(s.zone, scope, "shuffle")
             base = s.zone.obj if isinstance(s.zone, (ast.Index, ast.ZoneAll)) else s.zone
-            decl = sym.zones.get(base.id) if isinstance(base, ast.Name) else None
-            if decl is not None and base.id not in scope and decl.kind != "deck":
+            decl = sym.zones.get(base.id) if isinstance(base, ast.Name) and \
+                base.id not in scope else None
+            if decl is not None and decl.kind != "deck":
                 self.err(s.zone.span, f"shuffle needs a deck; {decl.name!r} is a {decl.kind}",
                          "only a face-down deck has an order to forget; declare it as "
                          f"'zone {decl.name}: deck of {decl.of} ...'")
