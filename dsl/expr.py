@@ -427,6 +427,11 @@ class ExprCompiler:
         if f == "turns":
             a0 = args[0]
             return lambda st, l: st.turns[a0(st, l)]
+        if f == "place":
+            a0 = args[0]
+            # The ranking the engine reports (State.ranking), so a spec can restate its
+            # rulebook's tie-break sentence as an invariant over the reported result.
+            return lambda st, l: st.ranking()[a0(st, l)]
         if f == "owner":
             a0 = args[0]
             zs = self.zone_slots
