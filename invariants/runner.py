@@ -30,6 +30,9 @@ from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResul
                                           Report, ViolationReport)
 from rulewright.invariants.stateful import Plan, Recorder, machine_class, plan_for
 
+#: Hypothesis runs per configuration at most: each later one without the invariants violated.
+ROUNDS = 3
+
 #: Called as progress(spec, configuration label, done, total) before each configuration.
 Progress = Callable[[str, str, int, int], None]
 
@@ -182,18 +185,28 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         fit = int(budget / per_example) if budget is not None else profile.max_examples
         examples = max(profile.min_examples, min(profile.max_examples, fit))
     recorder = Recorder()
-    cls = machine_class(game, invariants, plan, recorder)
     result = ConfigResult(config.label, config.players, list(config.variants),
                           list(config.errata), examples=examples)
     found: list[InvariantViolation] = []
-    try:
-        with shrink_limit(profile.shrink_seconds):
-            run_state_machine_as_test(cls, settings=hypothesis_settings(profile, examples,
-                                                                        database))
-    except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
-        found, other = _violations(err)
-        if other:
-            raise other[0]
+    active = invariants
+    # Hypothesis stops generating at the first failure; so that "held" means "searched and
+    # not falsified", the run is repeated without the invariants already violated.
+    for _ in range(ROUNDS):
+        cls = machine_class(game, active, plan, recorder)
+        try:
+            with shrink_limit(profile.shrink_seconds):
+                run_state_machine_as_test(cls, settings=hypothesis_settings(profile, examples,
+                                                                            database))
+            break
+        except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
+            new, other = _violations(err)
+            if other:
+                raise other[0]
+            found += new
+            broken = {v.invariant for v in new}
+            active = [inv for inv in active if inv.name not in broken]
+            if not new or not active:
+                break
     by_name = {inv.name: inv for inv in invariants}
     seen: set[str] = set()
     for v in found:

@@ -9,8 +9,10 @@ Every decision and every chance outcome is drawn through Hypothesis, so a failin
   (``i % len(options)`` picks the option, so shrinking a value to 0 means "the first option").
   Hypothesis runs at most ``stateful_step_count`` rules per example; :func:`plan_for` sizes the
   chunk from measured game lengths so a whole game fits in one example;
+- ``finish`` plays the current game to its end (at most the spec's ``bound`` actions), so one
+  example can hold one long game: that is how a loop that never ends is found;
 - for very long games (more actions than Hypothesis' choice budget allows, see
-  :data:`DRAW_BUDGET`) ``play`` draws one seed instead and plays the chunk with it.
+  :data:`DRAW_BUDGET`) ``play`` and ``finish`` draw one seed instead and play with it.
 
 Invariants run after every transition: inside ``play`` after each action, and as the
 ``@invariant`` after each rule (on the state the rule left). A broken invariant raises its own
@@ -258,6 +260,22 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                 g.apply(opts[pick % len(opts)], check=False)
                 if g.state.is_terminal() or n == len(picks) - 1:
                     break  # the @invariant checks the state this rule leaves
+                checker.check(g.ctx, g.state)
+
+        @precondition(lambda self: self._playing())
+        @rule(data=st.data())
+        def finish(self, data: st.DataObject) -> None:
+            # Plays to the end (the engine stops at the spec's bound): lets a shrunk example
+            # be one long game, which is how a loop that never ends is found.
+            g = self.current
+            assert g is not None
+            rng = random.Random(data.draw(st.integers(0, 2**32 - 1))) if plan.seeded else None
+            while True:
+                opts = g.options()
+                pick = rng.randrange(256) if rng else data.draw(st.integers(0, 255))
+                g.apply(opts[pick % len(opts)], check=False)
+                if g.state.is_terminal():
+                    break
                 checker.check(g.ctx, g.state)
 
         @invariant()
