@@ -63,7 +63,7 @@ _STYLE = {"held": "[green]held[/]", "violated": "[bold red]VIOLATED[/]", "n/a": 
 
 def _game_table(g: GameResult) -> Table:
     table = Table(title=f"{g.title} ({g.spec})", title_justify="left")
-    table.add_column("invariant")
+    table.add_column("invariant", no_wrap=True)
     for c in g.configs:
         table.add_column(c.label, justify="center")
     for name in g.invariants:
