@@ -82,11 +82,12 @@ def configurations(spec: str | Path, players: Sequence[int] | None = None,
             if v not in declared:
                 raise UsageError(f"unknown variant {v!r}; the spec declares: "
                                  f"{', '.join(declared) or 'none'}")
-        variant_sets = [tuple(variants)]
+        variant_sets: list[tuple[str, ...]] = [tuple(variants)]
     else:
         variant_sets = [(), *((v,) for v in declared)]
     all_errata = tuple(d.name for d in parsed.decls if isinstance(d, ast.ErratumDecl))
-    modes = {"off": [()], "on": [all_errata], "both": [(), all_errata]}
+    modes: dict[str, list[tuple[str, ...]]] = {"off": [()], "on": [all_errata],
+                                               "both": [(), all_errata]}
     if errata not in modes:
         raise UsageError(f"--errata takes on, off or both, not {errata!r}")
     errata_sets = list(dict.fromkeys(modes[errata]))
