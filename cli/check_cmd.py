@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.dsl.check import check
-from rulewright.engines.game import load_spec, spec_path
+from rulewright.engines.game import display_path, load_spec, spec_path
 from rulewright.errors import SpecError
 
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             print(file=sys.stderr)
         warnings = len(diags) - len(errors)
         status = "ok" if not errors else f"{len(errors)} error(s)"
-        print(f"{path}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
+        print(f"{display_path(path)}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
     if args.json:
         print(json.dumps(report, indent=1))
     return 1 if failed else 0

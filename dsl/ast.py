@@ -634,11 +634,13 @@ class Spec:
     """A parsed spec file.
 
     Attributes:
-        path: the file it came from.
+        path: the file name used in diagnostics.
         source: its text.
         decls: the declarations in file order.
+        file: where it was read from on disk (data files are found beside it), or "".
     """
 
     path: str
     source: str
     decls: tuple[Decl, ...]
+    file: str = ""

@@ -12,10 +12,11 @@ from typing import Any, Callable, Iterable, Sequence
 
 from rulewright.dsl import ast
 from rulewright.dsl.check import check, collect_symbols
-from rulewright.dsl.expr import ExprCompiler, Scope, contents, relocate
+from rulewright.dsl.expr import ExprCompiler, Scope, contents
 from rulewright.dsl.layout import Dims, build_components, counter_slots, make_dims, zone_slots
 from rulewright.dsl.machine import (CALL, CHANCE, CHOICE, DRAW, END, EXEC, EXPECT, FORNEXT, GAP,
-                                    JUMP, JUMPF, PASS, RET, SCRIPT, SWITCH, CompiledInvariant,
+                                    JUMP, JUMPF, PASS, RET, SCRIPT, SWITCH, AtStatement,
+                                    CompiledInvariant,
                                     CompiledRule, CounterSlot, Fn, Instr, Machine, Scoring, Site,
                                     SpecRuntimeError, TokenConservation, ZoneSlot)
 from rulewright.errors import Diagnostic, SpecError, UsageError
@@ -60,13 +61,43 @@ class _Rules:
         self.breaks: list[list[int]] = []
         self.zone_slots = zone_slots
         self.diags = diags
+        self.pending: list[tuple[str, Site]] = []
 
     def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
         return Site(self.rule, s.span, what)
 
     def emit(self, *ins: Any) -> int:
+        self.flush()
         self.code.append(tuple(ins))
         return len(self.code) - 1
+
+    def here(self) -> int:
+        """The index of the next instruction (a jump target: straight-line code ends here)."""
+        self.flush()
+        return len(self.code)
+
+    def effect(self, line: str, site: Site) -> None:
+        """Queue one straight-line statement, as generated Python source."""
+        self.pending.append((line, site))
+
+    def flush(self) -> None:
+        """Compile the queued statements into one EXEC instruction.
+
+        Consecutive effects run in one generated function, each in its own try block
+        (free in CPython 3.11 unless raised) so a failure still names its own statement.
+        """
+        if not self.pending:
+            return
+        lines = ["def run(st, l):"]
+        for i, (line, _) in enumerate(self.pending):
+            lines += ["    try:", f"        {line}", "    except Exception as err:",
+                      f"        raise AtStatement({i}, err) from None"]
+        namespace: dict[str, Any] = {}
+        where = f"<rules {self.rule}:{self.pending[0][1].span.line}>"
+        exec(compile("\n".join(lines), where, "exec"), self.x.ns, namespace)
+        sites = tuple(site for _, site in self.pending)
+        self.pending = []
+        self.code.append((EXEC, namespace["run"], sites, sites[0]))
 
     def patch(self, at: int, target: int) -> None:
         ins = list(self.code[at])
@@ -86,38 +117,31 @@ class _Rules:
 
     # ---- effects
     def s_Let(self, s: ast.Let) -> None:
-        v = self.x.expr(s.value, self.scope)
-        i = self.scope.slot(s.name)
-
-        def let(st: Any, l: list[Any]) -> None:
-            l[i] = v(st, l)
-        self.emit(EXEC, let, self.site(s, "let"))
+        value = self.x.src(s.value, self.scope)
+        self.effect(f"l[{self.scope.slot(s.name)}] = {value}", self.site(s, "let"))
 
     def counter_slot(self, t: ast.Target) -> Callable[[Any, list[Any]], int]:
-        args = [self.x.expr(a, self.scope) for a in t.args]
-        return self.x.slot_fn(self.x.counter_base[t.name], self.x.counter_dims[t.name], args, t.name)
+        return self.x.slot_fn(self.x.counter_base[t.name], self.x.counter_dims[t.name], t.args,
+                              t.name, self.scope)
+
+    def counter_src(self, t: ast.Target) -> str:
+        args = [self.x.src(a, self.scope) for a in t.args]
+        return self.x.slot_src(self.x.counter_base[t.name], self.x.counter_dims[t.name], args,
+                               t.name)
 
     def s_Assign(self, s: ast.Assign) -> None:
-        slot = self.counter_slot(s.target)
-        v = self.x.expr(s.value, self.scope)
-        op = s.op
-
-        def assign(st: Any, l: list[Any]) -> None:
-            i = slot(st, l)
-            value = v(st, l)
-            if op == "=":
-                st.counters[i] = value
-            elif op == "+=":
-                st.counters[i] += value
-            else:
-                st.counters[i] -= value
-        self.emit(EXEC, assign, self.site(s, f"{s.target.name} {op}"))
+        slot = self.counter_src(s.target)
+        value = self.x.src(s.value, self.scope)
+        self.effect(f"st.counters[{slot}] {s.op} {value}", self.site(s, f"{s.target.name} {s.op}"))
 
     def s_Move(self, s: ast.Move) -> None:
-        what = self.x.expr(s.what, self.scope)
-        dest = self.zone(s.dest, "move ... to")
-        pos = s.position
-        self.emit(EXEC, _mover(what, dest, pos, self.zone_slots), self.site(s, "move"))
+        what = self.x.src(s.what, self.scope)
+        try:
+            dest = self.x.zone_src(s.dest, self.scope)
+        except SpecRuntimeError as err:
+            self.diags.append(Diagnostic(s.dest.span, f"move ... to: {err}"))
+            return
+        self.effect(f"move_items(st, {what}, {dest}, {s.position!r})", self.site(s, "move"))
 
     def s_Shuffle(self, s: ast.Shuffle) -> None:
         z = self.zone(s.zone, "shuffle")
@@ -159,20 +183,25 @@ class _Rules:
         label = s.label or f"choose {s.var}"
         pass_label = s.pass_label
 
-        def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[str, ...], tuple[int, ...]]:
+        def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             values: list[Any] = []
             for v in src(st, l):
                 l[slot] = v
                 if cond is None or cond(st, l):
                     values.append(v)
             values = list(dict.fromkeys(values))
-            labels = [f"{label}: {comps[v].label if comps is not None else v}" for v in values]
             ids = _ids(values)
             if pass_label is not None:
                 values.append(None)
-                labels.append(pass_label)
                 ids.append(PASS)
-            return tuple(values), tuple(labels), tuple(ids)
+
+            def labels() -> tuple[str, ...]:
+                out = [f"{label}: {comps[v].label if comps is not None else v}"
+                       for v in values if v is not None or pass_label is None]
+                if pass_label is not None:
+                    out.append(pass_label)
+                return tuple(out)
+            return tuple(values), labels, tuple(ids)
         self.emit(CHOICE, player, options, slot, self.site(s, label))
 
     def s_ChooseOption(self, s: ast.ChooseOption) -> None:
@@ -183,18 +212,18 @@ class _Rules:
         slot = self.scope.temp("option")
         prefix = f"{s.label}: " if s.label else ""
 
-        def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[str, ...], tuple[int, ...]]:
+        def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
-            return idx, tuple(prefix + labels[i] for i in idx), idx
+            return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
         self.emit(CHOICE, player, options, slot, self.site(s, s.label or " / ".join(labels)))
         switch = self.emit(SWITCH, slot, (), self.site(s))
         targets, ends = [], []
         for o in s.options:
-            targets.append(len(self.code))
+            targets.append(self.here())
             self.block(o.body)
             ends.append(self.emit(JUMP, 0, self.site(o)))
         for e in ends:
-            self.patch(e, len(self.code))
+            self.patch(e, self.here())
         self.code[switch] = (SWITCH, slot, tuple(targets), self.site(s))
 
     def s_Draw(self, s: ast.Draw) -> None:
@@ -212,13 +241,13 @@ class _Rules:
         slot = self.scope.slot(s.var)
         label = s.label or f"roll {s.var}"
 
-        def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], tuple[str, ...], tuple[int, ...]]:
+        def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             a, b = lo(st, l), hi(st, l)
             values = tuple(range(a, b + 1))
             if not values:
                 raise SpecRuntimeError(f"roll range {a}..{b} is empty")
             p = 1.0 / len(values)
-            return values, (p,) * len(values), tuple(f"{label}: {v}" for v in values), \
+            return values, (p,) * len(values), lambda: tuple(f"{label}: {v}" for v in values), \
                 tuple(_ids(list(values)))
         self.emit(CHANCE, outcomes, slot, self.site(s, label))
 
@@ -228,7 +257,7 @@ class _Rules:
         label = s.label or f"random {s.var}"
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
 
-        def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], tuple[str, ...], tuple[int, ...]]:
+        def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             items = src(st, l)
             if not items:
                 raise SpecRuntimeError("random pick from an empty list", "exhausted")
@@ -237,8 +266,9 @@ class _Rules:
                 counts[v] = counts.get(v, 0) + 1
             values = tuple(counts)
             probs = tuple(counts[v] / len(items) for v in values)
-            labels = tuple(f"{label}: {comps[v].label if comps is not None else v}" for v in values)
-            return values, probs, labels, tuple(_ids(list(values)))
+            return values, probs, \
+                lambda: tuple(f"{label}: {comps[v].label if comps is not None else v}"
+                              for v in values), tuple(_ids(list(values)))
         self.emit(CHANCE, outcomes, slot, self.site(s, label))
 
     # ---- control flow
@@ -249,21 +279,21 @@ class _Rules:
             jf = self.emit(JUMPF, c, 0, self.site(s, "if"))
             self.block(body)
             ends.append(self.emit(JUMP, 0, self.site(s)))
-            self.patch(jf, len(self.code))
+            self.patch(jf, self.here())
         self.block(s.orelse)
         for e in ends:
-            self.patch(e, len(self.code))
+            self.patch(e, self.here())
 
     def s_While(self, s: ast.While) -> None:
-        top = len(self.code)
+        top = self.here()
         c = self.x.expr(s.cond, self.scope)
         jf = self.emit(JUMPF, c, 0, self.site(s, "while"))
         self.breaks.append([])
         self.block(s.body)
         self.emit(JUMP, top, self.site(s))
-        self.patch(jf, len(self.code))
+        self.patch(jf, self.here())
         for b in self.breaks.pop():
-            self.patch(b, len(self.code))
+            self.patch(b, self.here())
 
     def _loop(self, s: ast.Stmt, source: Fn, var_slot: int, body: Iterable[ast.Stmt]) -> None:
         ls, ix = self.scope.temp("list"), self.scope.temp("index")
@@ -279,9 +309,9 @@ class _Rules:
         self.breaks.append([])
         self.block(body)
         self.emit(JUMP, top, self.site(s))
-        self.patch(top, len(self.code))
+        self.patch(top, self.here())
         for b in self.breaks.pop():
-            self.patch(b, len(self.code))
+            self.patch(b, self.here())
 
     def s_For(self, s: ast.For) -> None:
         src = self.x.expr(s.source, self.scope)
@@ -303,14 +333,8 @@ class _Rules:
                   self.site(s, s.rule))
 
     def s_Turn(self, s: ast.Turn) -> None:
-        p = self.x.expr(s.player, self.scope)
-
-        def begin(st: Any, l: list[Any]) -> None:
-            who = p(st, l)
-            if who.__class__ is not int or not 0 <= who < len(st.turns):
-                raise SpecRuntimeError(f"turn of {who!r}: not a player")
-            st.turns[who] += 1
-        self.emit(EXEC, begin, self.site(s, "turn"))
+        who = self.x.src(s.player, self.scope)
+        self.effect(f"st.turns[b_player({who})] += 1", self.site(s, "turn"))
         self.block(s.body)
 
     def s_Gap(self, s: ast.Gap) -> None:
@@ -336,23 +360,6 @@ def _ids(values: list[Any]) -> list[int]:
     if all(v.__class__ is int and v >= 0 for v in values):
         return list(values)
     return list(range(len(values)))
-
-
-def _mover(what: Fn, dest: Callable[[Any, list[Any]], int], pos: str,
-           zones: Sequence[ZoneSlot]) -> Fn:
-    def move(st: Any, l: list[Any]) -> None:
-        items = what(st, l)
-        z = dest(st, l)
-        if items.__class__ is int:
-            items = (items,)
-        elif not isinstance(items, tuple):
-            raise SpecRuntimeError(f"cannot move {items!r}: not a component or list of components")
-        kind = zones[z].kind
-        for c in items:
-            if c.__class__ is not int or not 0 <= c < len(st.loc):
-                raise SpecRuntimeError(f"cannot move {c!r}: not a component")
-            relocate(st, c, z, pos, kind)
-    return move
 
 
 def _constant(fn: Fn, what: str, span: ast.Span, diags: list[Diagnostic]) -> Any:
@@ -401,7 +408,7 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     decls = effective_decls(spec, errata)
     sym = collect_symbols([d for d in decls if not isinstance(d, ast.ErratumDecl)], [])
     enums = {n: e.members for n, e in sym.enums.items()}
-    comps, kinds = build_components(list(sym.cards.values()), spec.path, diags)
+    comps, kinds = build_components(list(sym.cards.values()), spec.file or spec.path, diags)
 
     zone_base: dict[str, int] = {}
     zone_dims: dict[str, Dims] = {}

@@ -1,65 +1,43 @@
-"""Compile expressions to Python closures ``fn(state, locals) -> value``.
+"""Compile expressions to generated Python source, evaluated once into functions.
 
-Closures, not an AST walk at run time: the engine evaluates guards and effects millions of
-times, and a closure tree costs one Python call per node. Values are plain Python: int, bool,
-str (enum members and strings), None, and tuples (lists). Players and components are ints.
+Each expression becomes the text of one Python expression over ``st`` (the state) and ``l``
+(the rule's frame of locals), e.g. ``count(collection[p, 0]) < 5`` becomes
+``len(st.zones[3 + index_check(l[0], 4, 'collection')*2 + 0]) < 5``; it is compiled with
+``eval`` into ``lambda st, l: ...``. Generated source, not an AST walk or a tree of closures:
+guards run millions of times and Python evaluates the whole expression in one frame (the
+technique of attrs' generated methods and Lark's standalone parser). Comprehension variables
+and function parameters are Python locals; rule locals are ``l[i]``.
+
+Values are plain Python: int, bool, str (enum members and strings), None, tuples (lists).
+Players and components are ints. Run-time helpers live in :mod:`rulewright.dsl.runtime`.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Sequence
 
-from rulewright.dsl import ast
+from rulewright.dsl import ast, runtime
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS
 from rulewright.dsl.layout import Dims
-from rulewright.dsl.machine import Component, Fn, SpecRuntimeError, ZoneSlot
+from rulewright.dsl.machine import AtStatement, Component, Fn, SpecRuntimeError, ZoneSlot
+from rulewright.dsl.runtime import contents, relocate, zone_size
 
-
-def contents(st: Any, z: int) -> tuple[int, ...]:
-    """A zone's components in order: known top, unknown middle (sorted), known bottom."""
-    mid = st.mids[z]
-    bot = st.bottoms[z]
-    if not mid and not bot:
-        return tuple(st.zones[z])
-    return (*st.zones[z], *mid, *bot)
-
-
-def relocate(st: Any, c: int, z: int, pos: str, kind: str) -> None:
-    """Take component ``c`` out of its zone and put it into zone ``z``.
-
-    Args:
-        pos: "top" (index 0 of a deck or list), "bottom" (the far end; a deck's known bottom),
-            or "" (a deck's top, the end of a list or set).
-        kind: zone ``z``'s kind (deck, list, set).
-    """
-    old = st.loc[c]
-    for part in (st.zones[old], st.mids[old], st.bottoms[old]):
-        if c in part:
-            part.remove(c)
-            break
-    if pos == "bottom":
-        (st.bottoms[z] if kind == "deck" else st.zones[z]).append(c)
-    elif kind == "deck" or (pos == "top" and kind == "list"):
-        st.zones[z].insert(0, c)
-    else:
-        st.zones[z].append(c)
-    st.loc[c] = z
-
-
-def zone_size(st: Any, z: int) -> int:
-    """How many components a zone holds."""
-    return len(st.zones[z]) + len(st.mids[z]) + len(st.bottoms[z])
+__all__ = ["ExprCompiler", "Scope", "contents", "relocate", "zone_size"]
 
 
 class Scope:
     """Where names live while compiling one rule, function, invariant or example.
 
     Attributes:
-        slots: local name -> frame slot; new names get the next slot.
+        slots: rule local name -> frame slot; new names get the next slot.
+        bound: names bound to Python variables (comprehension variables, function
+            parameters) -> the variable's name in generated code.
     """
 
     def __init__(self, names: Sequence[str] = ()) -> None:
         self.slots: dict[str, int] = {}
+        self.bound: dict[str, str] = {}
         for n in names:
             self.slot(n)
 
@@ -79,6 +57,16 @@ class Scope:
         return len(self.slots)
 
 
+_READS_STATE = re.compile(r"\b(st|l|a\d+|v\d+)\b")
+
+_PARAM = re.compile(r"\ba(\d+)\b")
+_LITERAL = re.compile(r"^(-?\d+|'[A-Za-z0-9_ ]*')$")
+_CONST = re.compile(r"^K\d+$")
+_SIMPLE = re.compile(r"^(l\[\d+\]|[av]\d+)$")
+
+_CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
 class ExprCompiler:
     """Compile expressions against one configuration's static layout.
 
@@ -86,7 +74,8 @@ class ExprCompiler:
         players: the player count. variants: the selected variants.
         comps: components. kinds: card kind -> ids. enums: enum -> members.
         zone_base / zone_dims: zone name -> first slot and dims; likewise counters.
-        tables: table name -> list of (low, high, value). functions: name -> compiled fn.
+        tables: table name -> list of (low, high, value). ns: the namespace generated code
+        runs in (helpers, constants, compiled spec functions).
     """
 
     def __init__(self, *, players: int, variants: frozenset[str], comps: Sequence[Component],
@@ -98,10 +87,9 @@ class ExprCompiler:
         self.players = players
         self.variants = variants
         self.comps = comps
-        self.attrs = [c.attrs for c in comps]
         self.kinds = kinds
         self.enums = enums
-        self.members = {m: m for ms in enums.values() for m in ms}
+        self.members = {m for ms in enums.values() for m in ms}
         self.zone_base = zone_base
         self.zone_dims = zone_dims
         self.zone_slots = zone_slots
@@ -109,54 +97,139 @@ class ExprCompiler:
         self.counter_dims = counter_dims
         self.tables = tables
         self.function_decls = function_decls
-        self.functions: dict[str, tuple[Fn, int]] = {}
+        self.compiled_functions: set[str] = set()
+        self.constant_functions: dict[str, str] = {}
+        self.inline_bodies: dict[str, str] = {}
+        self.fresh = 0
+        self.ns: dict[str, Any] = {
+            "SpecRuntimeError": SpecRuntimeError,
+            "contents": contents, "zone_size": zone_size, "index_check": runtime.index_check,
+            "member_check": runtime.member_check, "item": runtime.item,
+            "floordiv": runtime.floordiv, "modulo": runtime.modulo, "num": runtime.num,
+            "move_items": runtime.move_items, "AtStatement": AtStatement,
+            "ATTRS": {c.id: c.attrs for c in comps}, "KIND": {c.id: c.kind for c in comps},
+            "ZONES": zone_slots,
+        }
+        for name, fn in runtime.pure_builtins(players).items():
+            self.ns[f"b_{name}"] = fn
+        self.ns["owner_of"] = self._owner
+        self.ns["zone_name_of"] = lambda st, c: zone_slots[st.loc[c]].name
+        for t, entries in tables.items():
+            self.ns[f"T_{t}"] = self._table(t, entries)
 
-    # ---- helpers
-    def function(self, name: str) -> tuple[Fn, int]:
-        """A spec function compiled on first use: (body, frame size)."""
-        if name not in self.functions:
-            decl = self.function_decls[name]
-            scope = Scope(decl.params)
-            self.functions[name] = (lambda st, l: None, 0)  # recursion placeholder
-            body = self.expr(decl.body, scope)
-            self.functions[name] = (body, scope.size)
-        return self.functions[name]
+    # ---- plumbing
+    def const(self, value: Any) -> str:
+        """A name in the namespace bound to ``value``."""
+        if isinstance(value, (int, str, bool)) or value is None:
+            return repr(value)
+        self.fresh += 1
+        name = f"K{self.fresh}"
+        self.ns[name] = value
+        return name
 
-    def slot_fn(self, base: int, dims: Dims, args: Sequence[Fn], what: str) -> Callable[[Any, list[Any]], int]:
-        """A closure computing the slot of ``name[args]``."""
+    def var(self) -> str:
+        """A fresh Python variable name for a comprehension."""
+        self.fresh += 1
+        return f"v{self.fresh}"
+
+    def lam(self, src: str, args: str = "st, l") -> Fn:
+        """Compile generated source into a function."""
+        code = f"lambda {args}: {src}"
+        self.fresh += 1
+        # a distinct file name per function keeps profiles and tracebacks readable
+        return eval(compile(code, f"<rules expr {self.fresh}>", "eval"),  # type: ignore[no-any-return]
+                    self.ns)
+
+    def _owner(self, st: Any, c: Any) -> int:
+        if c.__class__ is not int or not 0 <= c < len(st.loc):
+            raise SpecRuntimeError(f"owner(): {c!r} is not a component")
+        z = self.zone_slots[st.loc[c]]
+        return -1 if z.owner is None else z.owner
+
+    @staticmethod
+    def _table(name: str, entries: list[tuple[int, int, Any]]) -> Callable[[Any, bool], Any]:
+        """A lookup function; the first entry in file order whose range holds the key wins."""
+        exact: dict[Any, Any] = {}
+        for lo, hi, v in entries:
+            if lo == hi:
+                exact.setdefault(lo, v)
+        only_exact = all(lo == hi for lo, hi, _ in entries)
+
+        def look(k: Any, probe: bool) -> Any:
+            if only_exact:
+                if k in exact:
+                    return True if probe else exact[k]
+            elif isinstance(k, int):
+                for lo, hi, v in entries:
+                    if lo <= k <= hi:
+                        return True if probe else v
+            if probe:
+                return False
+            raise SpecRuntimeError(f"table {name!r} has no entry for {k!r}", "gap")
+        return look
+
+    # ---- public API used by the statement compiler
+    def expr(self, e: ast.Expr, scope: Scope) -> Fn:
+        """Compile ``e`` to ``fn(state, locals)``."""
+        return self.lam(self.src(e, scope))
+
+    def slot_src(self, base: int, dims: Dims, args: Sequence[str], what: str) -> str:
+        """Source computing the slot of ``name[args]`` (row-major, checked)."""
         if not args:
-            return lambda st, l: base
-        if len(args) == 1 and dims.maps[0] is None:
-            a0, size = args[0], dims.sizes[0]
+            return str(base)
+        parts = []
+        stride = 1
+        for size, m, a in reversed(list(zip(dims.sizes, dims.maps, args))):
+            if m is None and a.isdigit() and int(a) < size:
+                idx = a
+            elif m is None and _SIMPLE.match(a):
+                # inlined: a simple name costs less to read three times than one call
+                idx = f"({a} if {a}.__class__ is int and 0 <= {a} < {size} " \
+                      f"else index_check({a}, {size}, {what!r}))"
+            elif m is None:
+                idx = f"index_check({a}, {size}, {what!r})"
+            else:
+                idx = f"member_check({self.const(m)}, {a}, {what!r})"
+            parts.append(idx if stride == 1 else f"{idx}*{stride}")
+            stride *= size
+        return f"({base} + " + " + ".join(reversed(parts)) + ")"
 
-            def one(st: Any, l: list[Any]) -> int:
-                v = a0(st, l)
-                if v.__class__ is not int or not 0 <= v < size:
-                    raise SpecRuntimeError(f"{what}: index {v!r} is outside 0..{size - 1}")
-                return base + v  # type: ignore[no-any-return]
-            return one
-        return lambda st, l: base + dims.offset([a(st, l) for a in args], what)
+    def slot_fn(self, base: int, dims: Dims, args: Sequence[ast.Expr], what: str,
+                scope: Scope) -> Callable[[Any, list[Any]], int]:
+        """A function computing the slot of ``name[args]``."""
+        return self.lam(self.slot_src(base, dims, [self.src(a, scope) for a in args], what))
 
-    def zone(self, e: ast.Expr, scope: Scope) -> Callable[[Any, list[Any]], int]:
-        """Compile a zone reference to a closure returning its slot.
+    def zone_src(self, e: ast.Expr, scope: Scope) -> str:
+        """Source for a zone reference's slot.
 
         Raises:
             SpecRuntimeError: at compile time, when ``e`` does not name a zone.
         """
-        if isinstance(e, ast.Name) and e.id in self.zone_base and e.id not in scope.slots:
-            return self.slot_fn(self.zone_base[e.id], self.zone_dims[e.id], (), e.id)
-        if (isinstance(e, ast.Index) and isinstance(e.obj, ast.Name)
-                and e.obj.id in self.zone_base and e.obj.id not in scope.slots):
-            args = [self.expr(a, scope) for a in e.args]
-            return self.slot_fn(self.zone_base[e.obj.id], self.zone_dims[e.obj.id], args, e.obj.id)
+        if isinstance(e, ast.Name) and self.is_zone(e, scope):
+            return str(self.zone_base[e.id])
+        if isinstance(e, ast.Index) and self.is_zone(e, scope):
+            assert isinstance(e.obj, ast.Name)
+            n = e.obj.id
+            return self.slot_src(self.zone_base[n], self.zone_dims[n],
+                                 [self.src(a, scope) for a in e.args], n)
         raise SpecRuntimeError("expected a zone (a zone name, or name[index])")
+
+    def zone(self, e: ast.Expr, scope: Scope) -> Callable[[Any, list[Any]], int]:
+        """Compile a zone reference to a function returning its slot."""
+        return self.lam(self.zone_src(e, scope))
 
     def is_zone(self, e: ast.Expr, scope: Scope) -> bool:
         """True when ``e`` is a single-zone reference."""
+        def free(n: str) -> bool:
+            return n in self.zone_base and n not in scope.slots and n not in scope.bound
         if isinstance(e, ast.Name):
-            return e.id in self.zone_base and e.id not in scope.slots
-        return (isinstance(e, ast.Index) and isinstance(e.obj, ast.Name)
-                and e.obj.id in self.zone_base and e.obj.id not in scope.slots)
+            return free(e.id)
+        return isinstance(e, ast.Index) and isinstance(e.obj, ast.Name) and free(e.obj.id)
+
+    def zone_kind(self, e: ast.Expr) -> str:
+        """The kind (deck, list, set) of a zone reference."""
+        name = e.id if isinstance(e, ast.Name) else e.obj.id  # type: ignore[union-attr]
+        return self.zone_slots[self.zone_base[name]].kind
 
     def is_components(self, e: ast.Expr, scope: Scope) -> bool:
         """True when ``e`` evaluates to a list of components (for readable labels)."""
@@ -171,367 +244,251 @@ class ExprCompiler:
             return self.is_components(e.left, scope) and self.is_components(e.right, scope)
         return False
 
-    # ---- expressions
-    def expr(self, e: ast.Expr, scope: Scope) -> Fn:
-        """Compile ``e``. Names resolve to locals first, then to top-level declarations."""
-        method = getattr(self, "x_" + type(e).__name__)
-        return method(e, scope)  # type: ignore[no-any-return]
+    def function(self, name: str) -> str:
+        """The namespace name of spec function ``name``, compiling it on first use."""
+        fname = f"F_{name}"
+        if name not in self.compiled_functions:
+            self.compiled_functions.add(name)
+            decl = self.function_decls[name]
+            scope = Scope()
+            params = [f"a{i}" for i in range(len(decl.params))]
+            scope.bound = dict(zip(decl.params, params))
+            body = self.src(decl.body, scope)
+            if scope.slots:
+                raise SpecRuntimeError(f"function {name}: unknown name(s) "
+                                       f"{', '.join(scope.slots)}")
+            self.ns[fname] = self.lam(body, ", ".join(["st", *params]))
+            if not params and not _READS_STATE.search(body):
+                self.constant_functions[name] = body
+            elif len(body) < 600 and fname not in body:
+                self.inline_bodies[name] = body
+        return fname
 
-    def x_Int(self, e: ast.Int, scope: Scope) -> Fn:
-        v = e.value
-        return lambda st, l: v
+    # ---- source generation, one method per expression node
+    def src(self, e: ast.Expr, scope: Scope) -> str:
+        """Python source for ``e``; a subexpression that reads no state is folded to its value."""
+        method = getattr(self, "g_" + type(e).__name__)
+        out: str = method(e, scope)
+        if isinstance(e, (ast.Int, ast.Str, ast.Name)) or _READS_STATE.search(out):
+            return out
+        try:
+            value = eval(compile(out, "<rules>", "eval"), self.ns)
+        except Exception:  # noqa: BLE001 - not constant after all, or fails at run time too
+            return out
+        return self.const(value)
 
-    def x_Str(self, e: ast.Str, scope: Scope) -> Fn:
-        v = e.value
-        return lambda st, l: v
+    def g_Int(self, e: ast.Int, scope: Scope) -> str:
+        return repr(e.value)
 
-    def x_Name(self, e: ast.Name, scope: Scope) -> Fn:
+    def g_Str(self, e: ast.Str, scope: Scope) -> str:
+        return repr(e.value)
+
+    def g_Name(self, e: ast.Name, scope: Scope) -> str:
         n = e.id
+        if n in scope.bound:
+            return scope.bound[n]
         if n in scope.slots:
-            i = scope.slots[n]
-            return lambda st, l: l[i]
-        const: Any
+            return f"l[{scope.slots[n]}]"
         if n == "true":
-            const = True
-        elif n == "false":
-            const = False
-        elif n == "none":
-            const = None
-        elif n == "nplayers":
-            const = self.players
-        elif n == "players":
-            const = tuple(range(self.players))
-        elif n in self.members:
-            const = n
-        elif n in self.enums:
-            const = self.enums[n]
-        elif n in self.kinds:
-            const = tuple(self.kinds[n])
-        elif n in self.counter_base:
-            i = self.counter_base[n]
-            return lambda st, l: st.counters[i]
-        elif n in self.zone_base:
-            z = self.zone_base[n]
-            return lambda st, l: contents(st, z)
-        else:
-            i = scope.slot(n)
-            return lambda st, l: l[i]
-        return lambda st, l: const
+            return "True"
+        if n == "false":
+            return "False"
+        if n == "none":
+            return "None"
+        if n == "nplayers":
+            return str(self.players)
+        if n == "players":
+            return self.const(tuple(range(self.players)))
+        if n in self.members:
+            return repr(n)
+        if n in self.enums:
+            return self.const(self.enums[n])
+        if n in self.kinds:
+            return self.const(tuple(self.kinds[n]))
+        if n in self.counter_base:
+            return f"st.counters[{self.counter_base[n]}]"
+        if n in self.zone_base:
+            return self._contents(str(self.zone_base[n]), self.zone_slots[self.zone_base[n]].kind)
+        return f"l[{scope.slot(n)}]"
 
-    def x_Attr(self, e: ast.Attr, scope: Scope) -> Fn:
-        obj = self.expr(e.obj, scope)
-        name = e.name
-        attrs = self.attrs
-        comps = self.comps
-        if name in ("kind", "id"):
-            def meta(st: Any, l: list[Any]) -> Any:
-                c = obj(st, l)
-                if c.__class__ is not int or not 0 <= c < len(comps):
-                    raise SpecRuntimeError(f".{name}: {c!r} is not a component")
-                return comps[c].kind if name == "kind" else c
-            return meta
+    @staticmethod
+    def _contents(slot: str, kind: str) -> str:
+        return f"contents(st, {slot})" if kind == "deck" else f"tuple(st.zones[{slot}])"
 
-        def get(st: Any, l: list[Any]) -> Any:
-            c = obj(st, l)
-            try:
-                return attrs[c][name]
-            except (KeyError, IndexError, TypeError):
-                if c.__class__ is not int or not 0 <= c < len(attrs):
-                    raise SpecRuntimeError(f".{name}: {c!r} is not a component") from None
-                raise SpecRuntimeError(f"a {comps[c].kind} card has no attribute {name!r}") from None
-        return get
+    def g_Attr(self, e: ast.Attr, scope: Scope) -> str:
+        obj = self.src(e.obj, scope)
+        if e.name == "kind":
+            return f"KIND[{obj}]"
+        if e.name == "id":
+            return f"(KIND[{obj}] and {obj})"
+        return f"ATTRS[{obj}][{e.name!r}]"
 
-    def x_Index(self, e: ast.Index, scope: Scope) -> Fn:
-        if isinstance(e.obj, ast.Name) and e.obj.id not in scope.slots:
+    def g_Index(self, e: ast.Index, scope: Scope) -> str:
+        if isinstance(e.obj, ast.Name) and e.obj.id not in scope.slots \
+                and e.obj.id not in scope.bound:
             n = e.obj.id
-            args = [self.expr(a, scope) for a in e.args]
+            args = [self.src(a, scope) for a in e.args]
             if n in self.zone_base:
-                slot = self.slot_fn(self.zone_base[n], self.zone_dims[n], args, n)
-                return lambda st, l: contents(st, slot(st, l))
+                slot = self.slot_src(self.zone_base[n], self.zone_dims[n], args, n)
+                return self._contents(slot, self.zone_slots[self.zone_base[n]].kind)
             if n in self.counter_base:
-                cslot = self.slot_fn(self.counter_base[n], self.counter_dims[n], args, n)
-                return lambda st, l: st.counters[cslot(st, l)]
+                slot = self.slot_src(self.counter_base[n], self.counter_dims[n], args, n)
+                return f"st.counters[{slot}]"
             if n in self.tables:
-                return self._lookup(n, args[0], default=False)
-        obj = self.expr(e.obj, scope)
-        idx = [self.expr(a, scope) for a in e.args]
+                return f"T_{n}({args[0]}, False)"
+        return f"item({self.src(e.obj, scope)}, {self.src(e.args[0], scope)})"
 
-        def item(st: Any, l: list[Any]) -> Any:
-            seq = obj(st, l)
-            i = idx[0](st, l)
-            try:
-                return seq[i]
-            except (IndexError, TypeError, KeyError):
-                raise SpecRuntimeError(f"cannot index {seq!r} with {i!r}") from None
-        return item
-
-    def _lookup(self, table: str, key: Fn, default: bool) -> Fn:
-        entries = self.tables[table]
-
-        def look(st: Any, l: list[Any]) -> Any:
-            k = key(st, l)
-            for lo, hi, v in entries:
-                if lo <= k <= hi:
-                    return True if default else v
-            if default:
-                return False
-            raise SpecRuntimeError(f"table {table!r} has no entry for {k!r}", "gap")
-        return look
-
-    def x_ZoneAll(self, e: ast.ZoneAll, scope: Scope) -> Fn:
+    def g_ZoneAll(self, e: ast.ZoneAll, scope: Scope) -> str:
         assert isinstance(e.obj, ast.Name)
         base = self.zone_base[e.obj.id]
         n = len(self.zone_dims[e.obj.id].keys())
-        slots = range(base, base + n)
-        return lambda st, l: tuple(c for z in slots for c in contents(st, z))
+        return f"tuple(c for z in range({base}, {base + n}) for c in contents(st, z))"
 
-    def x_ListLit(self, e: ast.ListLit, scope: Scope) -> Fn:
-        items = [self.expr(i, scope) for i in e.items]
-        return lambda st, l: tuple(i(st, l) for i in items)
+    def g_ListLit(self, e: ast.ListLit, scope: Scope) -> str:
+        items = [self.src(i, scope) for i in e.items]
+        return "(" + "".join(f"{i}, " for i in items) + ")"
 
-    def _iter(self, source: ast.Expr, var: str, where: ast.Expr | None,
-              scope: Scope) -> tuple[Fn, int, Fn | None]:
-        src = self.expr(source, scope)
-        slot = scope.slot(var)
-        cond = self.expr(where, scope) if where is not None else None
-        return src, slot, cond
+    def _source(self, source: ast.Expr, scope: Scope) -> str:
+        """Source of a list to iterate inside an expression (no copy of a plain zone)."""
+        if self.is_zone(source, scope) and self.zone_kind(source) != "deck":
+            return f"st.zones[{self.zone_src(source, scope)}]"
+        return self.src(source, scope)
 
-    def x_ListComp(self, e: ast.ListComp, scope: Scope) -> Fn:
-        src, slot, cond = self._iter(e.source, e.var, e.where, scope)
-        elem = self.expr(e.elem, scope)
+    def _bind(self, var: str, value: str, scope: Scope, *exprs: ast.Expr | None) -> list[str]:
+        saved = scope.bound.get(var)
+        scope.bound[var] = value
+        try:
+            return [self.src(x, scope) if x is not None else "" for x in exprs]
+        finally:
+            if saved is None:
+                del scope.bound[var]
+            else:
+                scope.bound[var] = saved
 
-        def comp(st: Any, l: list[Any]) -> tuple[Any, ...]:
-            out = []
-            for v in src(st, l):
-                l[slot] = v
-                if cond is None or cond(st, l):
-                    out.append(elem(st, l))
-            return tuple(out)
-        return comp
+    def _unrolled(self, source: str) -> tuple[Any, ...] | None:
+        """The values of a small constant list of ints or strings, else None."""
+        value = self.ns.get(source) if _CONST.match(source) else None
+        if isinstance(value, tuple) and 0 < len(value) <= 6 \
+                and all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value):
+            return value
+        return None
 
-    def x_Aggregate(self, e: ast.Aggregate, scope: Scope) -> Fn:
-        src, slot, cond = self._iter(e.source, e.var, e.where, scope)
-        elem = self.expr(e.elem, scope)
-        func = e.func
-        assert func in AGGREGATES
+    def _gen(self, elem: ast.Expr, var: str, source: ast.Expr, where: ast.Expr | None,
+             scope: Scope) -> str:
+        src = self._source(source, scope)
+        v = self.var()
+        body, cond = self._bind(var, v, scope, elem, where)
+        return f"{body} for {v} in {src}" + (f" if {cond}" if where is not None else "")
 
-        def values(st: Any, l: list[Any]) -> list[Any]:
-            out = []
-            for v in src(st, l):
-                l[slot] = v
-                if cond is None or cond(st, l):
-                    out.append(True if func == "count" else elem(st, l))
-            return out
+    def g_ListComp(self, e: ast.ListComp, scope: Scope) -> str:
+        return f"tuple({self._gen(e.elem, e.var, e.source, e.where, scope)})"
 
-        reducer = _REDUCERS[func]
-        return lambda st, l: reducer(values(st, l))
+    def g_Aggregate(self, e: ast.Aggregate, scope: Scope) -> str:
+        assert e.func in AGGREGATES
+        values = self._unrolled(self._source(e.source, scope))
+        if values is not None and e.func in ("any", "all", "sum", "count"):
+            # a loop over a small constant list (players, enum members) is written out
+            parts = []
+            for value in values:
+                body, cond = self._bind(e.var, repr(value), scope, e.elem, e.where)
+                if e.func == "count":
+                    body = "1"
+                if e.func in ("any", "all") and not isinstance(e.elem, (ast.Compare, ast.Not,
+                                                                         ast.BoolOp)):
+                    body = f"bool({body})"
+                if e.where is not None:
+                    neutral = {"any": "False", "all": "True"}.get(e.func, "0")
+                    body = f"({body} if {cond} else {neutral})"
+                parts.append(body)
+            joiner = {"any": " or ", "all": " and ", "sum": " + ", "count": " + "}[e.func]
+            return "(" + joiner.join(parts) + ")"
+        if e.func == "count":
+            src = self._source(e.source, scope)
+            v = self.var()
+            (cond,) = self._bind(e.var, v, scope, e.where)
+            return f"sum(1 for {v} in {src}" + (f" if {cond})" if e.where is not None else ")")
+        gen = self._gen(e.elem, e.var, e.source, e.where, scope)
+        if e.func in ("max", "min"):
+            return f"{e.func}(({gen}), default=0)"
+        return f"{e.func}({gen})"
 
-    def x_BinOp(self, e: ast.BinOp, scope: Scope) -> Fn:
-        a = self.expr(e.left, scope)
-        b = self.expr(e.right, scope)
-        op = e.op
-        if op == "+":
-            def add(st: Any, l: list[Any]) -> Any:
-                x, y = a(st, l), b(st, l)
-                try:
-                    return x + y
-                except TypeError:
-                    raise SpecRuntimeError(f"cannot add {x!r} and {y!r}") from None
-            return add
-        if op == "-":
-            return lambda st, l: _num(a(st, l), "-") - _num(b(st, l), "-")
-        if op == "*":
-            return lambda st, l: _num(a(st, l), "*") * _num(b(st, l), "*")
+    def g_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
+        a, b = self.src(e.left, scope), self.src(e.right, scope)
+        if e.op == "/":
+            return f"floordiv({a}, {b})"
+        if e.op == "%":
+            return f"modulo({a}, {b})"
+        return f"({a} {e.op} {b})"
 
-        def div(st: Any, l: list[Any]) -> Any:
-            x, y = _num(a(st, l), op), _num(b(st, l), op)
-            if y == 0:
-                raise SpecRuntimeError(f"division by zero ({x} {op} 0)")
-            return x // y if op == "/" else x % y
-        return div
+    def g_Compare(self, e: ast.Compare, scope: Scope) -> str:
+        return f"({self.src(e.left, scope)} {_CMP[e.op]} {self.src(e.right, scope)})"
 
-    def x_Compare(self, e: ast.Compare, scope: Scope) -> Fn:
-        a = self.expr(e.left, scope)
-        b = self.expr(e.right, scope)
-        op = e.op
-        if op == "==":
-            return lambda st, l: a(st, l) == b(st, l)
-        if op == "!=":
-            return lambda st, l: a(st, l) != b(st, l)
-        cmp = _CMP[op]
+    def g_BoolOp(self, e: ast.BoolOp, scope: Scope) -> str:
+        parts = []
+        for i in e.items:
+            part = self.src(i, scope)
+            is_bool = isinstance(i, (ast.Compare, ast.Not, ast.BoolOp)) or part in ("True", "False")
+            parts.append(part if is_bool else f"bool({part})")
+        return "(" + f" {e.op} ".join(parts) + ")"
 
-        def compare(st: Any, l: list[Any]) -> bool:
-            x, y = a(st, l), b(st, l)
-            try:
-                return cmp(x, y)
-            except TypeError:
-                raise SpecRuntimeError(f"cannot compare {x!r} {op} {y!r}") from None
-        return compare
+    def g_Not(self, e: ast.Not, scope: Scope) -> str:
+        return f"(not {self.src(e.operand, scope)})"
 
-    def x_BoolOp(self, e: ast.BoolOp, scope: Scope) -> Fn:
-        items = [self.expr(i, scope) for i in e.items]
-        if e.op == "and":
-            return lambda st, l: all(i(st, l) for i in items)
-        return lambda st, l: any(i(st, l) for i in items)
+    def g_Neg(self, e: ast.Neg, scope: Scope) -> str:
+        return f"(-num({self.src(e.operand, scope)}, '-'))"
 
-    def x_Not(self, e: ast.Not, scope: Scope) -> Fn:
-        a = self.expr(e.operand, scope)
-        return lambda st, l: not a(st, l)
-
-    def x_Neg(self, e: ast.Neg, scope: Scope) -> Fn:
-        a = self.expr(e.operand, scope)
-        return lambda st, l: -_num(a(st, l), "-")
-
-    def x_Call(self, e: ast.Call, scope: Scope) -> Fn:
+    def g_Call(self, e: ast.Call, scope: Scope) -> str:
         f = e.func
         if f == "variant":
             arg = e.args[0]
-            const = isinstance(arg, ast.Name) and arg.id in self.variants
-            return lambda st, l: const
+            return repr(isinstance(arg, ast.Name) and arg.id in self.variants)
         if f in ("lookup", "has_key"):
             assert isinstance(e.args[0], ast.Name)
-            return self._lookup(e.args[0].id, self.expr(e.args[1], scope), f == "has_key")
+            return f"T_{e.args[0].id}({self.src(e.args[1], scope)}, {f == 'has_key'})"
         if f in ("top", "bottom") and self.is_zone(e.args[0], scope):
-            z = self.zone(e.args[0], scope)
-            at_top = f == "top"
-
-            def end(st: Any, l: list[Any]) -> Any:
-                slot = z(st, l)
-                if at_top and st.zones[slot]:
-                    return st.zones[slot][0]
-                if not at_top and st.bottoms[slot]:
-                    return st.bottoms[slot][-1]
-                if st.mids[slot]:
-                    raise SpecRuntimeError(f"the {f} of {self.zone_slots[slot].label} is unknown "
-                                           "(shuffled); draw it instead")
-                if not at_top and st.zones[slot]:
-                    return st.zones[slot][-1]
-                raise SpecRuntimeError(f"{f}() of empty zone {self.zone_slots[slot].label}",
-                                       "exhausted")
-            return end
+            self.ns.setdefault("zone_end", self._zone_end)
+            return f"zone_end(st, {self.zone_src(e.args[0], scope)}, {f == 'top'})"
         if f == "count" and len(e.args) == 1 and self.is_zone(e.args[0], scope):
-            z = self.zone(e.args[0], scope)
-            return lambda st, l: zone_size(st, z(st, l))
-        args = [self.expr(a, scope) for a in e.args]
+            slot = self.zone_src(e.args[0], scope)
+            if self.zone_kind(e.args[0]) == "deck":
+                return f"zone_size(st, {slot})"
+            return f"len(st.zones[{slot}])"
+        if f == "cond":
+            c, a, b = (self.src(x, scope) for x in e.args)
+            return f"({a} if {c} else {b})"
+        args = [self.src(a, scope) for a in e.args]
         if f in self.function_decls:
-            name = f
-
-            def call(st: Any, l: list[Any]) -> Any:
-                body, size = self.function(name)
-                frame = [a(st, l) for a in args]
-                frame.extend([None] * (size - len(frame)))
-                return body(st, frame)
-            self.function(name)
-            return call
+            fname = self.function(f)
+            if f in self.constant_functions:
+                return self.constant_functions[f]
+            body = self.inline_bodies.get(f)
+            if body is not None and all(_SIMPLE.match(a) or _LITERAL.match(a) for a in args):
+                # a small function called with simple arguments is written in place
+                return _PARAM.sub(lambda m: f"({args[int(m.group(1))]})", body)
+            return f"{fname}(st{''.join(', ' + a for a in args)})"
         assert f in BUILTINS, f
         if f == "turns":
-            a0 = args[0]
-            return lambda st, l: st.turns[a0(st, l)]
+            return f"st.turns[b_player({args[0]})]"
         if f == "place":
-            a0 = args[0]
             # The ranking the engine reports (State.ranking), so a spec can restate its
             # rulebook's tie-break sentence as an invariant over the reported result.
-            return lambda st, l: st.ranking()[a0(st, l)]
+            return f"st.ranking()[b_player({args[0]})]"
         if f == "owner":
-            a0 = args[0]
-            zs = self.zone_slots
-
-            def owner(st: Any, l: list[Any]) -> Any:
-                c = a0(st, l)
-                z = zs[st.loc[c]]
-                return -1 if z.owner is None else z.owner
-            return owner
+            return f"owner_of(st, {args[0]})"
         if f == "zone_name":
-            a0 = args[0]
-            zs = self.zone_slots
-            return lambda st, l: zs[st.loc[a0(st, l)]].name
-        impl = _pure_builtin(f, self.players)
-        if len(args) == 1:
-            a0 = args[0]
-            return lambda st, l: impl(a0(st, l))
-        if len(args) == 2:
-            a0, a1 = args
-            return lambda st, l: impl(a0(st, l), a1(st, l))
-        return lambda st, l: impl(*(a(st, l) for a in args))
+            return f"zone_name_of(st, {args[0]})"
+        return f"b_{f}({', '.join(args)})"
 
-
-def _num(x: Any, op: str) -> int:
-    if x.__class__ is not int and not isinstance(x, int):
-        raise SpecRuntimeError(f"'{op}' needs numbers, got {x!r}")
-    return x  # type: ignore[no-any-return]
-
-
-def _safe_max(xs: list[Any]) -> Any:
-    return max(xs) if xs else 0
-
-
-def _safe_min(xs: list[Any]) -> Any:
-    return min(xs) if xs else 0
-
-
-_REDUCERS: dict[str, Callable[[list[Any]], Any]] = {
-    "sum": sum, "count": len, "max": _safe_max, "min": _safe_min, "any": any, "all": all,
-}
-
-_CMP: dict[str, Callable[[Any, Any], bool]] = {
-    "<": lambda x, y: x < y, "<=": lambda x, y: x <= y,
-    ">": lambda x, y: x > y, ">=": lambda x, y: x >= y,
-}
-
-
-def _seq(x: Any, what: str) -> tuple[Any, ...]:
-    if not isinstance(x, tuple):
-        raise SpecRuntimeError(f"{what}() needs a list, got {x!r}")
-    return x
-
-
-def _pure_builtin(f: str, n: int) -> Callable[..., Any]:
-    def first(xs: Any) -> Any:
-        xs = _seq(xs, "first")
-        if not xs:
-            raise SpecRuntimeError("first() of an empty list")
-        return xs[0]
-
-    def last(xs: Any) -> Any:
-        xs = _seq(xs, "last")
-        if not xs:
-            raise SpecRuntimeError("last() of an empty list")
-        return xs[-1]
-
-    def player(p: Any, what: str) -> int:
-        if p.__class__ is not int or not 0 <= p < n:
-            raise SpecRuntimeError(f"{what}(): {p!r} is not a player")
-        return p  # type: ignore[no-any-return]
-
-    def top_list(xs: Any) -> Any:
-        return first(xs)
-
-    def maximum(*xs: Any) -> Any:
-        return _safe_max(list(_seq(xs[0], "max"))) if len(xs) == 1 else max(xs)
-
-    def minimum(*xs: Any) -> Any:
-        return _safe_min(list(_seq(xs[0], "min"))) if len(xs) == 1 else min(xs)
-
-    table: dict[str, Callable[..., Any]] = {
-        "count": lambda xs: len(_seq(xs, "count")),
-        "sum": lambda xs: sum(_seq(xs, "sum")),
-        "max": maximum,
-        "min": minimum,
-        "any": lambda xs: any(_seq(xs, "any")),
-        "all": lambda xs: all(_seq(xs, "all")),
-        "abs": lambda x: abs(_num(x, "abs")),
-        "left": lambda p: (player(p, "left") + 1) % n,
-        "right": lambda p: (player(p, "right") - 1) % n,
-        "next": lambda p, k: (player(p, "next") + _num(k, "next")) % n,
-        "top": top_list,
-        "bottom": last,
-        "first": first,
-        "last": last,
-        "contains": lambda xs, x: x in _seq(xs, "contains"),
-        "distinct": lambda xs: tuple(dict.fromkeys(_seq(xs, "distinct"))),
-        "sorted": lambda xs: tuple(sorted(_seq(xs, "sorted"))),
-        "range": lambda a, b: tuple(range(_num(a, "range"), _num(b, "range") + 1)),
-        "cond": lambda c, a, b: a if c else b,
-        "seat_order": lambda p: tuple((player(p, "seat_order") + i) % n for i in range(n)),
-    }
-    return table[f]
+    def _zone_end(self, st: Any, slot: int, at_top: bool) -> Any:
+        label = self.zone_slots[slot].label
+        if at_top and st.zones[slot]:
+            return st.zones[slot][0]
+        if not at_top and st.bottoms[slot]:
+            return st.bottoms[slot][-1]
+        if st.mids[slot]:
+            raise SpecRuntimeError(f"the {'top' if at_top else 'bottom'} of {label} is unknown "
+                                   "(shuffled); draw it instead")
+        if not at_top and st.zones[slot]:
+            return st.zones[slot][-1]
+        raise SpecRuntimeError(f"{'top' if at_top else 'bottom'}() of empty zone {label}",
+                               "exhausted")

@@ -12,7 +12,7 @@ attributes of :class:`StoreLike`.
 ==========  =====================================================  ============================
 opcode      operands                                               meaning
 ==========  =====================================================  ============================
-EXEC        fn                                                     run an effect, pc += 1
+EXEC        fn, sites                                              run effects, pc += 1
 JUMP        target                                                 pc = target
 JUMPF       cond, target                                           pc = target unless cond()
 CALL        rule_index, args_fn                                    push a frame
@@ -73,6 +73,15 @@ class SpecRuntimeError(Exception):
     def __init__(self, message: str, kind: str = "runtime error") -> None:
         super().__init__(message)
         self.kind = kind
+
+
+class AtStatement(Exception):
+    """Raised by a fused EXEC function: statement ``index`` of its sites failed with ``error``."""
+
+    def __init__(self, index: int, error: Exception) -> None:
+        super().__init__(str(error))
+        self.index = index
+        self.error = error
 
 
 @frozen

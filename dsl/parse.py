@@ -123,7 +123,7 @@ class _ToAst(Transformer[Token, Any]):
         return ast.VariantDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]))
 
     def assume_decl(self, meta: Meta, c: list[Any]) -> ast.AssumeDecl:
-        return ast.AssumeDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]))
+        return ast.AssumeDecl(self.s(meta), str(c[0]).split()[-1], _unquote(c[1]), _prov(c[2:]))
 
     # ---- components
     def names(self, meta: Meta, c: list[Token]) -> tuple[str, ...]:
@@ -498,12 +498,13 @@ def match_mistake(err: UnexpectedInput) -> str:
     return ""
 
 
-def parse(text: str, path: str = "<string>") -> ast.Spec:
+def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
     """Parse spec text.
 
     Args:
         text: the spec's source.
         path: the name used in diagnostics.
+        file: the file's location on disk, where data files are looked up (default: path).
 
     Returns:
         The :class:`~rulewright.dsl.ast.Spec`.
@@ -524,7 +525,7 @@ def parse(text: str, path: str = "<string>") -> ast.Spec:
             raise SpecError([Diagnostic(span, f"malformed literal: {err.orig_exc}")],
                             {path: text}) from None
         raise
-    return ast.Spec(path, text, tuple(decls))
+    return ast.Spec(path, text, tuple(decls), file or path)
 
 
 ParseFn = Callable[[str], Any]

@@ -40,10 +40,18 @@ def spec_path(spec: str | Path) -> Path:
     raise UsageError(f"unknown spec {str(spec)!r}; bundled specs: {', '.join(bundled_specs())}")
 
 
+def display_path(path: Path) -> str:
+    """How diagnostics name a spec file: bundled specs as ``spec/NAME.rules``."""
+    root = Path(str(resources.files("rulewright.spec")))
+    if path.parent.resolve() == root.resolve():
+        return f"spec/{path.name}"
+    return str(path)
+
+
 @lru_cache(maxsize=64)
 def _parse_cached(path: str, mtime: float) -> ast.Spec:
     del mtime
-    return parse(Path(path).read_text(encoding="utf-8"), path)
+    return parse(Path(path).read_text(encoding="utf-8"), display_path(Path(path)), path)
 
 
 def load_spec(spec: str | Path) -> ast.Spec:
@@ -71,6 +79,9 @@ class Game:
     def __init__(self, machine: Machine, source: str = "") -> None:
         self.machine = machine
         self.source = source or machine.game.id
+        self.codes = tuple(r.code for r in machine.rules)
+        self.nlocals = tuple(r.nlocals for r in machine.rules)
+        self.bound = machine.game.bound
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
 

@@ -14,19 +14,23 @@ from attrs import frozen
 
 from rulewright.dsl.expr import contents, relocate
 from rulewright.dsl.machine import (CALL, CHANCE, CHOICE, DRAW, END, EXEC, EXPECT, FORNEXT, GAP,
-                                    JUMP, JUMPF, RET, SCRIPT, SWITCH, Site, SpecRuntimeError)
-from rulewright.errors import UsageError
+                                    JUMP, JUMPF, RET, SCRIPT, SWITCH, AtStatement, Site,
+                                    SpecRuntimeError)
+from rulewright.errors import TraceError, UsageError
 
 if TYPE_CHECKING:
     from rulewright.engines.game import Game
+
+#: The version tag of State.to_json data.
+STATE_FORMAT = "rulewright-state/1"
 
 #: current_player() at a chance node, as in OpenSpiel.
 CHANCE_PLAYER = -1
 #: current_player() at a terminal state, as in OpenSpiel.
 TERMINAL_PLAYER = -4
 
-#: Instructions run without reaching a decision before the run counts as a livelock.
-INSTRUCTION_BUDGET = 2_000_000
+#: Jumps and calls run without reaching a decision before the run counts as a livelock.
+INSTRUCTION_BUDGET = 1_000_000
 
 
 @frozen
@@ -131,7 +135,7 @@ class State:
         """The decision's actions with readable labels, sorted by id."""
         if self.pending[0] != "decision":
             return []
-        return sorted((Action(i, lab) for i, lab in zip(self.pending[4], self.pending[3])),
+        return sorted((Action(i, lab) for i, lab in zip(self.pending[4], self.labels())),
                       key=lambda a: a.id)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -147,10 +151,21 @@ class State:
             UsageError: ``action`` is not legal here.
         """
         if self.pending[0] in ("decision", "chance"):
-            for i, lab in zip(self.pending[4], self.pending[3]):
+            for i, lab in zip(self.pending[4], self.labels()):
                 if i == action:
                     return str(lab)
         raise UsageError(f"action {action} is not legal here")
+
+    def labels(self) -> tuple[str, ...]:
+        """The pending node's labels, in option order (built on first request)."""
+        p = self.pending
+        if p[0] == "terminal":
+            return ()
+        labels = p[3]
+        if callable(labels):
+            labels = labels()
+            self.pending = (*p[:3], labels, *p[4:])
+        return labels  # type: ignore[no-any-return]
 
     def decision_site(self) -> Site | None:
         """The spec site of the pending decision or chance event."""
@@ -177,17 +192,17 @@ class State:
             raise UsageError(f"action {action} is not legal here; legal: {sorted(p[4])}") from None
         self.history.append(action)
         self._resolve(i)
-        bound = self.game.machine.game.bound
-        if len(self.history) >= bound and not self.is_terminal():
+        bound = self.game.bound
+        if len(self.history) >= bound and self.pending[0] != "terminal":
             self._finish("termination", f"no end after {bound} steps (the spec's bound)")
 
     def _resolve(self, i: int) -> None:
         p = self.pending
         fr = self.stack[-1]
-        ins = self.game.machine.rules[fr[0]].code[fr[1]]
+        ins = self.game.codes[fr[0]][fr[1]]
         value = p[2][i]
         if self.events is not None:
-            self.events.append(str(p[3][i]))
+            self.events.append(self.labels()[i])
         try:
             if ins[0] == DRAW:
                 z = ins[3](self, fr[2])
@@ -201,12 +216,14 @@ class State:
 
     def sample_chance(self, rng: random.Random | None = None) -> int:
         """Draw a chance outcome by its probability (from the state's seed when rng is None)."""
-        outcomes = self.chance_outcomes()
-        if not outcomes:
+        p = self.pending
+        if p[0] != "chance":
             raise UsageError("not a chance node")
         r = rng or random.Random(f"{self.seed}:{len(self.history)}")
-        ids = [o for o, _ in outcomes]
-        return r.choices(ids, weights=[p for _, p in outcomes])[0]
+        ids, probs = p[4], p[5]
+        if probs.count(probs[0]) == len(probs):
+            return ids[r.randrange(len(ids))]  # type: ignore[no-any-return]
+        return r.choices(ids, weights=probs)[0]  # type: ignore[no-any-return]
 
     # ---- the interpreter loop
     def _finish(self, kind: str, message: str, site: Site | None = None) -> None:
@@ -228,121 +245,154 @@ class State:
     def _fail(self, err: Exception, site: Site) -> None:
         if isinstance(err, SpecRuntimeError):
             self._finish(err.kind, str(err), site)
+        elif isinstance(err, KeyError):
+            self._finish("runtime error", f"{err.args[0]!r} is not a component (or lacks that "
+                         "attribute)", site)
+        elif isinstance(err, TypeError):
+            self._finish("runtime error", f"wrong kind of value: {err}", site)
         else:
             self._finish("runtime error", f"{type(err).__name__}: {err}", site)
 
     def _advance(self) -> None:
-        rules = self.game.machine.rules
+        """Run instructions until a decision, a chance event or the end.
+
+        The program counter lives in a local while running and is written back to the frame
+        whenever control leaves it (a call, a pause, an error), so the state stays exact.
+        """
+        codes = self.game.codes
         stack = self.stack
+        if not stack:
+            self.pending = ("terminal",)
+            return
         budget = INSTRUCTION_BUDGET
-        ins: tuple[Any, ...] = ()
+        fr = stack[-1]
+        code = codes[fr[0]]
+        pc = fr[1]
+        loc = fr[2]
+        ins: tuple[Any, ...] = code[pc]
         try:
             while True:
-                if not stack:
-                    self.pending = ("terminal",)
-                    return
-                fr = stack[-1]
-                ins = rules[fr[0]].code[fr[1]]
+                ins = code[pc]
                 op = ins[0]
-                loc = fr[2]
-                budget -= 1
-                if budget < 0:
-                    self._finish("livelock", f"{INSTRUCTION_BUDGET} instructions without a "
-                                 "decision or chance event", ins[-1])
-                    return
                 if op == EXEC:
                     ins[1](self, loc)
-                    fr[1] += 1
+                    pc += 1
                 elif op == JUMPF:
-                    fr[1] = fr[1] + 1 if ins[1](self, loc) else ins[2]
+                    pc = pc + 1 if ins[1](self, loc) else ins[2]
                 elif op == JUMP:
-                    fr[1] = ins[1]
+                    pc = ins[1]
+                    budget -= 1
+                    if budget < 0:
+                        fr[1] = pc
+                        self._finish("livelock", f"{INSTRUCTION_BUDGET} jumps without a "
+                                     "decision or chance event", ins[-1])
+                        return
                 elif op == FORNEXT:
                     items, k = loc[ins[1]], loc[ins[2]]
                     if k >= len(items):
-                        fr[1] = ins[4]
+                        pc = ins[4]
                     else:
                         loc[ins[3]] = items[k]
                         loc[ins[2]] = k + 1
-                        fr[1] += 1
+                        pc += 1
                 elif op == CALL:
                     args = ins[2](self, loc)
-                    fr[1] += 1
-                    callee = rules[ins[1]]
-                    args.extend([None] * (callee.nlocals - len(args)))
-                    stack.append([ins[1], 0, args])
+                    fr[1] = pc + 1
+                    args.extend([None] * (self.game.nlocals[ins[1]] - len(args)))
+                    fr = [ins[1], 0, args]
+                    stack.append(fr)
+                    code, pc, loc = codes[ins[1]], 0, args
+                    budget -= 1
+                    if budget < 0:
+                        self._finish("livelock", f"{INSTRUCTION_BUDGET} calls without a "
+                                     "decision or chance event", ins[-1])
+                        return
                 elif op == RET:
                     stack.pop()
-                elif op == SWITCH:
-                    fr[1] = ins[2][loc[ins[1]]]
-                elif op == CHOICE:
-                    player = ins[1](self, loc)
-                    if player.__class__ is not int or not 0 <= player < len(self.turns):
-                        raise SpecRuntimeError(f"the deciding player {player!r} is not a player")
-                    values, labels, ids = ins[2](self, loc)
-                    if not values:
-                        self._finish("deadlock", f"no legal action for player {player} at "
-                                     f"'{ins[-1].what}'", ins[-1])
+                    if not stack:
+                        self.pending = ("terminal",)
                         return
-                    self.pending = ("decision", player, values, labels, list(ids), ins[3])
-                    if len(values) == 1 or self.script:
-                        if not self._auto():
-                            return
-                        continue
-                    return
-                elif op == DRAW:
-                    slot = ins[1](self, loc)
-                    kind = self.game.machine.zones[slot].kind
-                    if self.zones[slot] and kind != "set":
-                        values = (self.zones[slot][0],)
-                    elif self.mids[slot] or (kind == "set" and self.zones[slot]):
-                        values = tuple(self.mids[slot] or sorted(set(self.zones[slot])))
-                    elif self.bottoms[slot]:
-                        values = (self.bottoms[slot][0],)
-                    else:
-                        raise SpecRuntimeError(f"draw from empty "
-                                               f"{self.game.machine.zones[slot].label}",
-                                               "exhausted")
-                    comps = self.game.machine.components
-                    p = 1.0 / len(values)
-                    self.pending = ("chance", -1, values,
-                                    tuple(f"{ins[-1].what}: {comps[v].label}" for v in values),
-                                    list(values), (p,) * len(values))
-                    if len(values) == 1 or self.script:
-                        if not self._auto():
-                            return
-                        continue
-                    return
-                elif op == CHANCE:
-                    values, probs, labels, ids = ins[1](self, loc)
-                    self.pending = ("chance", -1, values, labels, list(ids), probs)
-                    if len(values) == 1 or self.script:
-                        if not self._auto():
-                            return
-                        continue
-                    return
+                    fr = stack[-1]
+                    code, pc, loc = codes[fr[0]], fr[1], fr[2]
+                elif op == SWITCH:
+                    pc = ins[2][loc[ins[1]]]
+                elif op == CHOICE or op == DRAW or op == CHANCE:
+                    fr[1] = pc
+                    if not self._pause(ins, loc):
+                        return
+                    pc = fr[1]
                 elif op == GAP:
+                    fr[1] = pc
                     self._finish("gap", ins[1], ins[-1])
                     return
                 elif op == EXPECT:
                     if not ins[1](self, loc):
+                        fr[1] = pc
                         self._finish("expectation failed", ins[2] or "expectation failed",
                                      ins[-1])
                         return
-                    fr[1] += 1
+                    pc += 1
                 elif op == SCRIPT:
                     self.script.extend(ins[1])
-                    fr[1] += 1
+                    pc += 1
                 elif op == END:
                     stack.clear()
+                    self.pending = ("terminal",)
+                    return
                 else:  # pragma: no cover - the compiler emits no other opcode
                     raise AssertionError(f"unknown opcode {op}")
         except Exception as err:
+            fr[1] = pc
             site = ins[-1] if ins else None
+            if isinstance(err, AtStatement):
+                site, err = ins[2][err.index], err.error
             if isinstance(site, Site):
                 self._fail(err, site)
             else:
                 self._finish("runtime error", str(err))
+
+    def _pause(self, ins: tuple[Any, ...], loc: list[Any]) -> bool:
+        """Set up the pending decision or chance event of ``ins``.
+
+        Returns:
+            True when it was resolved at once (one option, or a scripted label) and running
+            goes on; False when the state now waits for apply_action (or ended).
+        """
+        op = ins[0]
+        if op == CHOICE:
+            player = ins[1](self, loc)
+            if player.__class__ is not int or not 0 <= player < len(self.turns):
+                raise SpecRuntimeError(f"the deciding player {player!r} is not a player")
+            values, labels, ids = ins[2](self, loc)
+            if not values:
+                self._finish("deadlock", f"no legal action for player {player} at "
+                             f"'{ins[-1].what}'", ins[-1])
+                return False
+            self.pending = ("decision", player, values, labels, list(ids), ins[3])
+        elif op == DRAW:
+            slot = ins[1](self, loc)
+            zone = self.game.machine.zones[slot]
+            if self.zones[slot] and zone.kind != "set":
+                values = (self.zones[slot][0],)
+            elif self.mids[slot] or (zone.kind == "set" and self.zones[slot]):
+                values = tuple(self.mids[slot] or sorted(set(self.zones[slot])))
+            elif self.bottoms[slot]:
+                values = (self.bottoms[slot][0],)
+            else:
+                raise SpecRuntimeError(f"draw from empty {zone.label}", "exhausted")
+            comps = self.game.machine.components
+            p = 1.0 / len(values)
+            what = ins[-1].what
+            drawn = values
+            self.pending = ("chance", -1, values,
+                            lambda: tuple(f"{what}: {comps[v].label}" for v in drawn),
+                            list(values), (p,) * len(values))
+        else:
+            values, probs, labels, ids = ins[1](self, loc)
+            self.pending = ("chance", -1, values, labels, list(ids), probs)
+        if len(values) == 1 or self.script:
+            return self._auto()
+        return False
 
     def _auto(self) -> bool:
         """Resolve a one-option node, or the next scripted label. False when it must pause."""
@@ -351,17 +401,18 @@ class State:
             i = 0
         else:
             want = self.script.pop(0)
-            matches = [k for k, lab in enumerate(p[3]) if lab == want or lab.endswith(": " + want)]
+            labels = self.labels()
+            matches = [k for k, lab in enumerate(labels) if lab == want or lab.endswith(": " + want)]
             if len(matches) != 1:
                 self._finish("expectation failed", f"script label {want!r} matches "
-                             f"{len(matches)} of the options: {list(p[3])}")
+                             f"{len(matches)} of the options: {list(labels)}")
                 return False
             i = matches[0]
         fr = self.stack[-1]
-        ins = self.game.machine.rules[fr[0]].code[fr[1]]
+        ins = self.game.codes[fr[0]][fr[1]]
         value = p[2][i]
         if self.events is not None:
-            self.events.append(str(p[3][i]))
+            self.events.append(self.labels()[i])
         if ins[0] == DRAW:
             z = ins[3](self, fr[2])
             relocate(self, value, z, ins[4], self.game.machine.zones[z].kind)
@@ -427,6 +478,45 @@ class State:
         return (zones, tuple(tuple(m) for m in self.mids), tuple(tuple(b) for b in self.bottoms),
                 tuple(self.counters), tuple(self.turns),
                 tuple((f[0], f[1], tuple(f[2])) for f in self.stack), self.finding)
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON-ready data: its configuration, seed and history, plus a
+        snapshot of the layout that :meth:`from_json` checks after replaying."""
+        return {"format": STATE_FORMAT, **self.game.describe(), "seed": self.seed,
+                "history": list(self.history),
+                "snapshot": {"zones": [list(z) for z in self.zones],
+                             "mids": [list(z) for z in self.mids],
+                             "bottoms": [list(z) for z in self.bottoms],
+                             "counters": list(self.counters), "turns": list(self.turns)}}
+
+    @staticmethod
+    def from_json(game: Game, doc: dict[str, Any]) -> State:
+        """Rebuild a state of ``game`` from :meth:`to_json` data by replaying its history.
+
+        Raises:
+            TraceError: the data is malformed, for another configuration or spec version,
+                or the replayed state differs from the snapshot.
+        """
+        if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
+            raise TraceError(f"not a rulewright state (expected format {STATE_FORMAT!r})")
+        want = game.describe()
+        for key in ("spec", "players", "variants", "errata", "fingerprint"):
+            if doc.get(key) != want[key]:
+                raise TraceError(f"the state is for {key} {doc.get(key)!r}, this game has "
+                                 f"{want[key]!r}")
+        history = doc.get("history")
+        if not isinstance(history, list) or not all(isinstance(a, int) for a in history):
+            raise TraceError("'history' must be a list of action ids")
+        state = game.new_initial_state(int(doc.get("seed", 0)))
+        for n, action in enumerate(history):
+            try:
+                state.apply_action(action)
+            except UsageError as err:
+                raise TraceError(f"step {n + 1}: {err}") from None
+        snap = doc.get("snapshot")
+        if snap is not None and snap != state.to_json()["snapshot"]:
+            raise TraceError("the replayed state differs from the stored snapshot")
+        return state
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.game.config == other.game.config \

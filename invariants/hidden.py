@@ -95,6 +95,8 @@ def _options(state: State) -> list[str] | None:
         return None
     try:
         _, labels, _ = ins[2](state, list(fr[2]))
+        if callable(labels):  # the engine builds labels lazily
+            labels = labels()
     except Exception:  # the alternative is not a situation the rules can evaluate: skip it
         return None
     return sorted(str(lab) for lab in labels)

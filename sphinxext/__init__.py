@@ -1,1 +1,60 @@
-"""rulewright.sphinxext."""
+"""rulewright.sphinx: a Sphinx extension that publishes specs as annotated rule documentation.
+
+Add ``"rulewright.sphinx"`` to ``extensions`` in any project's ``conf.py``. It provides:
+
+- the ``rulewright-spec`` directive (:mod:`rulewright.sphinx.directive`): one spec, rule by
+  rule, with citations, highlighted code, assumptions, gaps, errata side by side, invariants
+  with their verification results, a flow diagram, findings and a simulated summary;
+- the ``rules`` Pygments lexer (:mod:`rulewright.sphinx.lexer`);
+- generated game pages (:mod:`rulewright.sphinx.pages`) when ``rulewright_game_pages`` names
+  a folder.
+
+Configuration values:
+
+``rulewright_game_pages`` (``None``)
+    folder, relative to the source dir, to write one page per bundled spec into.
+``rulewright_simulate_games`` (``20``)
+    random games per player count simulated for each spec at build time (0 switches it off).
+``rulewright_players`` (``"min"``)
+    default ``:players:`` of the directive: ``min``, ``all``, ``2,4`` or ``2-4``.
+``rulewright_verify_json`` (``None``)
+    default verify results file, relative to the source dir (a missing file is fine).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+from rulewright.sphinx.directive import SpecDirective
+from rulewright.sphinx.errors import RulewrightDocsError
+from rulewright.sphinx.lexer import RulesLexer
+from rulewright.sphinx.pages import write_game_pages
+
+__all__ = ["RulesLexer", "RulewrightDocsError", "SpecDirective", "setup"]
+
+STATIC = Path(__file__).parent / "static"
+VERSION = "0.1.0"
+
+
+def _add_static(app: Sphinx) -> None:
+    if app.builder.format == "html":
+        # Assign, not append: a default config value may be handed out as a fresh copy.
+        app.config.html_static_path = [*app.config.html_static_path, str(STATIC)]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the directive, the lexer, the config values, the CSS and page generation."""
+    app.setup_extension("sphinx.ext.graphviz")
+    app.add_config_value("rulewright_game_pages", None, "env", types=(str, type(None)))
+    app.add_config_value("rulewright_simulate_games", 20, "env", types=(int,))
+    app.add_config_value("rulewright_players", "min", "env", types=(str,))
+    app.add_config_value("rulewright_verify_json", None, "env", types=(str, type(None)))
+    app.add_directive("rulewright-spec", SpecDirective)
+    app.add_lexer("rules", RulesLexer)
+    app.add_css_file("rulewright.css")
+    app.connect("builder-inited", _add_static)
+    app.connect("builder-inited", write_game_pages)
+    return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

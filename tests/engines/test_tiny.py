@@ -76,3 +76,19 @@ def test_ranking_uses_the_tiebreak_chain() -> None:
     ranking = state.ranking()
     for p in range(2):
         assert ranking[p] == 1 + sum(k > keys[p] for k in keys)
+
+
+def test_json_round_trip_rebuilds_an_equal_state() -> None:
+    import json
+    game = rw.load(TINY, players=3)
+    state, _ = playout(game, 5)
+    doc = json.loads(json.dumps(state.to_json()))
+    again = rw.State.from_json(game, doc)
+    assert again == state
+    assert again.history == state.history
+
+
+def test_from_json_rejects_another_configuration() -> None:
+    doc = rw.load(TINY, players=3).new_initial_state().to_json()
+    with pytest.raises(rw.RulewrightError, match="the state is for players 3, this game has 2"):
+        rw.State.from_json(rw.load(TINY, players=2), doc)

@@ -1,0 +1,35 @@
+"""Sphinx configuration for the rulewright documentation.
+
+Builds offline: the alabaster theme, no CDN scripts or web fonts; diagrams are SVG rendered
+by Graphviz at build time. Game pages are generated from the bundled specs (``games/``).
+"""
+
+project = "rulewright"
+author = "the rulewright authors"
+copyright = "2026, the rulewright authors"
+extensions = ["myst_parser", "rulewright.sphinx"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build"]
+html_theme = "alabaster"
+html_theme_options = {
+    "page_width": "1180px",
+    "sidebar_width": "240px",
+    "description": "Board-game rules as checked, executable specifications",
+    "fixed_sidebar": False,
+}
+html_static_path: list[str] = []
+graphviz_output_format = "svg"
+highlight_language = "text"
+myst_heading_anchors = 3
+
+# One page per bundled spec, generated into games/ at build time (see rulewright.sphinx.pages).
+rulewright_game_pages = "games"
+rulewright_players = "all"
+rulewright_simulate_games = 20
+# Results of `rulewright verify --json verify.json` (optional: pages say "not verified").
+rulewright_verify_json = "verify.json"
+
+# docs/language.md (the language reference) is written alongside; until it is merged, the
+# toctree entry and links to it are the only warnings allowed.
+if not (__import__("pathlib").Path(__file__).parent / "language.md").exists():
+    suppress_warnings = ["toc.not_readable", "myst.xref_missing"]

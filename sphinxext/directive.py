@@ -1,0 +1,215 @@
+"""The ``rulewright-spec`` directive: one spec, rendered as an annotated page section.
+
+Usage (reST; MyST takes the same inside ```` ```{rulewright-spec} ````)::
+
+    .. rulewright-spec:: braff
+       :players: all
+       :simulate: 20
+       :verify-json: ../verify.json
+       :sections: overview, components, flow, rules, examples, errata, invariants, findings, simulation
+
+The argument is a bundled spec name or a ``.rules`` path relative to the document. Problems
+(unknown spec, a spec with errors, unreadable JSON, a bad option) are warnings at the
+directive's line, so ``sphinx-build -W`` fails on them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, ClassVar, Sequence
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.ext.graphviz import graphviz as graphviz_node
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.typing import OptionSpec
+
+from rulewright.dsl import ast
+from rulewright.dsl.compile import compile_spec
+from rulewright.engines.game import Game, load_spec, spec_path
+from rulewright.errors import RulewrightError, SpecError
+from rulewright.sphinx.errors import RulewrightDocsError
+from rulewright.sphinx.flow import flow_dot
+from rulewright.sphinx.nodes_util import para, section
+from rulewright.sphinx.render_game import components_section, overview_section
+from rulewright.sphinx.render_play import PlayReport, findings_section, play, simulation_section
+from rulewright.sphinx.render_rules import (Page, errata_section, examples_section,
+                                            invariants_section, rules_section)
+from rulewright.sphinx.source import header
+from rulewright.sphinx.verify_json import SpecResults, read_verify_json
+
+SECTIONS = ("overview", "components", "flow", "rules", "examples", "errata", "invariants",
+            "findings", "simulation")
+
+
+def sections_option(argument: str | None) -> list[str]:
+    """``:sections:``: a comma-separated subset of :data:`SECTIONS`."""
+    names = [s.strip() for s in (argument or "").split(",") if s.strip()]
+    bad = [s for s in names if s not in SECTIONS]
+    if bad or not names:
+        raise ValueError(f"unknown section(s) {', '.join(bad) or '(none given)'}; "
+                         f"choose from {', '.join(SECTIONS)}")
+    return names
+
+
+def players_option(argument: str | None) -> str:
+    """``:players:``: ``all``, ``min``, a count, a list ``2,4`` or a range ``2-4``."""
+    text = (argument or "").strip()
+    if text in ("all", "min"):
+        return text
+    try:
+        parse_players(text, (1, 10_000))
+    except RulewrightDocsError as err:
+        raise ValueError(str(err)) from None
+    return text
+
+
+def parse_players(text: str, allowed: tuple[int, int]) -> list[int]:
+    """Player counts from a ``:players:`` value, within the game's range.
+
+    Raises:
+        RulewrightDocsError: not counts, or outside ``allowed``.
+    """
+    lo, hi = allowed
+    if text in ("", "min"):
+        return [lo]
+    if text == "all":
+        return list(range(lo, hi + 1))
+    out: list[int] = []
+    try:
+        for part in text.split(","):
+            a, _, b = part.partition("-")
+            out.extend(range(int(a), int(b or a) + 1))
+    except ValueError:
+        raise RulewrightDocsError(f"players must be 'all', 'min', a count, '2,4' or '2-4', "
+                                  f"not {text!r}") from None
+    wrong = [n for n in out if not lo <= n <= hi]
+    if wrong or not out:
+        raise RulewrightDocsError(f"the game is for {lo} to {hi} players, not {wrong or text}")
+    return out
+
+
+class SpecDirective(SphinxDirective):
+    """Render a spec: overview, components, flow of play, rules, errata, invariants, findings."""
+
+    has_content = False
+    required_arguments = 1
+    optional_arguments = 0
+    final_argument_whitespace = False
+    option_spec: ClassVar[OptionSpec] = {
+        "players": players_option,
+        "simulate": directives.nonnegative_int,
+        "verify-json": directives.path,
+        "sections": sections_option,
+        "key": directives.unchanged_required,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        """Build the nodes, or one warning at the directive's line."""
+        try:
+            return self._render()
+        except SpecError as err:
+            return [self._warn(f"rulewright-spec: {self.arguments[0]!r} has errors:\n"
+                               f"{err.render()}")]
+        except (RulewrightDocsError, RulewrightError) as err:
+            return [self._warn(f"rulewright-spec: {err}")]
+
+    def _docname(self) -> str:
+        # Sphinx 8.2 moved the current document to env.current_document; older ones use docname.
+        current = getattr(self.env, "current_document", None)
+        name = getattr(current, "docname", None) or getattr(self.env, "docname", "")
+        return str(name)
+
+    def _warn(self, message: str) -> nodes.system_message:
+        return self.state.document.reporter.warning(message, line=self.lineno)
+
+    def _spec_file(self) -> Path:
+        arg = self.arguments[0]
+        if arg.endswith(".rules") or "/" in arg:
+            _rel, abspath = self.env.relfn2path(arg, self._docname())
+            path = Path(abspath)
+            if not path.is_file():
+                raise RulewrightDocsError(f"no spec file {arg!r} (looked for {path})")
+            return path
+        try:
+            return spec_path(arg).resolve()
+        except RulewrightError as err:
+            raise RulewrightDocsError(str(err)) from None
+
+    def _verify_file(self) -> Path | None:
+        given = self.options.get("verify-json") or self.config.rulewright_verify_json
+        if not given:
+            return None
+        if "verify-json" in self.options:
+            _rel, abspath = self.env.relfn2path(given, self._docname())
+            return Path(abspath)
+        return Path(self.env.srcdir, given)
+
+    def _render(self) -> list[nodes.Node]:
+        path = self._spec_file()
+        self.env.note_dependency(str(path))
+        spec = load_spec(path)
+        game = header(spec)
+        if game is None:
+            raise RulewrightDocsError(f"{path} has no 'game' header")
+        for d in spec.decls:
+            if isinstance(d, ast.CardDecl) and d.data_file:
+                self.env.note_dependency(str(path.parent / d.data_file))
+        results: dict[str, SpecResults] = {}
+        verify = self._verify_file()
+        if verify is not None:
+            self.env.note_dependency(str(verify))
+            results = read_verify_json(verify)
+        counts = parse_players(self.options.get("players", self.config.rulewright_players),
+                               game.players)
+        wanted: Sequence[str] = self.options.get("sections", SECTIONS)
+        page = Page(key=self.options.get("key", game.id), spec=spec, language=game.language,
+                    verified=results.get(game.id, SpecResults()),
+                    docdir=os.path.dirname(self.env.doc2path(self._docname())))
+        machine = compile_spec(spec, players=counts[0])
+        games = self.options.get("simulate", self.config.rulewright_simulate_games)
+        reports: list[PlayReport] = []
+        if games and ("findings" in wanted or "simulation" in wanted):
+            for n in counts:
+                m = machine if n == counts[0] else compile_spec(spec, players=n)
+                reports.append(play(Game(m, str(path)), games))
+        out: list[nodes.Node] = []
+        for name in wanted:
+            part: nodes.Node | None
+            if name == "overview":
+                part = overview_section(page, game)
+            elif name == "components":
+                part = components_section(page, machine)
+            elif name == "flow":
+                part = self._flow(page, machine.graph(), game.title, counts[0])
+            elif name == "rules":
+                part = rules_section(page)
+            elif name == "examples":
+                part = examples_section(page)
+            elif name == "errata":
+                part = errata_section(page)
+            elif name == "invariants":
+                part = invariants_section(page, [(t.name, t.total, ", ".join(t.decl.holders))
+                                                 for t in machine.tokens])
+            elif name == "findings":
+                part = findings_section(page, reports)
+            else:
+                part = simulation_section(page, reports)
+            if part is not None:
+                out.append(part)
+        return out
+
+    def _flow(self, page: Page, graph: dict[str, Any], title: str, players: int) -> nodes.Node:
+        sec = section(page.rid("flow"), "Flow of play")
+        sec += para(f"Drawn from the compiled machine ({players} players): each box is a rule "
+                    "with its decisions and chance events in code order (l. = spec line); "
+                    "arrows are calls (read left to right), the dot marks the start rule.")
+        node = graphviz_node()
+        node["code"] = flow_dot(graph, f"Flow of play: {title}")
+        node["options"] = {"docname": self._docname()}
+        node["alt"] = f"Flow of play of {title}: rules, decisions and chance events"
+        node["align"] = "center"
+        node["classes"] = ["rw-flow"]
+        sec += node
+        return sec

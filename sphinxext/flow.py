@@ -1,0 +1,67 @@
+"""The flow of play as a Graphviz diagram, drawn from the compiled machine.
+
+One box per rule, listing its decision and chance nodes (and gaps and game ends) in code order;
+an arrow for each ``do rule(...)`` call. Built from :meth:`Machine.graph`, so the picture is
+what the engine runs, not a drawing made by hand.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+#: How each node kind is shown: marker, colour (readable on white, distinct for colour-blind
+#: readers by marker as well as hue).
+STYLE = {"choice": ("decision", "#1f4e9c"), "chance": ("chance", "#2b7a3d"),
+         "gap": ("GAP", "#b00020"), "end": ("game ends", "#555555")}
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _short(text: str, width: int = 48) -> str:
+    return text if len(text) <= width else text[:width - 1] + "\u2026"
+
+
+def flow_dot(graph: dict[str, Any], title: str) -> str:
+    """Graphviz source for a machine graph.
+
+    Args:
+        graph: :meth:`rulewright.dsl.machine.Machine.graph` output: ``{"rules": [{"name",
+            "calls", "nodes": [{"kind", "what", "line"}]}], "start": name}``.
+        title: the graph's tooltip/label.
+
+    Returns:
+        A ``digraph`` using HTML-like labels (escaped), left to right (call trees are wide
+        and shallow; left to right keeps the text at a readable size).
+    """
+    lines = ["digraph flow {",
+             f'  graph [rankdir=LR, fontname="Helvetica", fontsize=11, '
+             f'tooltip="{_esc(title)}", nodesep=0.3, ranksep=0.45];',
+             '  node [shape=plain, fontname="Helvetica", fontsize=10];',
+             '  edge [color="#444444", arrowsize=0.7];',
+             '  __start [shape=circle, style=filled, fillcolor="#222222", label="", width=0.18];']
+    for rule in graph["rules"]:
+        rows = [f'<tr><td align="left" bgcolor="#eeeeee"><b>{_esc(rule["name"])}</b></td></tr>']
+        seen: set[tuple[str, str]] = set()
+        for node in rule["nodes"]:
+            key = (node["kind"], node["what"])
+            if key in seen:   # a loop body compiles once per site; show each site once
+                continue
+            seen.add(key)
+            marker, colour = STYLE.get(node["kind"], (node["kind"], "#000000"))
+            what = f': {_short(node["what"])}' if node["what"] and \
+                node["what"] not in (node["kind"], "end") else ""
+            rows.append(f'<tr><td align="left"><font color="{colour}">{_esc(marker)}'
+                        f'{_esc(what)}</font> <font color="#888888">l.{node["line"]}</font>'
+                        f'</td></tr>')
+        label = ('<<table border="1" cellborder="0" cellspacing="0" cellpadding="3" '
+                 f'color="#888888">{"".join(rows)}</table>>')
+        lines.append(f'  "{_esc(rule["name"])}" [label={label}];')
+    lines.append(f'  __start -> "{_esc(graph["start"])}";')
+    for rule in graph["rules"]:
+        for callee in rule["calls"]:
+            lines.append(f'  "{_esc(rule["name"])}" -> "{_esc(callee)}";')
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,132 @@
+"""Small docutils node builders shared by the page renderers."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from docutils import nodes
+
+from rulewright.dsl import ast
+from rulewright.errors import Span
+from rulewright.sphinx.source import source_of
+
+
+def section(ids: str, title: str, *classes: str) -> nodes.section:
+    """A section with one id (already unique on the page) and a title."""
+    sec = nodes.section(ids=[nodes.make_id(ids)], names=[], classes=list(classes))
+    sec += nodes.title(title, title)
+    return sec
+
+
+def para(*parts: str | nodes.Node, classes: Sequence[str] = (),
+         ids: Sequence[str] = ()) -> nodes.paragraph:
+    """A paragraph of text pieces and inline nodes (strings are escaped text)."""
+    p = nodes.paragraph(classes=list(classes), ids=list(ids))
+    for part in parts:
+        p += nodes.Text(part) if isinstance(part, str) else part
+    return p
+
+
+def strong(text: str) -> nodes.strong:
+    """Bold text."""
+    return nodes.strong(text, text)
+
+
+def literal(text: str) -> nodes.literal:
+    """Inline code."""
+    return nodes.literal(text, text)
+
+
+def code_block(source: str, span: Span, linenos: bool = True) -> nodes.literal_block:
+    """The spec text of ``span``, highlighted as ``rules``, numbered with the file's lines.
+
+    Without ``linenos`` (narrow side-by-side columns) long lines may wrap instead.
+    """
+    text = source_of(source, span)
+    block = nodes.literal_block(text, text, language="rules", linenos=linenos,
+                                classes=["rw-code"])
+    if linenos:
+        block["highlight_args"] = {"linenostart": span.line}
+    return block
+
+
+def admonition(kind: str, title: str, *body: nodes.Node) -> nodes.admonition:
+    """A titled admonition with the CSS class ``rw-<kind>`` (assume, gap, note, erratum)."""
+    adm = nodes.admonition(classes=[f"rw-{kind}", "admonition"])
+    adm += nodes.title(title, title)
+    for b in body:
+        adm += b
+    return adm
+
+
+def cite_nodes(cites: Sequence[ast.Cite], language: str) -> list[nodes.Node]:
+    """Each citation as a block quote: the book's words, the English rendering, the section."""
+    out: list[nodes.Node] = []
+    for c in cites:
+        quote = nodes.block_quote(classes=["rw-cite"])
+        quote += para(c.quote, classes=["rw-quote", f"rw-lang-{language or 'en'}"])
+        if c.english:
+            quote += para(strong("English: "), c.english, classes=["rw-english"])
+        quote += nodes.attribution(c.section, c.section)
+        out.append(quote)
+    return out
+
+
+def provenance_nodes(prov: ast.Provenance) -> list[nodes.Node]:
+    """Assumptions and notes as admonitions (assumptions stand out: they are invented)."""
+    out: list[nodes.Node] = []
+    for a in prov.assumes:
+        out.append(admonition("assume", "Assumption (not in the rulebook)", para(a.value)))
+    for n in prov.notes:
+        out.append(admonition("note", "Note", para(n.value)))
+    return out
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str | nodes.Node]],
+          classes: Sequence[str] = (), widths: Sequence[int] | None = None) -> nodes.table:
+    """A simple table; cells are text or nodes (a node is placed as the cell's body)."""
+    tbl = nodes.table(classes=list(classes))
+    group = nodes.tgroup(cols=len(headers))
+    tbl += group
+    for w in widths or [1] * len(headers):
+        group += nodes.colspec(colwidth=w)
+    head = nodes.thead()
+    group += head
+    head += _row(headers)
+    body = nodes.tbody()
+    group += body
+    for r in rows:
+        body += _row(r)
+    return tbl
+
+
+def _row(cells: Sequence[str | nodes.Node]) -> nodes.row:
+    row = nodes.row()
+    for c in cells:
+        entry = nodes.entry()
+        if isinstance(c, str):
+            entry += para(c)
+        elif isinstance(c, (nodes.paragraph, nodes.literal_block, nodes.bullet_list,
+                            nodes.container, nodes.block_quote, nodes.admonition)):
+            entry += c
+        else:
+            entry += para(c)
+        row += entry
+    return row
+
+
+def bullets(items: Sequence[nodes.Node | str]) -> nodes.bullet_list:
+    """A bullet list of paragraphs (or nodes)."""
+    lst = nodes.bullet_list()
+    for it in items:
+        li = nodes.list_item()
+        li += para(it) if isinstance(it, str) else it
+        lst += li
+    return lst
+
+
+def reference(text: str, refid: str) -> nodes.reference:
+    """A link to an id on the same page."""
+    ref = nodes.reference(text, "", internal=True, refid=nodes.make_id(refid))
+    ref += nodes.Text(text)
+    return ref

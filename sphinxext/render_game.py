@@ -1,0 +1,120 @@
+"""Render a spec's overview and components (from the AST and the compiled machine)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from docutils import nodes
+
+from rulewright.dsl import ast
+from rulewright.dsl.machine import Machine
+from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, literal, para,
+                                          provenance_nodes, section, strong, table)
+from rulewright.sphinx.render_rules import Page
+
+
+def overview_section(page: Page, game: ast.Game) -> nodes.section:
+    """Title, rulebook, players, start rule, bound, variants, errata, free-standing assumptions."""
+    sec = section(page.rid("overview"), "Overview")
+    fields = nodes.field_list(classes=["rw-overview"])
+
+    def field(name: str, *value: str | nodes.Node) -> None:
+        f = nodes.field()
+        f += nodes.field_name(name, name)
+        body = nodes.field_body()
+        body += para(*value)
+        f += body
+        fields.append(f)
+
+    field("Game", strong(game.title), " (", literal(game.id), ")")
+    book = game.rulebook + (f", language {game.language}" if game.language else "") + \
+        (f", {game.edition}" if game.edition else "")
+    field("Rulebook", book)
+    lo, hi = game.players
+    field("Players", f"{lo} to {hi}" if lo != hi else str(lo))
+    field("Starts with", literal(game.start))
+    field("Step bound", f"{game.bound} decisions and chance events per game")
+    sec += fields
+    decls = page.spec.decls
+    variants = [d for d in decls if isinstance(d, ast.VariantDecl)]
+    if variants:
+        sec += para(strong("Variants"))
+        sec += bullets([para(literal(v.name), f": {v.description}") for v in variants])
+    errata = [d for d in decls if isinstance(d, ast.ErratumDecl)]
+    if errata:
+        sec += para(strong("Errata"))
+        sec += bullets([para(literal(e.name), f": {e.title} ({e.date}, {e.source})")
+                        for e in errata])
+    for a in (d for d in decls if isinstance(d, ast.AssumeDecl)):
+        adm = admonition("assume", f"Assumption {a.name} (not in the rulebook)", para(a.text))
+        for n in cite_nodes(a.prov.cites, page.language) + provenance_nodes(a.prov):
+            adm += n
+        sec += adm
+    return sec
+
+
+def _attr_text(value: Any) -> str:
+    return str(value)
+
+
+def components_section(page: Page, machine: Machine) -> nodes.section:
+    """The components by kind with totals (assumed data marked), their rows, tokens and zones."""
+    sec = section(page.rid("components"), "Components")
+    by_kind: dict[str, list[Any]] = {}
+    for c in machine.components:
+        by_kind.setdefault(c.kind, []).append(c)
+    cards = {d.name: d for d in page.spec.decls if isinstance(d, ast.CardDecl)}
+    rows: list[list[str | nodes.Node]] = []
+    total = 0
+    for kind, comps in by_kind.items():
+        d = cards.get(kind)
+        source: str | nodes.Node = "rulebook"
+        if d is not None and d.prov.assumes:
+            source = para(strong("assumed"), ": " + "; ".join(a.value for a in d.prov.assumes),
+                          classes=["rw-assumed"])
+        elif d is not None and d.prov.cites:
+            source = "rulebook: " + "; ".join(c.section for c in d.prov.cites)
+        elif d is not None:
+            source = "not cited"
+        if d is not None and d.data_file:
+            source = para(source if isinstance(source, str) else source.astext(),
+                          " (data ", literal(d.data_file), ")")
+        rows.append([literal(kind), d.title if d else kind, str(len(comps)),
+                     d.home if d else "", source])
+        total += len(comps)
+    rows.append([strong("total"), "", strong(str(total)), "", ""])
+    sec += table(["Kind", "Description", "Count", "Starts in", "Data"], rows,
+                 classes=["rw-components"], widths=[2, 4, 1, 2, 5])
+    for kind, comps in by_kind.items():
+        d = cards.get(kind)
+        attrs = list(d.attributes) if d else sorted(comps[0].attrs)
+        counts = Counter(tuple(_attr_text(c.attrs.get(a)) for a in attrs) for c in comps)
+        sub = section(page.rid("kind", kind), f"{kind}: {d.title if d else kind}")
+        if d is not None:
+            sub.extend(cite_nodes(d.prov.cites, page.language))
+            sub.extend(provenance_nodes(d.prov))
+        sub += table([*attrs, "copies"], [[*key, str(n)] for key, n in counts.items()],
+                     classes=["rw-cards"])
+        sec += sub
+    tokens = [d for d in page.spec.decls if isinstance(d, ast.TokenDecl)]
+    if tokens:
+        sub = section(page.rid("tokens"), "Tokens")
+        totals = {t.name: t.total for t in machine.tokens}
+        sub += table(["Token", "Total", "Held in"],
+                     [[literal(t.name), str(totals.get(t.name, "?")), ", ".join(t.holders)]
+                      for t in tokens])
+        for t in tokens:
+            sub.extend(provenance_nodes(t.prov))
+        sec += sub
+    zones = [d for d in page.spec.decls if isinstance(d, ast.ZoneDecl)]
+    if zones:
+        sub = section(page.rid("zones"), "Zones")
+        sub += table(["Zone", "Per", "Kind", "Holds", "Visible to", "Capacity"],
+                     [[literal(z.name), ", ".join(map(str, z.dims)) or "-", z.kind, z.of,
+                       z.visibility, page.spec.source.splitlines()[z.capacity.span.line - 1]
+                       [z.capacity.span.column - 1:z.capacity.span.end_column - 1]
+                       if z.capacity is not None and z.capacity.span.line ==
+                       z.capacity.span.end_line else "-"] for z in zones])
+        sec += sub
+    return sec

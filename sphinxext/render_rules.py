@@ -1,0 +1,274 @@
+"""Render a spec's rules, worked examples and errata, in file order, as docutils nodes.
+
+Literate order, as in Catala: for each rule, the rulebook's words (original language, then the
+English rendering), then the smallest code that implements them, then what the book did not
+say (assumptions, gaps) and the invariants that watch it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from attrs import frozen
+from docutils import nodes
+from sphinx import addnodes
+
+from rulewright.dsl import ast
+from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_block, literal,
+                                          para, provenance_nodes, reference, section, strong,
+                                          table)
+from rulewright.sphinx.source import covering_invariants, gaps_in
+from rulewright.sphinx.verify_json import InvariantResult, SpecResults
+
+#: Declarations rendered in the "Rules" section, in file order.
+RULE_LIKE = (ast.RuleDecl, ast.ScoringDecl, ast.FunctionDecl, ast.TableDecl)
+
+
+@frozen
+class Page:
+    """What the renderers share about one spec.
+
+    Attributes:
+        key: the id prefix of every section (the spec id; unique on the page).
+        spec: the parsed spec. language: the rulebook's language code.
+        verified: verify results for this spec (empty when none were given).
+        docdir: the document's folder, for links to trace files.
+    """
+
+    key: str
+    spec: ast.Spec
+    language: str
+    verified: SpecResults
+    docdir: str
+
+    @property
+    def results(self) -> dict[str, list[InvariantResult]]:
+        """Invariant name -> its results, one per verified configuration."""
+        return self.verified.invariants
+
+    def rid(self, *parts: str) -> str:
+        """A page-unique id: ``<key>-<parts>``."""
+        return nodes.make_id("-".join((self.key, *parts)))
+
+
+def decl_title(d: ast.Decl) -> str:
+    """How a rule-like declaration is named in headings."""
+    if isinstance(d, ast.ScoringDecl):
+        return "scoring"
+    if isinstance(d, ast.RuleDecl):
+        return f"rule {d.name}"
+    if isinstance(d, ast.FunctionDecl):
+        return f"function {d.name}"
+    if isinstance(d, ast.TableDecl):
+        return f"table {d.name}"
+    return type(d).__name__
+
+
+def decl_id(d: ast.Decl) -> str:
+    """The id suffix of a declaration's section."""
+    return decl_title(d).replace(" ", "-")
+
+
+def status_text(results: list[InvariantResult]) -> str:
+    """One line for an invariant's verification results across configurations."""
+    if not results:
+        return "not verified (no verify results given)"
+    failed = [r for r in results if r.status == "failed"]
+    if failed:
+        return "VIOLATED in " + "; ".join(f"{r.config}" + (f" ({r.message})" if r.message else "")
+                                          for r in failed)
+    held = [r.config for r in results if r.status == "passed"]
+    other = [f"{r.config}: {r.status}" for r in results if r.status != "passed"]
+    text = f"held in {', '.join(held)}" if held else "not checked"
+    return text + (f" ({'; '.join(other)})" if other else "")
+
+
+def trace_link(page: Page, trace: str, text: str) -> nodes.Node:
+    """A download link to a trace file (copied into the build), or its path if it is gone."""
+    if trace and os.path.isfile(trace):
+        rel = os.path.relpath(trace, page.docdir)
+        ref = addnodes.download_reference("", "", reftarget=rel, refexplicit=True,
+                                          refdomain="", reftype="download")
+        ref += nodes.literal(text, text)
+        return ref
+    return literal(trace or "no trace file")
+
+
+def trace_links(page: Page, results: list[InvariantResult]) -> list[nodes.Node]:
+    """For each failed result: a link to its counterexample trace and the short replay."""
+    out: list[nodes.Node] = []
+    for r in results:
+        if r.status != "failed":
+            continue
+        out.append(para(f"Counterexample ({r.config}): ",
+                        trace_link(page, r.trace, os.path.basename(r.trace) or "trace"),
+                        " - replay it with ", literal("rulewright replay FILE")))
+        if r.play_by_play:
+            text = "\n".join(r.play_by_play[-12:])
+            out.append(nodes.literal_block(text, text, classes=["rw-trace"], language="text"))
+    return out
+
+
+def gap_nodes(body: object) -> list[nodes.Node]:
+    """One "gap" admonition per ``gap`` statement under ``body``."""
+    return [admonition("gap", f"Gap in the rulebook (line {g.span.line})", para(g.text))
+            for g in gaps_in(body)]
+
+
+def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> nodes.section:
+    """One rule-like declaration: citations, code, assumptions, gaps, invariants, errata."""
+    sec = section(page.rid(decl_id(d)), decl_title(d), "rw-rule")
+    prov: ast.Provenance = getattr(d, "prov", ast.Provenance())
+    if prov.cites:
+        sec.extend(cite_nodes(prov.cites, page.language))
+    else:
+        sec += para("No rulebook citation.", classes=["rw-uncited"])
+    sec += code_block(page.spec.source, d.span)
+    sec.extend(provenance_nodes(prov))
+    sec.extend(gap_nodes(getattr(d, "body", ())))
+    for e in amended_by:
+        sec += admonition("erratum", f"Amended by erratum {e.name}",
+                          para(f"{e.title} ({e.date}, {e.source}) - see ",
+                               reference(f"erratum {e.name}", page.rid("erratum", e.name)),
+                               "."))
+    if isinstance(d, ast.RuleDecl):
+        invs = covering_invariants(page.spec, d)
+        if invs:
+            items: list[nodes.Node | str] = []
+            for inv in invs:
+                res = page.results.get(inv.name, [])
+                p = para(reference(inv.name, page.rid("invariant", inv.name)),
+                         f": {inv.description} - {status_text(res)}")
+                items.append(p)
+                items.extend(trace_links(page, res))
+            sec += para(strong("Invariants watching this rule"), classes=["rw-inv-head"])
+            sec += bullets(items)
+    return sec
+
+
+def rules_section(page: Page) -> nodes.section:
+    """Every rule-like declaration in file order."""
+    amended: dict[str, list[ast.ErratumDecl]] = {}
+    for e in page.spec.decls:
+        if isinstance(e, ast.ErratumDecl):
+            for r in e.rules:
+                amended.setdefault(r.name, []).append(e)
+    sec = section(page.rid("rules"), "Rules")
+    helpers: list[ast.FunctionDecl | ast.TableDecl] = []
+    for d in page.spec.decls:
+        if isinstance(d, (ast.FunctionDecl, ast.TableDecl)) and not d.prov.cites:
+            helpers.append(d)   # uncited helpers: compact, after the rules
+        elif isinstance(d, RULE_LIKE):
+            name = d.name if isinstance(d, ast.RuleDecl) else ""
+            sec += rule_section(page, d, amended.get(name, []) if name else [])
+    if helpers:
+        sub = section(page.rid("helpers"), "Helper functions and tables", "rw-rule")
+        sub += para("Definitions the rules above use; they encode no rulebook sentence of "
+                    "their own.")
+        for h in helpers:
+            sub += para(strong(decl_title(h)), ids=[page.rid(decl_id(h))])
+            sub += code_block(page.spec.source, h.span)
+            sub.extend(provenance_nodes(h.prov))
+        sec += sub
+    return sec
+
+
+def examples_section(page: Page) -> nodes.section | None:
+    """The worked examples (base spec and errata), or None when there are none."""
+    found = [d for d in page.spec.decls if isinstance(d, ast.ExampleDecl)]
+    if not found:
+        return None
+    sec = section(page.rid("examples"), "Worked examples")
+    for d in found:
+        sub = section(page.rid("example", d.name), f"example {d.name}: {d.title}", "rw-rule")
+        variants = f", variant {', '.join(d.variants)}" if d.variants else ""
+        sub += para(f"{d.players} players{variants}.")
+        sub.extend(cite_nodes(d.prov.cites, page.language))
+        sub += code_block(page.spec.source, d.span)
+        sub.extend(provenance_nodes(d.prov))
+        runs = page.verified.examples.get(d.name, [])
+        for errata, passed, problem in runs:
+            where = f" (errata {errata})" if errata else ""
+            sub += para(strong("Verified: "), f"passes{where}" if passed
+                        else f"FAILS{where}: {problem}",
+                        classes=["rw-status" if passed else "rw-failed"])
+        sec += sub
+    return sec
+
+
+def errata_section(page: Page) -> nodes.section | None:
+    """Each erratum: its date, source and citation, then original and amended side by side."""
+    errata = [d for d in page.spec.decls if isinstance(d, ast.ErratumDecl)]
+    if not errata:
+        return None
+    originals = {d.name: d for d in page.spec.decls if isinstance(d, ast.RuleDecl)}
+    orig_examples = {d.name: d for d in page.spec.decls if isinstance(d, ast.ExampleDecl)}
+    sec = section(page.rid("errata"), "Errata")
+    for e in errata:
+        sub = section(page.rid("erratum", e.name), f"erratum {e.name}: {e.title}", "rw-erratum")
+        sub += para(strong("Date: "), e.date, "   ", strong("Source: "), e.source)
+        sub.extend(cite_nodes(e.prov.cites, page.language))
+        sub.extend(provenance_nodes(e.prov))
+        pairs: list[tuple[str, ast.RuleDecl | ast.ExampleDecl | None,
+                          ast.RuleDecl | ast.ExampleDecl]] = []
+        pairs += [(f"rule {r.name}", originals.get(r.name), r) for r in e.rules]
+        pairs += [(f"example {x.name}", orig_examples.get(x.name), x) for x in e.examples]
+        for label, old, new in pairs:
+            left: nodes.Node = code_block(page.spec.source, old.span, linenos=False) \
+                if old is not None \
+                else para("(no original: the erratum adds this)", classes=["rw-uncited"])
+            right = code_block(page.spec.source, new.span, linenos=False)
+            sub += para(strong(label), " - original and amended:")
+            sub += table([f"Original (lines {old.span.line}-{old.span.end_line})" if old
+                          else "Original",
+                          f"Amended by {e.name}, {e.date} (lines {new.span.line}-"
+                          f"{new.span.end_line})"], [[left, right]],
+                         classes=["rw-side-by-side"])
+            sub.extend(cite_nodes(new.prov.cites, page.language))
+            sub.extend(provenance_nodes(new.prov))
+            sub.extend(gap_nodes(new.body))
+        if not pairs:
+            sub += para("This erratum changes no rule.")
+        sec += sub
+    return sec
+
+
+def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.section:
+    """The spec's invariants with their latest result, and the built-in checks.
+
+    Args:
+        tokens: (token kind, total, holders) conserved quantities from the compiled machine.
+    """
+    sec = section(page.rid("invariants"), "Invariants")
+    invs = [d for d in page.spec.decls if isinstance(d, ast.InvariantDecl)]
+    if not invs:
+        sec += para("The spec declares no invariants of its own.")
+    for d in invs:
+        sub = section(page.rid("invariant", d.name), f"invariant {d.name}", "rw-rule")
+        when = "checked at the end of the game" if d.at_end else "checked after every step"
+        sub += para(f"{d.description or d.name} ({when}).")
+        sub.extend(cite_nodes(d.prov.cites, page.language))
+        sub += code_block(page.spec.source, d.span)
+        sub.extend(provenance_nodes(d.prov))
+        res = page.results.get(d.name, [])
+        sub += para(strong("Latest verification: "), status_text(res),
+                    classes=["rw-failed" if any(r.status == "failed" for r in res)
+                             else "rw-status"])
+        sub.extend(trace_links(page, res))
+        sec += sub
+    builtin = section(page.rid("invariants", "builtin"), "Checks every game gets")
+    items: list[nodes.Node | str] = [
+        para(literal(f"conserve {name}"), f": the {name} tokens in {holders} always total "
+             f"{total}.") for name, total, holders in tokens]
+    items += ["Every component kind keeps its declared total at every step.",
+              "Zone capacities hold; the game ends within the declared step bound.",
+              "A non-terminal state always offers an action or a chance outcome (no deadlock).",
+              "Replaying a trace reproduces every state; legality never depends on hidden "
+              "information."]
+    builtin += bullets(items)
+    others = sorted(set(page.results) - {d.name for d in invs})
+    if others:
+        builtin += para(strong("Verified: "), "; ".join(
+            f"{n}: {status_text(page.results[n])}" for n in others))
+    sec += builtin
+    return sec

@@ -1,0 +1,104 @@
+"""Reading a parsed spec for the docs: source text by span, gaps, and what rules touch.
+
+Everything here works on the AST (:mod:`rulewright.dsl.ast`) and the spec text; nothing is
+copied by hand, so the page shows exactly the text the engine compiled.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any, Iterator
+
+import attrs
+
+from rulewright.dsl import ast
+from rulewright.errors import Span
+
+
+def source_of(source: str, span: Span) -> str:
+    """The spec text a span covers, dedented.
+
+    Args:
+        source: the whole spec file. span: 1-based lines and columns (end column exclusive).
+
+    Returns:
+        Whole lines ``span.line .. span.end_line``; the last one cut at ``end_column``, so a
+        declaration's text starts with its own indentation and ends at its closing brace.
+    """
+    lines = source.splitlines()
+    chunk = lines[span.line - 1:span.end_line]
+    if chunk:
+        chunk[-1] = chunk[-1][:max(0, span.end_column - 1)]
+        # Anything before the span on its first line belongs to something else: blank it,
+        # keeping the width so the dedent keeps the block's shape.
+        chunk[0] = " " * (span.column - 1) + chunk[0][span.column - 1:]
+    return textwrap.dedent("\n".join(chunk)).strip("\n")
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Every AST node under ``node`` (itself included), depth first, in source order."""
+    if isinstance(node, tuple):
+        for item in node:
+            yield from walk(item)
+        return
+    if not attrs.has(type(node)):
+        return
+    yield node
+    for f in attrs.fields(type(node)):
+        if f.name == "span":
+            continue
+        yield from walk(getattr(node, f.name))
+
+
+def gaps_in(node: Any) -> list[ast.Gap]:
+    """The ``gap`` statements under ``node``, in source order."""
+    return [n for n in walk(node) if isinstance(n, ast.Gap)]
+
+
+def names_in(node: Any) -> set[str]:
+    """Every bare name (and assignment target) referenced under ``node``."""
+    out: set[str] = set()
+    for n in walk(node):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Target):
+            out.add(n.name)
+    return out
+
+
+def changed_by(rule: ast.RuleDecl | ast.ExampleDecl) -> set[str]:
+    """The zones and counters a rule's statements change (moved from or to, drawn, assigned).
+
+    Used to list the invariants that cover a rule: those whose expression reads one of them.
+    """
+    out: set[str] = set()
+    for n in walk(rule.body):
+        if isinstance(n, ast.Move):
+            out |= names_in(n.what) | names_in(n.dest)
+        elif isinstance(n, ast.Draw):
+            out |= names_in(n.deck) | (names_in(n.dest) if n.dest is not None else set())
+        elif isinstance(n, ast.Shuffle):
+            out |= names_in(n.zone)
+        elif isinstance(n, ast.Assign):
+            out.add(n.target.name)
+        elif isinstance(n, ast.Transfer):
+            out |= {n.source.name, n.dest.name}
+    return out
+
+
+def state_names(spec: ast.Spec) -> set[str]:
+    """The names of the spec's zones and counters."""
+    return {d.name for d in spec.decls if isinstance(d, (ast.ZoneDecl, ast.VarDecl))}
+
+
+def covering_invariants(spec: ast.Spec,
+                        rule: ast.RuleDecl | ast.ExampleDecl) -> list[ast.InvariantDecl]:
+    """The spec invariants that read a zone or counter the rule changes, in file order."""
+    touched = changed_by(rule) & state_names(spec)
+    return [d for d in spec.decls
+            if isinstance(d, ast.InvariantDecl) and names_in(d.expr) & touched]
+
+
+def header(spec: ast.Spec) -> ast.Game | None:
+    """The spec's ``game`` header, if it has one."""
+    return next((d for d in spec.decls if isinstance(d, ast.Game)), None)

@@ -1,0 +1,162 @@
+"""Read the output of ``rulewright verify --json`` for the docs, tolerantly.
+
+The format is ``rulewright-verify/1`` (see :mod:`rulewright.invariants.report`). The docs use
+only these fields and skip anything missing or of another shape, so an older or richer file
+still reads and a missing file means "not verified":
+
+- ``games[].spec``: the spec id the results belong to;
+- ``games[].configs[]``: ``label`` (or ``players``/``variants``/``errata``) naming the
+  configuration; ``status``: invariant name -> ``"held"`` / ``"violated"`` / ``"n/a"``;
+  ``violations[]``: ``invariant``, ``message``, ``trace`` (a trace file for ``rulewright
+  replay``), ``play_by_play`` (lines); ``gaps[]``: ``kind``, ``rule``, ``line``, ``message``,
+  ``count``, ``trace``;
+- ``games[].worked_examples[]``: ``name``, ``passed``, ``problem``, ``errata``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from attrs import define, field, frozen
+
+from rulewright.sphinx.errors import RulewrightDocsError
+
+PASSED = frozenset({"held", "passed", "pass", "ok", "holds"})
+FAILED = frozenset({"violated", "failed", "fail", "violation"})
+
+
+@frozen
+class InvariantResult:
+    """One invariant's result in one configuration.
+
+    Attributes:
+        name: the invariant. config: the configuration's label ("2p +errata").
+        status: "passed", "failed", "n/a" or "unknown". message: the violation, or "".
+        trace: the counterexample trace file, or "". play_by_play: its readable lines.
+    """
+
+    name: str
+    config: str
+    status: str
+    message: str = ""
+    trace: str = ""
+    play_by_play: tuple[str, ...] = ()
+
+
+@frozen
+class GapResult:
+    """A gap (or other finding) verification reached: where, how often, a trace."""
+
+    config: str
+    kind: str
+    rule: str
+    line: int
+    message: str
+    count: int
+    trace: str
+
+
+@define
+class SpecResults:
+    """Everything a verify file says about one spec.
+
+    Attributes:
+        invariants: invariant name -> its results, one per configuration.
+        gaps: reached gaps and findings. examples: worked example name -> (errata, passed,
+        problem) per run.
+    """
+
+    invariants: dict[str, list[InvariantResult]] = field(factory=dict)
+    gaps: list[GapResult] = field(factory=list)
+    examples: dict[str, list[tuple[str, bool, str]]] = field(factory=dict)
+
+
+def _status(raw: Any) -> str:
+    if isinstance(raw, bool):
+        return "passed" if raw else "failed"
+    if isinstance(raw, str):
+        low = raw.lower()
+        if low in PASSED:
+            return "passed"
+        if low in FAILED:
+            return "failed"
+        return "n/a" if low == "n/a" else "unknown"
+    return "unknown"
+
+
+def _label(cfg: dict[str, Any]) -> str:
+    if isinstance(cfg.get("label"), str):
+        return str(cfg["label"])
+    parts = [f"{cfg['players']}p"] if isinstance(cfg.get("players"), int) else []
+    for key in ("variants", "errata"):
+        if isinstance(cfg.get(key), list) and cfg[key]:
+            parts.append("+" + ",".join(map(str, cfg[key])))
+    return " ".join(parts) or "default"
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
+    label = _label(cfg)
+    violations: dict[str, dict[str, Any]] = {}
+    for v in _dicts(cfg.get("violations")):
+        if isinstance(v.get("invariant"), str):
+            violations.setdefault(v["invariant"], v)
+    status = cfg.get("status")
+    if not isinstance(status, dict):
+        status = {}
+    for name in [*status, *(n for n in violations if n not in status)]:
+        v = violations.get(name, {})
+        result = "failed" if v else _status(status.get(name))
+        pbp = v.get("play_by_play")
+        out.invariants.setdefault(str(name), []).append(InvariantResult(
+            name=str(name), config=label, status=result, message=str(v.get("message") or ""),
+            trace=str(v.get("trace") or ""),
+            play_by_play=tuple(map(str, pbp)) if isinstance(pbp, list) else ()))
+    for g in _dicts(cfg.get("gaps")):
+        line = g.get("line")
+        count = g.get("count")
+        out.gaps.append(GapResult(config=label, kind=str(g.get("kind") or "gap"),
+                                  rule=str(g.get("rule") or ""),
+                                  line=line if isinstance(line, int) else 0,
+                                  message=str(g.get("message") or ""),
+                                  count=count if isinstance(count, int) else 1,
+                                  trace=str(g.get("trace") or "")))
+
+
+def read_verify_json(path: Path) -> dict[str, SpecResults]:
+    """The results in a verify JSON file, by spec id.
+
+    Args:
+        path: the file; a missing file gives ``{}`` (pages then say "not verified").
+
+    Raises:
+        RulewrightDocsError: the file exists but is not readable JSON.
+    """
+    if not path.exists():
+        return {}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise RulewrightDocsError(f"{path}: not a readable verify JSON file: {err}") from None
+    games = _dicts(doc.get("games")) if isinstance(doc, dict) else _dicts(doc)
+    out: dict[str, SpecResults] = {}
+    for g in games:
+        if not isinstance(g.get("spec"), str):
+            continue
+        res = out.setdefault(g["spec"], SpecResults())
+        for cfg in _dicts(g.get("configs")):
+            _config(res, cfg)
+        for ex in _dicts(g.get("worked_examples")):
+            if isinstance(ex.get("name"), str):
+                errata = ex.get("errata")
+                if not isinstance(errata, list):
+                    errata = []
+                res.examples.setdefault(ex["name"], []).append(
+                    (", ".join(map(str, errata)), ex.get("passed") is True,
+                     str(ex.get("problem") or "")))
+    return out
