@@ -27,6 +27,6 @@ def run(args: argparse.Namespace) -> int:
     game, states = replay(doc, args.spec)
     print(f"{game.machine.game.title}: {doc['players']} players, {len(doc['history'])} steps, "
           f"replayed exactly")
-    for line in play_by_play(game, doc):
+    for line in play_by_play(game, doc, states):
         print(line)
     return 0

@@ -117,12 +117,23 @@ def replay(doc: dict[str, Any], spec: str | None = None,
     return game, states
 
 
-def play_by_play(game: Game, doc: dict[str, Any]) -> list[str]:
-    """Readable lines, one per step: step, turn, player, action label, rule and spec line."""
+def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = None) -> list[str]:
+    """Readable lines, one per step: step, turn, who, action label, the rule and spec line it
+    came from, and score changes (when ``states`` from :func:`replay` are given)."""
     lines = []
+    scores = states[0].returns() if states else None
     for n, step in enumerate(doc["steps"], start=1):
         who = "chance" if step["player"] == -1 else f"player {step['player']}"
-        lines.append(f"{n:4d}  {who:9s}  {step['label']}   [{step['rule']}, line {step['line']}]")
+        turn = sum(step.get("turns", [])) or 0
+        line = f"{n:4d}  turn {turn:3d}  {who:9s}  {step['label']}   [{step['rule']}, line {step['line']}]"
+        if states is not None and n < len(states) and scores is not None:
+            after = states[n].returns()
+            changes = [f"p{p}{after[p] - scores[p]:+d}" for p in range(len(after))
+                       if after[p] != scores[p]]
+            if changes:
+                line += "   score " + " ".join(changes)
+            scores = after
+        lines.append(line)
     if doc.get("finding"):
         f = doc["finding"]
         lines.append(f"FINDING {f['kind']}: {f['message']} (rule {f['rule']}, line {f['line']})")

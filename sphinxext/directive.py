@@ -197,6 +197,10 @@ class SpecDirective(SphinxDirective):
             else:
                 part = simulation_section(page, reports)
             if part is not None:
+                # Quotes, gaps and assumptions are shown verbatim: Sphinx's smartquotes would
+                # turn the book's "x" and it's into curly quotes.
+                if isinstance(part, nodes.Element):
+                    part["support_smartquotes"] = False
                 out.append(part)
         return out
 

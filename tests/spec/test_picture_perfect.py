@@ -1,0 +1,194 @@
+"""Picture Perfect (spec/picture_perfect.rules): the book's examples, component counts, and
+random playouts checked against the spec's own invariants at 2, 3 and 4 players, basic and
+auction game."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+import pytest
+
+import rulewright as rw
+from rulewright.dsl import ast
+from rulewright.dsl.check import check
+from rulewright.engines.game import Game, load_spec
+from rulewright.engines.state import State
+
+SPEC = "picture_perfect"
+GIFTS_GAP = ("gap", "exchange_gifts")
+
+
+@lru_cache(maxsize=None)
+def game(players: int, auction: bool = False) -> Game:
+    return rw.load(SPEC, players=players, variants=("auction",) if auction else ())
+
+
+def decls() -> tuple[ast.Decl, ...]:
+    return load_spec(SPEC).decls
+
+
+def examples() -> list[ast.ExampleDecl]:
+    return [d for d in decls() if isinstance(d, ast.ExampleDecl)]
+
+
+def counter(state: State, label: str) -> Any:
+    slot = next(c for c in state.game.machine.counters if c.label == label)
+    return state.counters[slot.index]
+
+
+def zone(state: State, label: str) -> list[int]:
+    slot = next(z for z in state.game.machine.zones if z.label == label)
+    return list(state.zones[slot.index]) + list(state.mids[slot.index]) \
+        + list(state.bottoms[slot.index])
+
+
+def play(g: Game, seed: int) -> tuple[State, list[str]]:
+    """A random playout; every invariant and token total is checked after every step.
+
+    Returns the terminal state and the labels of every decision and chance outcome, the
+    forced (single-option) ones included.
+    """
+    rng = random.Random(seed)
+    state = g.new_initial_state(seed)
+    state.events = []
+    m = g.machine
+
+    def holds(final: bool) -> None:
+        for inv in m.invariants:
+            if final or not inv.at_end:
+                assert inv.check(state), f"invariant {inv.name} broken at step " \
+                                         f"{len(state.history)} (seed {seed})"
+        for tok in m.tokens:
+            assert sum(state.counters[s] for s in tok.slots) == tok.total
+
+    holds(False)
+    while not state.is_terminal():
+        action = state.sample_chance(rng) if state.is_chance_node() \
+            else rng.choice(state.legal_actions())
+        state.apply_action(action)
+        holds(state.is_terminal())
+    return state, list(state.events)
+
+
+def test_spec_checks_clean() -> None:
+    assert check(load_spec(SPEC)) == []
+
+
+@pytest.mark.parametrize("name", [e.name for e in examples()])
+def test_example(name: str) -> None:
+    ex = next(e for e in examples() if e.name == name)
+    state = rw.load(SPEC, players=ex.players, variants=ex.variants).example_state(name)
+    assert state.finding is None, state.finding
+    assert state.is_terminal()
+
+
+def test_the_books_examples_are_encoded() -> None:
+    names = {e.name for e in examples()}
+    assert {"scoring_table", "vip_all_met", "vip_none_met", "duplicate_cards", "every_kind",
+            "marc_vip", "lea_round", "envelope_table"} <= names
+
+
+def test_component_totals_match_the_book() -> None:
+    m = game(3).machine
+    assert m.kind_totals == {"envelope": 14, "preference": 42, "exchange": 21}
+    assert [(t.name, t.total) for t in m.tokens] == [("decoration", 40), ("vip", 4)]
+    sets = Counter((c.attrs["card_type"], c.attrs["for_players"]) for c in m.components
+                   if c.kind == "exchange")
+    assert sets == {("normal_card", "two_players"): 6, ("normal_card", "three_four_players"): 6,
+                    ("auction_card", "two_players"): 3, ("auction_card", "three_four_players"): 6}
+
+
+def test_assumed_preference_distribution() -> None:
+    wants = Counter(c.attrs["want"] for c in game(2).machine.components if c.kind == "preference")
+    assert wants == {"area": 12, "next_to": 10, "no_man": 4, "no_woman": 4,
+                     "no_one_in_front": 5, "hide_face": 4, "cover": 3}
+
+
+def test_scoring_table_and_tie_break_chain() -> None:
+    table = next(d for d in decls() if isinstance(d, ast.TableDecl) and d.name == "happiness")
+    assert [(e.low, e.value) for e in table.entries] == [(0, -3), (1, 1), (2, 3), (3, 6)]
+    s = game(4).machine.scoring
+    assert [t for _, _, t in s.keys] == ["most placed guests",
+                                         "most envelopes at the end of the game"]
+    assert (s.tie_end, s.tie_decision) == ("decision", "the players vote on the best photo")
+
+
+def test_envelope_table_including_the_expansion_rows() -> None:
+    tables = {d.name: {e.low: e.value for e in d.entries} for d in decls()
+              if isinstance(d, ast.TableDecl)}
+    assert tables["envelopes_per_player"] == {2: 5, 3: 4, 4: 3, 5: 2, 6: 2}
+    assert tables["envelopes_in_middle"] == {2: 4, 3: 2, 4: 2, 5: 4, 6: 2}
+    game_decl = next(d for d in decls() if isinstance(d, ast.Game))
+    assert game_decl.players == (2, 4)
+    with pytest.raises(rw.UsageError, match="2 to 4 players, not 5"):
+        rw.load(SPEC, players=5)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_basic_game_lasts_six_rounds(players: int) -> None:
+    for seed in range(6):
+        state, labels = play(game(players), seed)
+        assert state.finding is None, state.finding
+        drawn = [lab for lab in labels if lab.startswith("exchange card: ")]
+        titles = sorted(lab.split()[2] for lab in drawn)
+        assert titles == ["dance", "gifts", "partner", "revelations", "rumors", "theft"]
+        assert counter(state, "round") == 6 and counter(state, "photo_taken")
+        assert state.turns == [1] * players  # one turn each, in Choose your Partner
+        assert all(counter(state, f"decorations[{p}]") == 10 for p in range(players))
+        assert len(state.returns()) == players
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_auction_game_three_and_three(players: int) -> None:
+    for seed in range(6):
+        state, labels = play(game(players, auction=True), seed)
+        assert state.finding is None, state.finding
+        drawn = [lab for lab in labels if lab.startswith("exchange card: ")]
+        assert len(drawn) == 6
+        assert sum("auction_card" in lab for lab in drawn) == 3
+        assert counter(state, "round") == 6
+        assert len(set(state.turns)) == 1 and state.turns[0] in (3, 4)
+        assert sum(counter(state, f"decorations[{p}]") for p in range(players)) == 10 * players
+
+
+@pytest.mark.parametrize("auction", [False, True])
+def test_two_players_reach_the_gifts_gap_exactly_when_gifts_is_drawn(auction: bool) -> None:
+    finished = 0
+    for seed in range(8):
+        state, labels = play(game(2, auction), seed)
+        gifts = any(lab.startswith("exchange card: gifts") for lab in labels)
+        if gifts:
+            assert state.finding is not None
+            assert (state.finding.kind, state.finding.rule) == GIFTS_GAP
+        else:
+            assert state.finding is None, state.finding
+            assert counter(state, "round") == 6
+            finished += 1
+    if auction:
+        assert finished > 0  # 3 of the 6 normal cards: Gifts is left out half of the time
+    else:
+        assert finished == 0  # the basic deck always holds Gifts
+
+
+def test_two_player_auction_supply_is_set_out() -> None:
+    state, _ = play(game(2, auction=True), 1)
+    assert counter(state, "decoration_supply") == 12
+    assert counter(state, "decoration_box") == 40 - 20 - 12
+
+
+def test_what_a_player_may_see() -> None:
+    state = game(3).new_initial_state(0)
+    rng = random.Random(0)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    obs = state.observation(1)
+    assert "knows[1, dog]" in obs["counters"] and "knows[0, dog]" not in obs["counters"]
+    assert "spot[1, dog]" in obs["counters"] and "spot[2, dog]" not in obs["counters"]
+    assert obs["zones"]["contents[dog]"] == 3  # an envelope's cards: only their number
+    assert isinstance(obs["zones"]["held[0]"], list)  # who holds which envelope is open
+    assert obs["counters"]["vip_card[1]"] == 1 and "vip_card[0]" not in obs["counters"]
+    assert not any(k.startswith("vips_in[") for k in obs["counters"])  # where VIPs are: secret
+    assert not any(v for k, v in obs["counters"].items() if k.startswith("knows["))
