@@ -124,24 +124,34 @@ def rules_involved(game: Game, state: State, steps: list[dict[str, Any]],
     return out
 
 
-def game_trace(game: Game, seed: int, history: Sequence[int]) -> tuple[State, dict[str, Any]]:
-    """Replay ``history`` from ``seed`` and return the final state and its trace document."""
+def game_trace(game: Game, seed: int, history: Sequence[int],
+               states: list[State] | None = None) -> tuple[State, dict[str, Any]]:
+    """Replay ``history`` from ``seed`` and return the final state and its trace document.
+
+    Args:
+        states: when given, receives a copy of the state before each step and the final one.
+    """
     state = game.new_initial_state(seed)
     steps = []
     for action in history:
+        if states is not None:
+            states.append(state.clone())
         steps.append(record_step(state, action))
         state.apply_action(action)
+    if states is not None:
+        states.append(state.clone())
     return state, trace_json(game, state, steps)
 
 
 def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Invariant | None,
                      trace_dir: Path) -> ViolationReport:
     """A violation with its rules, play-by-play and trace file (written to ``trace_dir``)."""
-    state, doc = game_trace(game, v.state.seed, v.state.history)
+    states: list[State] = []
+    state, doc = game_trace(game, v.state.seed, v.state.history, states)
     doc["violation"] = {"invariant": v.invariant, "message": v.message}
     path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-{v.invariant}.json")
     write_trace(path, doc)
-    lines = play_by_play(game, doc)
+    lines = play_by_play(game, doc, states)
     lines.append(f"VIOLATED {v.invariant}: {v.message}")
     rules = rules_involved(game, state, doc["steps"])
     if inv is not None and inv.line:
