@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                                 examples=args.examples, strict=args.strict,
                                 trace_dir=args.trace_dir, use_database=not args.no_database,
                                 progress=on_config)
-    out = Console()
+    out = Console(soft_wrap=True)  # long messages and trace paths stay whole lines
     for g in report.games:
         _print_game(out, g)
         out.print()

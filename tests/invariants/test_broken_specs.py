@@ -78,3 +78,14 @@ def test_clean_spec_holds_everywhere(tmp_path: Path) -> None:
             assert result.violations == []
             assert set(result.status.values()) == {"held"}
             assert result.finished > 0 and result.checks["conservation"] > result.steps
+
+
+def test_failures_are_saved_in_the_example_database(tmp_path: Path) -> None:
+    game = rw.load(BROKEN / "token_from_nothing.rules", players=2)
+    db = tmp_path / "db"
+    first = verify_config(game, Config(2), FAST, examples=10, trace_dir=tmp_path, database=db)
+    assert [v.invariant for v in first.violations] == ["tokens"]
+    assert any(p.is_file() for p in db.rglob("*"))
+    # replayed first: found again even with a single example
+    again = verify_config(game, Config(2), FAST, examples=1, trace_dir=tmp_path, database=db)
+    assert [v.invariant for v in again.violations] == ["tokens"]

@@ -74,3 +74,18 @@ def test_failed_worked_example_fails_verify(capsys: pytest.CaptureFixture[str],
     assert code == 1
     assert "worked examples: 1 of 2 passed" in out
     assert "FAILED example two_chips" in out
+
+
+def test_gaps_are_listed_and_fail_only_with_strict(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    gappy = Path(__file__).parent / "specs" / "gappy.rules"
+    out_json = tmp_path / "g.json"
+    code, out = _verify(capsys, tmp_path, str(gappy), "--json", str(out_json))
+    assert code == 0
+    assert "gap reached [2p]: gap in rule take (line 27)" in " ".join(out.split())
+    (gap,) = json.loads(out_json.read_text())["games"][0]["configs"][0]["gaps"]
+    assert gap["kind"] == "gap" and gap["rule"] == "take" and gap["count"] >= 1
+    assert gap["shortest"] >= 4 and Path(gap["trace"]).is_file()
+    code, out = _verify(capsys, tmp_path, str(gappy), "--strict")
+    assert code == 1
+    assert "gaps reached (--strict)" in out
