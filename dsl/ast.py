@@ -261,17 +261,31 @@ class Roll:
 
 @frozen
 class RandomPick:
-    """``random x from list``: a uniform chance event over the list's elements."""
+    """``random x from list [weight w] [label "..."]``: a chance event over the list's elements.
+
+    Without ``weight`` every element is equally likely (a repeated element counts once per
+    copy). With ``weight``, ``w`` is evaluated with ``x`` bound to each distinct element and
+    the probabilities are proportional to it (elements of weight 0 are left out).
+
+    Attributes:
+        weight: the weight expression, or None for a uniform pick.
+    """
 
     span: Span
     var: str
     source: Expr
     label: str
+    weight: Expr | None = None
 
 
 @frozen
 class ChooseFrom:
-    """``choose p x from list [where cond] [label "..."] [pass "..."]``: a decision node."""
+    """``choose p x from list [where cond] [label "..."] [pass "..." [when cond]]``: a decision.
+
+    Attributes:
+        pass_label: the label of the option that binds ``none`` (ends a multi-part decision).
+        pass_when: when given, the pass option is offered only while it holds.
+    """
 
     span: Span
     player: Expr
@@ -280,6 +294,7 @@ class ChooseFrom:
     where: Expr | None
     label: str
     pass_label: str | None
+    pass_when: Expr | None = None
 
 
 @frozen

@@ -271,12 +271,16 @@ class _Checker:
         elif isinstance(s, ast.RandomPick):
             self.expr(s.source, scope)
             scope.add(s.var)
+            if s.weight is not None:
+                self.expr(s.weight, scope)
         elif isinstance(s, ast.ChooseFrom):
             self.expr(s.player, scope)
             self.expr(s.source, scope)
             scope.add(s.var)
             if s.where is not None:
                 self.expr(s.where, scope)
+            if s.pass_when is not None:
+                self.expr(s.pass_when, scope)
         elif isinstance(s, ast.ChooseOption):
             self.expr(s.player, scope)
             seen: set[str] = set()
@@ -396,13 +400,13 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     if not any(isinstance(d, ast.ScoringDecl) for d in decls):
         diags.append(Diagnostic(first_span, "the spec has no 'scoring' block",
                                 "add: scoring(p) { score <expr for player p> }"))
-    dim_names = set(sym.enums) | {"player"}
+    dim_names = set(sym.enums) | set(sym.cards) | {"player"}
     for d in decls:
         if isinstance(d, (ast.ZoneDecl, ast.VarDecl)):
             for dim in d.dims:
                 if isinstance(dim, str) and dim not in dim_names:
                     ck.err(d.span, f"unknown dimension {dim!r}",
-                           "a dimension is 'player', an enum name or a whole number")
+                           "a dimension is 'player', an enum name, a card kind or a whole number")
             if isinstance(d, ast.ZoneDecl):
                 if d.of not in sym.cards:
                     ck.err(d.span, f"zone {d.name!r} holds unknown card kind {d.of!r}",

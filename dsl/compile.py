@@ -8,6 +8,7 @@ call pushes a frame, so the control position is data the engine keeps in the sta
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Callable, Iterable, Sequence
 
 from rulewright.dsl import ast
@@ -176,22 +177,31 @@ class _Rules:
     # ---- decisions and chance
     def s_ChooseFrom(self, s: ast.ChooseFrom) -> None:
         player = self.x.expr(s.player, self.scope)
-        src = self.x.expr(s.source, self.scope)
         slot = self.scope.slot(s.var)
-        cond = self.x.expr(s.where, self.scope) if s.where is not None else None
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
         label = s.label or f"choose {s.var}"
         pass_label = s.pass_label
+        pass_when = self.x.expr(s.pass_when, self.scope) if s.pass_when is not None else None
+
+        # the options as one generated expression, the variable bound in the where-clause
+        src_s = self.x.source_src(s.source, self.scope)
+        v = self.x.var()
+        where_s = self.x.bound_src(s.var, v, s.where, self.scope) if s.where is not None \
+            else "True"
+        kept = self.x.lam(f"tuple({v} for {v} in {src_s} if {where_s})")
+        fixed = self.x.ns.get(src_s) if re.fullmatch(r"K\d+", src_s) else None
+        # a fixed list of distinct whole numbers: a subset needs no dedup, ids are the values
+        plain = isinstance(fixed, tuple) and len(set(fixed)) == len(fixed) \
+            and all(x.__class__ is int and x >= 0 for x in fixed)
 
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
-            values: list[Any] = []
-            for v in src(st, l):
-                l[slot] = v
-                if cond is None or cond(st, l):
-                    values.append(v)
-            values = list(dict.fromkeys(values))
+            if plain and pass_label is None:
+                chosen = kept(st, l)
+                return chosen, lambda: tuple(
+                    f"{label}: {comps[x].label if comps is not None else x}" for x in chosen), chosen
+            values = list(dict.fromkeys(kept(st, l)))
             ids = _ids(values)
-            if pass_label is not None:
+            if pass_label is not None and (pass_when is None or pass_when(st, l)):
                 values.append(None)
                 ids.append(PASS)
 
@@ -256,6 +266,7 @@ class _Rules:
         slot = self.scope.slot(s.var)
         label = s.label or f"random {s.var}"
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
+        weight = self.x.expr(s.weight, self.scope) if s.weight is not None else None
 
         def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             items = src(st, l)
@@ -264,8 +275,11 @@ class _Rules:
             counts: dict[Any, int] = {}
             for v in items:
                 counts[v] = counts.get(v, 0) + 1
+            if weight is not None:
+                counts = _weights(counts, weight, slot, st, l)
+            total = sum(counts.values())
             values = tuple(counts)
-            probs = tuple(counts[v] / len(items) for v in values)
+            probs = tuple(counts[v] / total for v in values)
             return values, probs, \
                 lambda: tuple(f"{label}: {comps[v].label if comps is not None else v}"
                               for v in values), tuple(_ids(list(values)))
@@ -355,6 +369,26 @@ class _Rules:
             self.breaks[-1].append(self.emit(JUMP, 0, self.site(s, "break")))
 
 
+def _weights(counts: dict[Any, int], weight: Fn, slot: int, st: Any,
+             l: list[Any]) -> dict[Any, int]:
+    """Each distinct value's weight (``weight`` evaluated with the value bound), zeros left out.
+
+    Raises:
+        SpecRuntimeError: a weight that is not a whole number >= 0, or all weights zero.
+    """
+    out: dict[Any, int] = {}
+    for v in counts:
+        l[slot] = v
+        w = weight(st, l)
+        if w.__class__ is not int or w < 0:
+            raise SpecRuntimeError(f"weight of {v!r} is {w!r}; weights are whole numbers >= 0")
+        if w > 0:
+            out[v] = w
+    if not out:
+        raise SpecRuntimeError(f"every weight is 0 (elements: {list(counts)!r})")
+    return out
+
+
 def _ids(values: list[Any]) -> list[int]:
     """Stable action ids: the values themselves when they are distinct ints >= 0, else positions."""
     if all(v.__class__ is int and v >= 0 for v in values):
@@ -418,11 +452,11 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     cslots: list[CounterSlot] = []
     for d in decls:
         if isinstance(d, ast.ZoneDecl):
-            dims = make_dims(d.dims, players, enums)
+            dims = make_dims(d.dims, players, enums, kinds)
             zone_base[d.name], zone_dims[d.name] = len(zslots), dims
             zslots.extend(zone_slots(d, len(zslots), dims, None))
         elif isinstance(d, ast.VarDecl):
-            dims = make_dims(d.dims, players, enums)
+            dims = make_dims(d.dims, players, enums, kinds)
             counter_base[d.name], counter_dims[d.name] = len(cslots), dims
             cslots.extend(counter_slots(d, len(cslots), dims))
     tables = {t.name: [(e.low, e.high, e.value) for e in t.entries] for t in sym.tables.values()}

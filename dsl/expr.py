@@ -59,12 +59,39 @@ class Scope:
 
 _READS_STATE = re.compile(r"\b(st|l|a\d+|v\d+)\b")
 
+_READS_GAME = re.compile(r"\b(st|l)\b")
 _PARAM = re.compile(r"\ba(\d+)\b")
 _LITERAL = re.compile(r"^(-?\d+|'[A-Za-z0-9_ ]*')$")
 _CONST = re.compile(r"^K\d+$")
 _SIMPLE = re.compile(r"^(l\[\d+\]|[av]\d+)$")
 
 _CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+#: At most this many results are remembered per function of its arguments alone.
+REMEMBER = 65_536
+
+
+def remembered(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn(st, *args)``, which reads no state, remembering results by argument values.
+
+    The key holds each argument's class too, so ``1`` and ``true`` stay apart. Arguments that
+    cannot be hashed are passed through; errors are raised each time, never remembered.
+    """
+    memo: dict[tuple[Any, ...], Any] = {}
+
+    def call(st: Any, *args: Any) -> Any:
+        key = tuple((a.__class__, a) for a in args)
+        try:
+            return memo[key]
+        except KeyError:
+            value = fn(st, *args)
+            if len(memo) < REMEMBER:
+                memo[key] = value
+            return value
+        except TypeError:  # unhashable: nothing to remember
+            return fn(st, *args)
+    return call
 
 
 class ExprCompiler:
@@ -260,6 +287,9 @@ class ExprCompiler:
             self.ns[fname] = self.lam(body, ", ".join(["st", *params]))
             if not params and not _READS_STATE.search(body):
                 self.constant_functions[name] = body
+            elif params and not _READS_GAME.search(body) and " for " in body:
+                # a loop over its arguments alone (board geometry): remember its results
+                self.ns[fname] = remembered(self.ns[fname])
             elif len(body) < 600 and fname not in body:
                 self.inline_bodies[name] = body
         return fname
@@ -353,6 +383,14 @@ class ExprCompiler:
         if self.is_zone(source, scope) and self.zone_kind(source) != "deck":
             return f"st.zones[{self.zone_src(source, scope)}]"
         return self.src(source, scope)
+
+    def source_src(self, source: ast.Expr, scope: Scope) -> str:
+        """Source of a list to iterate (a plain zone is not copied)."""
+        return self._source(source, scope)
+
+    def bound_src(self, var: str, value: str, e: ast.Expr, scope: Scope) -> str:
+        """Source of ``e`` with the name ``var`` bound to the Python variable ``value``."""
+        return self._bind(var, value, scope, e)[0]
 
     def _bind(self, var: str, value: str, scope: Scope, *exprs: ast.Expr | None) -> list[str]:
         saved = scope.bound.get(var)

@@ -59,8 +59,15 @@ class Dims:
 
 
 def make_dims(dims: Sequence[str | int], players: int,
-              enums: dict[str, tuple[str, ...]]) -> Dims:
-    """Build :class:`Dims` for a declaration's dimensions."""
+              enums: dict[str, tuple[str, ...]],
+              kinds: dict[str, list[int]] | None = None) -> Dims:
+    """Build :class:`Dims` for a declaration's dimensions.
+
+    Args:
+        dims: per dimension ``"player"``, an enum name, a card kind name or a whole number.
+        kinds: card kind -> component ids; a card-kind dimension has one position per
+            component of that kind and is indexed by the component itself.
+    """
     sizes: list[int] = []
     maps: list[dict[Any, int] | None] = []
     for d in dims:
@@ -70,6 +77,9 @@ def make_dims(dims: Sequence[str | int], players: int,
         elif isinstance(d, int):
             sizes.append(d)
             maps.append(None)
+        elif kinds is not None and d in kinds:
+            sizes.append(len(kinds[d]))
+            maps.append({c: i for i, c in enumerate(kinds[d])})
         else:
             members = enums[d]
             sizes.append(len(members))

@@ -278,11 +278,14 @@ class _ToAst(Transformer[Token, Any]):
     def label(self, meta: Meta, c: list[Token]) -> tuple[str, str]:
         return ("label", _unquote(c[0]))
 
-    def pass_opt(self, meta: Meta, c: list[Token]) -> tuple[str, str]:
-        return ("pass", _unquote(c[0]))
+    def pass_opt(self, meta: Meta, c: list[Any]) -> tuple[str, tuple[str, Any]]:
+        return ("pass", (_unquote(c[0]), c[1] if len(c) > 1 else None))
 
     def where(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
         return ("where", c[0])
+
+    def weight(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("weight", c[0])
 
     def draw(self, meta: Meta, c: list[Any]) -> ast.Draw:
         rest = [x for x in c[2:] if not isinstance(x, tuple)]
@@ -294,11 +297,13 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Roll(self.s(meta), str(c[0]), c[1], c[2], _opt(c, "label") or "")
 
     def random_pick(self, meta: Meta, c: list[Any]) -> ast.RandomPick:
-        return ast.RandomPick(self.s(meta), str(c[0]), c[1], _opt(c, "label") or "")
+        return ast.RandomPick(self.s(meta), str(c[0]), c[1], _opt(c, "label") or "",
+                              _opt(c, "weight"))
 
     def choose_from(self, meta: Meta, c: list[Any]) -> ast.ChooseFrom:
+        pass_label, pass_when = _opt(c, "pass") or (None, None)
         return ast.ChooseFrom(self.s(meta), c[0], str(c[1]), c[2], _opt(c, "where"),
-                              _opt(c, "label") or "", _opt(c, "pass"))
+                              _opt(c, "label") or "", pass_label, pass_when)
 
     def option(self, meta: Meta, c: list[Any]) -> ast.Option:
         when = c[1] if len(c) > 2 else None

@@ -74,16 +74,28 @@ class Game:
         machine: the compiled :class:`~rulewright.dsl.machine.Machine`.
         source: what it was loaded from: a bundled spec's name or a file path.
         config: (spec id, players, variants, errata), which identifies the configuration.
+        auto_resolve: when True (the default), a decision with one option and a chance event
+            with one outcome resolve by themselves; when False, states pause there too, so the
+            game tree has every node a peer engine such as OpenSpiel has (see
+            :meth:`with_forced_nodes`).
     """
 
-    def __init__(self, machine: Machine, source: str = "") -> None:
+    def __init__(self, machine: Machine, source: str = "", *, auto_resolve: bool = True) -> None:
         self.machine = machine
+        self.auto_resolve = auto_resolve
         self.source = source or machine.game.id
         self.codes = tuple(r.code for r in machine.rules)
         self.nlocals = tuple(r.nlocals for r in machine.rules)
         self.bound = machine.game.bound
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
+
+    def with_forced_nodes(self) -> Game:
+        """The same configuration, with states that pause at one-option nodes too.
+
+        Histories then include forced actions, so they replay only on such a game.
+        """
+        return Game(self.machine, self.source, auto_resolve=False)
 
     @property
     def num_players(self) -> int:

@@ -290,6 +290,9 @@ class State:
                 elif op == FORNEXT:
                     items, k = loc[ins[1]], loc[ins[2]]
                     if k >= len(items):
+                        # the loop's hidden slots are dead now: clear them so that equal
+                        # positions are equal states
+                        loc[ins[1]] = loc[ins[2]] = None
                         pc = ins[4]
                     else:
                         loc[ins[3]] = items[k]
@@ -316,6 +319,7 @@ class State:
                     code, pc, loc = codes[fr[0]], fr[1], fr[2]
                 elif op == SWITCH:
                     pc = ins[2][loc[ins[1]]]
+                    loc[ins[1]] = None  # the hidden option slot is dead (states are values)
                 elif op == CHOICE or op == DRAW or op == CHANCE:
                     fr[1] = pc
                     if not self._pause(ins, loc):
@@ -390,7 +394,7 @@ class State:
         else:
             values, probs, labels, ids = ins[1](self, loc)
             self.pending = ("chance", -1, values, labels, list(ids), probs)
-        if len(values) == 1 or self.script:
+        if (len(values) == 1 and self.game.auto_resolve) or self.script:
             return self._auto()
         return False
 

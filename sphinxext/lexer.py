@@ -36,7 +36,7 @@ _OPERATOR_WORDS = frozenset({"and", "or", "not", "in"})
 
 def _words_of(pattern: str) -> list[str]:
     """The literal words of a terminal pattern like ``(?:deck|list|set)``."""
-    inner = pattern.removeprefix("(?:").removesuffix(")")
+    inner = pattern.removesuffix(r"\b").removeprefix("(?:").removesuffix(")")
     parts = inner.split("|")
     return parts if all(_WORD.match(p) for p in parts) else []
 

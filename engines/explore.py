@@ -1,0 +1,359 @@
+"""Exhaustive exploration: walk every reachable state of a small configuration.
+
+This is rulewright's model-checking mode. :func:`explore` visits each distinct state once
+(states are values: two histories that reach the same :meth:`State.key` share a state), checks
+the generic invariants on it, and counts the game tree without walking it: the number of
+histories through a state is summed over the graph of distinct states, so tic-tac-toe's
+255,168 complete games cost 5,478 state visits.
+
+Counts are those of the full game tree as OpenSpiel counts them: exploration runs on
+:meth:`Game.with_forced_nodes`, so a decision with one option or a chance event with one
+outcome is a node here too (in play the engine resolves such nodes by itself). ``forced``
+says how many distinct states are such nodes.
+
+Information states are grouped by :meth:`State.observation` of the player on move at their
+decision states (what the player sees now: their own zones, public zones and counters, the
+sizes of hidden zones, the turn counts). That is the partition a player can act on when the
+visible position records what they saw earlier, as chips in a pot record the betting; a game
+whose visible position forgets earlier public events has fewer such states than
+perfect-recall information states.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from collections import Counter
+from typing import Any, Callable
+
+from attrs import define, field
+
+from rulewright.engines.game import Game
+from rulewright.engines.state import TERMINAL_PLAYER, State
+
+#: Finding kinds that are spec defects, not rulebook gaps: each is an invariant violation.
+DEFECT_KINDS = frozenset({"deadlock", "livelock", "termination", "runtime error"})
+
+#: How many violations are kept with their histories (all are counted).
+KEEP_VIOLATIONS = 20
+
+
+@define
+class Violation:
+    """A generic invariant that failed on one state.
+
+    Attributes:
+        check: the invariant's name, as the invariant library names it ("no deadlock",
+            "determinism", "tokens", "spec:NAME", ...; "chance probabilities" and "legal
+            actions" are OpenSpiel's per-step checks).
+        message: what was wrong. history: the action ids that reach the state.
+    """
+
+    check: str
+    message: str
+    history: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"check": self.check, "message": self.message, "history": list(self.history)}
+
+
+@define
+class Exploration:
+    """What an exhaustive walk found.
+
+    Attributes:
+        states: distinct states (by value). terminal_states, decision_states, chance_states:
+            of which terminal, awaiting a decision, awaiting a chance outcome.
+        forced: distinct states with exactly one option or outcome (auto-resolved in play).
+        chance_nodes, decision_nodes, terminal_nodes: game-tree nodes (histories ending at
+            such a state), as OpenSpiel counts them; None when the walk was cut short or the
+            state graph has a cycle.
+        histories: complete games (= terminal_nodes). outcomes: returns -> complete games.
+        information_states: per player, distinct observations at that player's decisions.
+        depth: the longest history (actions, forced ones included).
+        returns_range: (lowest, highest) return of any player at a terminal state.
+        findings: finding kind -> terminal states ending with it.
+        violations: the first :data:`KEEP_VIOLATIONS` violations; violation_count: all.
+        complete: False when ``max_states`` stopped the walk; stopped: why.
+        cyclic: the state graph has a cycle (histories are then unbounded).
+    """
+
+    states: int = 0
+    terminal_states: int = 0
+    decision_states: int = 0
+    chance_states: int = 0
+    forced: int = 0
+    chance_nodes: int | None = None
+    decision_nodes: int | None = None
+    terminal_nodes: int | None = None
+    histories: int | None = None
+    outcomes: dict[tuple[int, ...], int] = field(factory=dict)
+    information_states: list[int] = field(factory=list)
+    depth: int | None = None
+    returns_range: tuple[int, int] | None = None
+    findings: dict[str, int] = field(factory=dict)
+    violations: list[Violation] = field(factory=list)
+    violation_count: int = 0
+    complete: bool = True
+    stopped: str = ""
+    cyclic: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (outcome keys become "r0,r1,...")."""
+        return {
+            "states": self.states, "terminal_states": self.terminal_states,
+            "decision_states": self.decision_states, "chance_states": self.chance_states,
+            "forced": self.forced, "chance_nodes": self.chance_nodes,
+            "decision_nodes": self.decision_nodes, "terminal_nodes": self.terminal_nodes,
+            "histories": self.histories,
+            "outcomes": {",".join(map(str, k)): v for k, v in sorted(self.outcomes.items())},
+            "information_states": self.information_states, "depth": self.depth,
+            "returns_range": list(self.returns_range) if self.returns_range else None,
+            "findings": dict(sorted(self.findings.items())),
+            "violations": [v.to_json() for v in self.violations],
+            "violation_count": self.violation_count, "complete": self.complete,
+            "stopped": self.stopped, "cyclic": self.cyclic,
+        }
+
+
+# Per distinct state, what lies below it: [chance, decision, terminal] tree nodes, the
+# longest remaining history, and complete games per returns vector.
+_Below = tuple[int, int, int, int, Counter[tuple[int, ...]]]
+
+
+def invariant_library(game: Game) -> tuple[list[Any], Any] | None:
+    """The invariant library's invariants for ``game`` and its Context class, when installed.
+
+    ``rulewright.invariants.library`` (the ``verify`` machinery) is optional here: without it
+    exploration checks its own list below; with it, every library invariant runs on every
+    state too, and the library's determinism and declared-invariant checks replace ours.
+    """
+    try:
+        library = importlib.import_module("rulewright.invariants.library")
+        base = importlib.import_module("rulewright.invariants.base")
+    except ImportError:
+        return None
+    invariants = [inv for inv in library.invariants_for(game)
+                  if library.applicable(game, inv.name)]
+    return invariants, base.Context
+
+
+class _Checker:
+    """The generic per-state invariants (OpenSpiel's random_sim_test list and the spec's own)."""
+
+    def __init__(self, game: Game, result: Exploration) -> None:
+        self.game = game
+        self.n = game.num_players
+        self.result = result
+        self.lo = math.inf
+        self.hi = -math.inf
+        self.library = invariant_library(game)
+
+    def fail(self, state: State, check: str, message: str) -> None:
+        self.result.violation_count += 1
+        if len(self.result.violations) < KEEP_VIOLATIONS:
+            self.result.violations.append(Violation(check, message, tuple(state.history)))
+
+    def check(self, state: State, key: Any, path: list[Any]) -> None:
+        """Check one state; failures are recorded, never raised.
+
+        Args:
+            path: the keys of the states along the state's history, the state's own last.
+        """
+        player = state.current_player()
+        if state.is_terminal():
+            self._terminal(state, player)
+        elif state.is_chance_node():
+            self._chance(state)
+        else:
+            self._decision(state, player)
+        if self.library is not None:
+            self._library(state, path, *self.library)
+        else:
+            self._determinism(state, key)
+            self._spec_invariants(state)
+
+    def _library(self, state: State, path: list[Any], invariants: list[Any],
+                 context: Any) -> None:
+        moment = "terminal" if state.is_terminal() else \
+            "chance" if state.is_chance_node() else "decision"
+        ctx = context(self.game, path, random.Random(len(state.history)))
+        for inv in invariants:
+            if inv.when in ("step", moment):
+                message = inv.check(ctx, state)
+                if message is not None:
+                    self.fail(state, inv.name, message)
+
+    def _determinism(self, state: State, key: Any) -> None:
+        copy = state.clone()
+        if copy != state or hash(copy) != hash(state) or copy.key() != key:
+            self.fail(state, "determinism", "a clone differs from its original")
+        replayed = self.game.new_initial_state(state.seed)
+        try:
+            for a in state.history:
+                replayed.apply_action(a)
+            if replayed.key() != key:
+                self.fail(state, "determinism", "replaying the history gives another state")
+        except Exception as err:  # noqa: BLE001 - any failure to replay is the finding
+            self.fail(state, "determinism", f"replaying the history failed: {err}")
+
+    def _terminal(self, state: State, player: int) -> None:
+        if player != TERMINAL_PLAYER or state.legal_actions() or state.chance_outcomes():
+            self.fail(state, "terminal", "a terminal state offers actions or outcomes")
+        f = state.finding
+        if f is not None:
+            self.result.findings[f.kind] = self.result.findings.get(f.kind, 0) + 1
+            if f.kind in DEFECT_KINDS and self.library is None:  # else the library's
+                name = {"deadlock": "no deadlock", "termination": "termination"}.get(
+                    f.kind, "runs cleanly")
+                self.fail(state, name, f"{f.message} (rule {f.rule}, line {f.line})")
+        rets = state.returns()
+        if len(rets) != self.n or not all(isinstance(r, int) for r in rets):
+            self.fail(state, "returns", f"returns {rets!r} are not {self.n} whole numbers")
+            return
+        self.lo = min(self.lo, *rets)
+        self.hi = max(self.hi, *rets)
+
+    def _chance(self, state: State) -> None:
+        outcomes = state.chance_outcomes()
+        if state.legal_actions():
+            self.fail(state, "legal actions", "a chance node offers player actions")
+        if not outcomes:
+            self.fail(state, "no deadlock", "a chance node without outcomes")
+            return
+        total = sum(p for _, p in outcomes)
+        if abs(total - 1.0) > 1e-9 or any(not 0.0 < p <= 1.0 for _, p in outcomes):
+            self.fail(state, "chance probabilities",
+                      f"probabilities {[p for _, p in outcomes]} do not sum to 1")
+        ids = [o for o, _ in outcomes]
+        if len(set(ids)) != len(ids):
+            self.fail(state, "chance probabilities", f"repeated outcome ids {ids}")
+
+    def _decision(self, state: State, player: int) -> None:
+        if not 0 <= player < self.n:
+            self.fail(state, "legal actions", f"the player on move {player} is not a player")
+            return
+        actions = state.legal_actions()
+        if not actions:
+            self.fail(state, "no deadlock", f"player {player} has no legal action")
+        if actions != sorted(set(actions)):
+            self.fail(state, "legal actions", f"legal actions {actions} not sorted and distinct")
+        if state.chance_outcomes():
+            self.fail(state, "legal actions", "a decision node offers chance outcomes")
+        for q in range(self.n):
+            if q != player and "choice" in state.observation(q):
+                self.fail(state, "legal actions", f"player {q} is offered actions off-move")
+
+    def _spec_invariants(self, state: State) -> None:
+        m = self.game.machine
+        for inv in m.invariants:
+            if inv.at_end and not state.is_terminal():
+                continue
+            try:
+                ok = inv.check(state)
+            except Exception as err:  # noqa: BLE001 - a spec defect in the invariant
+                self.fail(state, f"spec:{inv.name}", f"could not be evaluated: {err}")
+                continue
+            if not ok:
+                self.fail(state, f"spec:{inv.name}", inv.decl.description or inv.name)
+        for tok in m.tokens:
+            held = sum(state.counters[s] for s in tok.slots)
+            if held != tok.total:
+                self.fail(state, "tokens", f"{tok.name}: {held} held, {tok.total} declared")
+
+
+def explore(game: Game, *, max_states: int | None = None,
+            progress: Callable[[int], None] | None = None) -> Exploration:
+    """Visit every reachable state of ``game`` once and count its game tree.
+
+    Args:
+        game: a loaded game; it is explored with forced nodes kept (see module docstring).
+        max_states: stop after this many distinct states (``complete`` is then False and the
+            tree counts are None).
+        progress: called with the number of distinct states seen, every 1,000 states.
+
+    Returns:
+        The :class:`Exploration`. Invariant failures are recorded in it, never raised.
+    """
+    game = game.with_forced_nodes()
+    result = Exploration(information_states=[0] * game.num_players)
+    checker = _Checker(game, result)
+    info: list[set[str]] = [set() for _ in range(game.num_players)]
+    below: dict[Any, _Below] = {}
+    root = game.new_initial_state()
+    on_path: set[Any] = set()
+    # frames: [state, key, remaining actions, accumulated _Below parts]
+    stack: list[list[Any]] = []
+
+    def enter(state: State, key: Any) -> bool:
+        if max_states is not None and result.states >= max_states:
+            result.complete = False
+            result.stopped = (f"stopped at {max_states} distinct states (--max-states); "
+                              "the counts are partial")
+            return False
+        result.states += 1
+        if progress is not None and result.states % 1000 == 0:
+            progress(result.states)
+        checker.check(state, key, [f[1] for f in stack] + [key])
+        if state.is_terminal():
+            result.terminal_states += 1
+            options: list[int] = []
+        elif state.is_chance_node():
+            result.chance_states += 1
+            options = [o for o, _ in state.chance_outcomes()]
+        else:
+            result.decision_states += 1
+            options = state.legal_actions()
+            p = state.current_player()
+            info[p].add(repr(state.observation(p)))
+        if len(options) == 1:
+            result.forced += 1
+        on_path.add(key)
+        stack.append([state, key, options[::-1], [0, 0, 0, -1, Counter()]])
+        return True
+
+    if enter(root, root.key()):
+        while stack:
+            frame = stack[-1]
+            state, key, todo, acc = frame
+            if todo:
+                child = state.clone()
+                child.apply_action(todo.pop())
+                ckey = child.key()
+                done = below.get(ckey)
+                if done is not None:
+                    _add(acc, done)
+                elif ckey in on_path:
+                    result.cyclic = True
+                elif not enter(child, ckey):
+                    break
+                continue
+            stack.pop()
+            on_path.discard(key)
+            kind = 2 if state.is_terminal() else 0 if state.is_chance_node() else 1
+            acc[kind] += 1
+            if kind == 2:
+                acc[4][tuple(state.returns())] += 1
+            acc[3] += 1
+            below[key] = (acc[0], acc[1], acc[2], acc[3], acc[4])
+            if stack:
+                _add(stack[-1][3], below[key])
+    result.information_states = [len(s) for s in info]
+    if checker.lo <= checker.hi:
+        result.returns_range = (int(checker.lo), int(checker.hi))
+    if result.complete and not result.cyclic:
+        c, d, t, depth, outcomes = below[root.key()]
+        result.chance_nodes, result.decision_nodes, result.terminal_nodes = c, d, t
+        result.histories, result.depth, result.outcomes = t, depth, dict(outcomes)
+    return result
+
+
+def _add(acc: list[Any], done: _Below) -> None:
+    acc[0] += done[0]
+    acc[1] += done[1]
+    acc[2] += done[2]
+    acc[3] = max(acc[3], done[3])
+    acc[4].update(done[4])
+

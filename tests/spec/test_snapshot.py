@@ -1,0 +1,280 @@
+"""Snapshot: Wildlife Photographer (spec/snapshot.rules): the book's examples, its component
+counts, and random playouts that must respect the book's rules and the spec's invariants."""
+
+from __future__ import annotations
+
+import csv
+import random
+import re
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulewright as rw
+from rulewright.dsl import ast
+from rulewright.dsl.check import check
+from rulewright.dsl.expr import contents
+from rulewright.engines.game import spec_path
+from rulewright.engines.state import State
+
+SPEC = spec_path("snapshot")
+RULEBOOK = "snapshot_wildlife_photographer.en.txt"
+GAP_RULES = {"take_from_bank", "place_dice", "spook", "refill_deck", "collect_awards",
+             "first_animals"}
+CONFIGS = [(), ("raccoon",), ("no_assignments",), ("no_reserving",)]
+
+
+@cache
+def parsed() -> ast.Spec:
+    return rw.parse(SPEC.read_text(encoding="utf-8"), str(SPEC))
+
+
+@cache
+def game(players: int, variants: tuple[str, ...] = ()) -> rw.Game:
+    return rw.load("snapshot", players=players, variants=variants)
+
+
+def examples() -> list[ast.ExampleDecl]:
+    return [d for d in parsed().decls if isinstance(d, ast.ExampleDecl)]
+
+
+def counter(state: State, label: str) -> Any:
+    m = state.game.machine
+    return next(state.counters[c.index] for c in m.counters if c.label == label)
+
+
+def zone(state: State, label: str) -> tuple[int, ...]:
+    m = state.game.machine
+    return contents(state, next(z.index for z in m.zones if z.label == label))
+
+
+def comp(state: State, name: str) -> int:
+    return next(c.id for c in state.game.machine.components
+                if c.kind == "animal" and c.attrs["name"] == name)
+
+
+# ---- the spec itself -------------------------------------------------------------------------
+
+def test_spec_checks_without_errors_or_warnings() -> None:
+    assert [d.message for d in check(parsed())] == []
+
+
+def test_five_players_need_the_flora_expansion() -> None:
+    with pytest.raises(rw.UsageError, match="snapshot is for 2 to 4 players, not 5"):
+        rw.load("snapshot", players=5)
+
+
+def _find_rulebook() -> Path | None:
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "rulebooks" / RULEBOOK
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def test_every_cite_quotes_the_rulebook_and_names_a_section() -> None:
+    book_path = _find_rulebook()
+    if book_path is None:
+        pytest.skip("the rulebook text is not beside this checkout")
+    book = book_path.read_text(encoding="utf-8")
+    text = SPEC.read_text(encoding="utf-8")
+    cites = re.findall(r'cite "((?:\\.|[^"\\])*)" "((?:\\.|[^"\\])*)"', text)
+    assert len(cites) > 80
+    missing = [(s, q) for s, q in cites
+               if q.replace('\\"', '"') not in book or f"\n{s}\n" not in book]
+    assert missing == []
+
+
+# ---- the book's examples ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("example", examples(), ids=lambda e: e.name)
+def test_book_example(example: ast.ExampleDecl) -> None:
+    state = game(example.players, tuple(example.variants)).example_state(example.name)
+    assert state.finding is None, state.finding
+    assert state.is_terminal()
+    assert state.script == [], "the example's script was not used up"
+
+
+def test_the_scoring_example_totals_44() -> None:
+    state = game(2).example_state("end_of_game_scoring")
+    assert state.finding is None
+    assert state.returns()[0] == 17 + 13 + 5 + 9 == 44
+    assert state.returns()[1] == 0
+
+
+def test_example_rolls_move_cards_and_tokens_as_printed() -> None:
+    seven = game(2).example_state("roll_seven_vs_five")
+    assert zone(seven, "portfolio[0]") == (comp(seven, "zebra"),)
+    two = game(2).example_state("roll_two_plus_token_vs_four")
+    assert zone(two, "discard") == (comp(two, "warthog"),)
+    assert counter(two, "supply[0]") == 1 and counter(two, "bank") == 84
+    eight = game(2).example_state("roll_eight_plus_two_tokens_vs_ten")
+    assert zone(eight, "portfolio[0]") == (comp(eight, "lion"),)
+    assert counter(eight, "supply[0]") == 0 and counter(eight, "bank") == 85
+
+
+# ---- components ------------------------------------------------------------------------------
+
+def test_component_counts_match_the_contents_list() -> None:
+    m = game(2).machine
+    assert m.kind_totals == {"animal": 37, "habitat_card": 4, "assignment": 10, "award": 15}
+    assert {t.name: t.total for t in m.tokens} == {"tracking": 85, "die": 6}
+
+
+def test_nine_animals_per_habitat_one_of_each_difficulty() -> None:
+    rows = list(csv.DictReader((SPEC.parent / "snapshot_animals.csv").open(encoding="utf-8")))
+    base = [r for r in rows if r["home"] != "any"]
+    assert len(base) == 36 and len({r["name"] for r in base}) == 36
+    for home in ("shoreline", "savannah", "mountain", "rainforest"):
+        assert sorted(int(r["difficulty"]) for r in base if r["home"] == home) == list(range(2, 11))
+    (racc,) = [r for r in rows if r["home"] == "any"]
+    assert racc["name"] == "raccoon" and racc["difficulty"] == "6"
+    names = {r["name"] for r in rows}
+    assignments = list(csv.DictReader(
+        (SPEC.parent / "snapshot_assignments.csv").open(encoding="utf-8")))
+    assert all(a["cover_a"] in names and a["cover_b"] in names for a in assignments)
+    assert len({(a["cover_a"], a["cover_b"]) for a in assignments}) == 10
+
+
+def test_setup_places_three_animals_ascending_and_deals_secret_assignments() -> None:
+    for seed in range(10):
+        state = game(4).new_initial_state(seed)
+        rng = random.Random(seed)
+        while state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        assert state.finding is None
+        m = state.game.machine
+        placed = [c for h in ("shoreline", "savannah", "mountain", "rainforest")
+                  for c in zone(state, f"in_habitat[{h}]")]
+        assert len(placed) == 3
+        for h in ("shoreline", "savannah", "mountain", "rainforest"):
+            diffs = [m.components[c].attrs["difficulty"] for c in zone(state, f"in_habitat[{h}]")]
+            assert diffs == sorted(diffs)
+        assert [counter(state, f"supply[{p}]") for p in range(4)] == [2, 3, 4, 5]
+        assert all(len(zone(state, f"assigned[{p}]")) == 1 for p in range(4))
+        assert isinstance(state.observation(0)["zones"]["assigned[0]"], list)
+        assert state.observation(1)["zones"]["assigned[0]"] == 1
+
+
+# ---- random playouts -------------------------------------------------------------------------
+
+def _home(state: State, c: int) -> str:
+    for h in ("shoreline", "savannah", "mountain", "rainforest"):
+        if c in zone(state, f"in_habitat[{h}]"):
+            return h
+    raise AssertionError(f"card {c} is in no habitat")
+
+
+def _check_decision(state: State, turn_player: int) -> None:
+    """Rulebook facts about the pending decision, checked from outside the spec."""
+    m = state.game.machine
+    labels = [a.label for a in state.legal_action_labels()]
+    site = state.decision_site()
+    assert site is not None
+    if site.what == "offer":
+        who = state.current_player()
+        assert who != turn_player, "an offer is made by another player"
+        assert counter(state, f"supply[{who}]") >= 1 and len(zone(state, f"reserve[{who}]")) < 2
+    if site.what == "die on":
+        by_label = {c.label: c.id for c in m.components if c.kind == "animal"}
+        for lab in labels:
+            text = lab.removeprefix("die on: ")
+            if text in by_label:
+                c = by_label[text]
+                assert counter(state, f"dice_on_habitat[{_home(state, c)}]") > 0, \
+                    "a die on an animal needs a die on its habitat"
+        uncovered = [c for c in range(37) if counter(state, f"sideways[{c}]")
+                     and (counter(state, f"dice_on[{c}]") == 0
+                          or counter(state, f"dice_on_habitat[{_home(state, c)}]") == 0)]
+        assert ("done" in labels) == (not uncovered)
+
+
+def _play(players: int, variants: tuple[str, ...], seed: int, every: int) -> State:
+    g = game(players, variants)
+    m = g.machine
+    rng = random.Random(seed)
+    state = g.new_initial_state(seed)
+    turn_player = 0
+    target = {2: 9, 3: 8, 4: 7}[players]
+    most_at_last_round_start = 0
+    rounds = 0
+    step = 0
+    asked: list[int] = []
+    offered = False
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+        else:
+            site = state.decision_site()
+            if site is not None and site.what == "research" and site.rule == "research":
+                turn_player = state.current_player()
+                asked, offered = [], False
+            if site is not None and site.what == "offer":
+                # Other players are asked inside the turn, in turn order from the left,
+                # and nobody after the first offer.
+                assert not offered
+                asked.append((state.current_player() - turn_player) % players)
+                assert asked == sorted(set(asked)) and 0 not in asked
+            if step % every == 0:
+                _check_decision(state, turn_player)
+            action = rng.choice(state.legal_actions())
+            offered = offered or state.action_label(action) == "offer: offer to reserve"
+        before = state.turns[0]
+        state.apply_action(action)
+        step += 1
+        if state.turns[0] > before:
+            rounds = state.turns[0]
+            most_at_last_round_start = max(len(zone(state, f"portfolio[{p}]"))
+                                           for p in range(players))
+        if step % every == 0 or state.is_terminal():
+            for inv in m.invariants:
+                if not inv.at_end or state.is_terminal() and state.finding is None:
+                    assert inv.check(state), (inv.name, seed, step)
+            for tok in m.tokens:
+                assert sum(state.counters[i] for i in tok.slots) == tok.total, tok.name
+    f = state.finding
+    if f is not None:
+        assert f.kind == "gap" and f.rule in GAP_RULES, f
+    else:
+        assert counter(state, "scored") is True
+        assert state.turns == [rounds] * players, "equal turns at the end"
+        assert most_at_last_round_start < target <= max(
+            len(zone(state, f"portfolio[{p}]")) for p in range(players)), \
+            "the game ends with the round in which someone reached the target"
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variants", CONFIGS, ids=lambda v: "+".join(v) or "base")
+def test_random_playouts(players: int, variants: tuple[str, ...]) -> None:
+    kinds: Counter[str] = Counter()
+    for seed in range(3):
+        state = _play(players, variants, seed, every=7)
+        kinds[state.finding.rule if state.finding else "end"] += 1
+    assert sum(kinds.values()) == 3
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_games_without_tokens_end_by_the_photo_target(players: int) -> None:
+    ended = 0
+    for seed in range(2):
+        state = _play(players, ("no_tokens", "no_reserving", "no_assignments"), seed, every=13)
+        if state.finding is None:
+            ended += 1
+            assert all(counter(state, f"supply[{p}]") == 0 for p in range(players))
+            assert state.ranking().count(1) == sum(
+                1 for s in state.returns() if s == max(state.returns())), \
+                "without tokens the tie-break ties every top score"
+    assert ended == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variants", CONFIGS + [("no_tokens",), ("raccoon", "no_tokens")],
+                         ids=lambda v: "+".join(v) or "base")
+def test_many_random_playouts_check_every_step(players: int, variants: tuple[str, ...]) -> None:
+    for seed in range(20):
+        _play(players, variants, seed, every=1)

@@ -1,0 +1,386 @@
+"""Złap Kadr (spec/zlap_kadr.rules): the book's numbers, its worked example with and without
+the erratum, the solo rating table, and random playouts at 1 (solo) to 4 players."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from attrs import evolve as attrs_evolve
+
+import rulewright as rw
+from rulewright.dsl import ast
+from rulewright.dsl.check import check
+from rulewright.dsl.expr import relocate
+from rulewright.dsl.parse import parse
+from rulewright.engines.game import Game
+from rulewright.engines.simulate import playout, random_policy, trace_of
+from rulewright.engines.trace import replay
+from rulewright.engines.state import State
+
+SPEC = Path(__file__).parents[2] / "spec" / "zlap_kadr.rules"
+COLOURS = ("red", "blue", "yellow", "green")
+TREES = ("tree1", "tree2", "tree3", "tree4")
+#: Findings that mean the spec (not the book) is wrong.
+VIOLATIONS = {"runtime error", "livelock", "deadlock", "termination", "expectation failed"}
+
+
+def load(players: int, variants: tuple[str, ...] = (), errata: tuple[str, ...] = ()) -> Game:
+    return rw.load(SPEC, players=players, variants=variants, errata=errata)
+
+
+def counter(state: State, name: str, *key: Any) -> Any:
+    """The value of counter ``name[key]``."""
+    for c in state.game.machine.counters:
+        if c.name == name and c.key == key:
+            return state.counters[c.index]
+    raise KeyError((name, key))
+
+
+def set_counter(state: State, name: str, key: tuple[Any, ...], value: Any) -> None:
+    for c in state.game.machine.counters:
+        if c.name == name and c.key == key:
+            state.counters[c.index] = value
+            return
+    raise KeyError((name, key))
+
+
+def zone(state: State, name: str, *key: Any) -> list[int]:
+    """Component ids in zone ``name[key]``."""
+    for z in state.game.machine.zones:
+        if z.name == name and z.key == key:
+            return list(state.zones[z.index]) + list(state.mids[z.index]) \
+                + list(state.bottoms[z.index])
+    raise KeyError((name, key))
+
+
+def move(state: State, comp: int, name: str, *key: Any) -> None:
+    """Test-only surgery: put a component into zone ``name[key]``."""
+    z = next(z for z in state.game.machine.zones if z.name == name and z.key == key)
+    relocate(state, comp, z.index, "", z.kind)
+
+
+def attrs(state: State, comp: int) -> dict[str, Any]:
+    return state.game.machine.components[comp].attrs
+
+
+def broken_invariants(state: State, game_over: bool | None = None) -> list[str]:
+    """Names of spec invariants that fail in ``state``; ``at end`` ones only at the end of a
+    game (default: when the state is terminal; an example's end is not a game's end)."""
+    out = []
+    over = state.is_terminal() if game_over is None else game_over
+    for inv in state.game.machine.invariants:
+        if inv.at_end and not over:
+            continue
+        if not inv.check(state):
+            out.append(inv.name)
+    return out
+
+
+def eager_policy(state: State, rng: random.Random) -> int:
+    """Random play that completes tasks when it can and rarely declines an action."""
+    acts = state.legal_action_labels()
+    tasks = [a.id for a in acts if "complete a" in a.label]
+    keen = [a.id for a in acts
+            if not any(w in a.label for w in ("done", "skip", "take the top card"))]
+    return rng.choice(tasks or keen or [a.id for a in acts])
+
+
+def play_checked(state: State, seed: int, policy: Any = random_policy) -> State:
+    """Play to the end, checking every spec invariant after every step."""
+    rng = random.Random(seed)
+    assert broken_invariants(state) == []
+    while not state.is_terminal():
+        state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                           else policy(state, rng))
+        assert broken_invariants(state) == [], state.history
+    return state
+
+
+# ---- the spec itself --------------------------------------------------------------------
+
+def test_spec_checks_clean_and_reports_the_overlapping_rating_bands() -> None:
+    diags = check(parse(SPEC.read_text(encoding="utf-8"), str(SPEC)))
+    assert [d for d in diags if d.severity == "error"] == []
+    lines = SPEC.read_text(encoding="utf-8").splitlines()
+    line_of = {key: 1 + next(i for i, ln in enumerate(lines) if ln.strip().startswith(key))
+               for key in ("30..49 ->", "20..30 ->", "0..20 ->")}
+    assert sorted((d.span.line, d.message) for d in diags) == [
+        (line_of["30..49 ->"], "table 'solo_rating_table': keys 30..49 overlap 20..30 "
+                               f"(line {line_of['20..30 ->']})"),
+        (line_of["20..30 ->"], "table 'solo_rating_table': keys 20..30 overlap 0..20 "
+                               f"(line {line_of['0..20 ->']})"),
+    ]
+    assert all(d.severity == "warning" for d in diags)
+
+
+def test_component_totals_match_the_book() -> None:
+    m = load(4).machine
+    assert m.kind_totals == {"jungle": 75, "board_tree": 32, "private_task": 43,
+                             "public_task": 32}
+    kinds = Counter(c.attrs["type"] for c in m.components if c.kind == "jungle")
+    assert kinds == {"tree_card": 64, "parrot_card": 11}
+    marks = Counter(c.attrs["mark"] for c in m.components if c.kind == "jungle")
+    assert marks == {"unmarked": 39, "three_plus": 18, "four_only": 18}
+    colours = Counter(c.attrs["colour"] for c in m.components if c.kind == "public_task")
+    assert colours == {k: 8 for k in COLOURS}
+    assert {t.name: t.total for t in m.tokens} == {"parrot": 80, "golden_parrot_award": 12}
+    boards = {(c.attrs["board"], c.attrs["side"]) for c in m.components if c.kind == "board_tree"}
+    assert len(boards) == 8  # 4 double-sided boards
+    # the shutter colour is always one of the task's pattern colours (assumed data)
+    for c in m.components:
+        if c.kind == "private_task":
+            assert c.attrs["shutter"] in (c.attrs["low"], c.attrs["mid"], c.attrs["top"])
+
+
+@pytest.mark.parametrize("players,in_play,deck_after_setup,crowns",
+                         [(1, 39, 33, 12), (2, 39, 30, 12), (3, 57, 45, 16), (4, 75, 60, 20)])
+def test_setup_uses_the_deck_for_the_player_count(players: int, in_play: int,
+                                                  deck_after_setup: int, crowns: int) -> None:
+    state = load(players).new_initial_state(3)
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    assert len(zone(state, "jungle_deck")) == deck_after_setup
+    assert len(zone(state, "jungle_box")) == 75 - in_play
+    assert len(zone(state, "market")) == 3
+    assert all(len(zone(state, "hand", p)) == 3 for p in range(players))
+    assert all(len(zone(state, "private_open", p)) == 3 for p in range(players))
+    assert sum(len(zone(state, "crowns", k)) for k in COLOURS) == crowns
+    assert counter(state, "round_no") == 1
+
+
+def test_first_game_deals_one_private_task() -> None:
+    state = load(3, ("first_game",)).new_initial_state(1)
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    assert [len(zone(state, "private_open", p)) for p in range(3)] == [1, 1, 1]
+
+
+# ---- the worked example and its erratum ------------------------------------------------
+
+def test_turn_example_as_printed_on_board_a_earns_no_award() -> None:
+    state = load(2).example_state("kamila_turn")
+    assert state.is_terminal() and state.finding is None, state.finding
+    assert counter(state, "gpa_won", 0) == 0
+    assert counter(state, "supply", "yellow") == 15 and counter(state, "supply", "blue") == 20
+    crown = zone(state, "crowned", 0, "tree2")
+    assert [attrs(state, c)["points"] for c in crown] == [7]
+    assert counter(state, "board_of", 0) == 1
+
+
+def test_turn_example_with_erratum_board_a2_gives_12_points() -> None:
+    game = load(2, errata=("board_a2",))
+    state = game.example_state("kamila_turn")
+    assert state.is_terminal() and state.finding is None, state.finding
+    assert counter(state, "board_of", 0) == 2
+    assert counter(state, "gpa_won", 0) == 1 and counter(state, "gpa_supply") == 11
+    crown = zone(state, "crowned", 0, "tree2")
+    assert sum(attrs(state, c)["points"] for c in crown) + 5 * counter(state, "gpa_won", 0) == 12
+    assert [attrs(state, c)["points"] for c in zone(state, "private_done", 0)] == [5]
+    assert broken_invariants(state, game_over=False) == []
+    # the erratum replaced the example: its title says so
+    ex = game.machine.rules[game.machine.examples["kamila_turn"]]
+    assert "A2" in ex.decl.title
+
+
+# ---- the solo rating table --------------------------------------------------------------
+
+def with_counters(game: Game, values: dict[str, Any]) -> Game:
+    """The same configuration with other initial values for some counters, named by label
+    (``"gpa_supply"``, ``"species_of[0, tree1]"``)."""
+    m = game.machine
+    init = list(m.initial_counters)
+    for c in m.counters:
+        if c.label in values:
+            init[c.index] = values[c.label]
+    return Game(attrs_evolve(m, initial_counters=tuple(init)))
+
+
+def _finish_solo(score: int) -> State:
+    """Run the end-of-game rule of a solo game whose only points are ``score``."""
+    board = {f"species_of[0, {t}]": k for t, k in zip(TREES, COLOURS)}
+    game = with_counters(load(1), {"solo_bonus": score, **board})
+    return State(game, 0, start=game.machine.rule_index["finish_game"])
+
+
+@pytest.mark.parametrize("score,band", [
+    (80, 'Photographer of the Month of the "Błysk" magazine!'),
+    (79, "Cover photo!"),
+    (50, "Great work!"),
+    (30, "You are getting better at the craft!"),  # printed in two bands; the higher wins
+    (29, "Looks like you forgot to open the aperture!"),
+    (20, "Looks like you forgot to open the aperture!"),  # printed in two bands
+    (19, "Something went wrong with the film – develop it once again!"),
+    (0, "Something went wrong with the film – develop it once again!"),
+])
+def test_solo_rating_band(score: int, band: str) -> None:
+    state = _finish_solo(score)
+    assert state.finding is None, state.finding
+    assert counter(state, "solo_rating") == band
+
+
+def test_negative_solo_score_is_a_gap() -> None:
+    state = _finish_solo(-3)
+    assert state.finding is not None and state.finding.kind == "gap"
+    assert state.finding.message == "the solo score is negative, and the rating table starts at 0"
+
+
+# ---- whole games -------------------------------------------------------------------------
+
+CONFIGS = [(n, v) for n in (1, 2, 3, 4) for v in ((), ("side_b",), ("first_game",),
+                                                   ("free_sides",))]
+
+
+@pytest.mark.parametrize("players,variants", CONFIGS)
+def test_random_playouts(players: int, variants: tuple[str, ...]) -> None:
+    game = load(players, variants)
+    for seed in range(4):
+        policy = eager_policy if seed % 2 else random_policy
+        state, _ = playout(game, seed, policy)
+        f = state.finding
+        assert f is None or f.kind not in VIOLATIONS, f
+        if f is not None and f.rule != "finish_game":
+            continue  # a gap ended the game early; the finish-game gap ends a whole game
+        assert broken_invariants(state) == []
+        ended_early = counter(state, "ended_by_trees") == 1
+        rounds = counter(state, "round_no")
+        assert rounds == 16 or ended_early
+        # FAQ: 16 rounds, each player plays exactly 16 cards
+        assert all(state.turns[p] == rounds for p in range(players))
+        assert all(counter(state, "played", p) == rounds for p in range(players))
+        if players >= 2 and not ended_early:
+            assert zone(state, "jungle_deck") == []  # the Tip: the deck ran out
+            assert all(len(zone(state, "hand", p)) == 2 for p in range(players))
+        if players == 1 and not ended_early:
+            # the solo market: one card leaves the game every turn, two deck cards a turn
+            assert len(zone(state, "jungle_out")) == 16
+            assert len(zone(state, "jungle_deck")) == 33 - 2 * 16
+            assert len(zone(state, "market")) == 3
+            # crowns removed at the end of rounds 5, 9, 12 and 15
+            assert len(zone(state, "crowns_out")) == 4
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_invariants_hold_after_every_step(players: int) -> None:
+    game = load(players, ("side_b",) if players % 2 else ())
+    state = play_checked(game.new_initial_state(11), 11, eager_policy)
+    assert state.finding is None or state.finding.kind not in VIOLATIONS, state.finding
+
+
+def _crown_three_trees(state: State) -> None:
+    """Test-only surgery before player 0's first decision: trees 1-3 crowned, and tree 4
+    ready for exactly one remaining crown card (the others leave the game)."""
+    crowns = [c for k in COLOURS for c in zone(state, "crowns", k)]
+    last = next(c for c in crowns if attrs(state, c)["need"] <= 7
+                and attrs(state, c)["removes"] in (attrs(state, c)["colour"], "-"))
+    others = [c for c in crowns if c != last]
+    for t, c in zip(TREES[:3], others):
+        move(state, c, "crowned", 0, t)
+    for c in others[3:]:
+        move(state, c, "crowns_out")
+    spare = [c for c in zone(state, "jungle_box") if attrs(state, c)["branches"] == 2][:3]
+    if len(spare) < 3:  # 4 players use every card: borrow from below-the-board instead
+        pytest.skip("no spare cards")
+    for lv, c in enumerate(spare, start=1):
+        move(state, c, "trees", 0, "tree4")
+        set_counter(state, "branches", (0, "tree4", lv), 2)
+    k, need = attrs(state, last)["colour"], attrs(state, last)["need"]
+    for i in range(need):
+        lv = (i + 1) // 2  # trunk 1, then 2 per card
+        set_counter(state, "perched", (0, "tree4", lv, k),
+                    counter(state, "perched", 0, "tree4", lv, k) + 1)
+        set_counter(state, "supply", (k,), counter(state, "supply", k) - 1)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_fourth_crowned_tree_ends_the_game_after_the_round(players: int) -> None:
+    game = load(players)
+    state = game.new_initial_state(5)
+    rng = random.Random(5)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    assert state.current_player() == 0
+    _crown_three_trees(state)
+    state = play_checked(state, 5, eager_policy)
+    assert state.finding is None, state.finding
+    assert counter(state, "ended_by_trees") == 1
+    rounds = counter(state, "round_no")
+    assert rounds < 16
+    assert state.turns == [rounds] * players  # the round was finished
+    assert all(len(zone(state, "crowned", 0, t)) == 1 for t in TREES)
+    if players == 1:
+        assert counter(state, "solo_bonus") == 5 * (16 - rounds)  # rounds that remained
+        assert state.returns()[0] >= 5 * (16 - rounds)
+
+
+def test_empty_parrot_supply_is_a_gap() -> None:
+    game = load(2)
+    seen = Counter()
+    for seed in range(6):
+        state = game.new_initial_state(seed)
+        for k in COLOURS:
+            set_counter(state, "supply", (k,), 0)
+        state, _ = playout_from(state, seed)
+        assert state.finding is not None and state.finding.kind == "gap", state.finding
+        seen[state.finding.rule] += 1
+    assert set(seen) == {"add_parrot"}
+
+
+def test_exhausted_golden_parrot_awards_are_a_gap() -> None:
+    game = with_counters(load(2, errata=("board_a2",)), {"gpa_supply": 0})
+    state = game.example_state("kamila_turn")
+    assert state.finding is not None and state.finding.kind == "gap"
+    assert state.finding.rule == "award_golden_parrot"
+    assert "GOLDEN PARROT AWARD tokens are taken" in state.finding.message
+
+
+def playout_from(state: State, seed: int) -> tuple[State, None]:
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                           else eager_policy(state, rng))
+    return state, None
+
+
+def _cites(node: Any) -> list[Any]:
+    """Every Cite node under ``node`` (declarations, errata, examples)."""
+    found: list[Any] = []
+    if isinstance(node, ast.Cite):
+        return [node]
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            found.extend(_cites(item))
+    elif hasattr(node, "__attrs_attrs__"):
+        for f in node.__attrs_attrs__:
+            if f.name != "span":
+                found.extend(_cites(getattr(node, f.name)))
+    return found
+
+
+def test_every_quote_is_in_the_rulebook_under_a_printed_heading() -> None:
+    books = [d / "shared" / "rulebooks" / "zlap_kadr.en.txt" for d in SPEC.parents]
+    book = next((b for b in books if b.exists()), None)
+    if book is None:
+        pytest.skip("the rulebook text is not beside this checkout")
+    text = book.read_text(encoding="utf-8")
+    lines = {ln.strip().lstrip("•").strip() for ln in text.splitlines()}
+    cites = _cites(parse(SPEC.read_text(encoding="utf-8"), str(SPEC)).decls)
+    assert len(cites) > 80
+    missing = [c.quote for c in cites if c.quote not in text]
+    assert missing == []
+    headings = {c.section for c in cites}
+    assert {h for h in headings if h not in lines} == set()
+
+
+def test_a_recorded_game_replays_to_the_same_end() -> None:
+    game = load(3, ("free_sides",))
+    doc = trace_of(game, 21)
+    _game, states = replay(doc, str(SPEC))
+    assert len(states) == len(doc["history"]) + 1
+    assert states[-1].returns() == doc["returns"]
+    assert states[-1].key() == playout(game, 21)[0].key()
