@@ -94,11 +94,14 @@ def _options(state: State) -> list[str] | None:
     if ins[0] != CHOICE:
         return None
     try:
-        _, labels, _ = ins[2](state, list(fr[2]))
+        _, labels, ids = ins[2](state, list(fr[2]))
         if callable(labels):  # the engine builds labels lazily
             labels = labels()
     except Exception:  # the alternative is not a situation the rules can evaluate: skip it
         return None
+    if len(labels) != len(ids):
+        raise AssertionError(f"the spec's options give {len(ids)} actions but {len(labels)} "
+                             f"labels: {list(labels)}")
     return sorted(str(lab) for lab in labels)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -149,3 +150,18 @@ def test_configurations_cover_players_variants_and_errata() -> None:
         configurations(CLEAN, [5])
     with pytest.raises(rw.UsageError, match="unknown variant 'long'"):
         configurations(CLEAN, None, ["long"])
+
+
+def test_a_guarded_pass_has_no_label_while_not_allowed(tmp_path: Path) -> None:
+    # found by the hidden-information check on snapshot: the lazy labels listed "done"
+    # although the guard had removed the pass action
+    spec = tmp_path / "passy.rules"
+    spec.write_text('game passy "P" { players 2..2 start main bound 10 steps }\n'
+                    'rule main { choose 0 x from [1, 2, 3] label "pick" pass "done" when false\n'
+                    '  choose 0 y from [1, 2] label "again" pass "stop" }\n'
+                    'scoring(p) { score 0 }\n')
+    state = rw.load(spec, players=2).new_initial_state()
+    assert list(state.labels()) == ["pick: 1", "pick: 2", "pick: 3"]
+    assert hidden_information(_ctx(state), state) is None
+    state.apply_action(state.legal_actions()[0])
+    assert list(state.labels()) == ["again: 1", "again: 2", "stop"]
