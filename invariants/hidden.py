@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterator
 
+from rulewright.dsl.expr import contents
 from rulewright.dsl.machine import CHOICE
 from rulewright.invariants.base import Context, Invariant
 
@@ -105,10 +106,23 @@ def _options(state: State) -> list[str] | None:
     return sorted(str(lab) for lab in labels)
 
 
-def _observed(state: State, player: int) -> dict[str, Any]:
-    obs = state.observation(player)
-    obs.pop("choice", None)
-    return obs
+def _observed(state: State, player: int) -> tuple[Any, ...]:
+    """The zone part of ``state.observation(player)``, by zone index.
+
+    A rearrangement changes nothing else (counters, turns and the player to move stay), and
+    building the full observation formats every counter's label: too slow to run at every
+    decision of a spec with a thousand counters.
+    """
+    out: list[Any] = []
+    for z in state.game.machine.zones:
+        visible = z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
+        if visible and z.kind != "deck":
+            items = contents(state, z.index)
+            out.append(tuple(sorted(items)) if z.kind == "set" else tuple(items))
+        else:
+            out.append(len(state.zones[z.index]) + len(state.mids[z.index])
+                       + len(state.bottoms[z.index]))
+    return tuple(out)
 
 
 def hidden_information(ctx: Context, state: State) -> str | None:

@@ -35,7 +35,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from rulewright.engines.game import Game
 from rulewright.engines.state import State
-from rulewright.invariants.base import Context, Invariant, violation_type
+from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
 from rulewright.invariants.findings import classify
 
 #: Actions drawn one by one per example, at most; longer games use seeded chunks.
@@ -175,32 +175,34 @@ class Playing:
 
 def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: int = 3,
              seed: int = 0) -> Plan:
-    """Measure a few checked random games and size the ``play`` chunk.
+    """Measure a few random games and size the ``play`` chunk.
+
+    The first game runs with every check (its time prices an example); the others are plain
+    playouts, for the game length only.
 
     Args:
         step_count: Hypothesis' ``stateful_step_count``.
         probes: games to play for the measurement.
-
-    Raises:
-        InvariantViolation: a probe game already broke an invariant (the caller then lets
-            Hypothesis find and shrink it).
     """
     checker = Checker(game, invariants, Recorder())
     lengths = []
-    started = time.perf_counter()
+    seconds = 0.0
     for i in range(probes):
         rng = random.Random(seed + i)
+        started = time.perf_counter()
         g = Playing(game, checker, seed + i)
         try:
-            checker.check(g.ctx, g.state)
+            if i == 0:
+                checker.check(g.ctx, g.state)
             while not g.state.is_terminal():
                 opts = g.options()
                 g.apply(rng.choice(opts) if not g.state.is_chance_node()
-                        else g.state.sample_chance(rng), True)
-        except Exception:
+                        else g.state.sample_chance(rng), i == 0)
+        except InvariantViolation:
             pass  # the measurement only needs the length; Hypothesis reports violations
+        if i == 0:
+            seconds = time.perf_counter() - started
         lengths.append(len(g.state.history))
-    seconds = (time.perf_counter() - started) / probes
     longest = max(lengths)
     chunk = max(4, math.ceil(3 * longest / max(1, step_count)))
     seeded = step_count * chunk / 2 > DRAW_BUDGET
