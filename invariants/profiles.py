@@ -5,7 +5,7 @@ profile    examples      rules  run budget  shrink    use
 =========  ============  =====  ==========  ========  =========================================
 dev        5..60         40     360 s       30 s      the default: every bundled spec and
                                                       configuration within 10 minutes on 2 cores
-ci         2..8          20     60 s        10 s      ``.ci/run``: a quick smoke check
+ci         2..8          10     60 s        10 s      ``.ci/run``: a quick smoke check
 thorough   50..600       80     none        300 s     before a release; as long as it takes
 =========  ============  =====  ==========  ========  =========================================
 
@@ -50,7 +50,7 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "dev": Profile("dev", 5, 60, 40, 360.0, 30),
-    "ci": Profile("ci", 2, 8, 20, 60.0, 10),
+    "ci": Profile("ci", 2, 8, 10, 60.0, 10),
     "thorough": Profile("thorough", 50, 600, 80, None, 300),
 }
 
