@@ -58,7 +58,8 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-_STYLE = {"held": "[green]held[/]", "violated": "[bold red]VIOLATED[/]", "n/a": "[dim]n/a[/]"}
+_STYLE = {"held": "[green]held[/]", "violated": "[bold red]VIOLATED[/]", "n/a": "[dim]n/a[/]",
+          "not reached": "[yellow]not reached[/]"}
 
 
 def _game_table(g: GameResult) -> Table:

@@ -54,6 +54,9 @@ class Invariant:
         check: ``(ctx, state) -> None`` when it holds, else what broke.
         line: the spec line it was declared on (spec invariants), else 0.
         cites: rulebook citations ("section: quote") of a spec invariant.
+        normal_end: a terminal check that only applies to games that ended normally (no
+            finding); it is neither run nor counted at other terminal states, so a game that
+            always stops at a gap reports it as "not reached" rather than "held".
     """
 
     name: str
@@ -62,6 +65,7 @@ class Invariant:
     check: Check
     line: int = 0
     cites: tuple[str, ...] = ()
+    normal_end: bool = False
 
 
 class InvariantViolation(AssertionError):

@@ -44,5 +44,6 @@ def spec_invariants(invariants: tuple[CompiledInvariant, ...]) -> list[Invariant
     """One :class:`Invariant` per spec declaration, named ``spec:NAME``."""
     return [Invariant(f"spec:{inv.name}", inv.decl.description or inv.name,
                       "terminal" if inv.at_end else "step", _check(inv), inv.decl.span.line,
-                      tuple(f"{c.section}: {c.quote}" for c in inv.decl.prov.cites))
+                      tuple(f"{c.section}: {c.quote}" for c in inv.decl.prov.cites),
+                      normal_end=inv.at_end)
             for inv in invariants]

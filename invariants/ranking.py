@@ -83,4 +83,4 @@ def tiebreak(ctx: Context, state: State) -> str | None:
 
 
 TIEBREAK = Invariant("tie-break", "the ranking equals the one recomputed from scores and the "
-                     "tie-break chain", "terminal", tiebreak)
+                     "tie-break chain", "terminal", tiebreak, normal_end=True)

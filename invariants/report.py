@@ -15,8 +15,10 @@
           "examples": 40,              # Hypothesis examples run
           "games": 57, "finished": 51, "steps": 1234, "seconds": 3.2,
           "game_length": {"mean": 21.0, "max": 30},    # actions per finished game
-          "status": {"conservation": "held" | "violated" | "n/a", ...},
+          "status": {"conservation": "held" | "violated" | "n/a" | "not reached", ...},
           "checks": {"conservation": 1290, ...},       # times each invariant was evaluated
+          # "n/a": nothing to check (no tokens, no capacities); "not reached": never
+          # evaluated (an `at end` check when every game stopped at a gap first)
           "violations": [{
             "invariant": "tokens", "message": "token chip: holders sum to 11, ...",
             "rules": [{"rule": "play", "line": 20, "cites": ["Play: Each player ..."]}],

@@ -233,6 +233,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             result.status[name] = "violated"
         elif not applicable(game, name):
             result.status[name] = "n/a"
+        elif recorder.checks[name] == 0:
+            result.status[name] = "not reached"  # e.g. every game stopped at a gap first
         else:
             result.status[name] = "held"
     result.checks = dict(recorder.checks)

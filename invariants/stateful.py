@@ -138,8 +138,11 @@ class Checker:
         else:
             groups.append(self.by_when["decision"])
         checks = self.recorder.checks
+        abnormal = state.finding is not None
         for group in groups:
             for inv in group:
+                if abnormal and inv.normal_end:
+                    continue
                 checks[inv.name] += 1
                 message = inv.check(ctx, state)
                 if message is not None:

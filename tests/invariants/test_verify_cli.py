@@ -89,3 +89,20 @@ def test_gaps_are_listed_and_fail_only_with_strict(capsys: pytest.CaptureFixture
     code, out = _verify(capsys, tmp_path, str(gappy), "--strict")
     assert code == 1
     assert "gaps reached (--strict)" in out
+
+
+def test_an_end_check_no_game_reaches_is_not_reported_as_held(tmp_path: Path) -> None:
+    spec = tmp_path / "stuck.rules"
+    spec.write_text('game stuck "Stuck" { players 2..2 start main bound 10 steps }\n'
+                    'rule main { choose 0 { option "a" { gap "a" } option "b" { gap "b" } } }\n'
+                    'scoring(p) { score 0 }\n'
+                    'invariant fine "fine" at end : true\n')
+    from rulewright.invariants.runner import Config, verify_config
+    import rulewright as rw
+    from .conftest import FAST
+    result = verify_config(rw.load(spec, players=2), Config(2), FAST, examples=3,
+                           trace_dir=tmp_path)
+    assert result.status["tie-break"] == "not reached"
+    assert result.status["spec:fine"] == "not reached"
+    assert result.status["conservation"] == "held"
+    assert sorted(g.message for g in result.gaps) == ["a", "b"]
