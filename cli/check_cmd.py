@@ -8,20 +8,36 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulewright.dsl import ast
 from rulewright.dsl.check import check
+from rulewright.dsl.compile import compile_spec
 from rulewright.engines.game import display_path, load_spec, spec_path
-from rulewright.errors import SpecError
+from rulewright.errors import Diagnostic, SpecError
 
 
 def register(sub: Any) -> None:
     """Add the subcommand."""
     p = sub.add_parser("check", help="parse and check spec files",
-                       description="Parse and check spec files (paths or bundled names). "
+                       description="Parse, check and compile spec files (paths or bundled "
+                                   "names). "
                                    "Exit 0 when clean (warnings allowed), 1 on spec errors, "
                                    "2 on usage errors.")
     p.add_argument("specs", nargs="+", metavar="SPEC", help="a .rules file or bundled spec name")
     p.add_argument("--json", action="store_true", help="print diagnostics as JSON")
     p.set_defaults(run=run)
+
+
+def _compile_errors(spec: ast.Spec) -> list[Diagnostic]:
+    """What only compiling finds (card data files, constants that fail to evaluate).
+
+    Compiled for the smallest player count, with no variant or erratum.
+    """
+    game = next(d for d in spec.decls if isinstance(d, ast.Game))
+    try:
+        compile_spec(spec, players=game.players[0])
+    except SpecError as err:
+        return list(err.diagnostics)
+    return []
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
             spec = load_spec(path)
             diags = check(spec)
             source = spec.source
+            if not any(d.severity == "error" for d in diags):
+                diags += _compile_errors(spec)
         except SpecError as err:
             diags = list(err.diagnostics)
             source = Path(path).read_text(encoding="utf-8", errors="replace")
@@ -41,8 +59,10 @@ def run(args: argparse.Namespace) -> int:
         failed |= bool(errors)
         if args.json:
             report.append({"spec": str(path), "ok": not errors, "diagnostics": [
-                {"severity": d.severity, "line": d.span.line, "column": d.span.column,
-                 "message": d.message, "hint": d.hint} for d in diags]})
+                {"severity": d.severity, "file": d.span.path, "line": d.span.line,
+                 "column": d.span.column, "end_line": d.span.end_line,
+                 "end_column": d.span.end_column, "message": d.message, "hint": d.hint}
+                for d in diags]})
             continue
         for d in diags:
             print(d.render(source), file=sys.stderr)

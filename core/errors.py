@@ -61,7 +61,7 @@ class Diagnostic:
         head = f"{self.span}: {self.severity}: {self.message}"
         lines = [head]
         if source is not None:
-            text_lines = source.splitlines()
+            text_lines = source.splitlines() or [""]  # an empty file still gets its caret
             if 1 <= self.span.line <= len(text_lines):
                 text = text_lines[self.span.line - 1].expandtabs(1)
                 width = 1

@@ -12,6 +12,8 @@ from typing import Iterable, Iterator
 
 from rulewright.dsl import ast
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
+from rulewright.dsl.locate import Locate, Locator, no_locate
+from rulewright.dsl.purity import check_recursion, nonconstant
 from rulewright.errors import Diagnostic, Span
 
 
@@ -36,28 +38,50 @@ class Symbols:
         self.tables: dict[str, ast.TableDecl] = {}
 
 
-def _near(name: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
-    return ("did you mean " + " or ".join(repr(c) for c in close) + "?") if close else ""
+def _near(name: str, candidates: Iterable[str], what: str = "") -> str:
+    """'did you mean ...?' for close names; else, given ``what``, the few names there are."""
+    names = sorted(set(candidates))
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if close:
+        return "did you mean " + " or ".join(repr(c) for c in close) + "?"
+    if what and names and len(names) <= 8:
+        return f"the spec declares {what}: " + ", ".join(names)
+    if what and not names:
+        return f"the spec declares no {what}"
+    return ""
 
 
-def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic]) -> Symbols:
+#: The largest player count a header may declare.
+MAX_PLAYERS = 1000
+#: The most instances one indexed zone or counter may have (the product of its dimensions).
+MAX_INSTANCES = 100_000
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}es" if word.endswith("x") else f"{n} {word}s"
+
+
+def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic],
+                    locate: Locate = no_locate) -> Symbols:
     """Gather top-level names, reporting duplicates.
 
     Args:
         decls: the spec's declarations (errata bodies are not included).
         diags: receives a diagnostic per duplicate name.
+        locate: finds a name inside a declaration, for the caret (a :class:`Locator`).
     """
     sym = Symbols()
 
     def add(name: str, kind: str, node: object, span: Span) -> None:
         if name in sym.kinds:
-            diags.append(Diagnostic(span, f"{name!r} is already declared as a {sym.kinds[name]}",
-                                    "rename one of them"))
+            first = getattr(sym.decls[name], "span", None)
+            where = f" (line {first.line})" if isinstance(first, Span) else ""
+            diags.append(Diagnostic(locate(span, name, ""), f"{name!r} is already declared as a "
+                                    f"{sym.kinds[name]}{where}", "rename one of them"))
             return
-        if name in CONSTANTS or name in BUILTINS:
-            diags.append(Diagnostic(span, f"{name!r} is a built-in name and cannot be declared",
-                                    "choose another name"))
+        if name in CONSTANTS or name in BUILTINS or name == "player":
+            diags.append(Diagnostic(locate(span, name, ""), f"{name!r} is a built-in name and "
+                                    "cannot be declared", "choose another name"))
             return
         sym.kinds[name] = kind
         sym.decls[name] = node
@@ -96,12 +120,22 @@ def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic]) -> Symbo
 
 
 class _Checker:
-    def __init__(self, sym: Symbols, diags: list[Diagnostic]) -> None:
+    def __init__(self, sym: Symbols, diags: list[Diagnostic], locate: Locate = no_locate) -> None:
         self.sym = sym
         self.diags = diags
+        self.locate = locate
 
     def err(self, span: Span, message: str, hint: str = "") -> None:
         self.diags.append(Diagnostic(span, message, hint))
+
+    def constant(self, e: ast.Expr, what: str) -> None:
+        """Report ``e`` unless it can be computed before the game starts."""
+        found = nonconstant(e, self.sym)
+        if found is not None:
+            self.err(found[0], f"{what} must be a constant; {found[1]}",
+                     "constants are numbers, strings, enum members, nplayers, variant(...), "
+                     "tables and functions of these; set state-dependent values in the start "
+                     "rule")
 
     # ---- expressions
     def expr(self, e: ast.Expr, scope: set[str]) -> None:
@@ -114,8 +148,10 @@ class _Checker:
             kind = sym.kinds.get(e.id)
             if kind in ("counter", "zone", "card kind", "enum member", "enum", "table"):
                 if kind == "counter" and sym.counters[e.id].dims:
-                    self.err(e.span, f"counter {e.id!r} has dimensions; index it: "
-                             f"{e.id}[{', '.join(str(d) for d in sym.counters[e.id].dims)}]")
+                    dims = sym.counters[e.id].dims
+                    self.err(e.span, f"counter {e.id!r} is indexed; give "
+                             f"{_plural(len(dims), 'index')}: {e.id}[...]",
+                             f"declared as {e.id}[{', '.join(str(d) for d in dims)}]")
                 return
             if kind is not None:
                 self.err(e.span, f"{e.id!r} is a {kind}, not a value",
@@ -137,45 +173,53 @@ class _Checker:
                 decl = sym.decls.get(e.obj.id)
                 if isinstance(decl, (ast.ZoneDecl, ast.VarDecl)):
                     if len(decl.dims) != len(e.args):
-                        self.err(e.span, f"{e.obj.id!r} takes {len(decl.dims)} "
-                                 f"index(es), got {len(e.args)}",
-                                 f"declared as {e.obj.id}[{', '.join(map(str, decl.dims))}]"
-                                 if decl.dims else "it is not indexed")
+                        self._dims_error(e.span, decl, len(e.args))
                     return
                 if isinstance(decl, ast.TableDecl):
                     if len(e.args) != 1:
-                        self.err(e.span, f"table {e.obj.id!r} takes one key")
+                        self.err(e.span, f"table {e.obj.id!r} takes one key, got {len(e.args)}",
+                                 f"write {e.obj.id}[key] or lookup({e.obj.id}, key)")
                     return
             self.expr(e.obj, scope)
             return
         if isinstance(e, ast.ZoneAll):
             if not (isinstance(e.obj, ast.Name) and e.obj.id in sym.zones):
-                self.err(e.span, "[*] applies to the name of an indexed zone")
+                kind = sym.kinds.get(e.obj.id) if isinstance(e.obj, ast.Name) else None
+                what = f"{e.obj.id!r} is a {kind}" if kind is not None and isinstance(
+                    e.obj, ast.Name) else "this is not a zone name"
+                self.err(e.span, f"[*] applies to a zone name; {what}",
+                         "zone[*] lists the components of every instance of an indexed zone"
+                         + (f"; for a counter use sum({e.obj.id}[p] for p in players)"
+                            if kind == "counter" and isinstance(e.obj, ast.Name) else ""))
             return
         if isinstance(e, ast.Call):
             for a in e.args:
                 if e.func == "variant" and isinstance(a, ast.Name):
                     if a.id not in sym.variants:
                         self.err(a.span, f"unknown variant {a.id!r}",
-                                 _near(a.id, sym.variants))
+                                 _near(a.id, sym.variants, "variants"))
                     continue
                 if e.func in ("lookup", "has_key") and a is e.args[0] and isinstance(a, ast.Name):
                     if a.id not in sym.tables:
-                        self.err(a.span, f"unknown table {a.id!r}", _near(a.id, sym.tables))
+                        self.err(a.span, f"unknown table {a.id!r}",
+                                 _near(a.id, sym.tables, "tables"))
                     continue
                 self.expr(a, scope)
             if e.func in BUILTINS:
-                lo, hi, _ = BUILTINS[e.func]
+                lo, hi, text = BUILTINS[e.func]
                 if not lo <= len(e.args) <= hi:
-                    want = str(lo) if lo == hi else f"{lo} to {hi}"
-                    self.err(e.span, f"{e.func}() takes {want} argument(s), got {len(e.args)}")
+                    want = _plural(lo, "argument") if lo == hi else f"{lo} to {hi} arguments"
+                    self.err(e.span, f"{e.func}() takes {want}, got {len(e.args)}",
+                             f"{e.func}: {text}")
             elif e.func in sym.functions:
-                n = len(sym.functions[e.func].params)
-                if n != len(e.args):
-                    self.err(e.span, f"function {e.func}() takes {n} argument(s), got {len(e.args)}")
+                params = sym.functions[e.func].params
+                if len(params) != len(e.args):
+                    self.err(e.span, f"function {e.func}() takes "
+                             f"{_plural(len(params), 'argument')}, got {len(e.args)}",
+                             f"declared as function {e.func}({', '.join(params)})")
             elif e.func in sym.rules:
-                self.err(e.span, f"{e.func!r} is a rule; rules are run with 'do {e.func}(...)' "
-                         "as a statement, not used as values")
+                self.err(e.span, f"{e.func!r} is a rule, not a function",
+                         f"rules are run as statements, 'do {e.func}(...)', and give no value")
             else:
                 self.err(e.span, f"unknown function {e.func!r}",
                          _near(e.func, list(BUILTINS) + list(sym.functions)))
@@ -226,17 +270,28 @@ class _Checker:
             self.expr(a, scope)
         decl = self.sym.counters.get(t.name)
         if decl is None:
-            kind = self.sym.kinds.get(t.name) or ("local" if t.name in scope else None)
+            kind = ("local" if t.name in scope else None) or self.sym.kinds.get(t.name)
             if kind is not None:
+                hint = {"local": f"use 'let {t.name} = ...' to give a local a new value",
+                        "zone": f"a zone changes by moving components: move c to {t.name}"}.get(
+                            kind, "only counters (declared with 'var') can be assigned")
                 self.err(t.span, f"cannot assign to {t.name!r}: it is a {kind}, not a counter",
-                         "declare it with 'var'" if kind != "local" else "use 'let' to rebind")
+                         hint)
             else:
                 self.err(t.span, f"unknown counter {t.name!r}",
                          _near(t.name, self.sym.counters) or "declare it with 'var'")
             return
         if len(decl.dims) != len(t.args):
-            self.err(t.span, f"counter {t.name!r} takes {len(decl.dims)} index(es), "
-                     f"got {len(t.args)}")
+            self._dims_error(t.span, decl, len(t.args))
+
+    def _dims_error(self, span: Span, decl: ast.ZoneDecl | ast.VarDecl, got: int) -> None:
+        what = "zone" if isinstance(decl, ast.ZoneDecl) else "counter"
+        if not decl.dims:
+            self.err(span, f"{what} {decl.name!r} is not indexed, but {_plural(got, 'index')} "
+                     f"{'was' if got == 1 else 'were'} given", f"write just {decl.name}")
+            return
+        self.err(span, f"{what} {decl.name!r} takes {_plural(len(decl.dims), 'index')}, got {got}",
+                 f"declared as {decl.name}[{', '.join(map(str, decl.dims))}]")
 
     # ---- statements
     def block(self, body: Iterable[ast.Stmt], scope: set[str], loop: bool) -> None:
@@ -259,10 +314,20 @@ class _Checker:
             self.zone(s.dest, scope, "move ... to")
         elif isinstance(s, ast.Shuffle):
             self.zone(s.zone, scope, "shuffle")
+            base = s.zone.obj if isinstance(s.zone, (ast.Index, ast.ZoneAll)) else s.zone
+            decl = sym.zones.get(base.id) if isinstance(base, ast.Name) and \
+                base.id not in scope else None
+            if decl is not None and decl.kind != "deck":
+                self.err(s.zone.span, f"shuffle needs a deck; {decl.name!r} is a {decl.kind}",
+                         "only a face-down deck has an order to forget; declare it as "
+                         f"'zone {decl.name}: deck of {decl.of} ...'")
         elif isinstance(s, ast.Draw):
             self.zone(s.deck, scope, "draw ... from")
             if s.dest is not None:
                 self.zone(s.dest, scope, "draw ... to")
+            else:
+                self.err(s.span, "draw needs a destination zone",
+                         f"write: draw {s.var} from deck to zone [top|bottom]")
             scope.add(s.var)
         elif isinstance(s, ast.Roll):
             self.expr(s.low, scope)
@@ -313,10 +378,12 @@ class _Checker:
             if rule is None:
                 kind = sym.kinds.get(s.rule)
                 self.err(s.span, f"unknown rule {s.rule!r}" if kind is None else
-                         f"{s.rule!r} is a {kind}, not a rule", _near(s.rule, sym.rules))
+                         f"{s.rule!r} is a {kind}, not a rule",
+                         _near(s.rule, sym.rules, "rules") if kind is None else
+                         "'do' runs a rule: do rule_name(args)")
             elif len(rule.params) != len(s.args):
-                self.err(s.span, f"rule {s.rule!r} takes {len(rule.params)} argument(s), "
-                         f"got {len(s.args)}", f"declared as rule {s.rule}({', '.join(rule.params)})")
+                self.err(s.span, f"rule {s.rule!r} takes "
+                         f"{_plural(len(rule.params), 'argument')}, got {len(s.args)}", f"declared as rule {s.rule}({', '.join(rule.params)})")
         elif isinstance(s, ast.Turn):
             self.expr(s.player, scope)
             self.block(s.body, scope, loop)
@@ -328,7 +395,9 @@ class _Checker:
             self.expr(s.cond, scope)
         elif isinstance(s, ast.Simple):
             if s.kind == "break" and not loop:
-                self.err(s.span, "'break' outside a loop")
+                self.err(s.span, "'break' outside a loop",
+                         "break leaves the innermost while, repeat or for; to leave a rule "
+                         "write 'return'")
 
 
 def _walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
@@ -383,63 +452,113 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     if not games:
         diags.append(Diagnostic(first_span, "the spec has no 'game' header",
                                 'start the file with: game id "Title" { players 2..4 start setup }'))
-    sym = collect_symbols(decls, diags)
-    ck = _Checker(sym, diags)
+    loc = Locator(spec.source)
+    sym = collect_symbols(decls, diags, loc)
+    ck = _Checker(sym, diags, loc)
     for g in games[1:]:
-        diags.append(Diagnostic(g.span, "a spec has one 'game' header; this is a second one"))
+        diags.append(Diagnostic(loc(g.span, g.id, "game"), "a spec has one 'game' header; "
+                                f"this is a second one (the first is on line {games[0].span.line})",
+                                "merge the two headers"))
     for g in games[:1]:
         if not g.start:
             diags.append(Diagnostic(g.span, "the game header names no start rule",
                                     "add: start name_of_first_rule"))
         elif g.start not in sym.rules:
-            diags.append(Diagnostic(g.span, f"start rule {g.start!r} is not declared",
-                                    _near(g.start, sym.rules)))
+            diags.append(Diagnostic(loc(g.span, g.start, "start"), f"start rule {g.start!r} is "
+                                    "not declared", _near(g.start, sym.rules, "rules")))
         lo, hi = g.players
-        if not 1 <= lo <= hi:
-            diags.append(Diagnostic(g.span, f"player range {lo}..{hi} is empty or below 1"))
-    if not any(isinstance(d, ast.ScoringDecl) for d in decls):
+        if hi > MAX_PLAYERS:
+            diags.append(Diagnostic(loc(g.span, str(hi), "players"), f"player range {lo}..{hi} "
+                                    f"goes above {MAX_PLAYERS}", "no table seats that many"))
+        elif lo < 1:
+            diags.append(Diagnostic(loc(g.span, str(lo), "players"), f"player range {lo}..{hi} "
+                                    "starts below 1", "the smallest player count is 1"))
+        elif lo > hi:
+            diags.append(Diagnostic(loc(g.span, str(lo), "players"), f"player range {lo}..{hi} "
+                                    f"is empty ({lo} > {hi})", f"write players {hi}..{lo}"))
+    scorings = [d for d in decls if isinstance(d, ast.ScoringDecl)]
+    for extra in scorings[1:]:
+        diags.append(Diagnostic(loc(extra.span, "scoring", ""), "a spec has one 'scoring' block; "
+                                f"this is a second one (the first is on line "
+                                f"{scorings[0].span.line})", "merge the two blocks"))
+    if not scorings:
         diags.append(Diagnostic(first_span, "the spec has no 'scoring' block",
                                 "add: scoring(p) { score <expr for player p> }"))
     dim_names = set(sym.enums) | set(sym.cards) | {"player"}
+    max_players = min(games[0].players[1], MAX_PLAYERS) if games else 1
     for d in decls:
         if isinstance(d, (ast.ZoneDecl, ast.VarDecl)):
             for dim in d.dims:
                 if isinstance(dim, str) and dim not in dim_names:
-                    ck.err(d.span, f"unknown dimension {dim!r}",
-                           "a dimension is 'player', an enum name, a card kind or a whole number")
+                    ck.err(loc(d.span, dim, "["), f"unknown dimension {dim!r}",
+                           " ".join(filter(None, [_near(dim, dim_names), "a dimension is "
+                                    "'player', an enum name, a card kind or a whole number"])))
+                elif isinstance(dim, int) and dim < 1:
+                    ck.err(loc(d.span, str(dim), "["), f"dimension {dim} is empty",
+                           "a numbered dimension N has the indices 0..N-1, so N >= 1")
+            what = "zone" if isinstance(d, ast.ZoneDecl) else "counter"
+            instances = 1
+            for dim in d.dims:
+                if dim == "player":
+                    instances *= max(1, max_players)
+                elif isinstance(dim, int):
+                    instances *= max(1, dim)
+                elif dim in sym.enums:
+                    instances *= max(1, len(sym.enums[dim].members))
+                elif dim in sym.cards:  # one instance per component (data files not counted)
+                    instances *= max(1, sum(r.count for r in sym.cards[dim].rows))
+            if instances > MAX_INSTANCES:
+                ck.err(loc(d.span, d.name, "zone" if what == "zone" else "var"),
+                       f"{what} {d.name!r} has {instances} instances; "
+                       f"at most {MAX_INSTANCES} are allowed", "use fewer or smaller dimensions")
+            if d.visibility == "owner" and "player" not in d.dims:
+                ck.err(loc(d.span, "owner", ":" if what == "zone" else "="),
+                       f"{what} {d.name!r} is 'owner'-visible but has no player dimension",
+                       f"index it by player ({d.name}[player]), or make it public or hidden")
             if isinstance(d, ast.ZoneDecl):
                 if d.of not in sym.cards:
-                    ck.err(d.span, f"zone {d.name!r} holds unknown card kind {d.of!r}",
-                           _near(d.of, sym.cards))
+                    ck.err(loc(d.span, d.of, "of"), f"zone {d.name!r} holds unknown card kind "
+                           f"{d.of!r}", _near(d.of, sym.cards, "card kinds"))
                 if d.capacity is not None:
                     ck.expr(d.capacity, set())
-                if d.visibility == "owner" and "player" not in d.dims:
-                    ck.err(d.span, f"zone {d.name!r} is 'owner'-visible but has no player "
-                           "dimension", "index it by player, or make it public or hidden")
+                    ck.constant(d.capacity, f"the capacity of zone {d.name!r}")
             else:
                 ck.expr(d.init, set())
-                if d.visibility == "owner" and "player" not in d.dims:
-                    ck.err(d.span, f"counter {d.name!r} is 'owner'-visible but has no player "
-                           "dimension")
+                ck.constant(d.init, f"the initial value of counter {d.name!r}")
         elif isinstance(d, ast.CardDecl):
             home = sym.zones.get(d.home)
+            home_span = loc(d.span, d.home, "in")
             if home is None:
-                ck.err(d.span, f"card kind {d.name!r} starts in unknown zone {d.home!r}",
-                       _near(d.home, sym.zones))
+                ck.err(home_span, f"card kind {d.name!r} starts in unknown zone {d.home!r}",
+                       _near(d.home, sym.zones, "zones"))
             elif home.dims:
-                ck.err(d.span, f"card kind {d.name!r} must start in an unindexed zone; "
-                       f"{d.home!r} is indexed")
+                ck.err(home_span, f"card kind {d.name!r} must start in an unindexed zone; "
+                       f"{d.home!r} is indexed by {', '.join(map(str, home.dims))}",
+                       "start the cards in a supply or deck and deal them in the start rule")
+            seen_attrs: set[str] = set()
+            for a in d.attributes:
+                if a in seen_attrs:
+                    ck.err(loc(d.span, a, ","), f"card kind {d.name!r} lists attribute {a!r} "
+                           "twice", "remove one of them")
+                seen_attrs.add(a)
+                if a in ("kind", "id"):
+                    ck.err(loc(d.span, a, "("), f"{a!r} is a built-in attribute of every "
+                           "component and cannot be declared", "choose another name")
             for row in d.rows:
                 if len(row.values) != len(d.attributes):
-                    ck.err(row.span, f"row has {len(row.values)} value(s); card kind "
-                           f"{d.name!r} has {len(d.attributes)} attribute(s)",
-                           "(" + ", ".join(d.attributes) + ")")
+                    ck.err(row.span, f"this row has {_plural(len(row.values), 'value')}; card "
+                           f"kind {d.name!r} has {_plural(len(d.attributes), 'attribute')}",
+                           "one value per attribute: (" + ", ".join(d.attributes) + ")")
+                if row.count < 1:
+                    ck.err(row.span, f"a row repeated {row.count} times makes no card",
+                           "write * N with N >= 1, or delete the row")
         elif isinstance(d, ast.TokenDecl):
             ck.expr(d.total, set())
+            ck.constant(d.total, f"the total of token {d.name!r}")
             for h in d.holders:
                 if h not in sym.counters:
-                    ck.err(d.span, f"token {d.name!r} is held in unknown counter {h!r}",
-                           _near(h, sym.counters))
+                    ck.err(loc(d.span, h, "in"), f"token {d.name!r} is held in unknown "
+                           f"counter {h!r}", _near(h, sym.counters, "counters"))
         elif isinstance(d, ast.FunctionDecl):
             ck.expr(d.body, set(d.params))
         elif isinstance(d, ast.RuleDecl):
@@ -455,13 +574,17 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
         elif isinstance(d, ast.ErratumDecl):
             for r in d.rules:
                 if r.name not in sym.rules:
-                    diags.append(Diagnostic(r.span, f"erratum {d.name!r} adds rule {r.name!r}",
-                                            severity="warning"))
+                    near = _near(r.name, sym.rules)
+                    diags.append(Diagnostic(
+                        loc(r.span, r.name, "rule"), f"erratum {d.name!r} adds rule {r.name!r}",
+                        f"no rule {r.name!r} exists, so it is added rather than replaced"
+                        + (f"; {near}" if near else ""), severity="warning"))
                     sym.rules.setdefault(r.name, r)
             for r in d.rules:
                 ck.block(r.body, set(r.params), False)
             for ex in d.examples:
                 _check_example(ck, ex, games)
+    check_recursion(sym, diags)
     check_tables(sym, diags)
     diags.sort(key=lambda x: (x.severity != "error", x.span.path, x.span.line, x.span.column))
     return diags
@@ -471,10 +594,11 @@ def _check_example(ck: _Checker, d: ast.ExampleDecl, games: list[ast.Game]) -> N
     ck.block(d.body, set(), False)
     for v in d.variants:
         if v not in ck.sym.variants:
-            ck.err(d.span, f"example {d.name!r} selects unknown variant {v!r}",
-                   _near(v, ck.sym.variants))
+            ck.err(ck.locate(d.span, v, "variant"), f"example {d.name!r} selects unknown "
+                   f"variant {v!r}", _near(v, ck.sym.variants, "variants"))
     if games:
         lo, hi = games[0].players
         if not lo <= d.players <= hi:
-            ck.err(d.span, f"example {d.name!r} is for {d.players} players; the game supports "
-                   f"{lo}..{hi}")
+            ck.err(ck.locate(d.span, str(d.players), "players"), f"example {d.name!r} is for "
+                   f"{d.players} players; the game is for {lo} to {hi}",
+                   f"use a player count in {lo}..{hi}")

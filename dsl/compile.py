@@ -11,8 +11,11 @@ import hashlib
 import re
 from typing import Any, Callable, Iterable, Sequence
 
+import attrs
+
 from rulewright.dsl import ast
 from rulewright.dsl.check import check, collect_symbols
+from rulewright.dsl.locate import Locator
 from rulewright.dsl.expr import ExprCompiler, Scope, contents
 from rulewright.dsl.layout import Dims, build_components, counter_slots, make_dims, zone_slots
 from rulewright.dsl.machine import (CALL, CHANCE, CHOICE, DRAW, END, EXEC, EXPECT, FORNEXT, GAP,
@@ -401,10 +404,30 @@ def _ids(values: list[Any]) -> list[int]:
 def _constant(fn: Fn, what: str, span: ast.Span, diags: list[Diagnostic]) -> Any:
     try:
         return fn(None, [None] * 16)
-    except (SpecRuntimeError, AttributeError, TypeError) as err:
-        diags.append(Diagnostic(span, f"{what} must be a constant (numbers, nplayers, "
-                                f"variant(...), tables): {err}"))
+    except SpecRuntimeError as err:
+        diags.append(Diagnostic(span, f"{what} cannot be computed before the game starts: {err}"))
         return 0
+    except (AttributeError, TypeError, IndexError, KeyError, RecursionError):
+        # the checker rejects state-dependent values; this is the last guard
+        diags.append(Diagnostic(span, f"{what} cannot be computed before the game starts",
+                                "constants are numbers, strings, enum members, nplayers, "
+                                "variant(...), tables and functions of these"))
+        return 0
+
+
+def _at_data_files(diags: list[Diagnostic], cards: Iterable[ast.CardDecl],
+                   spec: ast.Spec) -> list[Diagnostic]:
+    """Point card-data diagnostics at the ``data "file.csv"`` string, not the whole card."""
+    locate = Locator(spec.source)
+    by_span = {c.span: c for c in cards if c.data_file is not None}
+    out = []
+    for d in diags:
+        card = by_span.get(d.span)
+        if card is not None and card.data_file is not None:
+            quoted = '"' + card.data_file.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            d = attrs.evolve(d, span=locate(card.span, quoted, "data"))
+        out.append(d)
+    return out
 
 
 def fingerprint(spec: ast.Spec) -> str:
@@ -444,7 +467,9 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     decls = effective_decls(spec, errata)
     sym = collect_symbols([d for d in decls if not isinstance(d, ast.ErratumDecl)], [])
     enums = {n: e.members for n, e in sym.enums.items()}
+    first_data_diag = len(diags)
     comps, kinds = build_components(list(sym.cards.values()), spec.file or spec.path, diags)
+    diags[first_data_diag:] = _at_data_files(diags[first_data_diag:], sym.cards.values(), spec)
 
     zone_base: dict[str, int] = {}
     zone_dims: dict[str, Dims] = {}
@@ -469,14 +494,16 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     # capacities need the expression compiler, so zone slots are rebuilt with them
     for d in decls:
         if isinstance(d, ast.ZoneDecl) and d.capacity is not None:
-            cap = _constant(x.expr(d.capacity, Scope()), f"capacity of {d.name}", d.span, diags)
+            cap = _constant(x.expr(d.capacity, Scope()), f"the capacity of zone {d.name!r}",
+                            d.capacity.span, diags)
             zbase = zone_base[d.name]
             for i, zs in enumerate(zone_slots(d, zbase, zone_dims[d.name], cap)):
                 zslots[zbase + i] = zs
     init_counters: list[Any] = [0] * len(cslots)
     for d in decls:
         if isinstance(d, ast.VarDecl):
-            value = _constant(x.expr(d.init, Scope()), f"initial value of {d.name}", d.span, diags)
+            value = _constant(x.expr(d.init, Scope()), f"the initial value of counter {d.name!r}",
+                              d.init.span, diags)
             base = counter_base[d.name]
             for i in range(len(counter_dims[d.name].keys())):
                 init_counters[base + i] = value
@@ -520,7 +547,8 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     tokens = []
     for d in decls:
         if isinstance(d, ast.TokenDecl):
-            total = _constant(x.expr(d.total, Scope()), f"total of token {d.name}", d.span, diags)
+            total = _constant(x.expr(d.total, Scope()), f"the total of token {d.name!r}",
+                              d.total.span, diags)
             slots = tuple(s.index for s in cslots if s.name in d.holders)
             tokens.append(TokenConservation(d.name, d, total, slots))
     scoring_decl = next(d for d in decls if isinstance(d, ast.ScoringDecl))

@@ -110,8 +110,18 @@ def card_rows(decl: ast.CardDecl, spec_path: str,
         diags.append(Diagnostic(decl.span, f"cannot read card data {decl.data_file!r}: "
                                 f"{err.strerror}", f"looked for {path}"))
         return []
+    except UnicodeDecodeError as err:
+        diags.append(Diagnostic(decl.span, f"card data {decl.data_file!r} is not UTF-8 text "
+                                f"({err.reason} at byte {err.start})",
+                                "save the file as UTF-8"))
+        return []
     reader = csv.DictReader(text.splitlines())
     header = reader.fieldnames or []
+    if not header:
+        diags.append(Diagnostic(decl.span, f"card data {decl.data_file!r} is empty",
+                                "its first line names the attributes: "
+                                + ",".join([*decl.attributes, "count"])))
+        return []
     missing = [a for a in decl.attributes if a not in header]
     if missing:
         diags.append(Diagnostic(decl.span, f"{decl.data_file}: no column for attribute(s) "
@@ -123,7 +133,12 @@ def card_rows(decl: ast.CardDecl, spec_path: str,
             count = int(rec.get("count") or 1)
         except ValueError:
             diags.append(Diagnostic(decl.span, f"{decl.data_file}:{n}: count "
-                                    f"{rec.get('count')!r} is not a whole number"))
+                                    f"{rec.get('count')!r} is not a whole number",
+                                    "the count column says how many copies of the row there are"))
+            continue
+        if count < 0:
+            diags.append(Diagnostic(decl.span, f"{decl.data_file}:{n}: count {count} is negative",
+                                    "the count column says how many copies of the row there are"))
             continue
         rows.append((tuple(_convert(rec[a] or "") for a in decl.attributes), count))
     return rows

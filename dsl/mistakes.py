@@ -1,7 +1,13 @@
 """Known syntax mistakes: hint -> example bad snippets (Lark's ``match_examples``).
 
-When a syntax error matches the parser state of one of these snippets, its hint is
-printed under the caret. tests/dsl/test_mistakes.py holds one test per row.
+When a syntax error repeats one of these snippets' errors (same parser state and offending
+token, or the same token where the same tokens are acceptable, or the same stray character),
+its hint is printed under the caret. :func:`rulewright.dsl.parse.match_mistake` does the
+matching; tests/dsl/test_mistakes.py holds one test per row, each with a fresh example.
+
+Write a hint as the fix, in the language's own syntax. Give two or more snippets per row when
+the mistake can be made in different parser states (with and without dimensions, in a rule
+body and in an invariant).
 """
 
 from __future__ import annotations
@@ -10,10 +16,13 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
     "a rule needs a body in braces: rule name { ... }": [
         'rule setup\n',
         'rule setup do x()',
+        'rule setup(p) do x()',
     ],
     "cite takes a section and a quoted sentence: cite \"Section\" \"Sentence.\" [en \"English.\"]": [
         'rule r cite "Setup" { }',
         'rule r cite { }',
+        'rule r(p) cite "Setup" { }',
+        'variant v "V" cite "Setup" variant',
     ],
     "strings use double quotes": [
         "rule r cite 'Setup' 'x' { }",
@@ -25,10 +34,13 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
     ],
     "a zone needs a kind, the component it holds and a visibility: zone hand[player]: set of card owner": [
         'zone hand[player]: set of card\nrule r { }',
+        'zone hand: set of card\nrule r { }',
         'zone hand: set\n',
+        'zone hand[player]: set\n',
     ],
     "use '==' to compare; '=' assigns": [
         'rule r { if x = 1 { } }',
+        'rule r { while x = 1 { } }',
         'invariant i : x = 1',
     ],
     "call a rule with 'do': do name(args)": [
@@ -39,4 +51,112 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
         'rule r { choose p { "keep" { } } }',
         'rule r { choose p { keep { } } }',
     ],
+    "this string is never closed: end it with '\"' (a quote inside is written \\\")": [
+        'rule r { gap "the book is silent }',
+        'game g "G { }',
+    ],
+    "write 'and' and 'or' (not '&&' and '||')": [
+        'rule r { if a && b { } }',
+        'invariant i: a || b',
+    ],
+    "write 'not x' for negation and '!=' for 'not equal'": [
+        'rule r { if !a { } }',
+        'invariant i: !a',
+    ],
+    "to add or subtract one, write x += 1 or x -= 1": [
+        'rule r { x++ }',
+        'rule r { x[p]++ }',
+        'rule r { x[p]-- }',
+    ],
+    "blocks are written in braces, not with ':' (for x in list { ... })": [
+        'rule r { for p in players: end }',
+        'rule r { if x: end }',
+        'rule r { while x > 0: end }',
+    ],
+    "write 'elif' for 'else if'": [
+        'rule r { if a { } else if b { } }',
+    ],
+    "a range is written low..high, e.g. players 2..4": [
+        'game g "G" { players 2-4 }',
+        'game g "G" { players 2 to 4 }',
+        'rule r { roll d in 1-6 }',
+    ],
+    "a function is one expression: function name(a, b) = expr": [
+        'function f(x) { x }',
+        'function f() { 1 }',
+        'function f(x) return x',
+    ],
+    "the game header is: game id \"Title\" { rulebook \"file\" players 2..4 start rule bound N steps }": [
+        'game g { players 2..4 }',
+        'game "G" { }',
+    ],
+    "a game header holds only rulebook, players, start and bound fields, and ends with '}'": [
+        'game g "G" { players 2..4 start main\nrule r { }',
+        'game g "G" { start main players 2..4\nvar x = 1',
+        'game g "G" { players 2..4 bound 9 steps\nrule r { }',
+        'game g "G" { rulebook "r.txt" players 2..4 start main seats 4 }',
+    ],
+    "a visibility is public, owner or hidden": [
+        'var x = 0 private',
+        'var x[player] = 0 private',
+        'zone z: set of c private',
+        'zone z[player]: set of c private',
+    ],
+    "a zone kind is deck (face down, drawn lazily), list (ordered) or set (unordered)": [
+        'zone z: stack of c public',
+        'zone z[player]: pile of c public',
+    ],
+    "a choice from a list is: choose player name from list [where cond]": [
+        'rule r { choose p x in hand { } }',
+        'rule r { choose p x of hand }',
+    ],
+    "a destination is written 'to': draw x from deck to hand[p]; move c to pile": [
+        'rule r { draw x from deck into hand }',
+        'rule r { move x into pile }',
+    ],
+    "a tiebreak names its direction: tiebreak most expr \"text\" or tiebreak fewest expr \"text\"": [
+        'scoring(p) { score 0 tiebreak chips[p] }',
+        'scoring(p) { score 0 tiebreak highest x }',
+    ],
+    "'let' gives a local its value: let name = expr": [
+        'rule r { let x }',
+        'rule r { let x\n end }',
+    ],
+    "separate arguments and list items with ','": [
+        'rule r { let x = max(1 2) }',
+        'rule r { let x = [1 2] }',
+        'rule r { let x = max(a b) }',
+        'rule r { let x = max(a[0] b) }',
+    ],
+    "a card row is a parenthesised tuple, one value per attribute: (red, 3) * 2": [
+        'card c "C" (a, b) in deck { red, 3 }',
+        'card c "C" (a, b) in deck { [red, 3] }',
+        'card c "C" (a, b) in deck { (red, 1) blue, 2 }',
+    ],
+    "a table entry is key -> value, entries separated by ',': table t { 0 -> -3, 1..2 -> 1 }": [
+        'table t { 0: 1 }',
+        'table t { 0 = 1 }',
+        'table t { 0 -> 1 1 -> 2 }',
+    ],
+    "an enum lists bare names in braces, without commas: enum colour { red green blue }": [
+        'enum colour { red, green }',
+        'enum colour { "red" }',
+    ],
+    "scoring names the player it scores: scoring(p) { score expr }": [
+        'scoring { score 0 }',
+        'scoring(p) { 0 }',
+    ],
 }
+
+#: Rows whose parser state alone identifies the mistake, whatever token comes next (a rule
+#: name followed by anything but a body; a zone missing its visibility; a tiebreak direction).
+ANY_TOKEN: frozenset[str] = frozenset({
+    "a rule needs a body in braces: rule name { ... }",
+    "cite takes a section and a quoted sentence: cite \"Section\" \"Sentence.\" [en \"English.\"]",
+    "'let' gives a local its value: let name = expr",
+    "a zone needs a kind, the component it holds and a visibility: zone hand[player]: set of card owner",
+    "a tiebreak names its direction: tiebreak most expr \"text\" or tiebreak fewest expr \"text\"",
+    "the game header is: game id \"Title\" { rulebook \"file\" players 2..4 start rule bound N steps }",
+    "scoring names the player it scores: scoring(p) { score expr }",
+    "a game header holds only rulebook, players, start and bound fields, and ends with '}'",
+})

@@ -2,22 +2,24 @@
 
 One transformer method per grammar rule, each given the rule's position (``meta``). Syntax
 errors become :class:`~rulewright.errors.SpecError` with a caret, the expected tokens and,
-for known mistakes (:data:`rulewright.dsl.mistakes.KNOWN_MISTAKES`), a hint.
+for known mistakes, a hint (:mod:`rulewright.dsl.syntax`; :func:`match_mistake` is re-exported
+here).
 """
 
 from __future__ import annotations
 
 import ast as pyast
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, cast
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
-from lark.tree import Meta
+from lark import Lark, Token, Transformer_NonRecursive, v_args
+from lark.exceptions import UnexpectedInput, VisitError
+from lark.tree import Meta, Tree
 
 from rulewright.dsl import ast
-from rulewright.dsl.mistakes import KNOWN_MISTAKES
+from rulewright.dsl.syntax import match_mistake, syntax_diagnostic
 from rulewright.errors import Diagnostic, SpecError, Span
 
 
@@ -70,7 +72,7 @@ def _opt(children: list[Any], kind: str) -> Any:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer[Token, Any]):
+class _ToAst(Transformer_NonRecursive[Token, Any]):
     """One method per grammar rule; returns AST nodes (or tagged tuples for fragments)."""
 
     def __init__(self, path: str) -> None:
@@ -427,80 +429,74 @@ def _is_prov(x: Any) -> bool:
                                        and x[0] in ("assume", "note"))
 
 
-_TOKEN_WORDS = {
-    "NAME": "a name", "STRING": "a string in double quotes", "INT": "a whole number",
-    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
-    "RSQB": "']'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'",
-    "CMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'",
-    "VISIBILITY": "public, owner or hidden", "ZONE_KIND": "deck, list or set",
-    "POSITION": "top or bottom", "TB_DIR": "most or fewest", "AUGOP": "'+=' or '-='",
-    "SIGN": "'-'", "__ANON_0": "'..'", "$END": "end of file",
-}
+#: How deep expressions and blocks may nest. Every later pass (AST building, checking,
+#: compiling, evaluating) recurses once per level, so this keeps them far from Python's
+#: recursion limit; real rules nest a dozen levels at most.
+MAX_DEPTH = 100
 
 
-def _describe(expected: set[str]) -> str:
-    words = sorted({_TOKEN_WORDS.get(t, repr(t.lower()) if t.isupper() else t) for t in expected})
-    if len(words) > 8:
-        words = words[:8] + ["..."]
-    return ", ".join(words)
+_PASSTHROUGH = frozenset({"or_", "and_", "compare", "arith"})
 
 
-def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
-    line = getattr(err, "line", 1) or 1
-    column = getattr(err, "column", 1) or 1
-    if isinstance(err, UnexpectedEOF) or line < 1:
-        lines = text.splitlines() or [""]
-        line, column = len(lines), len(lines[-1]) + 1
-    span = Span(path, line, column, line, column + 1)
-    hint = match_mistake(err)
-    if isinstance(err, UnexpectedCharacters):
-        pos = err.pos_in_stream or 0
-        char = text[pos] if 0 <= pos < len(text) else "?"
-        return Diagnostic(span, f"unexpected character {char!r}", hint)
-    if isinstance(err, UnexpectedEOF):
-        return Diagnostic(span, "unexpected end of file; expected "
-                          f"{_describe({str(t) for t in err.expected})}", hint)
-    token = getattr(err, "token", None)
-    expected = getattr(err, "accepts", None) or getattr(err, "expected", set())
-    found = f"{str(token)!r}" if token is not None and str(token) else "end of file"
-    return Diagnostic(span, f"unexpected {found}; expected "
-                      f"{_describe({str(t) for t in (expected or ())})}", hint)
+def _too_deep(tree: Tree[Token]) -> Meta | None:
+    """The position of the first subtree nested deeper than :data:`MAX_DEPTH`, or None.
 
-
-def _error_key(err: UnexpectedInput) -> tuple[str, Any, Any]:
-    state = getattr(err, "state", None)
-    position = getattr(state, "position", None) if state is not None else None
-    token = getattr(err, "token", None)
-    what = token.type if isinstance(token, Token) else getattr(err, "char", None)
-    return (type(err).__name__, position, what)
-
-
-@lru_cache(maxsize=1)
-def _mistake_keys() -> list[tuple[tuple[str, Any, Any], str]]:
-    keys = []
-    for hint, snippets in KNOWN_MISTAKES.items():
-        for snippet in snippets:
-            try:
-                parser().parse(snippet)
-            except UnexpectedInput as err:
-                keys.append((_error_key(err), hint))
-    return keys
-
-
-def match_mistake(err: UnexpectedInput) -> str:
-    """The hint of the known mistake whose parser state and token match ``err``, or ``""``.
-
-    Like Lark's ``match_examples``, but keyed on the LALR state alone rather than the whole
-    stack, so a mistake matches wherever in the file it is made.
+    Levels are counted as the AST will nest: a chain ``a + b + c`` is one parse-tree node
+    but a left-nested AST, so it counts one level per operator, and a precedence node with
+    a single child (``or_`` around a lone comparison) becomes no AST node, so it counts none.
     """
-    key = _error_key(err)
-    for example, hint in _mistake_keys():
-        if example == key:
-            return hint
-    for example, hint in _mistake_keys():
-        if example[:2] == key[:2] and key[1] is not None:
-            return hint
-    return ""
+    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return node.meta
+        for child in node.children:
+            if isinstance(child, Tree):
+                if child.data in _PASSTHROUGH and len(child.children) == 1:
+                    step = 0
+                elif child.data == "arith":
+                    step = len(child.children) // 2
+                else:
+                    step = 1
+                stack.append((child, depth + step))
+    return None
+
+
+#: At most this many syntax errors are reported for one file.
+MAX_SYNTAX_ERRORS = 20
+
+_DECL_START = re.compile(r"^(?:game|variant|assume|enum|card|zone|var|token|table|function|rule"
+                         r"|scoring|invariant|erratum|example)\b", re.M)
+
+
+def _syntax_errors(path: str, text: str, first: UnexpectedInput) -> list[Diagnostic]:
+    """The first syntax error and those of the declarations after it.
+
+    Declarations are independent, so after an error parsing resumes at the next line that
+    starts (in column 1) with a declaration keyword; the text before it is blanked to
+    newlines so that lines and columns stay those of the file.
+    """
+    diags = [syntax_diagnostic(path, text, first)]
+    line = diags[0].span.line
+    while len(diags) < MAX_SYNTAX_ERRORS:
+        line_start = 0
+        for _ in range(line):
+            line_start = text.find("\n", line_start) + 1
+            if line_start == 0:
+                return diags
+        m = _DECL_START.search(text, line_start)
+        if m is None:
+            return diags
+        rest = "\n" * text.count("\n", 0, m.start()) + text[m.start():]
+        try:
+            parser().parse(rest)
+        except UnexpectedInput as err:
+            d = syntax_diagnostic(path, rest, err)
+            diags.append(d)
+            line = max(d.span.line, text.count("\n", 0, m.start()) + 1)
+            continue
+        return diags
+    return diags
 
 
 def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
@@ -515,22 +511,35 @@ def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
         The :class:`~rulewright.dsl.ast.Spec`.
 
     Raises:
-        SpecError: on a syntax error, with ``file:line:col``, a caret and a hint.
+        SpecError: on syntax errors (the first, then one per later declaration that has
+            one), each with ``file:line:col``, a caret and a hint.
     """
+    if text.startswith("\ufeff"):  # a byte-order mark some editors write; not spec text
+        text = text[1:]
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:
-        raise SpecError([_syntax_diagnostic(path, text, err)], {path: text}) from None
+        raise SpecError(_syntax_errors(path, text, err), {path: text}) from None
+    deep = _too_deep(tree)
+    if deep is not None:
+        raise SpecError([Diagnostic(_span(path, deep), f"nested more than {MAX_DEPTH} levels deep",
+                                    "split it with 'let', a function or a rule")],
+                        {path: text})
     try:
         decls = _ToAst(path).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, (ValueError, SyntaxError)):
             meta = getattr(err.obj, "meta", None)
             span = _span(path, meta) if meta is not None else Span(path, 1, 1, 1, 2)
-            raise SpecError([Diagnostic(span, f"malformed literal: {err.orig_exc}")],
-                            {path: text}) from None
+            what = getattr(err.orig_exc, "msg", None) or str(err.orig_exc)
+            what = what.removeprefix("(unicode error) ").split(": ")[-1]
+            raise SpecError([Diagnostic(span, f"malformed string: {what}",
+                                        "the escapes are \\\" \\\\ \\n \\t; write a "
+                                        "backslash as \\\\")], {path: text}) from None
         raise
     return ast.Spec(path, text, tuple(decls), file or path)
 
 
 ParseFn = Callable[[str], Any]
+
+__all__ = ["MAX_DEPTH", "grammar_text", "match_mistake", "parse", "parser"]

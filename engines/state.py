@@ -31,6 +31,8 @@ TERMINAL_PLAYER = -4
 
 #: Jumps and calls run without reaching a decision before the run counts as a livelock.
 INSTRUCTION_BUDGET = 1_000_000
+#: Rule calls nested deeper than this end the game with a finding (unbounded recursion).
+MAX_CALL_DEPTH = 10_000
 
 
 @frozen
@@ -305,6 +307,11 @@ class State:
                     fr = [ins[1], 0, args]
                     stack.append(fr)
                     code, pc, loc = codes[ins[1]], 0, args
+                    if len(stack) > MAX_CALL_DEPTH:
+                        self._finish("runtime error", f"rule calls nested more than "
+                                     f"{MAX_CALL_DEPTH} deep (a rule that calls itself "
+                                     "without end?)", ins[-1])
+                        return
                     budget -= 1
                     if budget < 0:
                         self._finish("livelock", f"{INSTRUCTION_BUDGET} calls without a "

@@ -50,7 +50,8 @@ def test_unknown_dimension_names_card_kinds_in_the_hint() -> None:
     diags = [d for d in check(spec) if d.severity == "error"]
     assert [(d.message, d.hint) for d in diags] == [
         ("unknown dimension 'chips'",
-         "a dimension is 'player', an enum name, a card kind or a whole number")]
+         "did you mean 'chip'? a dimension is 'player', an enum name, a card kind or a whole "
+         "number")]
 
 
 def test_a_component_of_another_kind_is_not_an_index(tmp_path: Path) -> None:

@@ -1,0 +1,121 @@
+"""One test per row of the known-mistakes table: a fresh example of the mistake gets its hint.
+
+The fresh examples are not the table's snippets: each makes the same mistake in a fuller
+spec (a header first, the mistake on a later line, other names), so a row only passes when
+the matcher recognises the mistake rather than the exact snippet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES
+from rulewright.dsl.parse import parse
+from rulewright.errors import SpecError
+
+HEAD = 'game fresh "Fresh" { players 2..5 start setup }\nvar gold[player] = 0\n'
+
+FRESH: dict[str, str] = {
+    "a rule needs a body in braces: rule name { ... }":
+        HEAD + 'rule setup(first)\n  gold[first] += 1\n',
+    "cite takes a section and a quoted sentence: cite \"Section\" \"Sentence.\" [en \"English.\"]":
+        HEAD + 'rule setup cite "1. Setup" note "x" { end }',
+    "strings use double quotes":
+        HEAD + "rule setup { gap 'the book is silent' }",
+    "this string is never closed: end it with '\"' (a quote inside is written \\\")":
+        HEAD + 'rule setup { expect gold[0] == 0 "gold starts at zero }',
+    "statements are not separated by ';' (write one per line)":
+        HEAD + 'rule setup {\n  gold[0] += 1;\n  end\n}',
+    "a zone needs a kind, the component it holds and a visibility: zone hand[player]: set of card owner":
+        HEAD + 'card gem "Gem" (colour) in bag { (red) }\nzone bag: deck of gem\nvar x = 1',
+    "use '==' to compare; '=' assigns":
+        HEAD + 'rule setup { while gold[0] = 3 { end } }',
+    "call a rule with 'do': do name(args)":
+        HEAD + 'rule setup { pay_out(0, 2) }',
+    "a choice between options lists them as option \"label\" { ... }":
+        HEAD + 'rule setup { choose 1 label "bid" { "raise" when true { end } } }',
+    "write 'and' and 'or' (not '&&' and '||')":
+        HEAD + 'invariant rich "someone is rich": gold[0] > 3 || gold[1] > 3',
+    "write 'not x' for negation and '!=' for 'not equal'":
+        HEAD + 'rule setup { while !(gold[0] > 3) { end } }',
+    "to add or subtract one, write x += 1 or x -= 1":
+        HEAD + 'rule setup {\n  gold[1]--\n}',
+    "blocks are written in braces, not with ':' (for x in list { ... })":
+        HEAD + 'rule setup {\n  repeat 3:\n    gold[0] += 1\n}',
+    "write 'elif' for 'else if'":
+        HEAD + 'rule setup { if gold[0] > 1 { end } elif gold[0] > 0 { end } else if true { end } }',
+    "a range is written low..high, e.g. players 2..4":
+        'game fresh "Fresh" { players 1 - 4 start setup }',
+    "a function is one expression: function name(a, b) = expr":
+        HEAD + 'function richer(a, b) cite "Scoring" "More gold wins." { gold[a] > gold[b] }',
+    "the game header is: game id \"Title\" { rulebook \"file\" players 2..4 start rule bound N steps }":
+        'game fresh players 2..5 start setup }',
+    "a game header holds only rulebook, players, start and bound fields, and ends with '}'":
+        'game fresh "Fresh" {\n  players 1..3\n  start setup\n  turns 10\n}',
+    "a visibility is public, owner or hidden":
+        HEAD + 'var secret_goal[player] = 3 secret',
+    "a zone kind is deck (face down, drawn lazily), list (ordered) or set (unordered)":
+        HEAD + 'zone market: row of gem public',
+    "a choice from a list is: choose player name from list [where cond]":
+        HEAD + 'rule setup { choose 0 p in players where p > 0 { end } }',
+    "a destination is written 'to': draw x from deck to hand[p]; move c to pile":
+        HEAD + 'rule setup { move first(bag) onto pile }',
+    "a tiebreak names its direction: tiebreak most expr \"text\" or tiebreak fewest expr \"text\"":
+        HEAD + 'scoring(q) { score gold[q] tiebreak by gold[q] "gold" }',
+    "'let' gives a local its value: let name = expr":
+        HEAD + 'rule setup {\n  let total\n  total = 1\n}',
+    "separate arguments and list items with ','":
+        HEAD + 'rule setup { let best = min(gold[0] gold[1]) }',
+    "a card row is a parenthesised tuple, one value per attribute: (red, 3) * 2":
+        HEAD + 'card gem "Gem" (colour, value) in bag {\n  (red, 1)\n  blue, 2\n}',
+    "a table entry is key -> value, entries separated by ',': table t { 0 -> -3, 1..2 -> 1 }":
+        HEAD + 'table bonus { 0 -> 0, 1..3 => 2 }',
+    "an enum lists bare names in braces, without commas: enum colour { red green blue }":
+        HEAD + 'enum season { spring, summer }',
+    "scoring names the player it scores: scoring(p) { score expr }":
+        HEAD + 'scoring cite "End" "Most gold wins." { score 1 }',
+}
+
+
+def hint_for(text: str) -> str:
+    """The hint of the syntax error ``text`` raises (it must raise one)."""
+    with pytest.raises(SpecError) as info:
+        parse(text, "fresh.rules")
+    (diag,) = info.value.diagnostics
+    return diag.hint
+
+
+def test_every_row_has_a_fresh_example() -> None:
+    assert set(FRESH) == set(KNOWN_MISTAKES)
+    assert ANY_TOKEN <= set(KNOWN_MISTAKES)
+    for hint, example in FRESH.items():
+        assert example not in KNOWN_MISTAKES[hint]
+
+
+@pytest.mark.parametrize("hint", list(KNOWN_MISTAKES), ids=range(len(KNOWN_MISTAKES)))
+def test_the_table_snippets_get_their_hint(hint: str) -> None:
+    for snippet in KNOWN_MISTAKES[hint]:
+        assert hint_for(snippet) == hint, snippet
+
+
+@pytest.mark.parametrize("hint", list(FRESH), ids=range(len(FRESH)))
+def test_a_fresh_example_gets_the_hint(hint: str) -> None:
+    assert hint_for(FRESH[hint]) == hint
+
+
+@pytest.mark.parametrize("text", [
+    HEAD + 'rule setup { gold[0] = = 1 }',     # a doubled '=' is not 'use =='
+    HEAD + 'rule setup { if gold[0] { end } else { end } else { end } }',
+    HEAD + 'zone z: set of gem public public',  # a doubled visibility
+])
+def test_other_mistakes_get_no_misleading_hint(text: str) -> None:
+    assert hint_for(text) == ""
+
+
+def test_a_keyword_inside_a_longer_word_is_reported_as_the_whole_word() -> None:
+    # after a quote, 'end' would lex as the keyword 'en' followed by 'd'
+    with pytest.raises(SpecError) as info:
+        parse(HEAD + 'rule setup cite "Setup" "Deal." end', "fresh.rules")
+    (diag,) = info.value.diagnostics
+    assert (diag.span.line, diag.span.column) == (3, 33)
+    assert diag.message == "unexpected 'end'; expected 'en', '{' or cite, assume or note"
