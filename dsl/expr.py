@@ -507,7 +507,7 @@ class ExprCompiler:
         assert f in BUILTINS, f
         if f == "turns":
             return f"st.turns[b_player({args[0]})]"
-        if f == "place":
+        if f == "final_place":
             # The ranking the engine reports (State.ranking), so a spec can restate its
             # rulebook's tie-break sentence as an invariant over the reported result.
             return f"st.ranking()[b_player({args[0]})]"

@@ -10,8 +10,9 @@ its scores mean nothing).
 
 A tie-break that is *reversed in the spec* (``fewest`` where the book says ``most``) is
 consistent with itself, so no recomputation from the spec can see it. The book's sentence has
-to be stated a second time, independently: an ``invariant ... at end`` over ``place(p)``, e.g.
-``all(place(p) <= place(q) or chips[p] <= chips[q] for ... where score tied)`` — see
+to be stated a second time, independently: an ``invariant ... at end`` over
+``final_place(p)``, e.g. "of two players with equal points, the one with more chips places
+better" — see
 tests/specs/broken/tiebreak_reversed.rules.
 """
 
