@@ -28,6 +28,8 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "owner": (1, 1, "the player whose zone holds a component, or -1"),
     "zone_name": (1, 1, "the name of the zone that holds a component"),
     "turns": (1, 1, "how many turns a player has begun"),
+    "final_place": (1, 1, "final_place(p): p's place by the scoring block and its tie-break "
+                          "chain (1 = best, tied players share); meant for `at end` invariants"),
     "variant": (1, 1, "variant(name): true when that variant is selected"),
     "cond": (3, 3, "cond(c, a, b): a when c is true, else b"),
     "seat_order": (1, 1, "seat_order(p): all players in turn order starting with p"),

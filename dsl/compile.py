@@ -204,15 +204,17 @@ class _Rules:
                     f"{label}: {comps[x].label if comps is not None else x}" for x in chosen), chosen
             values = list(dict.fromkeys(kept(st, l)))
             ids = _ids(values)
-            if pass_label is not None and (pass_when is None or pass_when(st, l)):
+            passing = pass_label is not None and (pass_when is None or pass_when(st, l))
+            if passing:
                 values.append(None)
                 ids.append(PASS)
 
             def labels() -> tuple[str, ...]:
+                # the pass label only when passing is allowed: labels pair with ids
                 out = [f"{label}: {comps[v].label if comps is not None else v}"
-                       for v in values if v is not None or pass_label is None]
-                if pass_label is not None:
-                    out.append(pass_label)
+                       for v in (values[:-1] if passing else values)]
+                if passing:
+                    out.append(str(pass_label))
                 return tuple(out)
             return tuple(values), labels, tuple(ids)
         self.emit(CHOICE, player, options, slot, self.site(s, label))

@@ -507,6 +507,10 @@ class ExprCompiler:
         assert f in BUILTINS, f
         if f == "turns":
             return f"st.turns[b_player({args[0]})]"
+        if f == "final_place":
+            # The ranking the engine reports (State.ranking), so a spec can restate its
+            # rulebook's tie-break sentence as an invariant over the reported result.
+            return f"st.ranking()[b_player({args[0]})]"
         if f == "owner":
             return f"owner_of(st, {args[0]})"
         if f == "zone_name":

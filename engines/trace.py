@@ -66,12 +66,15 @@ def read_trace(path: Path) -> dict[str, Any]:
     return doc
 
 
-def replay(doc: dict[str, Any], spec: str | None = None) -> tuple[Game, list[State]]:
+def replay(doc: dict[str, Any], spec: str | None = None,
+           game: Game | None = None) -> tuple[Game, list[State]]:
     """Re-run a trace and check every step.
 
     Args:
         doc: a trace from :func:`read_trace`.
         spec: a spec path to use instead of the bundled spec named in the trace.
+        game: an already loaded game to replay in (saves recompiling); it must have the
+            trace's configuration.
 
     Returns:
         The game and the states before each step plus the final state.
@@ -79,11 +82,16 @@ def replay(doc: dict[str, Any], spec: str | None = None) -> tuple[Game, list[Sta
     Raises:
         TraceError: the spec changed since the trace was made, or an action diverges.
     """
-    try:
-        source = spec or doc.get("source") or doc["spec"]
-        game = load(source, doc["players"], doc["variants"], doc["errata"])
-    except UsageError as err:
-        raise TraceError(f"the trace's configuration cannot be loaded: {err}") from None
+    if game is not None:
+        want = (doc["spec"], doc["players"], tuple(sorted(doc["variants"])), tuple(doc["errata"]))
+        if game.config != want:
+            raise TraceError(f"the trace's configuration {want} is not the game's {game.config}")
+    else:
+        try:
+            source = spec or doc.get("source") or doc["spec"]
+            game = load(source, doc["players"], doc["variants"], doc["errata"])
+        except UsageError as err:
+            raise TraceError(f"the trace's configuration cannot be loaded: {err}") from None
     if game.machine.fingerprint != doc["fingerprint"]:
         raise TraceError(f"the trace was made with another version of spec {doc['spec']!r} "
                          f"(fingerprint {doc['fingerprint']}, now {game.machine.fingerprint}); "

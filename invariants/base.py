@@ -1,0 +1,99 @@
+"""What an invariant is, and the exception a broken one raises.
+
+An :class:`Invariant` is a named check ``check(ctx, state) -> message | None`` run at one kind of
+moment (:data:`WHEN`). ``None`` means it held; a message says what broke. The Hypothesis state
+machine (:mod:`rulewright.invariants.stateful`) runs every applicable invariant after every
+transition and turns a message into an :class:`InvariantViolation`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Callable
+
+from attrs import define, frozen
+
+if TYPE_CHECKING:
+    from rulewright.engines.game import Game
+    from rulewright.engines.state import State
+
+#: When an invariant runs: after every transition ("step", the initial state included), only
+#: at decisions ("decision"), only at chance nodes ("chance"), or only at terminal states
+#: ("terminal", every game end, also one caused by a finding).
+WHEN = ("step", "decision", "chance", "terminal")
+
+
+@define
+class Context:
+    """What checks may need besides the current state: the game and the game so far.
+
+    Attributes:
+        game: the configuration being checked.
+        keys: ``State.key()`` after each applied action (index 0 = the initial state), kept for
+            the determinism check's replay.
+        rng: randomness for checks that sample (hidden-information rearrangements); seeded
+            from the game's history so a run is reproducible and Hypothesis sees no flakiness.
+    """
+
+    game: Game
+    keys: list[tuple[Any, ...]]
+    rng: random.Random
+
+
+Check = Callable[[Context, "State"], "str | None"]
+
+
+@frozen
+class Invariant:
+    """One invariant of the library or of the spec.
+
+    Attributes:
+        name: short id shown in tables and JSON ("conservation", "spec:small", ...).
+        title: one line for readers.
+        when: one of :data:`WHEN`.
+        check: ``(ctx, state) -> None`` when it holds, else what broke.
+        line: the spec line it was declared on (spec invariants), else 0.
+        cites: rulebook citations ("section: quote") of a spec invariant.
+        normal_end: a terminal check that only applies to games that ended normally (no
+            finding); it is neither run nor counted at other terminal states, so a game that
+            always stops at a gap reports it as "not reached" rather than "held".
+    """
+
+    name: str
+    title: str
+    when: str
+    check: Check
+    line: int = 0
+    cites: tuple[str, ...] = ()
+    normal_end: bool = False
+
+
+class InvariantViolation(AssertionError):
+    """An invariant did not hold; carries the offending game.
+
+    Each invariant raises its own subclass (:func:`violation_type`), so Hypothesis treats
+    violations of different invariants as distinct bugs and shrinks each one separately.
+
+    Attributes:
+        invariant: the invariant's name. message: what broke.
+        state: a copy of the state it broke at. steps: the game's trace steps up to there.
+    """
+
+    def __init__(self, invariant: str, message: str, state: State,
+                 steps: list[dict[str, Any]]) -> None:
+        super().__init__(f"invariant {invariant!r} violated: {message}")
+        self.invariant = invariant
+        self.message = message
+        self.state = state
+        self.steps = steps
+
+
+_TYPES: dict[str, type[InvariantViolation]] = {}
+
+
+def violation_type(name: str) -> type[InvariantViolation]:
+    """The :class:`InvariantViolation` subclass for invariant ``name`` (one per name)."""
+    if name not in _TYPES:
+        ident = "".join(ch if ch.isalnum() else "_" for ch in name)
+        _TYPES[name] = type(f"Violation_{ident}", (InvariantViolation,), {})
+    return _TYPES[name]

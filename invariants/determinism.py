@@ -1,0 +1,62 @@
+"""Determinism: a state is a value, and (configuration, seed, history) rebuilds every state.
+
+After every step: a clone equals the state (same configuration, history and key, so the same
+hash). At every game end: replaying the history from a fresh initial state reproduces the key
+recorded after each step and the final scores, and the game's trace document survives a JSON
+round trip unchanged (the tests also replay violation traces with
+:func:`~rulewright.engines.trace.replay`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from rulewright.engines.trace import record_step, trace_json
+from rulewright.invariants.base import Context, Invariant
+
+if TYPE_CHECKING:
+    from rulewright.engines.state import State
+
+
+def clone_equal(ctx: Context, state: State) -> str | None:
+    """A clone has the state's configuration, history and key (the key recorded after the
+    step when there is one: equal keys mean equal states and equal hashes)."""
+    copy = state.clone()
+    want = ctx.keys[-1] if len(ctx.keys) == len(state.history) + 1 else state.key()
+    if copy.game.config != state.game.config or copy.key() != want:
+        return "a clone of the state differs from the state"
+    if copy.history != state.history:
+        return "a clone has another history"
+    return None
+
+
+def replays(ctx: Context, state: State) -> str | None:
+    """Replaying (seed, history) passes through every recorded state to the same end, and the
+    resulting trace document survives a JSON round trip unchanged.
+
+    (One replay without copies, rather than :func:`~rulewright.engines.trace.replay`, which
+    clones every state: this runs at the end of every game.)
+    """
+    game = ctx.game
+    fresh = game.new_initial_state(state.seed)
+    steps = []
+    for n, action in enumerate(state.history):
+        if n < len(ctx.keys) and fresh.key() != ctx.keys[n]:
+            return f"replaying the history gives another state before step {n + 1}"
+        legal = fresh.legal_actions() or [o for o, _ in fresh.chance_outcomes()]
+        if action not in legal:
+            return f"replaying the history: step {n + 1}'s action {action} is not legal"
+        steps.append(record_step(fresh, action))
+        fresh.apply_action(action)
+    if fresh.key() != state.key() or fresh.returns() != state.returns():
+        return "replaying the whole history gives another final state"
+    doc = trace_json(game, fresh, steps)
+    if json.loads(json.dumps(doc)) != doc:
+        return "the game's trace changes when written to JSON and read back"
+    return None
+
+
+CLONE = Invariant("determinism", "clone, key and hash agree; replaying the history and the trace "
+                  "reproduces every state", "step", clone_equal)
+REPLAY = Invariant("determinism", CLONE.title, "terminal", replays)

@@ -1,0 +1,54 @@
+"""How engine findings are classified: spec defects (violations) versus reachable gaps.
+
+The engine ends a game with a :class:`~rulewright.engines.state.Finding` when it cannot go on.
+Verification sorts each kind into one of two classes:
+
+=====================  ===========  ===================  =====================================
+finding kind           class        reported under       why
+=====================  ===========  ===================  =====================================
+``runtime error``      violation    ``runs cleanly``     the spec did something undefined (bad
+                                                         index, missing attribute): a defect
+``expectation failed`` violation    ``expectations``     an ``expect`` statement in a rule was
+                                                         false: the spec contradicts itself
+``deadlock``           violation    ``no deadlock``      a decision with no option: play stops
+``termination``        violation    ``termination``      more steps than the declared ``bound``
+``livelock``           violation    ``termination``      a loop that never reaches a decision
+``gap``                gap          (gaps reached)       a ``gap "..."`` the spec author wrote:
+                                                         the rulebook is silent; reaching it is
+                                                         information, not a spec defect
+``exhausted``          gap          (gaps reached)       a supply or deck ran out where the
+                                                         book does not say what happens
+=====================  ===========  ===================  =====================================
+
+Any kind not in this table (a future engine) counts as a violation under ``engine finding``:
+an unknown stop is never silently accepted. Gaps are reported with how often they were
+reached; ``--strict`` turns any reached gap into a failure (exit 1).
+"""
+
+from __future__ import annotations
+
+#: finding kind -> the invariant it violates.
+VIOLATION_KINDS: dict[str, str] = {
+    "runtime error": "runs cleanly",
+    "expectation failed": "expectations",
+    "deadlock": "no deadlock",
+    "termination": "termination",
+    "livelock": "termination",
+}
+
+#: finding kinds that are reachable rulebook gaps.
+GAP_KINDS = frozenset({"gap", "exhausted"})
+
+#: The invariant an unknown finding kind is reported under.
+UNKNOWN_FINDING = "engine finding"
+
+
+def classify(kind: str) -> tuple[str, str]:
+    """Classify a finding kind.
+
+    Returns:
+        ``("gap", kind)`` for a reachable gap, else ``("violation", invariant name)``.
+    """
+    if kind in GAP_KINDS:
+        return ("gap", kind)
+    return ("violation", VIOLATION_KINDS.get(kind, UNKNOWN_FINDING))

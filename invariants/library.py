@@ -1,0 +1,42 @@
+"""The invariant library: every generic invariant, plus the spec's own, for one game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulewright.invariants.base import Invariant
+from rulewright.invariants.conservation import BOUNDS, CONSERVATION, TOKENS
+from rulewright.invariants.declared import spec_invariants
+from rulewright.invariants.determinism import CLONE, REPLAY
+from rulewright.invariants.hidden import HIDDEN
+from rulewright.invariants.progress import (CHANCE, ENGINE_FINDING, EXPECTATIONS, NO_DEADLOCK,
+                                            RUNS_CLEANLY, TERMINATION)
+from rulewright.invariants.ranking import TIEBREAK
+
+if TYPE_CHECKING:
+    from rulewright.engines.game import Game
+
+#: The generic invariants, in report order (one name may have checks at several moments).
+GENERIC: tuple[Invariant, ...] = (CONSERVATION, TOKENS, BOUNDS, TIEBREAK, TERMINATION,
+                                  NO_DEADLOCK, CLONE, REPLAY, CHANCE, HIDDEN, RUNS_CLEANLY,
+                                  EXPECTATIONS, ENGINE_FINDING)
+
+
+def invariants_for(game: Game) -> list[Invariant]:
+    """The generic invariants and the spec's declared ones for ``game``."""
+    return [*GENERIC, *spec_invariants(game.machine.invariants)]
+
+
+def names(invariants: list[Invariant]) -> list[str]:
+    """Distinct invariant names in order (rows of the report)."""
+    return list(dict.fromkeys(inv.name for inv in invariants))
+
+
+def applicable(game: Game, name: str) -> bool:
+    """False for a generic invariant with nothing to check in this game (no tokens, ...)."""
+    m = game.machine
+    if name == "tokens":
+        return bool(m.tokens)
+    if name == "bounds":
+        return any(z.capacity is not None for z in m.zones)
+    return True

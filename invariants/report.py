@@ -1,0 +1,191 @@
+"""Verification results and their JSON form.
+
+``rulewright verify --json OUT`` writes :meth:`Report.to_json`; the docs read it. Shape::
+
+    {
+      "format": "rulewright-verify/1",
+      "profile": "dev", "strict": false, "seconds": 12.5,
+      "exit": 0,      # 0 all held, 1 a violation (or a gap with --strict), 2 a spec error
+      "games": [{
+        "spec": "tiny", "title": "Tiny", "source": "tiny" | "path/to/x.rules",
+        "error": null | "file:line:col: message",      # the spec did not compile
+        "invariants": {"conservation": "every component in exactly one zone ...", ...},
+        "configs": [{
+          "label": "2p +errata", "players": 2, "variants": [], "errata": ["e1"],
+          "examples": 40,              # Hypothesis examples run
+          "games": 57, "finished": 51, "steps": 1234, "seconds": 3.2,
+          "game_length": {"mean": 21.0, "max": 30},    # actions per finished game
+          "status": {"conservation": "held" | "violated" | "n/a" | "not reached", ...},
+          "checks": {"conservation": 1290, ...},       # times each invariant was evaluated
+          # "n/a": nothing to check (no tokens, no capacities); "not reached": never
+          # evaluated (an `at end` check when every game stopped at a gap first)
+          "violations": [{
+            "invariant": "tokens", "message": "token chip: holders sum to 11, ...",
+            "rules": [{"rule": "play", "line": 20, "cites": ["Play: Each player ..."]}],
+            "steps": 3, "play_by_play": ["   1  chance  ...", ...],
+            "trace": "/abs/path/tiny-2p-tokens.json"     # for `rulewright replay`
+          }],
+          "gaps": [{"kind": "gap" | "exhausted", "rule": "...", "line": 12,
+                    "message": "...", "cites": [...], "count": 7,
+                    "shortest": 14, "trace": "/abs/path/...json" | null}]
+        }],
+        "worked_examples": [{"name": "ex1", "title": "...", "players": 3, "variants": [],
+                             "errata": [], "passed": true, "steps": 4,
+                             "problem": null | "expectation failed: ..."}]
+      }]
+    }
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import define, field
+
+FORMAT = "rulewright-verify/1"
+
+
+@define
+class ViolationReport:
+    """One violated invariant in one configuration, with its shrunk counterexample."""
+
+    invariant: str
+    message: str
+    rules: list[dict[str, Any]]
+    steps: int
+    play_by_play: list[str]
+    trace: str
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (see the module docstring)."""
+        return {"invariant": self.invariant, "message": self.message, "rules": self.rules,
+                "steps": self.steps, "play_by_play": self.play_by_play, "trace": self.trace}
+
+
+@define
+class GapReport:
+    """A reachable gap or exhaustion: where, how often, the shortest game's trace."""
+
+    kind: str
+    rule: str
+    line: int
+    message: str
+    cites: list[str]
+    count: int
+    shortest: int
+    trace: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"kind": self.kind, "rule": self.rule, "line": self.line,
+                "message": self.message, "cites": self.cites, "count": self.count,
+                "shortest": self.shortest, "trace": self.trace}
+
+
+@define
+class ConfigResult:
+    """One configuration's run."""
+
+    label: str
+    players: int
+    variants: list[str]
+    errata: list[str]
+    examples: int = 0
+    games: int = 0
+    finished: int = 0
+    steps: int = 0
+    seconds: float = 0.0
+    mean_length: float = 0.0
+    max_length: int = 0
+    status: dict[str, str] = field(factory=dict)
+    checks: dict[str, int] = field(factory=dict)
+    violations: list[ViolationReport] = field(factory=list)
+    gaps: list[GapReport] = field(factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"label": self.label, "players": self.players, "variants": self.variants,
+                "errata": self.errata, "examples": self.examples, "games": self.games,
+                "finished": self.finished, "steps": self.steps,
+                "seconds": round(self.seconds, 3),
+                "game_length": {"mean": round(self.mean_length, 2), "max": self.max_length},
+                "status": self.status, "checks": self.checks,
+                "violations": [v.to_json() for v in self.violations],
+                "gaps": [g.to_json() for g in self.gaps]}
+
+
+@define
+class ExampleResult:
+    """One worked example (``example`` block) run in one errata setting."""
+
+    name: str
+    title: str
+    players: int
+    variants: list[str]
+    errata: list[str]
+    passed: bool
+    steps: int
+    problem: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"name": self.name, "title": self.title, "players": self.players,
+                "variants": self.variants, "errata": self.errata, "passed": self.passed,
+                "steps": self.steps, "problem": self.problem}
+
+
+@define
+class GameResult:
+    """Everything verified for one spec."""
+
+    spec: str
+    title: str
+    source: str
+    invariants: dict[str, str] = field(factory=dict)
+    configs: list[ConfigResult] = field(factory=list)
+    examples: list[ExampleResult] = field(factory=list)
+    error: str | None = None
+
+    @property
+    def violated(self) -> bool:
+        """A violation in any configuration or a failed worked example."""
+        return (any(c.violations for c in self.configs)
+                or any(not e.passed for e in self.examples))
+
+    @property
+    def gaps_reached(self) -> bool:
+        """Some configuration reached a gap."""
+        return any(c.gaps for c in self.configs)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"spec": self.spec, "title": self.title, "source": self.source,
+                "error": self.error, "invariants": self.invariants,
+                "configs": [c.to_json() for c in self.configs],
+                "worked_examples": [e.to_json() for e in self.examples]}
+
+
+@define
+class Report:
+    """A whole verify run."""
+
+    profile: str
+    strict: bool
+    games: list[GameResult] = field(factory=list)
+    seconds: float = 0.0
+
+    def exit_code(self) -> int:
+        """2 a spec did not compile; 1 a violation (or, when strict, a reached gap); else 0."""
+        if any(g.error is not None for g in self.games):
+            return 2
+        if any(g.violated for g in self.games):
+            return 1
+        if self.strict and any(g.gaps_reached for g in self.games):
+            return 1
+        return 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The document described in the module docstring."""
+        return {"format": FORMAT, "profile": self.profile, "strict": self.strict,
+                "seconds": round(self.seconds, 3), "exit": self.exit_code(),
+                "games": [g.to_json() for g in self.games]}

@@ -1,0 +1,373 @@
+"""Run verification: configurations, Hypothesis runs, worked examples, counterexample traces.
+
+:func:`verify` is what ``rulewright verify`` and the pytest plugin call. Per spec it lists the
+configurations (:func:`configurations`), runs the state machine of
+:mod:`rulewright.invariants.stateful` on each, turns each shrunk failure into a
+:class:`~rulewright.invariants.report.ViolationReport` with a replayable trace file, and runs
+the spec's worked examples.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from attrs import frozen
+from hypothesis.stateful import run_state_machine_as_test
+
+from rulewright.dsl import ast
+from rulewright.engines.game import Game, load, load_spec
+from rulewright.engines.state import State
+from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
+from rulewright.errors import SpecError, UsageError
+from rulewright.invariants.base import Invariant, InvariantViolation
+from rulewright.invariants.library import applicable, invariants_for, names
+from rulewright.invariants.profiles import (PROFILES, Profile, database_root,
+                                            hypothesis_settings, shrink_limit)
+from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResult, GapReport,
+                                          Report, ViolationReport)
+from rulewright.invariants.stateful import Plan, Recorder, machine_class, plan_for
+
+#: Hypothesis runs per configuration at most: each later one without the invariants violated.
+ROUNDS = 3
+
+#: Called as progress(spec, configuration label, done, total) before each configuration.
+Progress = Callable[[str, str, int, int], None]
+
+
+@frozen
+class Config:
+    """One configuration: player count, variants, errata (in declaration order)."""
+
+    players: int
+    variants: tuple[str, ...] = ()
+    errata: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """``3p``, ``3p v:short``, ``3p +errata``..."""
+        parts = [f"{self.players}p"]
+        parts += [f"v:{v}" for v in self.variants]
+        if self.errata:
+            parts.append("+errata" if len(self.errata) > 1 else f"+{self.errata[0]}")
+        return " ".join(parts)
+
+
+def configurations(spec: str | Path, players: Sequence[int] | None = None,
+                   variants: Sequence[str] | None = None, errata: str = "both") -> list[Config]:
+    """The configurations to verify.
+
+    Args:
+        players: player counts (default: every count the header allows).
+        variants: exactly these variants together (default: none, then each alone).
+        errata: "off" (none), "on" (all the spec's errata), "both".
+
+    Raises:
+        UsageError: a player count outside the header's range, an unknown variant, a bad
+            errata mode.
+    """
+    parsed = load_spec(spec)
+    header = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
+    lo, hi = header.players if header else (2, 2)
+    counts = list(players) if players else list(range(lo, hi + 1))
+    for n in counts:
+        if not lo <= n <= hi:
+            raise UsageError(f"{header.id if header else spec}: {n} players is outside "
+                             f"{lo}..{hi}")
+    declared = [d.name for d in parsed.decls if isinstance(d, ast.VariantDecl)]
+    if variants:
+        for v in variants:
+            if v not in declared:
+                raise UsageError(f"unknown variant {v!r}; the spec declares: "
+                                 f"{', '.join(declared) or 'none'}")
+        variant_sets: list[tuple[str, ...]] = [tuple(variants)]
+    else:
+        variant_sets = [(), *((v,) for v in declared)]
+    all_errata = tuple(d.name for d in parsed.decls if isinstance(d, ast.ErratumDecl))
+    modes: dict[str, list[tuple[str, ...]]] = {"off": [()], "on": [all_errata],
+                                               "both": [(), all_errata]}
+    if errata not in modes:
+        raise UsageError(f"--errata takes on, off or both, not {errata!r}")
+    errata_sets = list(dict.fromkeys(modes[errata]))
+    return [Config(n, vs, es) for n in counts for vs in variant_sets for es in errata_sets]
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")
+
+
+def rules_involved(game: Game, state: State, steps: list[dict[str, Any]],
+                   extra: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The rules behind a violation, with their citations.
+
+    The finding's rule (when a finding ended the game), the rules on the call stack (innermost
+    first), and the rule of the last step, without repeats.
+    """
+    m = game.machine
+    wanted: list[str] = list(extra)
+    if state.finding is not None and state.finding.rule:
+        wanted.append(state.finding.rule)
+    wanted += [m.rules[fr[0]].name for fr in reversed(state.stack)]
+    if steps:
+        wanted.append(steps[-1]["rule"])
+    out = []
+    for name in dict.fromkeys(w for w in wanted if w):
+        idx = m.rule_index.get(name)
+        if idx is None:
+            continue
+        decl = m.rules[idx].decl
+        cites = [f"{c.section}: {c.quote}" + (f" [en: {c.english}]" if c.english else "")
+                 for c in decl.prov.cites]
+        out.append({"rule": name, "line": decl.span.line, "cites": cites})
+    return out
+
+
+def game_trace(game: Game, seed: int, history: Sequence[int],
+               states: list[State] | None = None) -> tuple[State, dict[str, Any]]:
+    """Replay ``history`` from ``seed`` and return the final state and its trace document.
+
+    Args:
+        states: when given, receives a copy of the state before each step and the final one.
+    """
+    state = game.new_initial_state(seed)
+    steps = []
+    for action in history:
+        if states is not None:
+            states.append(state.clone())
+        steps.append(record_step(state, action))
+        state.apply_action(action)
+    if states is not None:
+        states.append(state.clone())
+    return state, trace_json(game, state, steps)
+
+
+def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Invariant | None,
+                     trace_dir: Path) -> ViolationReport:
+    """A violation with its rules, play-by-play and trace file (written to ``trace_dir``)."""
+    states: list[State] = []
+    state, doc = game_trace(game, v.state.seed, v.state.history, states)
+    doc["violation"] = {"invariant": v.invariant, "message": v.message}
+    path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-{v.invariant}.json")
+    write_trace(path, doc)
+    lines = play_by_play(game, doc, states)
+    lines.append(f"VIOLATED {v.invariant}: {v.message}")
+    rules = rules_involved(game, state, doc["steps"])
+    if inv is not None and inv.line:
+        rules.insert(0, {"rule": inv.name, "line": inv.line, "cites": list(inv.cites)})
+    return ViolationReport(v.invariant, v.message, rules, len(state.history), lines,
+                           str(path.resolve()))
+
+
+def _violations(err: BaseException) -> tuple[list[InvariantViolation], list[BaseException]]:
+    if isinstance(err, InvariantViolation):
+        return [err], []
+    if isinstance(err, BaseExceptionGroup):
+        found: list[InvariantViolation] = []
+        other: list[BaseException] = []
+        for sub in err.exceptions:
+            f, o = _violations(sub)
+            found += f
+            other += o
+        return found, other
+    return [], [err]
+
+
+def verify_config(game: Game, config: Config, profile: Profile, *,
+                  examples: int | None = None, budget: float | None = None,
+                  trace_dir: Path, database: Path | None = None) -> ConfigResult:
+    """Run the state machine on one configuration.
+
+    Args:
+        examples: Hypothesis examples (default: what fits ``budget``, in the profile's range).
+        budget: seconds this configuration may take (an estimate guides the example count).
+        trace_dir: where violation and gap traces are written.
+        database: the example database directory, or None for none.
+
+    Raises:
+        BaseException: anything that is not an invariant violation (a rulewright bug).
+    """
+    started = time.perf_counter()
+    invariants = invariants_for(game)
+    plan: Plan = plan_for(game, invariants, profile.step_count)
+    if examples is None:
+        # an example runs step_count rules; about one in three ends a game (measured: 10 to
+        # 13 games per example of 40 rules on the bundled specs)
+        per_example = max(plan.seconds_per_game * max(1.0, profile.step_count / 3), 0.002)
+        fit = int(budget / per_example) if budget is not None else profile.max_examples
+        examples = max(profile.min_examples, min(profile.max_examples, fit))
+    recorder = Recorder()
+    result = ConfigResult(config.label, config.players, list(config.variants),
+                          list(config.errata), examples=examples)
+    found: list[InvariantViolation] = []
+    active = invariants
+    # Hypothesis stops generating at the first failure; so that "held" means "searched and
+    # not falsified", the run is repeated without the invariants already violated.
+    for _ in range(ROUNDS):
+        cls = machine_class(game, active, plan, recorder)
+        try:
+            with shrink_limit(profile.shrink_seconds):
+                run_state_machine_as_test(cls, settings=hypothesis_settings(profile, examples,
+                                                                            database))
+            break
+        except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
+            new, other = _violations(err)
+            if other:
+                raise other[0]
+            found += new
+            broken = {v.invariant for v in new}
+            active = [inv for inv in active if inv.name not in broken]
+            if not new or not active:
+                break
+    by_name = {inv.name: inv for inv in invariants}
+    seen: set[str] = set()
+    for v in found:
+        if v.invariant in seen:
+            continue
+        seen.add(v.invariant)
+        result.violations.append(violation_report(game, config, v, by_name.get(v.invariant),
+                                                  trace_dir))
+    for name in names(invariants):
+        if name in seen:
+            result.status[name] = "violated"
+        elif not applicable(game, name):
+            result.status[name] = "n/a"
+        elif recorder.checks[name] == 0:
+            result.status[name] = "not reached"  # e.g. every game stopped at a gap first
+        else:
+            result.status[name] = "held"
+    result.checks = dict(recorder.checks)
+    for rec in sorted(recorder.gaps.values(), key=lambda r: (-r.count, r.rule, r.line)):
+        _, doc = game_trace(game, rec.seed, rec.history)
+        path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-gap-{rec.rule}-"
+                                 f"{rec.line}.json")
+        write_trace(path, doc)
+        result.gaps.append(GapReport(rec.kind, rec.rule, rec.line, rec.message, list(rec.cites),
+                                     rec.count, len(rec.history), str(path.resolve())))
+    result.games, result.finished, result.steps = (recorder.games, recorder.finished,
+                                                   recorder.steps)
+    lengths = recorder.lengths
+    result.mean_length = sum(lengths) / len(lengths) if lengths else 0.0
+    result.max_length = max(lengths, default=0)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]]) -> list[ExampleResult]:
+    """Run every worked example of ``spec`` under each errata set.
+
+    Pass means: the example ran to its end with no finding (every ``expect`` held and no
+    decision was left unanswered).
+    """
+    out = []
+    parsed = load_spec(spec)
+    for errata in errata_sets:
+        decls: dict[str, ast.ExampleDecl] = {
+            d.name: d for d in parsed.decls if isinstance(d, ast.ExampleDecl)}
+        for er in (d for d in parsed.decls if isinstance(d, ast.ErratumDecl)):
+            if er.name in errata:
+                decls.update({e.name: e for e in er.examples})
+        for name, ex in decls.items():
+            game = load(spec, ex.players, ex.variants, errata)
+            state = game.example_state(name)
+            problem = None
+            if state.finding is not None:
+                f = state.finding
+                problem = f"{f.kind} (line {f.line}): {f.message}"
+            elif not state.is_terminal():
+                labels = [a.label for a in state.legal_action_labels()] or \
+                    [state.action_label(o) for o, _ in state.chance_outcomes()]
+                problem = f"stopped at an unanswered decision or chance event: {labels[:6]}"
+            out.append(ExampleResult(name, ex.title, ex.players, list(ex.variants),
+                                     list(errata), problem is None, len(state.history),
+                                     problem))
+    return out
+
+
+def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
+                examples: int | None = None, budget: float | None = None,
+                trace_dir: Path, use_database: bool = True,
+                progress: Progress | None = None, done: int = 0, total: int = 0) -> GameResult:
+    """Verify one spec in the given configurations and run its worked examples.
+
+    Args:
+        budget: seconds for the whole spec, shared equally by its configurations.
+    """
+    started = time.perf_counter()
+    parsed = load_spec(spec)
+    header = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
+    spec_id = header.id if header else str(spec)
+    result = GameResult(spec_id, header.title if header else spec_id, str(spec))
+    for i, config in enumerate(configs):
+        if progress is not None:
+            progress(spec_id, config.label, done + i, total)
+        game = load(spec, config.players, config.variants, config.errata)
+        if not result.invariants:
+            result.invariants = {inv.name: inv.title for inv in invariants_for(game)}
+            result.source = game.source
+        share = None
+        if budget is not None:
+            share = (budget - (time.perf_counter() - started)) / (len(configs) - i)
+        db = None
+        if use_database:
+            m = game.machine
+            db = database_root() / _safe(f"{spec_id}-{m.fingerprint[:12]}-{config.label}")
+        result.configs.append(verify_config(game, config, profile, examples=examples,
+                                            budget=share, trace_dir=trace_dir, database=db))
+    errata_sets = list(dict.fromkeys(c.errata for c in configs)) or [()]
+    result.examples = run_examples(spec, errata_sets)
+    return result
+
+
+def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
+           variants: Sequence[str] | None = None, errata: str = "both",
+           profile: str = "dev", examples: int | None = None, strict: bool = False,
+           trace_dir: Path | None = None, use_database: bool = True,
+           progress: Progress | None = None) -> Report:
+    """Verify specs: every invariant in every configuration, plus the worked examples.
+
+    Args:
+        specs: bundled names or paths.
+        players, variants, errata: see :func:`configurations`.
+        profile: a name in :data:`~rulewright.invariants.profiles.PROFILES`.
+        examples: Hypothesis examples per configuration (default: by the profile's budget).
+        strict: reached gaps fail the run.
+        trace_dir: where traces go (default ``<cache>/rulewright/traces``).
+        use_database: use Hypothesis' example database.
+
+    Raises:
+        UsageError: unknown profile, spec, player count or variant.
+    """
+    if profile not in PROFILES:
+        raise UsageError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
+    prof = PROFILES[profile]
+    traces = trace_dir or database_root().parent / "traces"
+    started = time.perf_counter()
+    report = Report(profile, strict)
+    plans: list[tuple[str | Path, list[Config] | None, str | None]] = []
+    for spec in specs:
+        try:
+            plans.append((spec, configurations(spec, players, variants, errata), None))
+        except SpecError as err:
+            plans.append((spec, None, err.render()))
+    total = sum(len(c) for _, c, _ in plans if c)
+    done = 0
+    for spec, configs, error in plans:
+        if configs is None:
+            report.games.append(GameResult(str(spec), str(spec), str(spec), error=error))
+            continue
+        budget = None
+        if prof.budget is not None and total:
+            left = prof.budget - (time.perf_counter() - started)
+            budget = max(0.0, left) * len(configs) / max(1, total - done)
+        try:
+            report.games.append(verify_spec(spec, configs, prof, examples=examples,
+                                            budget=budget, trace_dir=traces,
+                                            use_database=use_database, progress=progress,
+                                            done=done, total=total))
+        except SpecError as err:
+            report.games.append(GameResult(str(spec), str(spec), str(spec), error=err.render()))
+        done += len(configs)
+    report.seconds = time.perf_counter() - started
+    return report

@@ -1,0 +1,292 @@
+"""A Hypothesis ``RuleBasedStateMachine`` that plays a game and checks its invariants.
+
+Every decision and every chance outcome is drawn through Hypothesis, so a failing game shrinks
+(towards fewer steps and towards each node's first option). The machine's rules:
+
+- ``start`` (``@initialize``) and ``new_game`` (only at terminal states) begin a game;
+- ``step`` applies one drawn action;
+- ``play`` applies up to :attr:`Plan.chunk` actions, drawn as one list of small integers
+  (``i % len(options)`` picks the option, so shrinking a value to 0 means "the first option").
+  Hypothesis runs at most ``stateful_step_count`` rules per example; :func:`plan_for` sizes the
+  chunk from measured game lengths so a whole game fits in one example;
+- ``finish`` plays the current game to its end (at most the spec's ``bound`` actions), so one
+  example can hold one long game: that is how a loop that never ends is found;
+- for very long games (more actions than Hypothesis' choice budget allows, see
+  :data:`DRAW_BUDGET`) ``play`` and ``finish`` draw one seed instead and play with it.
+
+Invariants run after every transition: inside ``play`` after each action, and as the
+``@invariant`` after each rule (on the state the rule left). A broken invariant raises its own
+:class:`~rulewright.invariants.base.InvariantViolation` subclass, so distinct invariants are
+distinct bugs to Hypothesis.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from typing import Any
+
+from attrs import define, field, frozen
+from hypothesis import strategies as st
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
+                                 rule)
+
+from rulewright.engines.game import Game
+from rulewright.engines.state import State
+from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
+from rulewright.invariants.findings import classify
+
+#: Actions drawn one by one per example, at most; longer games use seeded chunks.
+DRAW_BUDGET = 4000
+
+
+@frozen
+class Plan:
+    """How the state machine covers a game.
+
+    Attributes:
+        chunk: actions per ``play`` rule. seeded: draw a seed per chunk instead of each action.
+        max_length: the longest measured game (actions). mean_length: the mean.
+        seconds_per_game: the measured time of one checked game.
+    """
+
+    chunk: int
+    seeded: bool
+    max_length: int
+    mean_length: float
+    seconds_per_game: float
+
+
+@define
+class GapRecord:
+    """A reachable gap: how often, and the shortest game that reached it.
+
+    Attributes:
+        kind, rule, line, message, cites: from the finding. count: games that ended there.
+        history, seed: the shortest such game.
+    """
+
+    kind: str
+    rule: str
+    line: int
+    message: str
+    cites: tuple[str, ...]
+    count: int = 0
+    history: list[int] = field(factory=list)
+    seed: int = 0
+
+
+@define
+class Recorder:
+    """What the runs saw, across all examples of one configuration.
+
+    Attributes:
+        games: games begun. finished: games that reached a terminal state. steps: actions
+        applied. checks: invariant name -> times evaluated. gaps: by (kind, rule, line, msg).
+        lengths: finished games' lengths.
+    """
+
+    games: int = 0
+    finished: int = 0
+    steps: int = 0
+    checks: Counter[str] = field(factory=Counter)
+    gaps: dict[tuple[str, str, int, str], GapRecord] = field(factory=dict)
+    lengths: list[int] = field(factory=list)
+
+    def game_over(self, state: State) -> None:
+        """Count a terminal state; record its gap if it ended at one."""
+        self.finished += 1
+        if len(self.lengths) < 10_000:
+            self.lengths.append(len(state.history))
+        f = state.finding
+        if f is None or classify(f.kind)[0] != "gap":
+            return
+        key = (f.kind, f.rule, f.line, f.message)
+        rec = self.gaps.get(key)
+        if rec is None:
+            rec = self.gaps[key] = GapRecord(f.kind, f.rule, f.line, f.message, f.cites,
+                                             history=list(state.history), seed=state.seed)
+        rec.count += 1
+        if len(state.history) < len(rec.history):
+            rec.history, rec.seed = list(state.history), state.seed
+
+
+class Checker:
+    """Runs the applicable invariants on a state and raises the first violation."""
+
+    def __init__(self, game: Game, invariants: list[Invariant], recorder: Recorder) -> None:
+        self.game = game
+        self.recorder = recorder
+        self.by_when: dict[str, list[Invariant]] = {w: [] for w in
+                                                     ("step", "decision", "chance", "terminal")}
+        for inv in invariants:
+            self.by_when[inv.when].append(inv)
+
+    def check(self, ctx: Context, state: State) -> None:
+        """Check ``state``; count the game's end when it is terminal.
+
+        Raises:
+            InvariantViolation: a subclass per invariant, with a copy of the state.
+        """
+        groups = [self.by_when["step"]]
+        if state.is_terminal():
+            groups.append(self.by_when["terminal"])
+        elif state.is_chance_node():
+            groups.append(self.by_when["chance"])
+        else:
+            groups.append(self.by_when["decision"])
+        checks = self.recorder.checks
+        abnormal = state.finding is not None
+        for group in groups:
+            for inv in group:
+                if abnormal and inv.normal_end:
+                    continue
+                checks[inv.name] += 1
+                message = inv.check(ctx, state)
+                if message is not None:
+                    raise violation_type(inv.name)(inv.name, message, state.clone(), [])
+
+
+class Playing:
+    """One game in progress inside the state machine: state, context, checker."""
+
+    def __init__(self, game: Game, checker: Checker, seed: int) -> None:
+        self.state = game.new_initial_state(seed)
+        self.ctx = Context(game, [self.state.key()], random.Random(seed))
+        self.checker = checker
+        checker.recorder.games += 1
+
+    def options(self) -> list[int]:
+        """The legal actions or chance outcome ids here."""
+        s = self.state
+        return s.legal_actions() if not s.is_chance_node() else [o for o, _ in
+                                                                 s.chance_outcomes()]
+
+    def apply(self, action: int, check: bool) -> None:
+        """Apply ``action``; check the new state unless the caller checks it later."""
+        s = self.state
+        s.apply_action(action)
+        self.checker.recorder.steps += 1
+        self.ctx.keys.append(s.key())
+        if s.is_terminal():
+            self.checker.recorder.game_over(s)
+        if check:
+            self.checker.check(self.ctx, s)
+
+
+def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: int = 3,
+             seed: int = 0) -> Plan:
+    """Measure a few random games and size the ``play`` chunk.
+
+    The first game runs with every check (its time prices an example); the others are plain
+    playouts, for the game length only.
+
+    Args:
+        step_count: Hypothesis' ``stateful_step_count``.
+        probes: games to play for the measurement.
+    """
+    checker = Checker(game, invariants, Recorder())
+    lengths = []
+    seconds = 0.0
+    for i in range(probes):
+        rng = random.Random(seed + i)
+        started = time.perf_counter()
+        g = Playing(game, checker, seed + i)
+        try:
+            if i == 0:
+                checker.check(g.ctx, g.state)
+            while not g.state.is_terminal():
+                opts = g.options()
+                g.apply(rng.choice(opts) if not g.state.is_chance_node()
+                        else g.state.sample_chance(rng), i == 0)
+        except InvariantViolation:
+            pass  # the measurement only needs the length; Hypothesis reports violations
+        if i == 0:
+            seconds = time.perf_counter() - started
+        lengths.append(len(g.state.history))
+    longest = max(lengths)
+    chunk = max(4, math.ceil(3 * longest / max(1, step_count)))
+    seeded = step_count * chunk / 2 > DRAW_BUDGET
+    return Plan(chunk, seeded, longest, sum(lengths) / len(lengths), seconds)
+
+
+def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
+                  recorder: Recorder) -> type[RuleBasedStateMachine]:
+    """A ``RuleBasedStateMachine`` subclass that plays ``game`` and checks ``invariants``.
+
+    Run it with ``hypothesis.stateful.run_state_machine_as_test``.
+    """
+    checker = Checker(game, invariants, recorder)
+    chunk = plan.chunk
+    choices: Any = (st.integers(0, 2**32 - 1) if plan.seeded
+                    else st.lists(st.integers(0, 255), min_size=max(1, chunk // 2),
+                                  max_size=chunk))
+
+    class GameMachine(RuleBasedStateMachine):
+        """Plays one configuration; see the module docstring."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.current: Playing | None = None
+
+        def _playing(self) -> bool:
+            return self.current is not None and not self.current.state.is_terminal()
+
+        def _over(self) -> bool:
+            return self.current is not None and self.current.state.is_terminal()
+
+        @initialize(seed=st.integers(0, 2**16))
+        def start(self, seed: int) -> None:
+            self.current = Playing(game, checker, seed)
+
+        @precondition(lambda self: self._over())
+        @rule(seed=st.integers(0, 2**16))
+        def new_game(self, seed: int) -> None:
+            self.current = Playing(game, checker, seed)
+
+        @precondition(lambda self: self._playing())
+        @rule(data=st.data())
+        def step(self, data: st.DataObject) -> None:
+            assert self.current is not None
+            self.current.apply(data.draw(st.sampled_from(self.current.options())), False)
+
+        @precondition(lambda self: self._playing())
+        @rule(picks=choices)
+        def play(self, picks: Any) -> None:
+            g = self.current
+            assert g is not None
+            if plan.seeded:
+                rng = random.Random(picks)
+                picks = [rng.randrange(256) for _ in range(chunk)]
+            for n, pick in enumerate(picks):
+                opts = g.options()
+                g.apply(opts[pick % len(opts)], check=False)
+                if g.state.is_terminal() or n == len(picks) - 1:
+                    break  # the @invariant checks the state this rule leaves
+                checker.check(g.ctx, g.state)
+
+        @precondition(lambda self: self._playing())
+        @rule(data=st.data())
+        def finish(self, data: st.DataObject) -> None:
+            # Plays to the end (the engine stops at the spec's bound): lets a shrunk example
+            # be one long game, which is how a loop that never ends is found.
+            g = self.current
+            assert g is not None
+            rng = random.Random(data.draw(st.integers(0, 2**32 - 1))) if plan.seeded else None
+            while True:
+                opts = g.options()
+                pick = rng.randrange(256) if rng else data.draw(st.integers(0, 255))
+                g.apply(opts[pick % len(opts)], check=False)
+                if g.state.is_terminal():
+                    break
+                checker.check(g.ctx, g.state)
+
+        @invariant()
+        def invariants_hold(self) -> None:
+            if self.current is not None:
+                self.current.checker.check(self.current.ctx, self.current.state)
+
+    GameMachine.__name__ = GameMachine.__qualname__ = f"Verify_{game.machine.game.id}"
+    return GameMachine

@@ -1,0 +1,108 @@
+"""``rulewright verify``: exit codes, the table, violations, JSON, worked examples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulewright.cli.main import main
+from rulewright.invariants.runner import run_examples
+
+from .conftest import BROKEN, TINY
+
+
+def _verify(capsys: pytest.CaptureFixture[str], tmp_path: Path, *args: str) -> tuple[int, str]:
+    code = main(["verify", *args, "--profile", "ci", "--examples", "4", "--no-database",
+                 "--trace-dir", str(tmp_path / "traces")])
+    return code, capsys.readouterr().out
+
+
+def test_clean_spec_exit_0_with_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_json = tmp_path / "v.json"
+    code, out = _verify(capsys, tmp_path, str(TINY), "--players", "2", "--json", str(out_json))
+    assert code == 0
+    assert "all invariants held - 1 spec(s), profile ci" in out
+    doc = json.loads(out_json.read_text())
+    assert doc["format"] == "rulewright-verify/1" and doc["exit"] == 0
+    (game,) = doc["games"]
+    (config,) = game["configs"]
+    assert config["label"] == "2p" and config["examples"] == 4
+    assert config["status"]["conservation"] == "held"
+    assert config["status"]["spec:small"] == "held"
+    assert config["violations"] == [] and config["gaps"] == []
+
+
+def test_violation_exit_1_prints_rules_play_by_play_and_trace(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out = _verify(capsys, tmp_path, str(BROKEN / "token_from_nothing.rules"))
+    assert code == 1
+    assert "VIOLATED tokens [2p]: token chip: holders sum to 7, declared total 6" in out
+    assert "cites: Play: Draw a card, then keep it and take a chip from the bank" in out
+    assert "player 0   keep" in out
+    trace = tmp_path / "traces" / "token_from_nothing-2p-tokens.json"
+    assert trace.is_file()
+    assert main(["replay", str(trace)]) == 0
+    assert "2 steps, replayed exactly" in capsys.readouterr().out
+
+
+def test_spec_error_and_usage_error_exit_2(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game bad "Bad" {\n  players 2..2\n  start nope\n  bound 5 steps\n}\n')
+    code, out = _verify(capsys, tmp_path, str(bad))
+    assert code == 2
+    assert "bad.rules: spec error" in " ".join(out.split())
+    assert "hint: add: scoring(p)" in out
+    assert main(["verify", str(TINY), "--players", "9"]) == 2
+    assert "9 players is outside 2..3" in capsys.readouterr().err
+
+
+def test_worked_examples_pass_and_fail() -> None:
+    results = {e.name: e for e in run_examples(BROKEN / "example_fails.rules", [()])}
+    assert results["one_chip"].passed and results["one_chip"].problem is None
+    assert not results["two_chips"].passed
+    assert results["two_chips"].problem is not None
+    assert results["two_chips"].problem.startswith("expectation failed (line ")
+    assert results["two_chips"].problem.endswith("): two chips")
+
+
+def test_failed_worked_example_fails_verify(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    code, out = _verify(capsys, tmp_path, str(BROKEN / "example_fails.rules"))
+    assert code == 1
+    assert "worked examples: 1 of 2 passed" in out
+    assert "FAILED example two_chips" in out
+
+
+def test_gaps_are_listed_and_fail_only_with_strict(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    gappy = Path(__file__).parent / "specs" / "gappy.rules"
+    out_json = tmp_path / "g.json"
+    code, out = _verify(capsys, tmp_path, str(gappy), "--json", str(out_json))
+    assert code == 0
+    assert "gap reached [2p]: gap in rule take (line 27)" in " ".join(out.split())
+    (gap,) = json.loads(out_json.read_text())["games"][0]["configs"][0]["gaps"]
+    assert gap["kind"] == "gap" and gap["rule"] == "take" and gap["count"] >= 1
+    assert gap["shortest"] >= 4 and Path(gap["trace"]).is_file()
+    code, out = _verify(capsys, tmp_path, str(gappy), "--strict")
+    assert code == 1
+    assert "gaps reached (--strict)" in out
+
+
+def test_an_end_check_no_game_reaches_is_not_reported_as_held(tmp_path: Path) -> None:
+    spec = tmp_path / "stuck.rules"
+    spec.write_text('game stuck "Stuck" { players 2..2 start main bound 10 steps }\n'
+                    'rule main { choose 0 { option "a" { gap "a" } option "b" { gap "b" } } }\n'
+                    'scoring(p) { score 0 }\n'
+                    'invariant fine "fine" at end : true\n')
+    from rulewright.invariants.runner import Config, verify_config
+    import rulewright as rw
+    from .conftest import FAST
+    result = verify_config(rw.load(spec, players=2), Config(2), FAST, examples=3,
+                           trace_dir=tmp_path)
+    assert result.status["tie-break"] == "not reached"
+    assert result.status["spec:fine"] == "not reached"
+    assert result.status["conservation"] == "held"
+    assert sorted(g.message for g in result.gaps) == ["a", "b"]
