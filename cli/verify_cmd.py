@@ -7,6 +7,7 @@ worked example failed (or, with ``--strict``, a gap was reached), 2 a usage or s
 from __future__ import annotations
 
 import argparse
+import sys
 import json
 from pathlib import Path
 from typing import Any
@@ -81,12 +82,32 @@ def _game_table(g: GameResult) -> Table:
     return table
 
 
+def _config_table(g: GameResult) -> Table:
+    """One row per configuration: for games with more configurations than fit across."""
+    table = Table(title=f"{g.title} ({g.spec})", title_justify="left")
+    for name in ("configuration", "held", "violated", "not reached", "gaps reached (games)",
+                 "games", "length", "time"):
+        table.add_column(name, no_wrap=name != "gaps reached (games)")
+    for c in g.configs:
+        statuses = [c.status.get(name, "n/a") for name in g.invariants]
+        violated = [n for n, st in zip(g.invariants, statuses) if st == "violated"]
+        unreached = [n for n, st in zip(g.invariants, statuses) if st == "not reached"]
+        table.add_row(
+            c.label, f"{statuses.count('held')}/{len(statuses) - statuses.count('n/a')}",
+            f"[bold red]{', '.join(violated)}[/]" if violated else "[green]none[/]",
+            ", ".join(unreached) or "-",
+            ", ".join(f"{gap.rule}:{gap.line} ({gap.count})" for gap in c.gaps) or "[dim]none[/]",
+            str(c.finished), f"{c.mean_length:.0f} / {c.max_length}", f"{c.seconds:.1f}s")
+    return table
+
+
 def _print_game(out: Console, g: GameResult) -> None:
     if g.error is not None:
         out.print(f"[bold red]{g.spec}: spec error[/]")
         out.print(g.error, markup=False, highlight=False)
         return
-    out.print(_game_table(g))
+    wide = 26 + 13 * len(g.configs)
+    out.print(_game_table(g) if wide <= out.width else _config_table(g))
     if g.examples:
         ok = sum(e.passed for e in g.examples)
         out.print(f"worked examples: {ok} of {len(g.examples)} passed")
@@ -129,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
                                 examples=args.examples, strict=args.strict,
                                 trace_dir=args.trace_dir, use_database=not args.no_database,
                                 progress=on_config)
-    out = Console(soft_wrap=True)  # long messages and trace paths stay whole lines
+    # long messages and trace paths stay whole lines; logs (not a terminal) get room for tables
+    out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
     for g in report.games:
         _print_game(out, g)
         out.print()
