@@ -189,6 +189,7 @@ class _Rules:
         # the options as one generated expression, the variable bound in the where-clause
         src_s = self.x.source_src(s.source, self.scope)
         v = self.x.var()
+        self.x.note_range(v, src_s)
         where_s = self.x.bound_src(s.var, v, s.where, self.scope) if s.where is not None \
             else "True"
         kept = self.x.lam(f"tuple({v} for {v} in {src_s} if {where_s})")
@@ -305,12 +306,14 @@ class _Rules:
 
     def s_While(self, s: ast.While) -> None:
         top = self.here()
-        c = self.x.expr(s.cond, self.scope)
-        jf = self.emit(JUMPF, c, 0, self.site(s, "while"))
+        src = self.x.src(s.cond, self.scope)
+        # `while true` needs no test: it is left by break, return or end
+        jf = None if src == "True" else self.emit(JUMPF, self.x.lam(src), 0, self.site(s, "while"))
         self.breaks.append([])
         self.block(s.body)
         self.emit(JUMP, top, self.site(s))
-        self.patch(jf, self.here())
+        if jf is not None:
+            self.patch(jf, self.here())
         for b in self.breaks.pop():
             self.patch(b, self.here())
 

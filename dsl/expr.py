@@ -125,6 +125,7 @@ class ExprCompiler:
         self.tables = tables
         self.function_decls = function_decls
         self.compiled_functions: set[str] = set()
+        self.int_ranges: dict[str, tuple[int, int]] = {}
         self.constant_functions: dict[str, str] = {}
         self.inline_bodies: dict[str, str] = {}
         self.fresh = 0
@@ -207,8 +208,11 @@ class ExprCompiler:
         parts = []
         stride = 1
         for size, m, a in reversed(list(zip(dims.sizes, dims.maps, args))):
+            known = self.int_ranges.get(a)
             if m is None and a.isdigit() and int(a) < size:
                 idx = a
+            elif m is None and known is not None and 0 <= known[0] and known[1] < size:
+                idx = a  # a loop variable over a fixed list of ints, all in range
             elif m is None and _SIMPLE.match(a):
                 # inlined: a simple name costs less to read three times than one call
                 idx = f"({a} if {a}.__class__ is int and 0 <= {a} < {size} " \
@@ -406,15 +410,23 @@ class ExprCompiler:
     def _unrolled(self, source: str) -> tuple[Any, ...] | None:
         """The values of a small constant list of ints or strings, else None."""
         value = self.ns.get(source) if _CONST.match(source) else None
-        if isinstance(value, tuple) and 0 < len(value) <= 6 \
+        if isinstance(value, tuple) and 0 < len(value) <= 9 \
                 and all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value):
             return value
         return None
+
+    def note_range(self, var: str, source: str) -> None:
+        """Remember the bounds of a Python loop variable over a fixed list of ints."""
+        value = self.ns.get(source) if _CONST.match(source) else None
+        if isinstance(value, tuple) and value \
+                and all(x.__class__ is int for x in value):
+            self.int_ranges[var] = (min(value), max(value))
 
     def _gen(self, elem: ast.Expr, var: str, source: ast.Expr, where: ast.Expr | None,
              scope: Scope) -> str:
         src = self._source(source, scope)
         v = self.var()
+        self.note_range(v, src)
         body, cond = self._bind(var, v, scope, elem, where)
         return f"{body} for {v} in {src}" + (f" if {cond}" if where is not None else "")
 

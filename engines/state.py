@@ -192,29 +192,28 @@ class State:
             i = p[4].index(action)
         except ValueError:
             raise UsageError(f"action {action} is not legal here; legal: {sorted(p[4])}") from None
-        self.history.append(action)
-        self._resolve(i)
-        bound = self.game.bound
-        if len(self.history) >= bound and self.pending[0] != "terminal":
-            self._finish("termination", f"no end after {bound} steps (the spec's bound)")
-
-    def _resolve(self, i: int) -> None:
-        p = self.pending
+        history = self.history
+        history.append(action)
         fr = self.stack[-1]
         ins = self.game.codes[fr[0]][fr[1]]
         value = p[2][i]
         if self.events is not None:
             self.events.append(self.labels()[i])
-        try:
-            if ins[0] == DRAW:
-                z = ins[3](self, fr[2])
-                relocate(self, value, z, ins[4], self.game.machine.zones[z].kind)
-            fr[2][ins[3] if ins[0] == CHOICE else ins[2]] = value
-        except Exception as err:  # a spec defect in a destination expression
-            self._fail(err, ins[-1])
-            return
+        if ins[0] == CHOICE:
+            fr[2][ins[3]] = value
+        else:
+            try:
+                if ins[0] == DRAW:
+                    z = ins[3](self, fr[2])
+                    relocate(self, value, z, ins[4], self.game.machine.zones[z].kind)
+                fr[2][ins[2]] = value
+            except Exception as err:  # a spec defect in a destination expression
+                self._fail(err, ins[-1])
+                return
         fr[1] += 1
         self._advance()
+        if len(history) >= self.game.bound and self.pending[0] != "terminal":
+            self._finish("termination", f"no end after {self.game.bound} steps (the spec's bound)")
 
     def sample_chance(self, rng: random.Random | None = None) -> int:
         """Draw a chance outcome by its probability (from the state's seed when rng is None)."""
