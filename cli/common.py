@@ -19,6 +19,10 @@ def player_list(text: str) -> list[int]:
         for part in text.split(","):
             if "-" in part:
                 lo, hi = part.split("-", 1)
+                if int(hi) < int(lo):
+                    raise UsageError(f"--players range {part!r} runs backwards; write {hi}-{lo}")
+                if int(hi) - int(lo) > 1000:
+                    raise UsageError(f"--players range {part!r} is too long")
                 out.extend(range(int(lo), int(hi) + 1))
             elif part.strip():
                 out.append(int(part))

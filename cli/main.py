@@ -71,7 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"rulewright: trace error: {err}", file=sys.stderr)
         return EXIT_FAIL
     except UsageError as err:
-        print(f"rulewright: {err}", file=sys.stderr)
+        text = str(err)
+        print(text if text.startswith("rulewright") else f"rulewright: {text}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as err:  # a file or folder named on the command line cannot be used
+        where = f": {err.filename}" if err.filename else ""
+        print(f"rulewright: {err.strerror or err}{where}", file=sys.stderr)
         return EXIT_USAGE
     except RulewrightError as err:
         print(f"rulewright: {err}", file=sys.stderr)

@@ -22,8 +22,10 @@ def register(sub: Any) -> None:
     """Add the subcommand."""
     p = sub.add_parser("simulate", help="play many games and summarise them",
                        description="Play K full games with a policy and print games, turns, "
-                                   "scores per seat, win share per seat with a 95%% interval, "
-                                   "and findings (gaps reached, spec defects).")
+                                   "scores per seat, win share per seat with a 95% interval (a shared win counts for each winner), "
+                                   "and findings (gaps reached, spec defects). Scores and wins are "
+                                   "over the games that ended normally. Exit 1 when a game ended "
+                                   "with a spec defect (anything but a gap).")
     p.add_argument("game", help="bundled spec name or .rules path")
     add_config(p)
     p.add_argument("--games", type=positive, default=100, help="how many games (default 100)")
@@ -50,14 +52,19 @@ def run(args: argparse.Namespace) -> int:
 
         summary = simulate(game, args.games, args.seed, POLICIES[args.policy], on_game,
                            record=args.trace_dir is not None)
+    defects = sum(n for (kind, _, _), n in summary.findings.items() if kind != "gap")
+    code = 1 if defects else 0
     if args.json:
         print(json.dumps({"config": game.describe(), **summary.to_json()}, indent=1))
-        return 0
+        return code
     out = Console()
     out.print(f"[bold]{game.machine.game.title}[/] - {game.num_players} players, "
               f"{summary.games} games, policy {args.policy}")
     out.print(f"turns per game: mean {summary.turns[0]:.1f}, min {summary.turns[1]}, "
               f"max {summary.turns[2]}; actions per game: mean {summary.steps[0]:.1f}")
+    finished = summary.games - sum(summary.findings.values())
+    out.print(f"scores and wins over the {finished} game(s) that ended normally "
+              "(a shared win counts for each winner)")
     table = Table("seat", "score mean", "score stdev", "win share", "95% interval")
     for p, ((mean, sd), (w, lo, hi)) in enumerate(zip(summary.scores, summary.wins)):
         table.add_row(str(p), f"{mean:.2f}", f"{sd:.2f}", f"{w:.1%}", f"{lo:.1%} - {hi:.1%}")
@@ -69,4 +76,7 @@ def run(args: argparse.Namespace) -> int:
         out.print(ft)
     else:
         out.print("no findings")
-    return 0
+    if defects:
+        out.print(f"[bold red]{defects} game(s) ended with a spec defect[/] (not a gap): "
+                  "rerun one with --trace-dir and 'rulewright replay' it")
+    return code

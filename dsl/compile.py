@@ -322,7 +322,7 @@ class _Rules:
 
         def init(st: Any, l: list[Any]) -> None:
             items = source(st, l)
-            if not isinstance(items, tuple):
+            if not isinstance(items, (tuple, range)):
                 raise SpecRuntimeError(f"cannot loop over {items!r}")
             l[ls] = items
             l[ix] = 0
@@ -342,11 +342,11 @@ class _Rules:
     def s_Repeat(self, s: ast.Repeat) -> None:
         n = self.x.expr(s.count, self.scope)
 
-        def count(st: Any, l: list[Any]) -> tuple[int, ...]:
+        def count(st: Any, l: list[Any]) -> range:
             k = n(st, l)
             if not isinstance(k, int):
                 raise SpecRuntimeError(f"repeat needs a whole number, got {k!r}")
-            return tuple(range(k))
+            return range(k)  # a range, not a tuple: a huge count costs no memory
         self._loop(s, count, self.scope.temp("repeat"), s.body)
 
     def s_CallRule(self, s: ast.CallRule) -> None:
@@ -461,7 +461,8 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     game = next(d for d in spec.decls if isinstance(d, ast.Game))
     lo, hi = game.players
     if not lo <= players <= hi:
-        raise UsageError(f"{game.id} is for {lo} to {hi} players, not {players}")
+        span = f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+        raise UsageError(f"{game.id} is for {span}, not {players}")
     declared_variants = {d.name for d in spec.decls if isinstance(d, ast.VariantDecl)}
     for v in variants:
         if v not in declared_variants:

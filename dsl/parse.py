@@ -20,7 +20,7 @@ from lark.tree import Meta, Tree
 
 from rulewright.dsl import ast
 from rulewright.dsl.syntax import match_mistake, syntax_diagnostic
-from rulewright.errors import Diagnostic, SpecError, Span
+from rulewright.errors import Diagnostic, SpecError, Span, UsageError
 
 
 @lru_cache(maxsize=1)

@@ -12,6 +12,10 @@ from typing import Any, Callable
 from rulewright.dsl.machine import SpecRuntimeError
 
 
+#: The longest list range() may build (a guard against a spec exhausting memory).
+MAX_LIST = 1_000_000
+
+
 def contents(st: Any, z: int) -> tuple[int, ...]:
     """A zone's components in order: known top, unknown middle (sorted), known bottom."""
     mid = st.mids[z]
@@ -157,6 +161,13 @@ def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
 
     orders = [tuple((p + i) % n for i in range(n)) for p in range(n)]
 
+    def span(a: Any, b: Any) -> tuple[int, ...]:
+        lo, hi = num(a, "range"), num(b, "range")
+        if hi - lo >= MAX_LIST:
+            raise SpecRuntimeError(f"range({lo}, {hi}) would hold {hi - lo + 1} numbers; "
+                                   f"lists are limited to {MAX_LIST}")
+        return tuple(range(lo, hi + 1))
+
     return {
         "count": lambda xs: len(seq(xs, "count")),
         "sum": lambda xs: sum(seq(xs, "sum")),
@@ -175,7 +186,7 @@ def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
         "contains": lambda xs, x: x in seq(xs, "contains"),
         "distinct": lambda xs: tuple(dict.fromkeys(seq(xs, "distinct"))),
         "sorted": lambda xs: tuple(sorted(seq(xs, "sorted"))),
-        "range": lambda a, b: tuple(range(num(a, "range"), num(b, "range") + 1)),
+        "range": span,
         "seat_order": lambda p: orders[player(p, "seat_order")],
         "player": lambda p: player(p, "turns"),
     }

@@ -28,8 +28,12 @@ def spec_path(spec: str | Path) -> Path:
     Raises:
         UsageError: neither a file nor a bundled spec.
     """
+    if not isinstance(spec, (str, Path)):
+        raise UsageError(f"a spec is a bundled name or a path, not {type(spec).__name__}")
     p = Path(spec)
-    if p.suffix == ".rules" or p.exists():
+    if p.is_dir():
+        raise UsageError(f"{str(p)!r} is a folder; name a .rules file")
+    if p.suffix == ".rules" or p.exists() or "/" in str(spec):
         if not p.is_file():
             raise UsageError(f"no spec file {str(p)!r}")
         return p
@@ -138,6 +142,10 @@ def load(spec: str | Path, players: int | None = None, variants: Sequence[str] =
         UsageError: unknown spec, player count, variant or erratum.
         SpecError: the spec has errors.
     """
+    if isinstance(variants, str) or isinstance(errata, str):
+        raise UsageError("variants and errata are lists of names, e.g. variants=('tiny',)")
+    if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        raise UsageError(f"players must be a whole number, not {players!r}")
     parsed = load_spec(spec)
     game = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
     n = players if players is not None else (game.players[0] if game else 2)

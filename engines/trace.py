@@ -52,7 +52,7 @@ def read_trace(path: Path) -> dict[str, Any]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
-        raise TraceError(f"{path}: cannot read: {err.strerror}") from None
+        raise UsageError(f"{path}: cannot read the trace: {err.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise TraceError(f"{path}: not a JSON trace: {err}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -61,8 +61,12 @@ def read_trace(path: Path) -> dict[str, Any]:
                       ("variants", list), ("errata", list), ("fingerprint", str)):
         if not isinstance(doc.get(key), kind):
             raise TraceError(f"{path}: field {key!r} is missing or not a {kind.__name__}")
-    if not all(isinstance(a, int) for a in doc["history"]):
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in doc["history"]):
         raise TraceError(f"{path}: 'history' must be a list of action ids")
+    if not isinstance(doc.get("seed", 0), int) or isinstance(doc.get("seed"), bool):
+        raise TraceError(f"{path}: 'seed' must be a whole number")
+    if not all(isinstance(v, str) for v in doc["variants"] + doc["errata"]):
+        raise TraceError(f"{path}: 'variants' and 'errata' must be lists of names")
     return doc
 
 
@@ -91,7 +95,11 @@ def replay(doc: dict[str, Any], spec: str | None = None,
             source = spec or doc.get("source") or doc["spec"]
             game = load(source, doc["players"], doc["variants"], doc["errata"])
         except UsageError as err:
-            raise TraceError(f"the trace's configuration cannot be loaded: {err}") from None
+            raise TraceError(f"the trace's configuration cannot be loaded: {err} "
+                             "(give the spec file with --spec)") from None
+    if game.machine.game.id != doc["spec"]:
+        raise TraceError(f"the trace is a game of {doc['spec']!r}, not of "
+                         f"{game.machine.game.id!r}")
     if game.machine.fingerprint != doc["fingerprint"]:
         raise TraceError(f"the trace was made with another version of spec {doc['spec']!r} "
                          f"(fingerprint {doc['fingerprint']}, now {game.machine.fingerprint}); "
@@ -112,9 +120,29 @@ def replay(doc: dict[str, Any], spec: str | None = None,
             if want is not None and want != got:
                 raise TraceError(f"step {n + 1}: the trace says {want!r}, the spec now "
                                  f"gives {got!r}")
+        if n < len(steps) and isinstance(steps[n], dict) and "action" in steps[n] \
+                and steps[n]["action"] != action:
+            raise TraceError(f"step {n + 1}: 'steps' says action {steps[n]['action']}, "
+                             f"'history' says {action}")
         state.apply_action(action)
         states.append(state.clone())
+    _check_outcome(doc, state)
     return game, states
+
+
+def _check_outcome(doc: dict[str, Any], state: State) -> None:
+    """Compare what the trace records about the end with what replaying gives."""
+    if len(doc["steps"]) != len(doc["history"]):
+        raise TraceError(f"the trace has {len(doc['steps'])} steps but {len(doc['history'])} "
+                         "actions in its history")
+    if "terminal" in doc and bool(doc["terminal"]) != state.is_terminal():
+        raise TraceError("the trace says the game " + ("ended" if doc["terminal"] else
+                         "goes on") + " after its last action; replaying says otherwise")
+    if state.is_terminal():
+        for key, got in (("returns", state.returns()), ("ranking", state.ranking()),
+                         ("finding", state.finding.to_json() if state.finding else None)):
+            if key in doc and doc[key] != got:
+                raise TraceError(f"the trace records {key} {doc[key]!r}; replaying gives {got!r}")
 
 
 def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = None) -> list[str]:

@@ -16,8 +16,10 @@ finding kind           class        reported under       why
 ``gap``                gap          (gaps reached)       a ``gap "..."`` the spec author wrote:
                                                          the rulebook is silent; reaching it is
                                                          information, not a spec defect
-``exhausted``          gap          (gaps reached)       a supply or deck ran out where the
-                                                         book does not say what happens
+``exhausted``          violation    ``supplies``         a transfer, draw or top() met an empty
+                                                         supply that no rule of the spec covers:
+                                                         either a bug, or a hole in the book the
+                                                         spec must mark with ``gap``
 =====================  ===========  ===================  =====================================
 
 Any kind not in this table (a future engine) counts as a violation under ``engine finding``:
@@ -34,10 +36,11 @@ VIOLATION_KINDS: dict[str, str] = {
     "deadlock": "no deadlock",
     "termination": "termination",
     "livelock": "termination",
+    "exhausted": "supplies",
 }
 
 #: finding kinds that are reachable rulebook gaps.
-GAP_KINDS = frozenset({"gap", "exhausted"})
+GAP_KINDS = frozenset({"gap"})
 
 #: The invariant an unknown finding kind is reported under.
 UNKNOWN_FINDING = "engine finding"

@@ -10,7 +10,7 @@ from rulewright.invariants.declared import spec_invariants
 from rulewright.invariants.determinism import CLONE, REPLAY
 from rulewright.invariants.hidden import HIDDEN
 from rulewright.invariants.progress import (CHANCE, ENGINE_FINDING, EXPECTATIONS, NO_DEADLOCK,
-                                            RUNS_CLEANLY, TERMINATION)
+                                            RUNS_CLEANLY, SUPPLIES, TERMINATION)
 from rulewright.invariants.ranking import TIEBREAK
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 #: The generic invariants, in report order (one name may have checks at several moments).
 GENERIC: tuple[Invariant, ...] = (CONSERVATION, TOKENS, BOUNDS, TIEBREAK, TERMINATION,
-                                  NO_DEADLOCK, CLONE, REPLAY, CHANCE, HIDDEN, RUNS_CLEANLY,
+                                  NO_DEADLOCK, CLONE, REPLAY, CHANCE, HIDDEN, RUNS_CLEANLY, SUPPLIES,
                                   EXPECTATIONS, ENGINE_FINDING)
 
 

@@ -80,6 +80,9 @@ CHANCE = Invariant("chance", "chance outcomes are distinct, in (0, 1], summing t
                    chance_sane)
 RUNS_CLEANLY = Invariant("runs cleanly", "no runtime error in the spec's rules", "terminal",
                          finding_check(VIOLATION_KINDS["runtime error"]))
+SUPPLIES = Invariant("supplies", "no transfer, draw or top() meets an empty supply that no rule "
+                     "covers (a hole in the book is marked with gap)", "terminal",
+                     finding_check(VIOLATION_KINDS["exhausted"]))
 EXPECTATIONS = Invariant("expectations", "every `expect` in a rule holds", "terminal",
                          finding_check(VIOLATION_KINDS["expectation failed"]))
 ENGINE_FINDING = Invariant(UNKNOWN_FINDING, "no finding of an unclassified kind", "terminal",

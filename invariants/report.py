@@ -25,7 +25,7 @@
             "steps": 3, "play_by_play": ["   1  chance  ...", ...],
             "trace": "/abs/path/tiny-2p-tokens.json"     # for `rulewright replay`
           }],
-          "gaps": [{"kind": "gap" | "exhausted", "rule": "...", "line": 12,
+          "gaps": [{"kind": "gap", "rule": "...", "line": 12,
                     "message": "...", "cites": [...], "count": 7,
                     "shortest": 14, "trace": "/abs/path/...json" | null}]
         }],

@@ -157,6 +157,8 @@ class Playing:
         self.ctx = Context(game, [self.state.key()], random.Random(seed))
         self.checker = checker
         checker.recorder.games += 1
+        if self.state.is_terminal():  # ended during setup (a gap or finding before any choice)
+            checker.recorder.game_over(self.state)
 
     def options(self) -> list[int]:
         """The legal actions or chance outcome ids here."""

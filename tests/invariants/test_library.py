@@ -130,7 +130,7 @@ def test_rearrangement_keeps_the_movers_observation() -> None:
 
 
 @pytest.mark.parametrize("kind, cls", [("gap", ("gap", "gap")),
-                                       ("exhausted", ("gap", "exhausted")),
+                                       ("exhausted", ("violation", "supplies")),
                                        ("deadlock", ("violation", "no deadlock")),
                                        ("livelock", ("violation", "termination")),
                                        ("termination", ("violation", "termination")),

@@ -36,13 +36,13 @@ def test_a_directory_on_the_command_line_collects_invariant_items(
     assert "spec/tiny.rules::gaps[2p]" in out
     assert "spec/tiny.rules::examples" in out
     # 13 invariants + gaps, for 2 and 3 players, plus the worked examples item
-    assert "29 tests collected" in out
+    assert "31 tests collected" in out
 
 
 def test_violation_fails_only_its_item_with_our_report(specs: pytest.Pytester) -> None:
     result = specs.runpytest("spec/broken.rules", "-p", "no:cacheprovider",
                              "--rulewright-examples", "4")
-    result.assert_outcomes(failed=1, passed=12, skipped=1)
+    result.assert_outcomes(failed=1, passed=13, skipped=1)
     out = result.stdout.str()
     assert "broken.rules::tokens[2p]" in out
     assert "VIOLATED tokens [2p]: token chip: holders sum to 7, declared total 6" in out
@@ -62,4 +62,4 @@ def test_whole_directory_and_scenario_fixtures(specs: pytest.Pytester) -> None:
     result = specs.runpytest("test_scenario.py", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     result = specs.runpytest("spec", "-p", "no:cacheprovider", "--co", "-q")
-    assert "43 tests collected" in result.stdout.str()
+    assert "46 tests collected" in result.stdout.str()
