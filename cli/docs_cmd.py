@@ -8,6 +8,7 @@ site with one page per given spec. Warnings are errors (``-W``), as in CI.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -78,6 +79,21 @@ def _standalone(specs: list[Path], root: Path) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Run sphinx-build; returns its exit status (0 ok, 1 warnings or errors)."""
+    if args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {args.out}: exists and is not a folder")
+    if args.source is not None and not args.source.is_dir():
+        raise UsageError(f"--source {args.source}: no such folder")
+    if args.verify_json is not None:
+        if not args.verify_json.is_file():
+            raise UsageError(f"--verify-json {args.verify_json}: no such file "
+                             "(make it with: rulewright verify --json FILE)")
+        try:
+            head = json.loads(args.verify_json.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise UsageError(f"--verify-json {args.verify_json}: not JSON ({err})") from None
+        if not (isinstance(head, dict) and str(head.get("format", "")).startswith("rulewright-verify")):
+            raise UsageError(f"--verify-json {args.verify_json}: not a 'rulewright verify --json' "
+                             "file")
     try:
         from sphinx.cmd.build import build_main
     except ModuleNotFoundError:

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from rulewright.cli.common import player_list, positive
 from rulewright.engines.game import bundled_specs
+from rulewright.errors import UsageError
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
 from rulewright.invariants.report import GameResult, Report
 from rulewright.invariants.runner import verify
@@ -136,6 +137,8 @@ def _print_game(out: Console, g: GameResult) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Verify and print; returns the exit code."""
+    if args.json is not None and args.json.is_dir():
+        raise UsageError(f"--json {args.json}: is a folder; name the file to write")
     specs = args.games or bundled_specs()
     err = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
