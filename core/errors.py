@@ -67,8 +67,14 @@ class Diagnostic:
                 width = 1
                 if self.span.end_line == self.span.line:
                     width = max(1, self.span.end_column - self.span.column)
+                column = self.span.column
+                if len(text) > 120:  # show a window of a very long line around the caret
+                    start = max(0, column - 60)
+                    text = ("..." if start else "") + text[start:start + 120] + \
+                        ("..." if start + 120 < len(text) else "")
+                    column = column - start + (3 if start else 0)
                 lines.append(f"    {text}")
-                lines.append("    " + " " * (self.span.column - 1) + "^" * min(width, 60))
+                lines.append("    " + " " * (column - 1) + "^" * min(width, 60))
         if self.hint:
             lines.append(f"  hint: {self.hint}")
         return "\n".join(lines)

@@ -146,7 +146,8 @@ def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
 
     def player(p: Any, what: str) -> int:
         if p.__class__ is not int or not 0 <= p < n:
-            raise SpecRuntimeError(f"{what}(): {p!r} is not a player")
+            where = "" if what == "turns" else f"{what}(): "
+            raise SpecRuntimeError(f"{where}{p!r} is not a player (players are 0..{n - 1})")
         return p  # type: ignore[no-any-return]
 
     def maximum(*xs: Any) -> Any:
