@@ -91,6 +91,16 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _mean_sd(values: list[int]) -> tuple[float, float]:
+    """Mean and standard deviation; NaN when scores are too large for floating point."""
+    if not values:
+        return (0.0, 0.0)
+    try:
+        return (statistics.fmean(values), statistics.pstdev(values))
+    except OverflowError:
+        return (math.nan, math.nan)
+
+
 def simulate(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,
              on_game: Callable[[int, State, list[dict[str, Any]]], None] | None = None,
              record: bool = False) -> Summary:
@@ -123,8 +133,7 @@ def simulate(game: Game, games: int, seed: int = 0, policy: Policy = random_poli
         games=games,
         turns=(statistics.fmean(turns) if turns else 0.0, min(turns, default=0), max(turns, default=0)),
         steps=(statistics.fmean(steps) if steps else 0.0, min(steps, default=0), max(steps, default=0)),
-        scores=tuple((statistics.fmean(s) if s else 0.0, statistics.pstdev(s) if s else 0.0)
-                     for s in scores),
+        scores=tuple(_mean_sd(s) for s in scores),
         wins=tuple((w / finished if finished else 0.0, *wilson(w, finished)) for w in wins),
         findings=dict(findings))
 
