@@ -408,10 +408,13 @@ class ExprCompiler:
                 scope.bound[var] = saved
 
     def _unrolled(self, source: str) -> tuple[Any, ...] | None:
-        """The values of a small constant list of ints or strings, else None."""
+        """The values of a small constant list of ints or strings (or of such lists)."""
+        def plain(v: Any) -> bool:
+            return isinstance(v, (int, str)) and not isinstance(v, bool)
         value = self.ns.get(source) if _CONST.match(source) else None
-        if isinstance(value, tuple) and 0 < len(value) <= 9 \
-                and all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value):
+        if isinstance(value, tuple) and 0 < len(value) <= 9 and all(
+                plain(v) or (isinstance(v, tuple) and len(v) <= 9 and all(map(plain, v)))
+                for v in value):
             return value
         return None
 
@@ -440,7 +443,8 @@ class ExprCompiler:
             # a loop over a small constant list (players, enum members) is written out
             parts = []
             for value in values:
-                body, cond = self._bind(e.var, repr(value), scope, e.elem, e.where)
+                literal = self.const(value) if isinstance(value, tuple) else repr(value)
+                body, cond = self._bind(e.var, literal, scope, e.elem, e.where)
                 if e.func == "count":
                     body = "1"
                 if e.func in ("any", "all") and not isinstance(e.elem, (ast.Compare, ast.Not,
