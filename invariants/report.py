@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs import define, field
+from attrs import asdict, define, field
 
 FORMAT = "rulewright-verify/1"
 
@@ -57,9 +57,8 @@ class ViolationReport:
     trace: str
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (see the module docstring)."""
-        return {"invariant": self.invariant, "message": self.message, "rules": self.rules,
-                "steps": self.steps, "play_by_play": self.play_by_play, "trace": self.trace}
+        """A JSON-ready dict (see the module docstring): every field."""
+        return asdict(self)
 
 
 @define
@@ -76,10 +75,8 @@ class GapReport:
     trace: str | None
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {"kind": self.kind, "rule": self.rule, "line": self.line,
-                "message": self.message, "cites": self.cites, "count": self.count,
-                "shortest": self.shortest, "trace": self.trace}
+        """A JSON-ready dict: every field."""
+        return asdict(self)
 
 
 @define
@@ -128,10 +125,8 @@ class ExampleResult:
     problem: str | None
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {"name": self.name, "title": self.title, "players": self.players,
-                "variants": self.variants, "errata": self.errata, "passed": self.passed,
-                "steps": self.steps, "problem": self.problem}
+        """A JSON-ready dict: every field."""
+        return asdict(self)
 
 
 @define
