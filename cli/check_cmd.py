@@ -14,6 +14,9 @@ from rulewright.dsl.compile import compile_spec
 from rulewright.engines.game import display_path, load_spec, spec_path
 from rulewright.errors import Diagnostic, SpecError
 
+#: The ``--json`` document's format (schema: rulewright.engines.schemas).
+FORMAT = "rulewright-check/1"
+
 
 def register(sub: Any) -> None:
     """Add the subcommand."""
@@ -23,7 +26,8 @@ def register(sub: Any) -> None:
                                    "Exit 0 when clean (warnings allowed), 1 on spec errors, "
                                    "2 on usage errors.")
     p.add_argument("specs", nargs="+", metavar="SPEC", help="a .rules file or bundled spec name")
-    p.add_argument("--json", action="store_true", help="print diagnostics as JSON")
+    p.add_argument("--json", action="store_true",
+                   help=f"print diagnostics as JSON (format {FORMAT})")
     p.set_defaults(run=run)
 
 
@@ -71,5 +75,5 @@ def run(args: argparse.Namespace) -> int:
         status = "ok" if not errors else f"{len(errors)} error(s)"
         print(f"{display_path(path)}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
     if args.json:
-        print(json.dumps(report, indent=1))
+        print(json.dumps({"format": FORMAT, "specs": report}, indent=1))
     return 1 if failed else 0

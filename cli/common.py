@@ -6,6 +6,13 @@ import argparse
 from typing import Any
 
 from rulewright.errors import UsageError
+from rulewright.invariants.report import versions
+
+
+def version_line() -> str:
+    """``rulewright 0.1.0 (Hypothesis 6.155.2, Python 3.11.7)``: what ``--version`` prints."""
+    v = versions()
+    return f"rulewright {v['rulewright']} (Hypothesis {v['hypothesis']}, Python {v['python']})"
 
 
 def player_list(text: str) -> list[int]:

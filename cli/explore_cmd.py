@@ -17,6 +17,9 @@ from rulewright.engines.game import load
 
 EXIT_OK, EXIT_FAIL = 0, 1
 
+#: The ``--json`` document's format (schema: rulewright.engines.schemas).
+FORMAT = "rulewright-explore/1"
+
 
 def register(sub: Any) -> None:
     """Add the subcommand."""
@@ -33,7 +36,8 @@ def register(sub: Any) -> None:
     add_config(p)
     p.add_argument("--max-states", type=positive, default=1_000_000, metavar="K",
                    help="stop after K distinct states (default 1,000,000)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--json", action="store_true",
+                   help=f"print the result as JSON (format {FORMAT})")
     p.set_defaults(run=run)
 
 
@@ -48,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
         result = explore(game, max_states=args.max_states,
                          progress=lambda n: progress.update(task, completed=n))
     if args.json:
-        print(json.dumps({"config": game.describe(), **result.to_json()}, indent=1))
+        print(json.dumps({"format": FORMAT, "config": game.describe(), **result.to_json()},
+                         indent=1))
     else:
         _print(game.machine.game.title, game.num_players, result)
     if not result.complete:

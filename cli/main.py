@@ -12,6 +12,7 @@ import sys
 import traceback
 from typing import Any, Callable, Sequence
 
+from rulewright.cli.common import version_line
 from rulewright.errors import RulewrightError, SpecError, TraceError, UsageError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -45,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "and document them.",
         epilog="Exit codes: 0 ok, 1 spec errors / violations, 2 usage errors, 3 internal error. "
                "Bundled specs can be named without a path (e.g. 'braff').")
+    parser.add_argument("--version", action="store_true",
+                        help="print the versions of rulewright, Hypothesis and Python, and exit")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for register in _commands():
@@ -59,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(args_list)
+        if args.version:
+            print(version_line())
+            return EXIT_OK
         if not getattr(args, "command", None):
             parser.print_help()
             return EXIT_USAGE

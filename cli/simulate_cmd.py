@@ -17,6 +17,9 @@ from rulewright.engines.simulate import POLICIES, simulate
 from rulewright.engines.state import State
 from rulewright.engines.trace import trace_json, write_trace
 
+#: The ``--json`` document's format (schema: rulewright.engines.schemas).
+FORMAT = "rulewright-simulate/1"
+
 
 def register(sub: Any) -> None:
     """Add the subcommand."""
@@ -32,7 +35,8 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random")
     p.add_argument("--trace-dir", type=Path, help="write one trace file per game here")
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--json", action="store_true",
+                   help=f"print the summary as JSON (format {FORMAT})")
     p.set_defaults(run=run)
 
 
@@ -55,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     defects = sum(n for (kind, _, _), n in summary.findings.items() if kind != "gap")
     code = 1 if defects else 0
     if args.json:
-        print(json.dumps({"config": game.describe(), **summary.to_json()}, indent=1))
+        print(json.dumps({"format": FORMAT, "config": game.describe(), "seed": args.seed,
+                          "policy": args.policy, **summary.to_json()}, indent=1))
         return code
     out = Console()
     out.print(f"[bold]{game.machine.game.title}[/] - {game.num_players} players, "

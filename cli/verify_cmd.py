@@ -14,14 +14,15 @@ from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from rulewright.cli.common import player_list, positive
+from rulewright.cli.progress_lines import LineProgress
+from rulewright.cli.verify_output import legend, plain, print_table
 from rulewright.engines.game import bundled_specs
 from rulewright.errors import UsageError
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
-from rulewright.invariants.report import GameResult, Report
-from rulewright.invariants.runner import verify
+from rulewright.invariants.report import ConfigResult, GameResult, Report
+from rulewright.invariants.runner import new_seed, verify
 
 
 def register(sub: Any) -> None:
@@ -46,8 +47,12 @@ def register(sub: Any) -> None:
     p.add_argument("--errata", choices=("on", "off", "both"), default="both",
                    help="without errata, with all of them, or both (default both)")
     p.add_argument("--examples", type=positive, metavar="N",
-                   help="Hypothesis examples per configuration (default: what the profile's "
-                        "time budget allows)")
+                   help="test runs (Hypothesis examples) per configuration (default: what the "
+                        "profile's time budget allows)")
+    p.add_argument("--seed", type=seed_number, metavar="S",
+                   help="Hypothesis' random seed (default: a new one; every run prints its "
+                        "seed). The same seed with the same --examples, an empty or unchanged "
+                        "example database and the same Hypothesis version repeats a run exactly")
     p.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
                    help=f"settings profile (default {DEFAULT_PROFILE}; ci is quick, "
                         "thorough is long)")
@@ -60,46 +65,30 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-_STYLE = {"held": "[green]held[/]", "violated": "[bold red]VIOLATED[/]", "n/a": "[dim]n/a[/]",
-          "not reached": "[yellow]not reached[/]"}
+def seed_number(text: str) -> int:
+    """An argparse type: a whole number from 0 to 2**64 - 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 2**64 - 1")
+    return value
 
 
-def _game_table(g: GameResult) -> Table:
-    table = Table(title=f"{g.title} ({g.spec})", title_justify="left")
-    table.add_column("invariant", no_wrap=True)
-    for c in g.configs:
-        table.add_column(c.label, justify="center")
-    for name in g.invariants:
-        table.add_row(name, *(_STYLE.get(c.status.get(name, "n/a"), "?") for c in g.configs))
-    table.add_row("gaps reached", *(
-        ", ".join(f"{gap.rule}:{gap.line} ({gap.count})" for gap in c.gaps) or "[dim]none[/]"
-        for c in g.configs), end_section=True)
-    table.add_row("examples", *(str(c.examples) for c in g.configs))
-    table.add_row("games", *(str(c.finished) for c in g.configs))
-    table.add_row("steps", *(str(c.steps) for c in g.configs))
-    table.add_row("game length", *(f"{c.mean_length:.0f} / {c.max_length}"
-                                   for c in g.configs))
-    table.add_row("time", *(f"{c.seconds:.1f}s" for c in g.configs))
-    return table
-
-
-def _config_table(g: GameResult) -> Table:
-    """One row per configuration: for games with more configurations than fit across."""
-    table = Table(title=f"{g.title} ({g.spec})", title_justify="left")
-    for name in ("configuration", "held", "violated", "not reached", "gaps reached (games)",
-                 "games", "length", "time"):
-        table.add_column(name, no_wrap=name != "gaps reached (games)")
-    for c in g.configs:
-        statuses = [c.status.get(name, "n/a") for name in g.invariants]
-        violated = [n for n, st in zip(g.invariants, statuses) if st == "violated"]
-        unreached = [n for n, st in zip(g.invariants, statuses) if st == "not reached"]
-        table.add_row(
-            c.label, f"{statuses.count('held')}/{len(statuses) - statuses.count('n/a')}",
-            f"[bold red]{', '.join(violated)}[/]" if violated else "[green]none[/]",
-            ", ".join(unreached) or "-",
-            ", ".join(f"{gap.rule}:{gap.line} ({gap.count})" for gap in c.gaps) or "[dim]none[/]",
-            str(c.finished), f"{c.mean_length:.0f} / {c.max_length}", f"{c.seconds:.1f}s")
-    return table
+def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
+    """A configuration's progress line (``3/32 braff 4p: 13 of 13 checks held, 25 games
+    (3.1s)``, then what was violated and how many rulebook gaps were reached)."""
+    statuses = list(c.status.values())
+    checked = len(statuses) - statuses.count("n/a")
+    text = (f"{done}/{total} {spec} {c.label}: {statuses.count('held')} of {checked} checks "
+            f"held, {c.finished} games ({c.seconds:.1f}s)")
+    violated = [plain(n) for n, st in c.status.items() if st == "violated"]
+    if violated:
+        text += f"; VIOLATED: {', '.join(violated)}"
+    if c.gaps:
+        text += f"; {len(c.gaps)} rulebook gap(s) reached"
+    return text
 
 
 def _print_game(out: Console, g: GameResult) -> None:
@@ -107,8 +96,7 @@ def _print_game(out: Console, g: GameResult) -> None:
         out.print(f"[bold red]{g.spec}: spec error[/]")
         out.print(g.error, markup=False, highlight=False)
         return
-    wide = 26 + 13 * len(g.configs)
-    out.print(_game_table(g) if wide <= out.width else _config_table(g))
+    print_table(out, g)
     if g.examples:
         ok = sum(e.passed for e in g.examples)
         out.print(f"worked examples: {ok} of {len(g.examples)} passed")
@@ -130,8 +118,8 @@ def _print_game(out: Console, g: GameResult) -> None:
                 out.print("  " + line, markup=False, highlight=False)
             out.print(f"  trace: {v.trace}  (rulewright replay it)", highlight=False)
         for gap in c.gaps:
-            out.print(f"gap reached [{c.label}]: {gap.kind} in rule {gap.rule} (line {gap.line}),"
-                      f" {gap.count} game(s): {gap.message}; shortest {gap.shortest} steps: "
+            out.print(f"rulebook gap reached [{c.label}]: {gap.kind} in rule {gap.rule} "
+                      f"(line {gap.line}), {gap.count} game(s): {gap.message}; shortest {gap.shortest} steps: "
                       f"{gap.trace}", markup=False, highlight=False)
 
 
@@ -140,23 +128,47 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None and args.json.is_dir():
         raise UsageError(f"--json {args.json}: is a folder; name the file to write")
     specs = args.games or bundled_specs()
-    err = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=True) as progress:
-        task = progress.add_task("verifying", total=None)
+    seed = new_seed() if args.seed is None else args.seed
 
-        def on_config(spec: str, label: str, done: int, total: int) -> None:
-            progress.update(task, description=f"{spec} {label}", completed=done, total=total)
+    def run_verify(progress: Any = None, finished: Any = None) -> Report:
+        return verify(specs, players=args.players, variants=args.variant or None,
+                      errata=args.errata, profile=args.profile, examples=args.examples,
+                      strict=args.strict, trace_dir=args.trace_dir,
+                      use_database=not args.no_database, seed=seed, progress=progress,
+                      finished=finished)
 
-        report: Report = verify(specs, players=args.players, variants=args.variant or None,
-                                errata=args.errata, profile=args.profile,
-                                examples=args.examples, strict=args.strict,
-                                trace_dir=args.trace_dir, use_database=not args.no_database,
-                                progress=on_config)
-    # long messages and trace paths stay whole lines; logs (not a terminal) get room for tables
-    out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+    print(f"rulewright verify: seed {seed}, profile {args.profile} "
+          f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=Console(stderr=True),
+                      transient=True) as progress:
+            task = progress.add_task("verifying", total=None)
+
+            def on_config(spec: str, label: str, done: int, total: int) -> None:
+                progress.update(task, description=f"{spec} {label}", completed=done,
+                                total=total)
+
+            report = run_verify(progress=on_config)
+    else:
+        # a log shows nothing of a live display until the end: print lines instead
+        with LineProgress(sys.stderr) as lines:
+
+            def on_start(spec: str, label: str, done: int, total: int) -> None:
+                lines.started(f"{spec} {label}")
+
+            def on_finish(spec: str, c: ConfigResult, done: int, total: int) -> None:
+                lines.finished(finished_line(spec, c, done, total))
+
+            report = run_verify(progress=on_start, finished=on_finish)
+    # long messages and trace paths stay whole lines; tables fit 80 columns in a log
+    out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 80)
     for g in report.games:
         _print_game(out, g)
+        out.print()
+    if any(g.error is None for g in report.games):
+        for line in legend(report.games, min(out.width, 80)):
+            out.print(line, markup=False, highlight=False)
         out.print()
     code = report.exit_code()
     verdict = {0: "[green]all invariants held[/]", 1: "[bold red]violations found[/]",
@@ -164,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     if code == 1 and not any(g.violated for g in report.games):
         verdict = "[bold red]gaps reached (--strict)[/]"
     out.print(f"{verdict} - {len(report.games)} spec(s), profile {report.profile}, "
-              f"{report.seconds:.1f}s")
+              f"seed {report.seed}, {report.seconds:.1f}s")
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n",

@@ -4,10 +4,17 @@ Public entry points: :func:`load` (a spec -> a game), :func:`parse` and :func:`c
 text -> AST and diagnostics).
 """
 
+from importlib.metadata import PackageNotFoundError, version as _version
+
 from rulewright.dsl.check import check
 from rulewright.dsl.parse import parse
 from rulewright.engines.game import Game, load
 from rulewright.engines.state import State
 from rulewright.errors import RulewrightError, SpecError, UsageError
+
+try:
+    __version__: str = _version("rulewright")
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = ["Game", "RulewrightError", "SpecError", "State", "UsageError", "check", "load", "parse"]

@@ -1,18 +1,24 @@
 """Verification results and their JSON form.
 
-``rulewright verify --json OUT`` writes :meth:`Report.to_json`; the docs read it. Shape::
+``rulewright verify --json OUT`` writes :meth:`Report.to_json`; the docs read it. Its JSON
+Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schemas`. Shape::
 
     {
-      "format": "rulewright-verify/1",
+      "format": "rulewright-verify/2",
       "profile": "dev", "strict": false, "seconds": 12.5,
+      "seed": 3141592653,   # Hypothesis' seed: `rulewright verify --seed N` repeats the run
+      "versions": {"rulewright": "0.1.0", "hypothesis": "6.155.2", "python": "3.11.7"},
       "exit": 0,      # 0 all held, 1 a violation (or a gap with --strict), 2 a spec error
       "games": [{
         "spec": "tiny", "title": "Tiny", "source": "tiny" | "path/to/x.rules",
+        "fingerprint": "9f86d081884c7d65" | null,   # rulewright.dsl.compile.fingerprint of
+                                      # the spec verified (null: it did not parse); results
+                                      # belong to exactly this spec text
         "error": null | "file:line:col: message",      # the spec did not compile
         "invariants": {"conservation": "every component in exactly one zone ...", ...},
         "configs": [{
           "label": "2p +errata", "players": 2, "variants": [], "errata": ["e1"],
-          "examples": 40,              # Hypothesis examples run
+          "examples": 40,              # Hypothesis examples run ("test runs" in the table)
           "games": 57, "finished": 51, "steps": 1234, "seconds": 3.2,
           "game_length": {"mean": 21.0, "max": 30},    # actions per finished game
           "status": {"conservation": "held" | "violated" | "n/a" | "not reached", ...},
@@ -38,11 +44,23 @@
 
 from __future__ import annotations
 
+import platform
 from typing import Any
 
+import hypothesis
 from attrs import asdict, define, field
 
-FORMAT = "rulewright-verify/1"
+import rulewright
+
+#: Version 2 (was 1): adds "seed", "versions" and each game's "fingerprint".
+FORMAT = "rulewright-verify/2"
+
+
+def versions() -> dict[str, str]:
+    """The versions a run's results depend on: rulewright, Hypothesis (the same seed draws the
+    same examples only with the same Hypothesis) and Python."""
+    return {"rulewright": rulewright.__version__, "hypothesis": hypothesis.__version__,
+            "python": platform.python_version()}
 
 
 @define
@@ -140,6 +158,7 @@ class GameResult:
     configs: list[ConfigResult] = field(factory=list)
     examples: list[ExampleResult] = field(factory=list)
     error: str | None = None
+    fingerprint: str | None = None
 
     @property
     def violated(self) -> bool:
@@ -155,7 +174,7 @@ class GameResult:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {"spec": self.spec, "title": self.title, "source": self.source,
-                "error": self.error, "invariants": self.invariants,
+                "fingerprint": self.fingerprint, "error": self.error, "invariants": self.invariants,
                 "configs": [c.to_json() for c in self.configs],
                 "worked_examples": [e.to_json() for e in self.examples]}
 
@@ -168,6 +187,7 @@ class Report:
     strict: bool
     games: list[GameResult] = field(factory=list)
     seconds: float = 0.0
+    seed: int = 0
 
     def exit_code(self) -> int:
         """2 a spec did not compile; 1 a violation (or, when strict, a reached gap); else 0."""
@@ -182,5 +202,6 @@ class Report:
     def to_json(self) -> dict[str, Any]:
         """The document described in the module docstring."""
         return {"format": FORMAT, "profile": self.profile, "strict": self.strict,
-                "seconds": round(self.seconds, 3), "exit": self.exit_code(),
+                "seconds": round(self.seconds, 3), "seed": self.seed, "versions": versions(),
+                "exit": self.exit_code(),
                 "games": [g.to_json() for g in self.games]}

@@ -10,14 +10,17 @@ the spec's worked examples.
 from __future__ import annotations
 
 import re
+import secrets
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from attrs import frozen
+from hypothesis import seed as hypothesis_seed
 from hypothesis.stateful import run_state_machine_as_test
 
 from rulewright.dsl import ast
+from rulewright.dsl.compile import fingerprint
 from rulewright.engines.game import Game, load, load_spec
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
@@ -35,6 +38,14 @@ ROUNDS = 3
 
 #: Called as progress(spec, configuration label, done, total) before each configuration.
 Progress = Callable[[str, str, int, int], None]
+
+#: Called as finished(spec, result, done, total) after each configuration (done counts it).
+Finished = Callable[[str, ConfigResult, int, int], None]
+
+
+def new_seed() -> int:
+    """A fresh seed for a run that was given none (printed, so the run can be repeated)."""
+    return secrets.randbelow(2**32)
 
 
 @frozen
@@ -176,7 +187,8 @@ def _violations(err: BaseException) -> tuple[list[InvariantViolation], list[Base
 
 def verify_config(game: Game, config: Config, profile: Profile, *,
                   examples: int | None = None, budget: float | None = None,
-                  trace_dir: Path, database: Path | None = None) -> ConfigResult:
+                  trace_dir: Path, database: Path | None = None,
+                  seed: int | None = None) -> ConfigResult:
     """Run the state machine on one configuration.
 
     Args:
@@ -184,6 +196,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         budget: seconds this configuration may take (an estimate guides the example count).
         trace_dir: where violation and gap traces are written.
         database: the example database directory, or None for none.
+        seed: Hypothesis' random seed (None: Hypothesis picks one). The same seed, example
+            count, database contents and Hypothesis version give the same run.
 
     Raises:
         BaseException: anything that is not an invariant violation (a rulewright bug).
@@ -206,6 +220,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     # not falsified", the run is repeated without the invariants already violated.
     for _ in range(ROUNDS):
         cls = machine_class(game, active, plan, recorder)
+        if seed is not None:
+            cls = hypothesis_seed(seed)(cls)
         try:
             with shrink_limit(profile.shrink_seconds):
                 run_state_machine_as_test(cls, settings=hypothesis_settings(profile, examples,
@@ -287,18 +303,23 @@ def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]]) -> li
 
 def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
                 examples: int | None = None, budget: float | None = None,
-                trace_dir: Path, use_database: bool = True,
-                progress: Progress | None = None, done: int = 0, total: int = 0) -> GameResult:
+                trace_dir: Path, use_database: bool = True, seed: int | None = None,
+                progress: Progress | None = None, finished: Finished | None = None,
+                done: int = 0, total: int = 0) -> GameResult:
     """Verify one spec in the given configurations and run its worked examples.
 
     Args:
         budget: seconds for the whole spec, shared equally by its configurations.
+        seed: Hypothesis' seed for every configuration (see :func:`verify_config`).
+        progress, finished: called before and after each configuration.
+        done, total: configurations of the whole run done before this spec, and in all.
     """
     started = time.perf_counter()
     parsed = load_spec(spec)
     header = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
     spec_id = header.id if header else str(spec)
-    result = GameResult(spec_id, header.title if header else spec_id, str(spec))
+    result = GameResult(spec_id, header.title if header else spec_id, str(spec),
+                        fingerprint=fingerprint(parsed))
     for i, config in enumerate(configs):
         if progress is not None:
             progress(spec_id, config.label, done + i, total)
@@ -314,7 +335,10 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
             m = game.machine
             db = database_root() / _safe(f"{spec_id}-{m.fingerprint[:12]}-{config.label}")
         result.configs.append(verify_config(game, config, profile, examples=examples,
-                                            budget=share, trace_dir=trace_dir, database=db))
+                                            budget=share, trace_dir=trace_dir, database=db,
+                                            seed=seed))
+        if finished is not None:
+            finished(spec_id, result.configs[-1], done + i + 1, total)
     errata_sets = list(dict.fromkeys(c.errata for c in configs)) or [()]
     result.examples = run_examples(spec, errata_sets)
     return result
@@ -324,7 +348,8 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
            variants: Sequence[str] | None = None, errata: str = "both",
            profile: str = "dev", examples: int | None = None, strict: bool = False,
            trace_dir: Path | None = None, use_database: bool = True,
-           progress: Progress | None = None) -> Report:
+           seed: int | None = None, progress: Progress | None = None,
+           finished: Finished | None = None) -> Report:
     """Verify specs: every invariant in every configuration, plus the worked examples.
 
     Args:
@@ -335,6 +360,9 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         strict: reached gaps fail the run.
         trace_dir: where traces go (default ``<cache>/rulewright/traces``).
         use_database: use Hypothesis' example database.
+        seed: Hypothesis' seed for every configuration (default: a new one, recorded in the
+            report).
+        progress, finished: called before and after each configuration.
 
     Raises:
         UsageError: unknown profile, spec, player count or variant.
@@ -344,7 +372,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
     prof = PROFILES[profile]
     traces = trace_dir or database_root().parent / "traces"
     started = time.perf_counter()
-    report = Report(profile, strict)
+    report = Report(profile, strict, seed=new_seed() if seed is None else seed)
     plans: list[tuple[str | Path, list[Config] | None, str | None]] = []
     for spec in specs:
         try:
@@ -364,7 +392,8 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         try:
             report.games.append(verify_spec(spec, configs, prof, examples=examples,
                                             budget=budget, trace_dir=traces,
-                                            use_database=use_database, progress=progress,
+                                            use_database=use_database, seed=report.seed,
+                                            progress=progress, finished=finished,
                                             done=done, total=total))
         except SpecError as err:
             report.games.append(GameResult(str(spec), str(spec), str(spec), error=err.render()))

@@ -1,0 +1,134 @@
+"""How ``rulewright verify`` prints its results: tables that fit 80 columns, in plain words.
+
+A game with few configurations gets one table (a row per check, a column per configuration);
+one with more than fit across gets one line per configuration, with what went wrong on
+indented lines below it. Rows carry names for rules editors (:data:`PLAIN_NAMES`), explained
+once by :func:`legend`; the JSON output keeps the invariant ids ("engine finding",
+"supplies") and its own keys ("examples").
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from rich.console import Console
+from rich.markup import escape
+from rich.measure import Measurement
+from rich.table import Table
+
+from rulewright.invariants.report import ConfigResult, GameResult
+
+#: Invariant id -> the row name shown to rules editors (ids not listed show as they are).
+PLAIN_NAMES: dict[str, str] = {
+    "engine finding": "unexplained stop",
+    "supplies": "empty supplies handled",
+    "expectations": "expect statements",
+    "chance": "chance odds",
+}
+
+#: The table's other rows, in order, with what they mean (the legend).
+OTHER_ROWS: dict[str, str] = {
+    "rulebook gaps reached": "places the rulebook is silent about (`gap` in the spec) that "
+                             "play reached; each is listed below the table",
+    "test runs": "generated runs of one or more whole games (Hypothesis examples): every "
+                 "move and shuffle is drawn by Hypothesis, so a failure shrinks to a short "
+                 "game",
+    "games played": "games played to their end",
+    "actions": "moves and chance outcomes applied, in all games",
+    "game length": "actions per game: mean / longest",
+    "time": "seconds this configuration took",
+}
+
+STATUS_MEANINGS = ("held: checked after every step and never broken; VIOLATED: broken, the "
+                   "shortest game that breaks it is shown below; n/a: nothing to check in "
+                   "this game; not reached: no game got far enough to check it")
+
+_STYLE = {"held": "[green]held[/]", "violated": "[bold red]VIOLATED[/]", "n/a": "[dim]n/a[/]",
+          "not reached": "[yellow]not reached[/]"}
+
+
+def plain(name: str) -> str:
+    """The row name of invariant ``name`` (see :data:`PLAIN_NAMES`)."""
+    return PLAIN_NAMES.get(name, name)
+
+
+def _gaps_cell(c: ConfigResult) -> str:
+    return str(len(c.gaps)) if c.gaps else "[dim]none[/]"
+
+
+def wide_table(g: GameResult) -> Table:
+    """One row per check, one column per configuration."""
+    table = Table(title=escape(f"{g.title} ({g.spec})"), title_justify="left")
+    table.add_column("check", no_wrap=True)
+    for c in g.configs:
+        table.add_column(escape(c.label), justify="center")
+    for name in g.invariants:
+        table.add_row(escape(plain(name)),
+                      *(_STYLE.get(c.status.get(name, "n/a"), "?") for c in g.configs))
+    table.add_row("rulebook gaps reached", *(_gaps_cell(c) for c in g.configs),
+                  end_section=True)
+    table.add_row("test runs", *(str(c.examples) for c in g.configs))
+    table.add_row("games played", *(str(c.finished) for c in g.configs))
+    table.add_row("actions", *(str(c.steps) for c in g.configs))
+    table.add_row("game length", *(f"{c.mean_length:.0f} / {c.max_length}" for c in g.configs))
+    table.add_row("time", *(f"{c.seconds:.1f}s" for c in g.configs))
+    return table
+
+
+def held_count(g: GameResult, c: ConfigResult) -> str:
+    """``13 of 14``: checks that held, of those with something to check."""
+    statuses = [c.status.get(name, "n/a") for name in g.invariants]
+    return f"{statuses.count('held')} of {len(statuses) - statuses.count('n/a')}"
+
+
+def config_lines(g: GameResult, width: int) -> list[str]:
+    """One line per configuration (rich markup), problems on indented lines below it."""
+    label_w = max([len("configuration"), *(len(c.label) for c in g.configs)])
+    head = (f"  {'configuration':<{label_w}} {'checks held':>11} {'games':>7} "
+            f"{'length':>9} {'time':>7}")
+    out = [f"[bold]{escape(g.title)} ({escape(g.spec)})[/]: {len(g.invariants)} checks, "
+           f"{len(g.configs)} configurations", head]
+    for c in g.configs:
+        out.append(f"  {escape(c.label):<{label_w}} {held_count(g, c):>11} {c.finished:>7} "
+                   f"{f'{c.mean_length:.0f} / {c.max_length}':>9} {f'{c.seconds:.1f}s':>7}")
+        violated = [plain(n) for n in g.invariants if c.status.get(n) == "violated"]
+        unreached = [plain(n) for n in g.invariants if c.status.get(n) == "not reached"]
+        gaps = [f"{gap.rule}:{gap.line} ({gap.count} game{'s' if gap.count != 1 else ''})"
+                for gap in c.gaps]
+        for label, style, items in (("VIOLATED", "bold red", violated),
+                                    ("not reached", "yellow", unreached),
+                                    ("rulebook gaps reached", "", gaps)):
+            if not items:
+                continue
+            lines = textwrap.wrap(f"{label}: {', '.join(items)}", width=width - 6,
+                                  break_on_hyphens=False, break_long_words=False)
+            head = f"[{style}]{label}[/]" if style else label
+            out.append("      " + head + escape(lines[0][len(label):]))
+            out += ["      " + escape(line) for line in lines[1:]]
+    return out
+
+
+def print_table(out: Console, g: GameResult) -> None:
+    """The wide table when it fits the console's width, else the per-configuration lines."""
+    table = wide_table(g)
+    if Measurement.get(out, out.options, table).maximum <= out.width:
+        out.print(table)
+        return
+    for line in config_lines(g, out.width):
+        out.print(line, highlight=False)
+
+
+def legend(games: list[GameResult], width: int) -> list[str]:
+    """What each row of the tables means: the checks' titles, then the other rows."""
+    meanings: dict[str, str] = {}
+    for g in games:
+        for name, title in g.invariants.items():
+            meanings.setdefault(plain(name), title)
+    meanings.update(OTHER_ROWS)
+    out = ["What the rows mean:"]
+    for name, meaning in meanings.items():
+        out += textwrap.wrap(f"{name}: {meaning}", width=width, initial_indent="  ",
+                             subsequent_indent="      ", break_on_hyphens=False)
+    out += textwrap.wrap(STATUS_MEANINGS, width=width, initial_indent="  ",
+                         subsequent_indent="      ", break_on_hyphens=False)
+    return out
