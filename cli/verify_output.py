@@ -109,9 +109,11 @@ def config_lines(g: GameResult, width: int) -> list[str]:
 
 
 def print_table(out: Console, g: GameResult) -> None:
-    """The wide table when it fits the console's width, else the per-configuration lines."""
+    """The wide table when it fits the console's width unwrapped, else the per-configuration
+    lines."""
     table = wide_table(g)
-    if Measurement.get(out, out.options, table).maximum <= out.width:
+    unlimited = out.options.update_width(10_000)  # its natural width, not clamped to ours
+    if Measurement.get(out, unlimited, table).maximum <= out.width:
         out.print(table)
         return
     for line in config_lines(g, out.width):

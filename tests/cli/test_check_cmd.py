@@ -151,7 +151,9 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     path.write_text(THREE_ERRORS, encoding="utf-8")
     code, out, err = run(capsys, "--json", str(SPECS / "tiny.rules"), str(path))
     assert (code, err) == (1, "")
-    report = json.loads(out)
+    doc = json.loads(out)
+    assert doc["format"] == "rulewright-check/1"
+    report = doc["specs"]
     assert report[0] == {"spec": str(SPECS / "tiny.rules"), "ok": True, "diagnostics": []}
     assert report[1]["ok"] is False
     assert [(d["line"], d["column"], d["message"]) for d in report[1]["diagnostics"]] == [

@@ -25,7 +25,7 @@ def test_clean_spec_exit_0_with_json(capsys: pytest.CaptureFixture[str], tmp_pat
     assert code == 0
     assert "all invariants held - 1 spec(s), profile ci" in out
     doc = json.loads(out_json.read_text())
-    assert doc["format"] == "rulewright-verify/1" and doc["exit"] == 0
+    assert doc["format"] == "rulewright-verify/2" and doc["exit"] == 0
     (game,) = doc["games"]
     (config,) = game["configs"]
     assert config["label"] == "2p" and config["examples"] == 4

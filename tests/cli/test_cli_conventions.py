@@ -1,0 +1,185 @@
+"""What CI users expect of a command line: --version, seeds, progress lines in logs,
+versioned JSON checked against its schema, tables that fit 80 columns, plain row names."""
+
+from __future__ import annotations
+
+import io
+import json
+import platform
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import hypothesis
+import jsonschema
+import pytest
+from rich.console import Console
+
+import rulewright
+from rulewright.cli.main import main
+from rulewright.cli.progress_lines import LineProgress
+from rulewright.cli.verify_output import print_table
+from rulewright.dsl.compile import fingerprint
+from rulewright.engines import schemas
+from rulewright.engines.game import load_spec
+from rulewright.invariants.report import ConfigResult, GameResult, GapReport
+
+SPECS = Path(__file__).parent.parent / "specs"
+TINY = SPECS / "tiny.rules"
+BROKEN = SPECS / "broken" / "token_from_nothing.rules"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the command in a child process with stdout and stderr on pipes (as in CI)."""
+    return subprocess.run([sys.executable, "-m", "rulewright.cli.main", *args],
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == (
+        f"rulewright {rulewright.__version__} (Hypothesis {hypothesis.__version__}, "
+        f"Python {platform.python_version()})\n")
+    assert rulewright.__version__ == "0.1.0"   # pyproject's version, read from the install
+
+
+def _verify_args(tmp_path: Path, seed: str, out: str, *extra: str) -> list[str]:
+    return ["verify", str(TINY), "--players", "2", "--profile", "ci", "--examples", "4",
+            "--no-database", "--seed", seed, "--json", str(tmp_path / out),
+            "--trace-dir", str(tmp_path / "traces"), *extra]
+
+
+def _results(doc: dict[str, Any]) -> Any:
+    """A verify document without what legitimately changes between runs (times)."""
+    if isinstance(doc, dict):
+        return {k: _results(v) for k, v in doc.items() if k != "seconds"}
+    if isinstance(doc, list):
+        return [_results(v) for v in doc]
+    return doc
+
+
+def test_verify_in_a_log_prints_seed_progress_lines_and_an_80_column_table(
+        tmp_path: Path) -> None:
+    run = cli(*_verify_args(tmp_path, "5", "a.json"))
+    assert run.returncode == 0, run.stderr
+    err = run.stderr.splitlines()
+    assert err[0] == "rulewright verify: seed 5, profile ci (repeat with --seed 5)"
+    assert re.fullmatch(r"\[ +\d+\.\ds\] 1/1 tiny 2p: 14 of 14 checks held, \d+ games "
+                        r"\(\d+\.\ds\)", err[1]), err
+    assert len(err) == 2
+    out = run.stdout
+    assert max(len(line) for line in out.splitlines()) <= 80
+    lines = out.splitlines()
+    # the column's width follows the numbers below (game lengths), so compare cell texts
+    cells = [[cell.strip() for cell in line.strip("│┃").split(line[0])]
+             for line in lines[2:21] if line[0] in "│┃"]
+    assert lines[0] == "Tiny (tiny)"
+    assert cells == [["check", "2p"], ["conservation", "held"], ["tokens", "held"],
+                     ["bounds", "held"], ["tie-break", "held"], ["termination", "held"],
+                     ["no deadlock", "held"], ["determinism", "held"], ["chance odds", "held"],
+                     ["hidden information", "held"], ["runs cleanly", "held"],
+                     ["empty supplies handled", "held"], ["expect statements", "held"],
+                     ["unexplained stop", "held"], ["spec:small", "held"],
+                     ["rulebook gaps reached", "none"], ["test runs", "4"]]
+    assert "What the rows mean:" in out
+    assert ("  test runs: generated runs of one or more whole games (Hypothesis examples):"
+            in out)
+    assert "  unexplained stop: no finding of an unclassified kind" in out
+    assert out.rstrip().splitlines()[-1].startswith(
+        "all invariants held - 1 spec(s), profile ci, seed 5, ")
+
+
+def test_the_same_seed_repeats_a_run_and_the_json_records_it(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]
+                                                             ) -> None:
+    for seed, name in (("5", "a.json"), ("5", "b.json"), ("6", "c.json")):
+        assert main(_verify_args(tmp_path, seed, name)) == 0
+    capsys.readouterr()
+    a, b, c = (json.loads((tmp_path / n).read_text()) for n in ("a.json", "b.json", "c.json"))
+    for doc in (a, b, c):
+        schemas.validate(doc)
+    assert a["seed"] == 5 and c["seed"] == 6
+    assert _results(a) == _results(b)
+    # another seed plays other games: the invariants are evaluated a different number of times
+    assert _results(a)["games"][0]["configs"] != _results(c)["games"][0]["configs"]
+    assert a["games"][0]["fingerprint"] == fingerprint(load_spec(TINY))
+    assert a["versions"]["hypothesis"] == hypothesis.__version__
+
+
+def test_a_bad_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(TINY), "--seed", "-1"]) == 2
+    assert "argument --seed: -1 is not between 0 and 2**64 - 1" in capsys.readouterr().err
+
+
+def test_progress_lines_report_long_silences() -> None:
+    stream = io.StringIO()
+    with LineProgress(stream, heartbeat=0.2) as lines:
+        lines.started("braff 4p")
+        time.sleep(0.5)
+        lines.finished("1/1 braff 4p: done")
+    text = stream.getvalue().splitlines()
+    assert re.fullmatch(r"\[ +0\.\ds\] still verifying braff 4p \(0\.\ds in this "
+                        r"configuration\)", text[0]), text
+    assert re.fullmatch(r"\[ +0\.\ds\] 1/1 braff 4p: done", text[-1]), text
+
+
+def test_many_configurations_get_one_line_each_within_80_columns() -> None:
+    inv = {"conservation": "", "tokens": "", "no deadlock": "", "engine finding": "",
+           "spec:small": ""}
+    configs = []
+    for label in ("2p", "2p +board_a2", "3p v:free_sides", "4p v:no_assignments +errata"):
+        status = dict.fromkeys(inv, "held") | {"tokens": "n/a"}
+        configs.append(ConfigResult(label, 2, [], [], examples=8, finished=123, steps=4000,
+                                    seconds=12.25, mean_length=40.4, max_length=52,
+                                    status=status))
+    configs[1].status |= {"engine finding": "violated", "spec:small": "not reached"}
+    configs[2].gaps = [GapReport("gap", "take_photo_when_deck_is_empty", 127, "", [], 3, 4,
+                                 None),
+                       GapReport("gap", "score_ties", 412, "", [], 1, 4, None),
+                       GapReport("gap", "a_rather_long_rule_name_here", 999, "", [], 12, 4,
+                                 None)]
+    game = GameResult("zlap_kadr", "Złap Kadr", "zlap_kadr", invariants=inv, configs=configs)
+    out = Console(width=80, file=io.StringIO(), soft_wrap=True)
+    print_table(out, game)
+    assert out.file.getvalue() == """\
+Złap Kadr (zlap_kadr): 5 checks, 4 configurations
+  configuration               checks held   games    length    time
+  2p                               4 of 4     123   40 / 52   12.2s
+  2p +board_a2                     2 of 4     123   40 / 52   12.2s
+      VIOLATED: unexplained stop
+      not reached: spec:small
+  3p v:free_sides                  4 of 4     123   40 / 52   12.2s
+      rulebook gaps reached: take_photo_when_deck_is_empty:127 (3 games),
+      score_ties:412 (1 game), a_rather_long_rule_name_here:999 (12 games)
+  4p v:no_assignments +errata      4 of 4     123   40 / 52   12.2s
+"""
+
+
+def test_every_json_output_names_its_format_and_matches_its_schema(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    docs = {}
+    for args in (["check", str(TINY)], ["simulate", str(TINY), "--games", "3", "--seed", "7"],
+                 ["explore", "tic_tac_toe", "--max-states", "50"]):
+        main([*args, "--json"])
+        docs[args[0]] = json.loads(capsys.readouterr().out)
+    assert [d["format"] for d in docs.values()] == [
+        "rulewright-check/1", "rulewright-simulate/1", "rulewright-explore/1"]
+    for doc in docs.values():
+        schemas.validate(doc)
+    assert docs["simulate"]["seed"] == 7 and docs["simulate"]["policy"] == "random"
+    assert docs["check"]["specs"][0]["ok"] is True
+
+
+def test_schemas_are_valid_and_catch_a_wrong_document() -> None:
+    assert schemas.formats() == ["rulewright-check/1", "rulewright-explore/1",
+                                 "rulewright-simulate/1", "rulewright-verify/2"]
+    for fmt in schemas.formats():
+        jsonschema.Draft202012Validator.check_schema(schemas.schema(fmt))
+    with pytest.raises(jsonschema.ValidationError, match="'ok' is a required property"):
+        schemas.validate({"format": "rulewright-check/1", "specs": [
+            {"spec": "x.rules", "diagnostics": []}]})
+    with pytest.raises(KeyError, match="no JSON schema for format 'rulewright-verify/1'"):
+        schemas.validate({"format": "rulewright-verify/1"})
