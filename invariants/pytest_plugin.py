@@ -10,13 +10,24 @@ slowed down by the specs lying around in it:
 - ``--rulewright`` is given, or the ini option ``rulewright_collect = true`` is set (then every
   ``.rules`` file pytest walks past is collected).
 
-Items. Per configuration (every player count, variants none and each alone, errata off and
-on), one item per invariant, named ``INVARIANT[CONFIG]`` (``conservation[3p +errata]``), one
-``gaps[CONFIG]`` item (fails only with ``--rulewright-strict``), and one item per worked example
-(``example:NAME`` plus ``[+errata]``). A configuration is verified once, by its first item; the
-others read the result. A violation is reported as the invariant, the rules with citations,
-the shrunk play-by-play and the trace file; any other exception keeps its traceback.
-Options: ``--rulewright-profile`` (default ``ci``), ``--rulewright-examples N``.
+Items. A node id reads ``FILE::CONFIGURATION::CHECK``, with no spaces or brackets, so
+``--lf``, ``--ff``, ``-k`` and ``--deselect`` treat each as a plain name:
+
+- one collector per configuration (every player count, variants none and each alone, errata
+  off and on), named like ``3p``, ``3p+v:short``, ``2p+errata`` or ``2p+board_a2``
+  (:func:`config_id`), holding one item per invariant (its id with ``_`` for spaces:
+  ``conservation``, ``no_deadlock``, ``spec:small``) and a ``gaps`` item (fails only with
+  ``--rulewright-strict``);
+- one collector per errata setting, ``worked_examples`` (``worked_examples+errata``), with
+  one item per worked example, named after it.
+
+A configuration is verified once, by its first item; the others read the result. A failure
+starts with ``spec/x.rules:LINE:`` (the rule or invariant involved, as an editor jumps to it)
+and shows the violation's message with its values, the rules with citations, the shrunk
+play-by-play and the trace file; any other exception keeps its traceback. ``reportinfo``
+gives the invariant's declaration line (the game header for built-in invariants).
+Options: ``--rulewright-profile`` (default ``ci``; another name is a usage error),
+``--rulewright-examples N``.
 
 Fixtures for scenario tests in Python: ``rulewright_game`` (= :func:`rulewright.load`) and
 ``rulewright_play`` (:func:`play`, apply actions by label)::
@@ -43,15 +54,24 @@ class RulewrightFailure(Exception):
     """A verification failure of one item; its text is the whole report."""
 
 
+def positive(text: str) -> int:
+    """An option type: a whole number of 1 or more (else pytest reports a usage error)."""
+    value = int(text)  # a ValueError is reported by pytest as a usage error
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """The plugin's command-line and ini options."""
+    """The plugin's command-line and ini options (a bad value is a usage error)."""
+    from rulewright.invariants.profiles import PROFILES
     group = parser.getgroup("rulewright", "rulewright spec verification")
     group.addoption("--rulewright", action="store_true", default=False,
                     help="collect every *.rules file (not only those named on the command line)")
-    group.addoption("--rulewright-profile", default="ci",
+    group.addoption("--rulewright-profile", default="ci", choices=sorted(PROFILES),
                     help="verification profile: dev, ci (default) or thorough")
-    group.addoption("--rulewright-examples", type=int, default=None,
-                    help="Hypothesis examples per configuration")
+    group.addoption("--rulewright-examples", type=positive, default=None, metavar="N",
+                    help="test runs (Hypothesis examples) per configuration, 1 or more")
     group.addoption("--rulewright-strict", action="store_true", default=False,
                     help="fail the gaps items when a rulebook gap is reachable")
     parser.addini("rulewright_collect", type="bool", default=False,
@@ -80,67 +100,113 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RulesFile 
     return None
 
 
-class RulesFile(pytest.File):
-    """A spec file: its configurations' invariants, gaps and worked examples as items."""
+def config_id(label: str) -> str:
+    """A configuration's node name: ``"3p v:short +errata"`` -> ``"3p+v:short+errata"``."""
+    return "+".join(part.lstrip("+") for part in label.split())
 
-    def collect(self) -> Iterator[pytest.Item]:
-        """Yield items in a stable order: per configuration, per invariant; then examples."""
+
+def item_name(invariant: str) -> str:
+    """An invariant's item name: its id with ``_`` for spaces (``no deadlock`` -> ``no_deadlock``)."""
+    return invariant.replace(" ", "_")
+
+
+def _error_line(err: Exception) -> int:
+    if isinstance(err, SpecError) and err.diagnostics:
+        return err.diagnostics[0].span.line
+    return 1
+
+
+class RulesFile(pytest.File):
+    """A spec file: a collector per configuration and per errata setting of worked examples."""
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        """Configurations in a stable order, then the worked examples."""
         from rulewright.dsl import ast
-        from rulewright.invariants.library import invariants_for, names
         from rulewright.invariants.runner import configurations
         try:
             configs = configurations(self.path)
             parsed = load_spec(self.path)
         except (SpecError, UsageError) as err:
-            yield SpecItem.from_parent(self, name="spec", error=err)
+            yield SpecItem.from_parent(self, name="spec", error=err, line=_error_line(err))
             return
         header = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
         header_line = header.span.line if header else 1
         for config in configs:
-            try:
-                game = load(self.path, config.players, config.variants, config.errata)
-            except (SpecError, UsageError) as err:
-                yield SpecItem.from_parent(self, name=f"spec[{config.label}]", error=err)
-                continue
-            invariants = invariants_for(game)
-            lines = {inv.name: inv.line for inv in invariants if inv.line}
-            for name in names(invariants):
-                yield InvariantItem.from_parent(self, name=f"{name}[{config.label}]",
-                                                setup=config, invariant=name,
-                                                line=lines.get(name, header_line))
-            yield GapsItem.from_parent(self, name=f"gaps[{config.label}]", setup=config,
-                                       invariant="", line=header_line)
+            yield ConfigCollector.from_parent(self, name=config_id(config.label), setup=config,
+                                              header_line=header_line)
         for errata in dict.fromkeys(c.errata for c in configs):
-            suffix = f"[+{','.join(errata)}]" if errata else ""
-            yield ExamplesItem.from_parent(self, name=f"examples{suffix}", errata=errata,
-                                           line=header_line)
+            examples = {d.name: d.span.line for d in parsed.decls
+                        if isinstance(d, ast.ExampleDecl)}
+            for er in (d for d in parsed.decls if isinstance(d, ast.ErratumDecl)):
+                if er.name in errata:
+                    examples.update({e.name: e.span.line for e in er.examples})
+            if examples:
+                name = "worked_examples" + ("+" + config_id(_errata_label(errata))
+                                            if errata else "")
+                yield ExamplesCollector.from_parent(self, name=name, errata=errata,
+                                                    examples=examples)
 
-    def result_for(self, config: Any) -> Any:
-        """The configuration's verification result (run once, by its first item)."""
+
+def _errata_label(errata: tuple[str, ...]) -> str:
+    return "errata" if len(errata) > 1 else errata[0]
+
+
+class ConfigCollector(pytest.Collector):
+    """One configuration: an item per invariant and one for the reachable gaps."""
+
+    def __init__(self, *, setup: Any, header_line: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.setup_ = setup
+        self.header_line = header_line
+        self.result: Any = None
+
+    def collect(self) -> Iterator[pytest.Item]:
+        """Items in the report's order of invariants, then ``gaps``."""
+        from rulewright.invariants.library import invariants_for, names
+        config = self.setup_
+        try:
+            game = load(self.path, config.players, config.variants, config.errata)
+        except (SpecError, UsageError) as err:
+            yield SpecItem.from_parent(self, name="spec", error=err, line=_error_line(err))
+            return
+        invariants = invariants_for(game)
+        lines = {inv.name: inv.line for inv in invariants if inv.line}
+        for name in names(invariants):
+            yield InvariantItem.from_parent(self, name=item_name(name), invariant=name,
+                                            line=lines.get(name, self.header_line))
+        yield GapsItem.from_parent(self, name="gaps", invariant="", line=self.header_line)
+
+    def verified(self) -> Any:
+        """The configuration's :class:`~rulewright.invariants.report.ConfigResult` (run once)."""
         from rulewright.invariants.profiles import PROFILES, database_root
         from rulewright.invariants.runner import verify_config
-        if not hasattr(self, "results"):
-            self.results: dict[Any, Any] = {}
-        if config not in self.results:
+        if self.result is None:
             opts = self.config.option
-            profile = PROFILES.get(opts.rulewright_profile)
-            if profile is None:
-                raise pytest.UsageError(f"--rulewright-profile: unknown profile "
-                                        f"{opts.rulewright_profile!r}")
+            profile = PROFILES[opts.rulewright_profile]
+            config = self.setup_
             game = load(self.path, config.players, config.variants, config.errata)
             budget = profile.budget / 8 if profile.budget else None
-            self.results[config] = verify_config(
+            self.result = verify_config(
                 game, config, profile, examples=opts.rulewright_examples, budget=budget,
                 trace_dir=database_root().parent / "traces",
                 database=database_root() / f"{game.machine.game.id}-"
-                f"{game.machine.fingerprint[:12]}-{config.label.replace(' ', '_')}")
-        return self.results[config]
+                f"{game.machine.fingerprint[:12]}-{config_id(config.label)}")
+        return self.result
 
 
 class _Item(pytest.Item):
     def __init__(self, *, line: int = 1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.line = line
+
+    def where(self, line: int | None = None) -> str:
+        """``spec/x.rules:12``: the spec file relative to where pytest runs, and a line."""
+        here = Path(self.config.invocation_params.dir)
+        try:
+            shown = str(self.path.relative_to(here))
+        except ValueError:
+            shown = str(self.path)
+        return f"{shown}:{self.line if line is None else line}"
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str | Any:
@@ -150,8 +216,10 @@ class _Item(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        """The spec file, the declaration's line (0-based), the item name."""
-        return self.path, max(0, self.line - 1), f"{self.path.name}::{self.name}"
+        """The spec file, the declaration's line (0-based), the node's name below the file."""
+        file_id = self.path.name
+        below = self.nodeid.split(file_id + "::", 1)[-1]
+        return self.path, max(0, self.line - 1), below
 
 
 class SpecItem(_Item):
@@ -170,24 +238,29 @@ class SpecItem(_Item):
 class InvariantItem(_Item):
     """One invariant in one configuration."""
 
-    def __init__(self, *, setup: Any, invariant: str, **kwargs: Any) -> None:
+    def __init__(self, *, invariant: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.setup_ = setup
         self.invariant = invariant
+
+    def verified(self) -> Any:
+        """The configuration's result (verified by the first item that asks)."""
+        assert isinstance(self.parent, ConfigCollector)
+        return self.parent.verified()
 
     def runtest(self) -> None:
         """Fail when the configuration's run violated this invariant."""
-        assert isinstance(self.parent, RulesFile)
-        result = self.parent.result_for(self.setup_)
+        result = self.verified()
+        label = self.parent.setup_.label if isinstance(self.parent, ConfigCollector) else ""
         for v in result.violations:
             if v.invariant == self.invariant:
-                lines = [f"VIOLATED {v.invariant} [{self.setup_.label}]: {v.message}"]
+                first = v.rules[0]["line"] if v.rules else self.line
+                lines = [f"{self.where(first)}: VIOLATED {v.invariant} [{label}]: {v.message}"]
                 for r in v.rules:
-                    lines.append(f"  rule {r['rule']} (line {r['line']})")
+                    lines.append(f"  rule {r['rule']} at {self.where(r['line'])}")
                     lines += [f"    cites: {c}" for c in r["cites"]]
                 lines.append(f"  counterexample, shrunk to {v.steps} steps:")
                 lines += ["  " + line for line in v.play_by_play]
-                lines.append(f"  trace: {v.trace}")
+                lines.append(f"  trace: {v.trace}  (rulewright replay it)")
                 raise RulewrightFailure("\n".join(lines))
         status = result.status.get(self.invariant)
         if status == "n/a":
@@ -201,28 +274,46 @@ class GapsItem(InvariantItem):
 
     def runtest(self) -> None:
         """Fail (strict) or pass listing the gaps."""
-        assert isinstance(self.parent, RulesFile)
-        result = self.parent.result_for(self.setup_)
+        result = self.verified()
         if result.gaps and self.config.option.rulewright_strict:
             raise RulewrightFailure("\n".join(
-                f"gap reached [{self.setup_.label}]: {g.kind} in rule {g.rule} (line {g.line}), "
+                f"{self.where(g.line)}: rulebook gap reached: {g.kind} in rule {g.rule}, "
                 f"{g.count} game(s): {g.message}; trace {g.trace}" for g in result.gaps))
 
 
-class ExamplesItem(_Item):
-    """The spec's worked examples under one errata setting."""
+class ExamplesCollector(pytest.Collector):
+    """The spec's worked examples under one errata setting: one item each."""
 
-    def __init__(self, *, errata: tuple[str, ...], **kwargs: Any) -> None:
+    def __init__(self, *, errata: tuple[str, ...], examples: dict[str, int],
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.errata = errata
+        self.examples = examples
+        self.results: dict[str, Any] | None = None
+
+    def collect(self) -> Iterator[pytest.Item]:
+        """One item per worked example, in the spec's order."""
+        for name, line in self.examples.items():
+            yield ExampleItem.from_parent(self, name=name, line=line)
+
+    def run(self) -> dict[str, Any]:
+        """Every example's :class:`~rulewright.invariants.report.ExampleResult` (run once)."""
+        from rulewright.invariants.runner import run_examples
+        if self.results is None:
+            self.results = {e.name: e for e in run_examples(self.path, [self.errata])}
+        return self.results
+
+
+class ExampleItem(_Item):
+    """One worked example."""
 
     def runtest(self) -> None:
-        """Fail listing every worked example that did not pass."""
-        from rulewright.invariants.runner import run_examples
-        failed = [e for e in run_examples(self.path, [self.errata]) if not e.passed]
-        if failed:
-            raise RulewrightFailure("\n".join(f"worked example {e.name} ({e.title}): {e.problem}"
-                                              for e in failed))
+        """Fail when the example did not run to its end with every ``expect`` holding."""
+        assert isinstance(self.parent, ExamplesCollector)
+        e = self.parent.run()[self.name]
+        if not e.passed:
+            raise RulewrightFailure(f"{self.where()}: worked example {e.name} ({e.title}): "
+                                    f"{e.problem}")
 
 
 def play(state: State, *labels: str) -> State:

@@ -1,4 +1,5 @@
-"""The pytest plugin, run with pytester: collection rules, items, failures, fixtures."""
+"""The pytest plugin, run with pytester: collection rules, node ids, --lf/--ff, failures with
+spec:line, usage errors, fixtures."""
 
 from __future__ import annotations
 
@@ -21,6 +22,13 @@ def specs(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.
     return pytester
 
 
+@pytest.fixture
+def examples(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))
+    (pytester.path / "ex.rules").write_text((BROKEN / "example_fails.rules").read_text())
+    return pytester
+
+
 def test_not_collected_unless_asked(specs: pytest.Pytester) -> None:
     result = specs.runpytest("-p", "no:cacheprovider", "--co")
     result.assert_outcomes()
@@ -31,23 +39,91 @@ def test_a_directory_on_the_command_line_collects_invariant_items(
         specs: pytest.Pytester) -> None:
     result = specs.runpytest("spec/tiny.rules", "-p", "no:cacheprovider", "--co", "-q")
     out = result.stdout.str()
-    assert "spec/tiny.rules::conservation[2p]" in out
-    assert "spec/tiny.rules::spec:small[3p]" in out
-    assert "spec/tiny.rules::gaps[2p]" in out
-    assert "spec/tiny.rules::examples" in out
-    # 13 invariants + gaps, for 2 and 3 players, plus the worked examples item
-    assert "31 tests collected" in out
+    ids = [line for line in out.splitlines() if "::" in line]
+    assert ids[:3] == ["spec/tiny.rules::2p::conservation", "spec/tiny.rules::2p::tokens",
+                       "spec/tiny.rules::2p::bounds"]
+    assert "spec/tiny.rules::2p::no_deadlock" in ids
+    assert "spec/tiny.rules::3p::spec:small" in ids
+    assert "spec/tiny.rules::2p::gaps" in ids
+    assert not [i for i in ids if " " in i or "[" in i]
+    # 13 invariants + gaps, for 2 and 3 players (tiny has no worked examples)
+    assert "30 tests collected" in out
 
 
-def test_violation_fails_only_its_item_with_our_report(specs: pytest.Pytester) -> None:
+def test_violation_fails_only_its_item_with_spec_line_and_values(
+        specs: pytest.Pytester) -> None:
     result = specs.runpytest("spec/broken.rules", "-p", "no:cacheprovider",
                              "--rulewright-examples", "4")
-    result.assert_outcomes(failed=1, passed=13, skipped=1)
+    result.assert_outcomes(failed=1, passed=12, skipped=1)
     out = result.stdout.str()
-    assert "broken.rules::tokens[2p]" in out
-    assert "VIOLATED tokens [2p]: token chip: holders sum to 7, declared total 6" in out
+    assert "_ 2p::tokens _" in out   # the failure's header: the node below the file
+    assert ("spec/broken.rules:20: VIOLATED tokens [2p]: token chip: holders sum to 7, "
+            "declared total 6 (bank=6, chips[0]=1)") in out
+    assert "  rule play at spec/broken.rules:20" in out
     assert "counterexample, shrunk to 2 steps:" in out
+    assert "FAILED spec/broken.rules::2p::tokens" in out
     assert "Traceback" not in out
+
+
+def test_reportinfo_gives_the_spec_line(specs: pytest.Pytester) -> None:
+    specs.makeconftest("""
+        def pytest_collection_modifyitems(items):
+            for item in items:
+                path, line, name = item.reportinfo()
+                if name in ("2p::spec:small", "2p::tokens"):
+                    print("WHERE", path.name, line + 1, name, item.location)
+    """)
+    result = specs.runpytest("spec/tiny.rules", "-p", "no:cacheprovider", "--co", "-q", "-s")
+    out = result.stdout.str()
+    line = next(i + 1 for i, text in enumerate(TINY.read_text().splitlines())
+                if text.startswith("invariant small"))
+    assert (f"WHERE tiny.rules {line} 2p::spec:small "
+            f"('spec/tiny.rules', {line - 1}, '2p::spec:small')") in out
+    assert "WHERE tiny.rules 1 2p::tokens ('spec/tiny.rules', 0, '2p::tokens')" in out
+
+
+def test_last_failed_reruns_only_the_failure_and_failed_first_runs_it_first(
+        specs: pytest.Pytester) -> None:
+    first = specs.runpytest("spec/broken.rules", "--rulewright-examples", "4")
+    first.assert_outcomes(failed=1, passed=12, skipped=1)
+    again = specs.runpytest("spec/broken.rules", "--rulewright-examples", "4", "--lf")
+    again.assert_outcomes(failed=1)
+    assert "run-last-failure: rerun previous 1 failure" in again.stdout.str()
+    first_ff = specs.runpytest("spec/broken.rules", "--rulewright-examples", "4", "--ff", "-v")
+    first_ff.assert_outcomes(failed=1, passed=12, skipped=1)
+    ran = [line.split()[0] for line in first_ff.stdout.lines
+           if line.startswith("spec/broken.rules::")]
+    assert ran[0] == "spec/broken.rules::2p::tokens" and len(ran) == 14
+
+
+def test_k_selects_by_configuration_and_invariant(specs: pytest.Pytester) -> None:
+    result = specs.runpytest("spec/tiny.rules", "-p", "no:cacheprovider", "--co", "-q",
+                             "-k", "3p and no_deadlock")
+    assert "spec/tiny.rules::3p::no_deadlock" in result.stdout.str()
+    assert "1/30 tests collected (29 deselected)" in result.stdout.str()
+
+
+def test_worked_examples_are_items_with_their_lines(examples: pytest.Pytester) -> None:
+    result = examples.runpytest("ex.rules", "-p", "no:cacheprovider", "-k", "worked_examples")
+    result.assert_outcomes(failed=1, passed=1, deselected=14)
+    out = result.stdout.str()
+    assert ("ex.rules:26: worked example two_chips (A turn pays two chips): expectation "
+            "failed (line 29): two chips") in out
+    assert "FAILED ex.rules::worked_examples::two_chips" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--rulewright-profile", "fast"),
+     "argument --rulewright-profile: invalid choice: 'fast' (choose from 'ci', 'dev', "
+     "'thorough')"),
+    (("--rulewright-examples", "0"), "argument --rulewright-examples: invalid positive value: '0'"),
+])
+def test_a_bad_option_is_a_usage_error(specs: pytest.Pytester, args: tuple[str, ...],
+                                       message: str) -> None:
+    result = specs.runpytest("spec/tiny.rules", "-p", "no:cacheprovider", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.str()
+    assert "Traceback" not in result.stderr.str() and not result.stdout.lines
 
 
 def test_whole_directory_and_scenario_fixtures(specs: pytest.Pytester) -> None:
@@ -62,4 +138,4 @@ def test_whole_directory_and_scenario_fixtures(specs: pytest.Pytester) -> None:
     result = specs.runpytest("test_scenario.py", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     result = specs.runpytest("spec", "-p", "no:cacheprovider", "--co", "-q")
-    assert "46 tests collected" in result.stdout.str()
+    assert "44 tests collected" in result.stdout.str()
