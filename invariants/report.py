@@ -63,6 +63,29 @@ def versions() -> dict[str, str]:
             "python": platform.python_version()}
 
 
+def stale_message(game: dict[str, Any], current: str) -> str | None:
+    """Whether a game's verify results belong to the spec text whose fingerprint is ``current``.
+
+    Args:
+        game: one entry of a verify document's ``"games"``.
+        current: :func:`rulewright.dsl.compile.fingerprint` of the spec as it is now.
+
+    Returns:
+        None when they match, else why the results must not be shown as the spec's.
+    """
+    recorded = game.get("fingerprint")
+    spec = game.get("spec", "?")
+    if not isinstance(recorded, str):
+        return (f"the verify results for {spec} do not say which version of the spec they "
+                f"belong to (no \"fingerprint\"; written before {FORMAT}): rerun rulewright "
+                f"verify --json")
+    if recorded != current:
+        return (f"the verify results for {spec} are from another version of the spec "
+                f"(fingerprint {recorded}, the spec now is {current}): rerun rulewright "
+                f"verify --json")
+    return None
+
+
 @define
 class ViolationReport:
     """One violated invariant in one configuration, with its shrunk counterexample."""

@@ -25,7 +25,7 @@ from rulewright.cli.verify_output import print_table
 from rulewright.dsl.compile import fingerprint
 from rulewright.engines import schemas
 from rulewright.engines.game import load_spec
-from rulewright.invariants.report import ConfigResult, GameResult, GapReport
+from rulewright.invariants.report import ConfigResult, GameResult, GapReport, stale_message
 
 SPECS = Path(__file__).parent.parent / "specs"
 TINY = SPECS / "tiny.rules"
@@ -183,3 +183,27 @@ def test_schemas_are_valid_and_catch_a_wrong_document() -> None:
             {"spec": "x.rules", "diagnostics": []}]})
     with pytest.raises(KeyError, match="no JSON schema for format 'rulewright-verify/1'"):
         schemas.validate({"format": "rulewright-verify/1"})
+
+
+def test_docs_refuse_verify_results_of_another_spec_version(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "tiny.rules"
+    spec.write_text(TINY.read_text())
+    results = tmp_path / "v.json"
+    assert main(["verify", str(spec), "--players", "2", "--profile", "ci", "--examples", "2",
+                 "--no-database", "--trace-dir", str(tmp_path), "--json", str(results)]) == 0
+    doc = json.loads(results.read_text())
+    old = fingerprint(load_spec(spec))
+    assert stale_message(doc["games"][0], old) is None
+    spec.write_text(TINY.read_text() + "\n# a changed spec\n")
+    new = fingerprint(load_spec(spec))
+    capsys.readouterr()
+    assert main(["docs", "--out", str(tmp_path / "site"), "--verify-json", str(results)]) == 2
+    assert capsys.readouterr().err == (
+        f"rulewright: --verify-json {results}: the verify results for tiny are from another "
+        f"version of the spec (fingerprint {old}, the spec now is {new}): rerun rulewright "
+        f"verify --json\n")
+    del doc["games"][0]["fingerprint"]
+    assert stale_message(doc["games"][0], new) == (
+        'the verify results for tiny do not say which version of the spec they belong to (no '
+        '"fingerprint"; written before rulewright-verify/2): rerun rulewright verify --json')
