@@ -9,6 +9,7 @@ the spec's worked examples.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import time
@@ -46,6 +47,13 @@ Finished = Callable[[str, ConfigResult, int, int], None]
 def new_seed() -> int:
     """A fresh seed for a run that was given none (printed, so the run can be repeated)."""
     return secrets.randbelow(2**32)
+
+
+def config_seed(seed: int, spec_id: str, label: str) -> int:
+    """The Hypothesis seed of one configuration: derived from the run's seed, so one number
+    repeats a whole run, while configurations do not all replay the same draws."""
+    digest = hashlib.sha256(f"{seed}:{spec_id}:{label}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 @frozen
@@ -310,7 +318,7 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
 
     Args:
         budget: seconds for the whole spec, shared equally by its configurations.
-        seed: Hypothesis' seed for every configuration (see :func:`verify_config`).
+        seed: the run's seed; each configuration's is :func:`config_seed` of it.
         progress, finished: called before and after each configuration.
         done, total: configurations of the whole run done before this spec, and in all.
     """
@@ -336,7 +344,8 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
             db = database_root() / _safe(f"{spec_id}-{m.fingerprint[:12]}-{config.label}")
         result.configs.append(verify_config(game, config, profile, examples=examples,
                                             budget=share, trace_dir=trace_dir, database=db,
-                                            seed=seed))
+                                            seed=None if seed is None else
+                                            config_seed(seed, spec_id, config.label)))
         if finished is not None:
             finished(spec_id, result.configs[-1], done + i + 1, total)
     errata_sets = list(dict.fromkeys(c.errata for c in configs)) or [()]
@@ -360,8 +369,8 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         strict: reached gaps fail the run.
         trace_dir: where traces go (default ``<cache>/rulewright/traces``).
         use_database: use Hypothesis' example database.
-        seed: Hypothesis' seed for every configuration (default: a new one, recorded in the
-            report).
+        seed: the run's seed (default: a new one, recorded in the report); each
+            configuration's Hypothesis seed is :func:`config_seed` of it.
         progress, finished: called before and after each configuration.
 
     Raises:

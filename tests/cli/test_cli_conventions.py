@@ -25,6 +25,7 @@ from rulewright.cli.verify_output import print_table
 from rulewright.dsl.compile import fingerprint
 from rulewright.engines import schemas
 from rulewright.engines.game import load_spec
+from rulewright.invariants.runner import config_seed
 from rulewright.invariants.report import ConfigResult, GameResult, GapReport, stale_message
 
 SPECS = Path(__file__).parent.parent / "specs"
@@ -107,6 +108,9 @@ def test_the_same_seed_repeats_a_run_and_the_json_records_it(tmp_path: Path,
     assert _results(a)["games"][0]["configs"] != _results(c)["games"][0]["configs"]
     assert a["games"][0]["fingerprint"] == fingerprint(load_spec(TINY))
     assert a["versions"]["hypothesis"] == hypothesis.__version__
+    # each configuration draws from its own seed, derived from the run's
+    assert config_seed(5, "tiny", "2p") == 15446030549470924433
+    assert config_seed(5, "tiny", "3p") == 13276054263292759771
 
 
 def test_a_bad_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
