@@ -85,23 +85,25 @@ def config_lines(g: GameResult, width: int) -> list[str]:
     """One line per configuration (rich markup), problems on indented lines below it."""
     label_w = max([len("configuration"), *(len(c.label) for c in g.configs)])
     head = (f"  {'configuration':<{label_w}} {'checks held':>11} {'games':>7} "
-            f"{'length':>9} {'time':>7}")
+            f"{'length':>11} {'time':>7}")
     out = [f"[bold]{escape(g.title)} ({escape(g.spec)})[/]: {len(g.invariants)} checks, "
            f"{len(g.configs)} configurations", head]
     for c in g.configs:
         out.append(f"  {escape(c.label):<{label_w}} {held_count(g, c):>11} {c.finished:>7} "
-                   f"{f'{c.mean_length:.0f} / {c.max_length}':>9} {f'{c.seconds:.1f}s':>7}")
+                   f"{f'{c.mean_length:.0f} / {c.max_length}':>11} {f'{c.seconds:.1f}s':>7}")
         violated = [plain(n) for n in g.invariants if c.status.get(n) == "violated"]
         unreached = [plain(n) for n in g.invariants if c.status.get(n) == "not reached"]
-        gaps = [f"{gap.rule}:{gap.line} ({gap.count} game{'s' if gap.count != 1 else ''})"
+        # a no-break space keeps "(3 games)" on one line when wrapped
+        gaps = [f"{gap.rule}:{gap.line} ({gap.count}\u00a0game{'s' if gap.count != 1 else ''})"
                 for gap in c.gaps]
         for label, style, items in (("VIOLATED", "bold red", violated),
                                     ("not reached", "yellow", unreached),
                                     ("rulebook gaps reached", "", gaps)):
             if not items:
                 continue
-            lines = textwrap.wrap(f"{label}: {', '.join(items)}", width=width - 6,
-                                  break_on_hyphens=False, break_long_words=False)
+            lines = [line.replace("\u00a0", " ") for line in textwrap.wrap(
+                f"{label}: {', '.join(items)}", width=width - 6, break_on_hyphens=False,
+                break_long_words=False)]
             head = f"[{style}]{label}[/]" if style else label
             out.append("      " + head + escape(lines[0][len(label):]))
             out += ["      " + escape(line) for line in lines[1:]]

@@ -140,25 +140,26 @@ def test_many_configurations_get_one_line_each_within_80_columns() -> None:
                                     seconds=12.25, mean_length=40.4, max_length=52,
                                     status=status))
     configs[1].status |= {"engine finding": "violated", "spec:small": "not reached"}
+    configs[3].mean_length, configs[3].max_length = 391.2, 741
     configs[2].gaps = [GapReport("gap", "take_photo_when_deck_is_empty", 127, "", [], 3, 4,
                                  None),
                        GapReport("gap", "score_ties", 412, "", [], 1, 4, None),
-                       GapReport("gap", "a_rather_long_rule_name_here", 999, "", [], 12, 4,
+                       GapReport("gap", "a_rather_long_rule_name_here", 9999, "", [], 12, 4,
                                  None)]
     game = GameResult("zlap_kadr", "Złap Kadr", "zlap_kadr", invariants=inv, configs=configs)
     out = Console(width=80, file=io.StringIO(), soft_wrap=True)
     print_table(out, game)
     assert out.file.getvalue() == """\
 Złap Kadr (zlap_kadr): 5 checks, 4 configurations
-  configuration               checks held   games    length    time
-  2p                               4 of 4     123   40 / 52   12.2s
-  2p +board_a2                     2 of 4     123   40 / 52   12.2s
+  configuration               checks held   games      length    time
+  2p                               4 of 4     123     40 / 52   12.2s
+  2p +board_a2                     2 of 4     123     40 / 52   12.2s
       VIOLATED: unexplained stop
       not reached: spec:small
-  3p v:free_sides                  4 of 4     123   40 / 52   12.2s
+  3p v:free_sides                  4 of 4     123     40 / 52   12.2s
       rulebook gaps reached: take_photo_when_deck_is_empty:127 (3 games),
-      score_ties:412 (1 game), a_rather_long_rule_name_here:999 (12 games)
-  4p v:no_assignments +errata      4 of 4     123   40 / 52   12.2s
+      score_ties:412 (1 game), a_rather_long_rule_name_here:9999 (12 games)
+  4p v:no_assignments +errata      4 of 4     123   391 / 741   12.2s
 """
 
 
