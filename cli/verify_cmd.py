@@ -1,7 +1,9 @@
 """``rulewright verify [GAME...]``: check specs against their invariants and print the results.
 
 Exit codes: 0 every invariant held (reached gaps are listed), 1 an invariant was violated or a
-worked example failed (or, with ``--strict``, a gap was reached), 2 a usage or spec error.
+worked example failed (or, with ``--strict``, a gap was reached), 2 a usage or spec error, 3 an
+internal error (from :func:`rulewright.cli.main.main`). The seed is printed first (stderr) and
+in the summary line; progress goes to stderr, results to stdout (:mod:`.verify_output`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from rulewright.cli.verify_output import legend, plain, print_table
 from rulewright.engines.game import bundled_specs
 from rulewright.errors import UsageError
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
-from rulewright.invariants.report import ConfigResult, GameResult, Report
+from rulewright.invariants.report import FORMAT, ConfigResult, GameResult, Report
 from rulewright.invariants.runner import new_seed, verify
 
 
@@ -34,9 +36,13 @@ def register(sub: Any) -> None:
                     "tokens, bounds, tie-break order, termination, no deadlock, determinism, "
                     "chance sanity, hidden information and the spec's own invariants. Also runs "
                     "the spec's worked examples. Each violation is shown shrunk, as a "
-                    "play-by-play citing the rules, with a trace file for 'rulewright replay'.",
+                    "play-by-play citing the rules, with a trace file for 'rulewright replay'. "
+                    "On a terminal a progress bar shows the run; in a log (stderr not a "
+                    "terminal) one line per finished configuration, and one at least every "
+                    "30 s.",
         epilog="Exit codes: 0 all invariants held (gaps listed), 1 a violation or failed "
-               "example (or a gap with --strict), 2 a usage or spec error.")
+               "example (or a gap with --strict), 2 a usage or spec error, 3 an internal "
+               "error (a bug in rulewright).")
     p.add_argument("games", nargs="*", metavar="GAME",
                    help="bundled spec names or .rules paths (default: every bundled spec)")
     p.add_argument("--players", type=player_list,
@@ -56,7 +62,8 @@ def register(sub: Any) -> None:
     p.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
                    help=f"settings profile (default {DEFAULT_PROFILE}; ci is quick, "
                         "thorough is long)")
-    p.add_argument("--json", type=Path, metavar="OUT", help="write all results as JSON here")
+    p.add_argument("--json", type=Path, metavar="OUT",
+                   help=f"write all results as JSON here (format {FORMAT})")
     p.add_argument("--strict", action="store_true", help="fail (exit 1) when a gap is reached")
     p.add_argument("--trace-dir", type=Path, metavar="DIR",
                    help="where counterexample and gap traces go (default: the user cache)")
@@ -77,12 +84,12 @@ def seed_number(text: str) -> int:
 
 
 def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
-    """A configuration's progress line (``3/32 braff 4p: 13 of 13 checks held, 25 games
-    (3.1s)``, then what was violated and how many rulebook gaps were reached)."""
+    """A configuration's progress line (``3/32 braff 4p: 13 of 13 checks held, 8 test runs,
+    25 games (3.1s)``, then what was violated and how many rulebook gaps were reached)."""
     statuses = list(c.status.values())
     checked = len(statuses) - statuses.count("n/a")
     text = (f"{done}/{total} {spec} {c.label}: {statuses.count('held')} of {checked} checks "
-            f"held, {c.finished} games ({c.seconds:.1f}s)")
+            f"held, {c.examples} test runs, {c.finished} games ({c.seconds:.1f}s)")
     violated = [plain(n) for n, st in c.status.items() if st == "violated"]
     if violated:
         text += f"; VIOLATED: {', '.join(violated)}"

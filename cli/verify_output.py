@@ -93,9 +93,9 @@ def config_lines(g: GameResult, width: int) -> list[str]:
                    f"{f'{c.mean_length:.0f} / {c.max_length}':>11} {f'{c.seconds:.1f}s':>7}")
         violated = [plain(n) for n in g.invariants if c.status.get(n) == "violated"]
         unreached = [plain(n) for n in g.invariants if c.status.get(n) == "not reached"]
-        # a no-break space keeps "(3 games)" on one line when wrapped
-        gaps = [f"{gap.rule}:{gap.line} ({gap.count}\u00a0game{'s' if gap.count != 1 else ''})"
-                for gap in c.gaps]
+        # no-break spaces keep "rule:12 (3 games)" on one line when wrapped
+        gaps = [f"{gap.rule}:{gap.line}\u00a0({gap.count}\u00a0game"
+                f"{'s' if gap.count != 1 else ''})" for gap in c.gaps]
         for label, style, items in (("VIOLATED", "bold red", violated),
                                     ("not reached", "yellow", unreached),
                                     ("rulebook gaps reached", "", gaps)):

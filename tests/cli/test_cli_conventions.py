@@ -68,8 +68,8 @@ def test_verify_in_a_log_prints_seed_progress_lines_and_an_80_column_table(
     assert run.returncode == 0, run.stderr
     err = run.stderr.splitlines()
     assert err[0] == "rulewright verify: seed 5, profile ci (repeat with --seed 5)"
-    assert re.fullmatch(r"\[ +\d+\.\ds\] 1/1 tiny 2p: 14 of 14 checks held, \d+ games "
-                        r"\(\d+\.\ds\)", err[1]), err
+    assert re.fullmatch(r"\[ +\d+\.\ds\] 1/1 tiny 2p: 14 of 14 checks held, 4 test runs, "
+                        r"\d+ games \(\d+\.\ds\)", err[1]), err
     assert len(err) == 2
     out = run.stdout
     assert max(len(line) for line in out.splitlines()) <= 80
@@ -144,7 +144,7 @@ def test_many_configurations_get_one_line_each_within_80_columns() -> None:
     configs[2].gaps = [GapReport("gap", "take_photo_when_deck_is_empty", 127, "", [], 3, 4,
                                  None),
                        GapReport("gap", "score_ties", 412, "", [], 1, 4, None),
-                       GapReport("gap", "a_rather_long_rule_name_here", 9999, "", [], 12, 4,
+                       GapReport("gap", "a_rather_long_rule_name_here_and_longer", 99999, "", [], 12, 4,
                                  None)]
     game = GameResult("zlap_kadr", "Złap Kadr", "zlap_kadr", invariants=inv, configs=configs)
     out = Console(width=80, file=io.StringIO(), soft_wrap=True)
@@ -158,7 +158,8 @@ Złap Kadr (zlap_kadr): 5 checks, 4 configurations
       not reached: spec:small
   3p v:free_sides                  4 of 4     123     40 / 52   12.2s
       rulebook gaps reached: take_photo_when_deck_is_empty:127 (3 games),
-      score_ties:412 (1 game), a_rather_long_rule_name_here:9999 (12 games)
+      score_ties:412 (1 game),
+      a_rather_long_rule_name_here_and_longer:99999 (12 games)
   4p v:no_assignments +errata      4 of 4     123   391 / 741   12.2s
 """
 
