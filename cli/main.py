@@ -26,7 +26,9 @@ def _commands() -> list[Register]:
     for optional in ("verify_cmd", "docs_cmd", "explore_cmd"):
         try:
             module = __import__(f"rulewright.cli.{optional}", fromlist=["register"])
-        except ModuleNotFoundError:
+        except ModuleNotFoundError as err:
+            if err.name != f"rulewright.cli.{optional}":
+                raise  # the command is there but something it imports is not: a bug
             continue
         registers.append(module.register)
     return registers

@@ -32,10 +32,11 @@ Options: ``--rulewright-profile`` (default ``ci``; another name is a usage error
 Fixtures for scenario tests in Python: ``rulewright_game`` (= :func:`rulewright.load`) and
 ``rulewright_play`` (:func:`play`, apply actions by label)::
 
-    def test_keep_pays(rulewright_game, rulewright_play):
-        state = rulewright_game("braff", players=3).new_initial_state(seed=1)
-        rulewright_play(state, "red 1", "keep")
-        assert state.counters[...] == 1
+    def test_taking_two_coins(rulewright_game, rulewright_play):   # docs/tutorial/coins.rules
+        state = rulewright_game("coins.rules", players=2).new_initial_state(seed=1)
+        rulewright_play(state, "two")
+        coins = {c.label: state.counters[c.index] for c in state.game.machine.counters}
+        assert coins["pot"] == 8 and coins["purse[0]"] == 2
 """
 
 from __future__ import annotations

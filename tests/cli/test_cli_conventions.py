@@ -66,7 +66,8 @@ def test_verify_in_a_log_prints_seed_progress_lines_and_an_80_column_table(
         tmp_path: Path) -> None:
     run = cli(*_verify_args(tmp_path, "5", "a.json"))
     assert run.returncode == 0, run.stderr
-    err = run.stderr.splitlines()
+    # (a heavily loaded machine may add "still verifying" lines; they are tested below)
+    err = [line for line in run.stderr.splitlines() if "] still verifying " not in line]
     assert err[0] == "rulewright verify: seed 5, profile ci (repeat with --seed 5)"
     assert re.fullmatch(r"\[ +\d+\.\ds\] 1/1 tiny 2p: 14 of 14 checks held, 4 test runs, "
                         r"\d+ games \(\d+\.\ds\)", err[1]), err
@@ -125,9 +126,10 @@ def test_progress_lines_report_long_silences() -> None:
         time.sleep(0.5)
         lines.finished("1/1 braff 4p: done")
     text = stream.getvalue().splitlines()
-    assert re.fullmatch(r"\[ +0\.\ds\] still verifying braff 4p \(0\.\ds in this "
+    assert re.fullmatch(r"\[ +\d+\.\ds\] still verifying braff 4p \(\d+\.\ds in this "
                         r"configuration\)", text[0]), text
-    assert re.fullmatch(r"\[ +0\.\ds\] 1/1 braff 4p: done", text[-1]), text
+    assert re.fullmatch(r"\[ +\d+\.\ds\] 1/1 braff 4p: done", text[-1]), text
+    assert len(text) >= 2
 
 
 def test_many_configurations_get_one_line_each_within_80_columns() -> None:
