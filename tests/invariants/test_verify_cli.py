@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.cli.main import main
+from rulewright.engines import schemas
 from rulewright.invariants.runner import run_examples
 
 from .conftest import BROKEN, TINY
@@ -36,8 +37,13 @@ def test_clean_spec_exit_0_with_json(capsys: pytest.CaptureFixture[str], tmp_pat
 
 def test_violation_exit_1_prints_rules_play_by_play_and_trace(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out = _verify(capsys, tmp_path, str(BROKEN / "token_from_nothing.rules"))
+    out_json = tmp_path / "v.json"
+    code, out = _verify(capsys, tmp_path, str(BROKEN / "token_from_nothing.rules"),
+                        "--json", str(out_json))
     assert code == 1
+    doc = json.loads(out_json.read_text())
+    schemas.validate(doc)   # with a violation, its rules and play-by-play
+    assert doc["games"][0]["configs"][0]["violations"][0]["invariant"] == "tokens"
     assert "VIOLATED tokens [2p]: token chip: holders sum to 7, declared total 6" in out
     assert "cites: Play: Draw a card, then keep it and take a chip from the bank" in out
     assert "player 0   keep" in out
@@ -51,8 +57,11 @@ def test_spec_error_and_usage_error_exit_2(capsys: pytest.CaptureFixture[str],
                                            tmp_path: Path) -> None:
     bad = tmp_path / "bad.rules"
     bad.write_text('game bad "Bad" {\n  players 2..2\n  start nope\n  bound 5 steps\n}\n')
-    code, out = _verify(capsys, tmp_path, str(bad))
+    code, out = _verify(capsys, tmp_path, str(bad), "--json", str(tmp_path / "v.json"))
     assert code == 2
+    doc = json.loads((tmp_path / "v.json").read_text())
+    schemas.validate(doc)   # a spec error: no fingerprint, the rendered error
+    assert doc["games"][0]["fingerprint"] is None and "scoring(p)" in doc["games"][0]["error"]
     assert "bad.rules: spec error" in " ".join(out.split())
     assert "hint: add: scoring(p)" in out
     assert main(["verify", str(TINY), "--players", "9"]) == 2
@@ -70,8 +79,13 @@ def test_worked_examples_pass_and_fail() -> None:
 
 def test_failed_worked_example_fails_verify(capsys: pytest.CaptureFixture[str],
                                             tmp_path: Path) -> None:
-    code, out = _verify(capsys, tmp_path, str(BROKEN / "example_fails.rules"))
+    out_json = tmp_path / "v.json"
+    code, out = _verify(capsys, tmp_path, str(BROKEN / "example_fails.rules"),
+                        "--json", str(out_json))
     assert code == 1
+    doc = json.loads(out_json.read_text())
+    schemas.validate(doc)   # with worked examples, one failed
+    assert [e["passed"] for e in doc["games"][0]["worked_examples"]] == [False, True]
     assert "worked examples: 1 of 2 passed" in out
     assert "FAILED example two_chips" in out
 
@@ -83,6 +97,7 @@ def test_gaps_are_listed_and_fail_only_with_strict(capsys: pytest.CaptureFixture
     code, out = _verify(capsys, tmp_path, str(gappy), "--json", str(out_json))
     assert code == 0
     assert "gap reached [2p]: gap in rule take (line 27)" in " ".join(out.split())
+    schemas.validate(json.loads(out_json.read_text()))   # with a reached gap
     (gap,) = json.loads(out_json.read_text())["games"][0]["configs"][0]["gaps"]
     assert gap["kind"] == "gap" and gap["rule"] == "take" and gap["count"] >= 1
     assert gap["shortest"] >= 4 and Path(gap["trace"]).is_file()
