@@ -204,7 +204,13 @@ class GameResult:
 
 @define
 class Report:
-    """A whole verify run."""
+    """A whole verify run.
+
+    Attributes:
+        profile: the settings profile's name. strict: reached gaps fail the run.
+        games: one result per spec. seconds: the run's wall time.
+        seed: the run's seed (each configuration's Hypothesis seed derives from it).
+    """
 
     profile: str
     strict: bool
