@@ -37,7 +37,7 @@ def _is_integer(_checker: Any, value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_Validator = validators.extend(
+_Validator: Any = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
 
@@ -148,14 +148,17 @@ def describe(error: ValidationError) -> str:
     Never includes the failing value itself, except a field name cut to 40 characters.
     """
     where = _where(error.absolute_path)
+    instance: Any = error.instance
+    schema: Any = error.schema
+    wanted: Any = error.validator_value
     if error.validator == "required":
-        missing = [k for k in error.validator_value if k not in error.instance]
+        missing = [k for k in wanted if k not in instance]
         return f"{where + ': ' if where else ''}missing field {_short(missing[0])}"
     if error.validator == "additionalProperties":
-        allowed = set(error.schema.get("properties", {}))
-        extra = sorted((str(k) for k in error.instance if k not in allowed), key=len)
+        allowed = set(schema.get("properties", {}))
+        extra = sorted((str(k) for k in instance if k not in allowed), key=len)
         return f"{where + ': ' if where else ''}unknown field {_short(extra[0])}"
-    expected = error.schema.get("description") if isinstance(error.schema, dict) else None
+    expected = schema.get("description") if isinstance(schema, dict) else None
     if expected is None:
         expected = f"something that passes the schema's {error.validator!r} check"
     return f"{where or 'the document'} must be {expected}"

@@ -514,9 +514,8 @@ class State:
             if doc.get(key) != want[key]:
                 raise TraceError(f"the state is for {key} {doc.get(key)!r}, this game has "
                                  f"{want[key]!r}")
-        history = doc.get("history")
         state = game.new_initial_state(doc["seed"])
-        for n, action in enumerate(history):
+        for n, action in enumerate(doc["history"]):
             try:
                 state.apply_action(action)
             except UsageError as err:
