@@ -12,6 +12,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from rulewright.cli.common import add_config, config, positive
+from rulewright.cli.paths import output_folder
 from rulewright.engines.game import load
 from rulewright.engines.simulate import POLICIES, simulate
 from rulewright.engines.state import State
@@ -38,6 +39,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Simulate and print."""
+    if args.trace_dir is not None:
+        output_folder(args.trace_dir, "--trace-dir")
     game = load(args.game, **config(args))
     console = Console(stderr=True)
 

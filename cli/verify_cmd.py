@@ -17,8 +17,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from rulewright.cli.common import player_list, positive
+from rulewright.cli.paths import output_file, output_folder
 from rulewright.engines.game import bundled_specs
-from rulewright.errors import UsageError
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
 from rulewright.invariants.report import GameResult, Report
 from rulewright.invariants.runner import verify
@@ -137,8 +137,10 @@ def _print_game(out: Console, g: GameResult) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Verify and print; returns the exit code."""
-    if args.json is not None and args.json.is_dir():
-        raise UsageError(f"--json {args.json}: is a folder; name the file to write")
+    if args.json is not None:  # before the run, which can take minutes
+        output_file(args.json, "--json")
+    if args.trace_dir is not None:
+        output_folder(args.trace_dir, "--trace-dir")
     specs = args.games or bundled_specs()
     err = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
