@@ -96,7 +96,7 @@ def loads(text: str, what: str) -> Any:
     except RecursionError:
         raise TraceError(f"{what}: the JSON is nested too deeply") from None
     except json.JSONDecodeError as err:
-        raise TraceError(f"{what}: not JSON ({err.msg} at line {err.lineno} column "
+        raise TraceError(f"{what}: not JSON ({err.msg}: line {err.lineno} column "
                          f"{err.colno})") from None
 
 
@@ -112,9 +112,8 @@ def read_json(path: Path, what: str) -> Any:
     """
     try:
         if not path.is_file():
-            if path.exists():
-                raise UsageError(f"{path}: not a regular file; a {what} is a JSON file")
-            raise UsageError(f"{path}: no such {what} file")
+            why = "not a regular file" if path.exists() else "no such file"
+            raise UsageError(f"{path}: cannot read the {what}: {why}")
         size = path.stat().st_size
         if size > MAX_DOCUMENT_BYTES:
             raise UsageError(f"{path}: {size} bytes; a {what} file has at most "
@@ -170,6 +169,32 @@ def _first_error(kind: str, doc: Any) -> ValidationError | None:
     return error
 
 
+def _huge_number(doc: Any) -> str | None:
+    """Where ``doc`` holds an integer of more than :data:`MAX_NUMBER_DIGITS` digits, if anywhere.
+
+    A document built in Python (not read by :func:`loads`) may hold any integer, and the
+    validator's own messages print the value, which Python refuses past 4,300 digits. The walk
+    is iterative, so deep nesting cannot exhaust the stack here.
+    """
+    limit = 10 ** MAX_NUMBER_DIGITS
+    todo: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
+    seen: set[int] = set()  # a Python-built document may contain itself
+    while todo:
+        node, path = todo.pop()
+        if isinstance(node, int) and not isinstance(node, bool):
+            if not -limit < node < limit:
+                return _where(path) or "the document"
+        elif id(node) in seen:
+            continue
+        elif isinstance(node, dict):
+            seen.add(id(node))
+            todo.extend((v, (*path, k)) for k, v in node.items())
+        elif isinstance(node, list):
+            seen.add(id(node))
+            todo.extend((v, (*path, i)) for i, v in enumerate(node))
+    return None
+
+
 def validate(kind: str, doc: Any, what: str = "") -> None:
     """Check ``doc`` against the published schema of ``kind``.
 
@@ -185,6 +210,9 @@ def validate(kind: str, doc: Any, what: str = "") -> None:
     if not isinstance(doc, dict) or doc.get("format") != tag:
         raise TraceError(f"{prefix}not a rulewright {kind} (expected an object with "
                          f"format {tag!r})")
+    huge = _huge_number(doc)
+    if huge is not None:
+        raise TraceError(f"{prefix}{huge} is a number of more than {MAX_NUMBER_DIGITS} digits")
     error = _first_error(kind, doc)
     if error is not None:
         raise TraceError(prefix + describe(error))
