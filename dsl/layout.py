@@ -117,7 +117,10 @@ def data_path(spec_path: str, name: str) -> Path:
         raise ValueError("is not a .csv file", "card data is a CSV file whose name ends in .csv")
     folder = Path(spec_path).parent.resolve()
     path = (folder / rel).resolve()
-    if not path.is_relative_to(folder):
+    # the spec's real folder counts too: an install may link each file of a package folder
+    # (setuptools' strict editable mode does), spec and CSVs alike
+    real_folder = Path(spec_path).resolve().parent
+    if not (path.is_relative_to(folder) or path.is_relative_to(real_folder)):
         raise ValueError("leaves the spec's folder through a symbolic link",
                          "copy the file into the spec's folder instead of linking it")
     return path
