@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -91,8 +92,11 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
             raise TraceError(f"the trace was made from the spec file {_short(source)}, not a "
                              "bundled spec; replay opens only bundled specs on a trace's word, "
                              "so give the file with --spec")
-        spec = source
-    path = spec_path(spec)
+        # the package's file itself: a file of that name in the working folder (which could
+        # have come with the trace) must not stand in for the bundled spec
+        path = Path(str(resources.files("rulewright.spec").joinpath(f"{source}.rules")))
+    else:
+        path = spec_path(spec)
     shown = display_path(path)
     text = _spec_text(path, shown)
     got = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -110,7 +114,7 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
         raise TraceError(f"the trace is a game of {doc['spec']!r}, not of "
                          f"{header.id if header else 'no game'!r}")
     try:
-        return load(spec, doc["players"], doc["variants"], doc["errata"])
+        return load(path, doc["players"], doc["variants"], doc["errata"])
     except UsageError as err:
         raise TraceError(f"the trace's configuration cannot be loaded: {err}") from None
 

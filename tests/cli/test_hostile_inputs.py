@@ -245,6 +245,23 @@ def test_a_forged_fingerprint_of_a_non_spec_file_shows_none_of_it(
                "check' on it\n")
 
 
+def test_a_file_named_like_a_bundled_spec_does_not_stand_in_for_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+    text = SECRET + ":root:/root:/bin/bash\n"
+    (tmp_path / "tic_tac_toe").write_text(text, encoding="utf-8")
+    doc = dict(TTT, fingerprint=hashlib.sha256(text.encode()).hexdigest()[:16])
+    (tmp_path / "t.json").write_text(json.dumps(doc), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _replay(["t.json"], capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith("rulewright: trace error: the trace was made with another version of "
+                          f"spec 'tic_tac_toe' (fingerprint {doc['fingerprint']}; "
+                          "spec/tic_tac_toe.rules has 5d05d9e340d448e5)")
+    assert SECRET not in err
+
+
 def test_a_file_spec_trace_replays_with_spec(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     spec = Path(__file__).parent.parent / "specs" / "tiny.rules"
