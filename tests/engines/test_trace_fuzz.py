@@ -43,7 +43,7 @@ SLOW = settings(max_examples=3000, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 #: Values a field may be replaced with: every JSON type, edge numbers, long and nested values.
-HOSTILE = ["abc", "", None, True, False, 0, -1, 1.5, 2**63, -(2**63) - 1, 10**39, [], {},
+HOSTILE: list[Any] = ["abc", "", None, True, False, 0, -1, 1.5, 2**63, -(2**63) - 1, 10**39, [], {},
            [[[[]]]], {"a": 1}, "x" * 5000, "/etc/passwd", "../../etc/passwd", "tic_tac_toe",
            "braff", [0, 1, 2], {"kind": "gap", "message": "m", "rule": "r", "line": 1,
                                 "column": 1, "cites": [], "step": 1}]

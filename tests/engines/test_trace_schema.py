@@ -106,9 +106,10 @@ def test_a_python_built_document_with_a_5000_digit_number(kuhn: rw.Game) -> None
 
 
 def test_state_from_json_rejects_a_non_object(kuhn: rw.Game) -> None:
-    for doc in ([], "state", None, 3):
+    docs: list[Any] = [[], "state", None, 3]
+    for doc in docs:
         with pytest.raises(TraceError, match="^not a rulewright state"):
-            State.from_json(kuhn, doc)  # type: ignore[arg-type]
+            State.from_json(kuhn, doc)
 
 
 @pytest.mark.parametrize("text, message", [
