@@ -464,3 +464,18 @@ def test_docs_out_accepts_a_new_an_empty_an_earlier_or_a_forced_folder(tmp_path:
     (tmp_path / "foreign" / "index.html").write_text("mine")
     docs_output(tmp_path / "foreign", force=True)
     assert all((tmp_path / name / DOCS_MARKER).is_file() for name in ("new", "empty", "foreign"))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seed", "9" * 5000], "rulewright simulate: argument --seed: "
+                             "'999999999999999999999999999...' is not a whole number from -2**63 "
+                             "to 2**63-1\n(see 'rulewright simulate --help')\n"),
+    (["--seed", "abc"], "rulewright simulate: argument --seed: 'abc' is not a whole number from "
+                        "-2**63 to 2**63-1\n(see 'rulewright simulate --help')\n"),
+    (["--seed", str(2**63 - 1), "--games", "2"],
+     "rulewright: --seed must be from -2**63 to 2**63-2, not 9223372036854775807\n"),
+])
+def test_simulate_takes_only_seeds_a_trace_can_hold(args: list[str], message: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "kuhn_poker", *args]) == 2
+    assert capsys.readouterr().err == message
