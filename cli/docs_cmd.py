@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.cli.common import positive
+from rulewright.cli.paths import docs_output
 from rulewright.dsl import ast
 from rulewright.engines.game import bundled_specs, load_spec, spec_path
 from rulewright.errors import SpecError, UsageError
@@ -49,6 +50,9 @@ def register(sub: Any) -> None:
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help="random games simulated per player count (0 = none; default 20)")
     p.add_argument("--jobs", type=positive, default=1, help="parallel Sphinx jobs")
+    p.add_argument("--force", action="store_true",
+                   help="write into a non-empty --out folder that is not an earlier "
+                        "'rulewright docs' output (same-named files are replaced)")
     p.set_defaults(run=run)
 
 
@@ -129,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         if args.games < 0:
             raise UsageError(f"--games must be 0 or more, not {args.games}")
         extra += ["-D", f"rulewright_simulate_games={args.games}"]
+    docs_output(args.out, args.force)  # last: every other flag is checked by now
     with tempfile.TemporaryDirectory(prefix="rulewright-docs-") as tmp:
         if args.specs:
             src = _standalone([spec_path(s) for s in args.specs], Path(tmp))

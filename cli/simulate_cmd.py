@@ -12,10 +12,12 @@ from rich.progress import Progress
 from rich.table import Table
 
 from rulewright.cli.common import add_config, config, positive
+from rulewright.cli.paths import output_folder
 from rulewright.engines.game import load
 from rulewright.engines.simulate import POLICIES, simulate
 from rulewright.engines.state import State
 from rulewright.engines.trace import trace_json, write_trace
+from rulewright.errors import UsageError
 
 #: The ``--json`` document's format (schema: rulewright.engines.schemas).
 FORMAT = "rulewright-simulate/1"
@@ -32,7 +34,7 @@ def register(sub: Any) -> None:
     p.add_argument("game", help="bundled spec name or .rules path")
     add_config(p)
     p.add_argument("--games", type=positive, default=100, help="how many games (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="first seed (default 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random")
     p.add_argument("--trace-dir", type=Path, help="write one trace file per game here")
     p.add_argument("--json", action="store_true",
@@ -40,8 +42,26 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+def _seed(text: str) -> int:
+    """An argparse type: a 64-bit whole number (traces store the seed; see the trace schema)."""
+    try:
+        value = int(text) if len(text) <= 21 else None
+    except ValueError:
+        value = None
+    if value is None or not -(2**63) <= value < 2**63:
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number from -2**63 to "
+                                         "2**63-1")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     """Simulate and print."""
+    if not (-(2**63) <= args.seed and args.seed + args.games <= 2**63):
+        # traces store the seed, and the trace schema takes 64-bit seeds only
+        raise UsageError(f"--seed must be from -2**63 to 2**63-{args.games}, not {args.seed}")
+    if args.trace_dir is not None:
+        output_folder(args.trace_dir, "--trace-dir")
     game = load(args.game, **config(args))
     console = Console(stderr=True)
 

@@ -20,8 +20,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rulewright.cli.common import player_list, positive
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table
+from rulewright.cli.paths import output_file, output_folder
 from rulewright.engines.game import bundled_specs
-from rulewright.errors import UsageError
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
 from rulewright.invariants.report import FORMAT, ConfigResult, GameResult, Report
 from rulewright.invariants.runner import new_seed, verify
@@ -132,8 +132,10 @@ def _print_game(out: Console, g: GameResult) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Verify and print; returns the exit code."""
-    if args.json is not None and args.json.is_dir():
-        raise UsageError(f"--json {args.json}: is a folder; name the file to write")
+    if args.json is not None:  # before the run, which can take minutes
+        output_file(args.json, "--json")
+    if args.trace_dir is not None:
+        output_folder(args.trace_dir, "--trace-dir")
     specs = args.games or bundled_specs()
     seed = new_seed() if args.seed is None else args.seed
 

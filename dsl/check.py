@@ -12,6 +12,7 @@ from typing import Iterable, Iterator
 
 from rulewright.dsl import ast
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
+from rulewright.dsl.layout import MAX_COMPONENTS
 from rulewright.dsl.locate import Locate, Locator, no_locate
 from rulewright.dsl.purity import check_recursion, nonconstant
 from rulewright.errors import Diagnostic, Span
@@ -55,6 +56,8 @@ def _near(name: str, candidates: Iterable[str], what: str = "") -> str:
 MAX_PLAYERS = 1000
 #: The most instances one indexed zone or counter may have (the product of its dimensions).
 MAX_INSTANCES = 100_000
+#: The largest termination bound a header may declare, in steps (decisions plus chance events).
+MAX_BOUND = 1_000_000
 
 
 def _plural(n: int, word: str) -> str:
@@ -476,6 +479,10 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
         elif lo > hi:
             diags.append(Diagnostic(loc(g.span, str(lo), "players"), f"player range {lo}..{hi} "
                                     f"is empty ({lo} > {hi})", f"write players {hi}..{lo}"))
+        if not 1 <= g.bound <= MAX_BOUND:
+            diags.append(Diagnostic(loc(g.span, str(g.bound), "bound"), f"bound {g.bound} steps "
+                                    f"is outside 1..{MAX_BOUND}", "the bound is the most "
+                                    "decisions plus chance events a game may take"))
     scorings = [d for d in decls if isinstance(d, ast.ScoringDecl)]
     for extra in scorings[1:]:
         diags.append(Diagnostic(loc(extra.span, "scoring", ""), "a spec has one 'scoring' block; "
@@ -486,6 +493,7 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
                                 "add: scoring(p) { score <expr for player p> }"))
     dim_names = set(sym.enums) | set(sym.cards) | {"player"}
     max_players = min(games[0].players[1], MAX_PLAYERS) if games else 1
+    declared_components, too_many_reported = 0, False
     for d in decls:
         if isinstance(d, (ast.ZoneDecl, ast.VarDecl)):
             for dim in d.dims:
@@ -545,6 +553,12 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
                     ck.err(loc(d.span, a, "("), f"{a!r} is a built-in attribute of every "
                            "component and cannot be declared", "choose another name")
             for row in d.rows:
+                declared_components += max(0, row.count)
+                if declared_components > MAX_COMPONENTS and not too_many_reported:
+                    too_many_reported = True
+                    ck.err(row.span, f"this row brings the spec's components to "
+                           f"{declared_components}; at most {MAX_COMPONENTS} are allowed",
+                           "a spec declares at most that many cards over all card kinds")
                 if len(row.values) != len(d.attributes):
                     ck.err(row.span, f"this row has {_plural(len(row.values), 'value')}; card "
                            f"kind {d.name!r} has {_plural(len(d.attributes), 'attribute')}",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import itertools
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, Sequence
 
 from attrs import frozen
@@ -16,6 +16,11 @@ from attrs import frozen
 from rulewright.dsl import ast
 from rulewright.dsl.machine import Component, CounterSlot, SpecRuntimeError, ZoneSlot
 from rulewright.errors import Diagnostic
+
+#: The most components a spec may declare, over all card kinds (as the checker's limit).
+MAX_COMPONENTS = 100_000
+#: A card data file larger than this is not read (bytes).
+MAX_DATA_BYTES = 16 * 1024 * 1024
 
 
 @frozen
@@ -94,21 +99,66 @@ def _convert(value: str) -> int | str:
         return value
 
 
-def card_rows(decl: ast.CardDecl, spec_path: str,
-              diags: list[Diagnostic]) -> list[tuple[tuple[int | str, ...], int]]:
+def data_path(spec_path: str, name: str) -> Path:
+    """The file a ``data "NAME"`` clause names: a ``.csv`` file inside the spec's own folder.
+
+    Raises:
+        ValueError: an absolute path, a ``..`` part, another suffix, or a path that leaves
+            the folder through a symbolic link; ``args`` are (what is wrong, the fix).
+    """
+    rel = PurePosixPath(name.replace("\\", "/"))
+    if rel.is_absolute() or PureWindowsPath(name).drive:
+        raise ValueError("is an absolute path", "name the file relative to the spec's folder, "
+                         f'e.g. data "{rel.name}"')
+    if ".." in rel.parts:
+        raise ValueError("leaves the spec's folder ('..')", "keep data files in the spec's "
+                         "folder or a folder inside it")
+    if rel.suffix.lower() != ".csv":
+        raise ValueError("is not a .csv file", "card data is a CSV file whose name ends in .csv")
+    folder = Path(spec_path).parent.resolve()
+    path = (folder / rel).resolve()
+    # the spec's real folder counts too: an install may link each file of a package folder
+    # (setuptools' strict editable mode does), spec and CSVs alike
+    real_folder = Path(spec_path).resolve().parent
+    if not (path.is_relative_to(folder) or path.is_relative_to(real_folder)):
+        raise ValueError("leaves the spec's folder through a symbolic link",
+                         "copy the file into the spec's folder instead of linking it")
+    return path
+
+
+def card_rows(decl: ast.CardDecl, spec_path: str, diags: list[Diagnostic],
+              room: int = MAX_COMPONENTS) -> list[tuple[tuple[int | str, ...], int]]:
     """The rows of a card kind as (values, copies), read from its CSV file if it has one.
 
     A CSV file has a header naming the attributes (in any order) and an optional ``count``
-    column. Problems are reported into ``diags`` with the declaration's span.
+    column. Problems are reported into ``diags`` with the declaration's span; no message
+    quotes a file other than the declared CSV.
+
+    Args:
+        room: how many more components the spec may declare; reading stops with a
+            diagnostic once the rows' copies pass it.
     """
     if decl.data_file is None:
         return [(row.values, row.count) for row in decl.rows]
-    path = Path(spec_path).parent / decl.data_file
     try:
+        path = data_path(spec_path, decl.data_file)
+    except ValueError as err:
+        diags.append(Diagnostic(decl.span, f"card data {decl.data_file!r} {err.args[0]}",
+                                err.args[1]))
+        return []
+    try:
+        if not path.is_file():
+            raise FileNotFoundError(2, "no such regular file" if path.exists()
+                                    else "No such file or directory")
+        if path.stat().st_size > MAX_DATA_BYTES:
+            diags.append(Diagnostic(decl.span, f"card data {decl.data_file!r} is larger than "
+                                    f"{MAX_DATA_BYTES} bytes", "split it or use fewer rows"))
+            return []
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         diags.append(Diagnostic(decl.span, f"cannot read card data {decl.data_file!r}: "
-                                f"{err.strerror}", f"looked for {path}"))
+                                f"{err.strerror}",
+                                f"looked for {Path(spec_path).parent / decl.data_file}"))
         return []
     except UnicodeDecodeError as err:
         diags.append(Diagnostic(decl.span, f"card data {decl.data_file!r} is not UTF-8 text "
@@ -116,6 +166,18 @@ def card_rows(decl: ast.CardDecl, spec_path: str,
                                 "save the file as UTF-8"))
         return []
     reader = csv.DictReader(text.splitlines())
+    try:
+        return _csv_rows(decl, reader, diags, room)
+    except csv.Error as err:
+        # the csv module's own limit (field size, bad quoting); report where, not the text
+        diags.append(Diagnostic(decl.span, f"{decl.data_file}:{reader.reader.line_num}: not readable "
+                                f"as CSV ({err})", f"a field has at most {csv.field_size_limit()} "
+                                "characters; quotes must be closed"))
+        return []
+
+
+def _csv_rows(decl: ast.CardDecl, reader: csv.DictReader[str], diags: list[Diagnostic],
+              room: int) -> list[tuple[tuple[int | str, ...], int]]:
     header = reader.fieldnames or []
     if not header:
         diags.append(Diagnostic(decl.span, f"card data {decl.data_file!r} is empty",
@@ -128,18 +190,33 @@ def card_rows(decl: ast.CardDecl, spec_path: str,
                                 f"{', '.join(missing)}", f"the header is: {', '.join(header)}"))
         return []
     rows = []
+    total = 0
     for n, rec in enumerate(reader, start=2):
+        raw = rec.get("count") or "1"
+        if len(raw.strip().lstrip("+-")) > 18:  # int() of a huge string is slow, then refused
+            diags.append(Diagnostic(decl.span, f"{decl.data_file}:{n}: count is too large "
+                                    f"({len(raw)} characters)", "a spec declares at most "
+                                    f"{MAX_COMPONENTS} cards over all card kinds"))
+            continue
         try:
-            count = int(rec.get("count") or 1)
+            count = int(raw)
         except ValueError:
             diags.append(Diagnostic(decl.span, f"{decl.data_file}:{n}: count "
-                                    f"{rec.get('count')!r} is not a whole number",
+                                    f"{raw[:20]!r}{'...' if len(raw) > 20 else ''} is not a "
+                                    "whole number",
                                     "the count column says how many copies of the row there are"))
             continue
         if count < 0:
             diags.append(Diagnostic(decl.span, f"{decl.data_file}:{n}: count {count} is negative",
                                     "the count column says how many copies of the row there are"))
             continue
+        total += count
+        if total > room:
+            diags.append(Diagnostic(decl.span, f"{decl.data_file}:{n}: this row brings the "
+                                    f"spec's components past {MAX_COMPONENTS}",
+                                    "a spec declares at most that many cards over all card "
+                                    "kinds"))
+            return []
         rows.append((tuple(_convert(rec[a] or "") for a in decl.attributes), count))
     return rows
 
@@ -148,6 +225,9 @@ def build_components(cards: Sequence[ast.CardDecl], spec_path: str,
                      diags: list[Diagnostic]) -> tuple[list[Component], dict[str, list[int]]]:
     """Every component of every card kind, numbered in declaration order.
 
+    At most :data:`MAX_COMPONENTS` in all; past that a diagnostic, and no components for the
+    card kind that passed it (so a huge count never allocates).
+
     Returns:
         (components, kind name -> ids).
     """
@@ -155,7 +235,14 @@ def build_components(cards: Sequence[ast.CardDecl], spec_path: str,
     by_kind: dict[str, list[int]] = {}
     for decl in cards:
         ids = by_kind.setdefault(decl.name, [])
-        for values, count in card_rows(decl, spec_path, diags):
+        rows = card_rows(decl, spec_path, diags, MAX_COMPONENTS - len(comps))
+        if len(comps) + sum(count for _, count in rows) > MAX_COMPONENTS:
+            diags.append(Diagnostic(decl.span, f"card kind {decl.name!r} brings the spec's "
+                                    f"components past {MAX_COMPONENTS}",
+                                    "a spec declares at most that many cards over all card "
+                                    "kinds"))
+            continue
+        for values, count in rows:
             attrs = dict(zip(decl.attributes, values))
             label = " ".join(str(v) for v in values)
             for _ in range(count):

@@ -433,6 +433,8 @@ def _is_prov(x: Any) -> bool:
 #: compiling, evaluating) recurses once per level, so this keeps them far from Python's
 #: recursion limit; real rules nest a dozen levels at most.
 MAX_DEPTH = 100
+#: A number in spec text has at most this many digits (below 10**18, so it fits 64 bits).
+MAX_DIGITS = 18
 
 
 _PASSTHROUGH = frozenset({"or_", "and_", "compare", "arith"})
@@ -520,6 +522,12 @@ def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
         tree = parser().parse(text)
     except UnexpectedInput as err:
         raise SpecError(_syntax_errors(path, text, err), {path: text}) from None
+    big = next(tree.scan_values(lambda t: isinstance(t, Token) and t.type == "INT"
+                                and len(t) > MAX_DIGITS), None)
+    if big is not None:  # before int(): past 4,300 digits Python refuses the conversion
+        raise SpecError([Diagnostic(_span(path, big), f"number too large: {len(big)} digits",
+                                    f"a whole number has at most {MAX_DIGITS} digits")],
+                        {path: text})
     deep = _too_deep(tree)
     if deep is not None:
         raise SpecError([Diagnostic(_span(path, deep), f"nested more than {MAX_DEPTH} levels deep",
@@ -542,4 +550,4 @@ def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
 
 ParseFn = Callable[[str], Any]
 
-__all__ = ["MAX_DEPTH", "grammar_text", "match_mistake", "parse", "parser"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "grammar_text", "match_mistake", "parse", "parser"]

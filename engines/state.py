@@ -16,6 +16,7 @@ from rulewright.dsl.expr import contents, relocate
 from rulewright.dsl.machine import (CALL, CHANCE, CHOICE, DRAW, END, EXEC, EXPECT, FORNEXT, GAP,
                                     JUMP, JUMPF, RET, SCRIPT, SWITCH, AtStatement, Site,
                                     SpecRuntimeError)
+from rulewright.engines.schema import validate
 from rulewright.errors import TraceError, UsageError
 
 if TYPE_CHECKING:
@@ -507,18 +508,14 @@ class State:
             TraceError: the data is malformed, for another configuration or spec version,
                 or the replayed state differs from the snapshot.
         """
-        if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
-            raise TraceError(f"not a rulewright state (expected format {STATE_FORMAT!r})")
+        validate("state", doc)  # the published schema; a forged seed or history stops here
         want = game.describe()
         for key in ("spec", "players", "variants", "errata", "fingerprint"):
             if doc.get(key) != want[key]:
                 raise TraceError(f"the state is for {key} {doc.get(key)!r}, this game has "
                                  f"{want[key]!r}")
-        history = doc.get("history")
-        if not isinstance(history, list) or not all(isinstance(a, int) for a in history):
-            raise TraceError("'history' must be a list of action ids")
-        state = game.new_initial_state(int(doc.get("seed", 0)))
-        for n, action in enumerate(history):
+        state = game.new_initial_state(doc["seed"])
+        for n, action in enumerate(doc["history"]):
             try:
                 state.apply_action(action)
             except UsageError as err:

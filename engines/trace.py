@@ -1,21 +1,30 @@
 """Traces: a played game as JSON that replays exactly, and its readable play-by-play.
 
 A trace holds the configuration, the spec's fingerprint, the seed and every applied action id
-with its label and the site it was decided at; replaying re-applies the ids and checks that
-every label matches, so any divergence (another spec version, a corrupt file) is named.
+with its label and the site it was decided at. A trace is checked against the published schema
+(``schemas/trace.schema.json``) before use; replaying opens only a bundled spec or a file the
+user names, checks its fingerprint and game id before compiling, re-applies the ids and checks
+every recorded field, so any divergence (another spec version, a corrupt or forged file) is
+named and everything the play-by-play prints has been reproduced.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rulewright.engines.game import Game, load
+from rulewright.dsl import ast
+from rulewright.engines.game import Game, bundled_specs, display_path, load, load_spec, spec_path
+from rulewright.engines.schema import read_json, validate
 from rulewright.engines.state import State
-from rulewright.errors import TraceError, UsageError
+from rulewright.errors import SpecError, TraceError, UsageError
 
 FORMAT = "rulewright-trace/1"
+#: A spec file larger than this is not opened for a replay (bytes).
+MAX_SPEC_BYTES = 16 * 1024 * 1024
 
 
 def record_step(state: State, action: int) -> dict[str, Any]:
@@ -44,30 +53,70 @@ def write_trace(path: Path, doc: dict[str, Any]) -> None:
 
 
 def read_trace(path: Path) -> dict[str, Any]:
-    """Read and validate a trace file's shape.
+    """Read a trace file and check it against the published trace schema.
 
     Raises:
-        TraceError: unreadable, not JSON, or missing fields; the message names the problem.
+        UsageError: no such file, not a regular file, too large or unreadable.
+        TraceError: not JSON or not a valid trace; the one-line message names the field.
     """
+    doc = read_json(path, "trace")
+    validate("trace", doc, str(path))
+    return dict(doc)
+
+
+def _spec_text(path: Path, shown: str) -> str:
+    """The text of a spec file as parsing sees it (the fingerprint is a hash of this)."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        size = path.stat().st_size
+        if size > MAX_SPEC_BYTES:
+            raise TraceError(f"{shown} is {size} bytes, larger than any spec "
+                             f"({MAX_SPEC_BYTES} at most)")
+        text = path.read_text(encoding="utf-8")
     except OSError as err:
-        raise UsageError(f"{path}: cannot read the trace: {err.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise TraceError(f"{path}: not a JSON trace: {err}") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise TraceError(f"{path}: not a rulewright trace (expected format {FORMAT!r})")
-    for key, kind in (("spec", str), ("players", int), ("history", list), ("steps", list),
-                      ("variants", list), ("errata", list), ("fingerprint", str)):
-        if not isinstance(doc.get(key), kind):
-            raise TraceError(f"{path}: field {key!r} is missing or not a {kind.__name__}")
-    if not all(isinstance(a, int) and not isinstance(a, bool) for a in doc["history"]):
-        raise TraceError(f"{path}: 'history' must be a list of action ids")
-    if not isinstance(doc.get("seed", 0), int) or isinstance(doc.get("seed"), bool):
-        raise TraceError(f"{path}: 'seed' must be a whole number")
-    if not all(isinstance(v, str) for v in doc["variants"] + doc["errata"]):
-        raise TraceError(f"{path}: 'variants' and 'errata' must be lists of names")
-    return doc
+        raise UsageError(f"{shown}: cannot read the spec: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise TraceError(f"{shown} is not a spec file (not UTF-8 text)") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
+    """Load the game a trace was made with, checking game id and fingerprint first.
+
+    Only a bundled spec is opened on the trace's word; any other file must come from the
+    user (``spec``). Nothing is compiled, and no line of the file is shown, until the file's
+    fingerprint and game id match the trace's.
+    """
+    if spec is None:
+        source = doc.get("source") or doc["spec"]
+        if source not in bundled_specs():
+            raise TraceError(f"the trace was made from the spec file {_short(source)}, not a "
+                             "bundled spec; replay opens only bundled specs on a trace's word, "
+                             "so give the file with --spec")
+        # the package's file itself: a file of that name in the working folder (which could
+        # have come with the trace) must not stand in for the bundled spec
+        path = Path(str(resources.files("rulewright.spec").joinpath(f"{source}.rules")))
+    else:
+        path = spec_path(spec)
+    shown = display_path(path)
+    text = _spec_text(path, shown)
+    got = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    if got != doc["fingerprint"]:
+        raise TraceError(f"the trace was made with another version of spec {doc['spec']!r} "
+                         f"(fingerprint {doc['fingerprint']}; {shown} has {got}); replay it "
+                         "with the spec version it was recorded from")
+    try:
+        parsed = load_spec(path)
+    except (SpecError, UsageError):
+        raise TraceError(f"{shown} does not parse as a spec; run 'rulewright check' on it") \
+            from None
+    header = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
+    if header is None or header.id != doc["spec"]:
+        raise TraceError(f"the trace is a game of {doc['spec']!r}, not of "
+                         f"{header.id if header else 'no game'!r}")
+    try:
+        return load(path, doc["players"], doc["variants"], doc["errata"])
+    except UsageError as err:
+        raise TraceError(f"the trace's configuration cannot be loaded: {err}") from None
 
 
 def replay(doc: dict[str, Any], spec: str | None = None,
@@ -75,8 +124,9 @@ def replay(doc: dict[str, Any], spec: str | None = None,
     """Re-run a trace and check every step.
 
     Args:
-        doc: a trace from :func:`read_trace`.
-        spec: a spec path to use instead of the bundled spec named in the trace.
+        doc: a trace (from :func:`read_trace`, or any dict: it is checked against the schema).
+        spec: a spec path to use instead of the bundled spec named in the trace; a trace
+            made from a spec file that is not bundled replays only with this.
         game: an already loaded game to replay in (saves recompiling); it must have the
             trace's configuration.
 
@@ -84,65 +134,67 @@ def replay(doc: dict[str, Any], spec: str | None = None,
         The game and the states before each step plus the final state.
 
     Raises:
-        TraceError: the spec changed since the trace was made, or an action diverges.
+        TraceError: a malformed trace, a spec that changed since the trace was made, or a
+            recorded value (step, label, result) that replaying does not reproduce.
+        UsageError: ``spec`` names no file.
     """
+    validate("trace", doc)
     if game is not None:
         want = (doc["spec"], doc["players"], tuple(sorted(doc["variants"])), tuple(doc["errata"]))
         if game.config != want:
             raise TraceError(f"the trace's configuration {want} is not the game's {game.config}")
+        if game.machine.fingerprint != doc["fingerprint"]:
+            raise TraceError(f"the trace was made with another version of spec "
+                             f"{doc['spec']!r} (fingerprint {doc['fingerprint']}, now "
+                             f"{game.machine.fingerprint}); replay it with the spec version it "
+                             "was recorded from")
     else:
-        try:
-            source = spec or doc.get("source") or doc["spec"]
-            game = load(source, doc["players"], doc["variants"], doc["errata"])
-        except UsageError as err:
-            raise TraceError(f"the trace's configuration cannot be loaded: {err} "
-                             "(give the spec file with --spec)") from None
-    if game.machine.game.id != doc["spec"]:
-        raise TraceError(f"the trace is a game of {doc['spec']!r}, not of "
-                         f"{game.machine.game.id!r}")
-    if game.machine.fingerprint != doc["fingerprint"]:
-        raise TraceError(f"the trace was made with another version of spec {doc['spec']!r} "
-                         f"(fingerprint {doc['fingerprint']}, now {game.machine.fingerprint}); "
-                         "replay it with the spec version it was recorded from")
-    state = game.new_initial_state(int(doc.get("seed", 0)))
+        game = _load_for(doc, spec)
+    if len(doc["steps"]) != len(doc["history"]):
+        raise TraceError(f"the trace has {len(doc['steps'])} steps but {len(doc['history'])} "
+                         "actions in its history")
+    state = game.new_initial_state(doc["seed"])
     states = [state.clone()]
-    steps = doc["steps"]
-    for n, action in enumerate(doc["history"]):
+    for n, (action, step) in enumerate(zip(doc["history"], doc["steps"])):
         if state.is_terminal():
             raise TraceError(f"step {n + 1}: the game ended before this action")
         legal = state.legal_actions() or [o for o, _ in state.chance_outcomes()]
         if action not in legal:
             raise TraceError(f"step {n + 1}: action {action} is not legal here "
                              f"(legal: {legal[:12]})")
-        if n < len(steps) and isinstance(steps[n], dict):
-            want = steps[n].get("label")
-            got = state.action_label(action)
-            if want is not None and want != got:
-                raise TraceError(f"step {n + 1}: the trace says {want!r}, the spec now "
-                                 f"gives {got!r}")
-        if n < len(steps) and isinstance(steps[n], dict) and "action" in steps[n] \
-                and steps[n]["action"] != action:
-            raise TraceError(f"step {n + 1}: 'steps' says action {steps[n]['action']}, "
+        if step["action"] != action:
+            raise TraceError(f"step {n + 1}: 'steps' says action {step['action']}, "
                              f"'history' says {action}")
+        got = record_step(state, action)
+        for key in ("label", "player", "rule", "line", "turns"):
+            if step[key] != got[key]:
+                what = "the spec now gives" if key == "label" else "replaying gives"
+                raise TraceError(f"step {n + 1}: the trace says {key} {_short(step[key])}, "
+                                 f"{what} {_short(got[key])}")
         state.apply_action(action)
         states.append(state.clone())
     _check_outcome(doc, state)
     return game, states
 
 
+def _short(value: Any) -> str:
+    """A value from a trace for a message, cut so that a forged trace cannot flood it."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _check_outcome(doc: dict[str, Any], state: State) -> None:
     """Compare what the trace records about the end with what replaying gives."""
-    if len(doc["steps"]) != len(doc["history"]):
-        raise TraceError(f"the trace has {len(doc['steps'])} steps but {len(doc['history'])} "
-                         "actions in its history")
-    if "terminal" in doc and bool(doc["terminal"]) != state.is_terminal():
+    if doc["terminal"] != state.is_terminal():
         raise TraceError("the trace says the game " + ("ended" if doc["terminal"] else
                          "goes on") + " after its last action; replaying says otherwise")
-    if state.is_terminal():
-        for key, got in (("returns", state.returns()), ("ranking", state.ranking()),
-                         ("finding", state.finding.to_json() if state.finding else None)):
-            if key in doc and doc[key] != got:
-                raise TraceError(f"the trace records {key} {doc[key]!r}; replaying gives {got!r}")
+    end = state.is_terminal()
+    for key, got in (("returns", state.returns() if end else None),
+                     ("ranking", state.ranking() if end else None),
+                     ("finding", state.finding.to_json() if state.finding else None)):
+        if doc[key] != got:
+            raise TraceError(f"the trace records {key} {_short(doc[key])}; replaying gives "
+                             f"{_short(got)}")
 
 
 def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = None) -> list[str]:

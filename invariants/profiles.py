@@ -27,7 +27,9 @@ from typing import Iterator
 
 from attrs import frozen
 from hypothesis import HealthCheck, Verbosity, settings
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+from hypothesis.database import ExampleDatabase
+
+from rulewright.invariants.database import GuardedDirectoryDatabase
 
 
 @frozen
@@ -74,7 +76,8 @@ def hypothesis_settings(profile: Profile, examples: int,
         examples: max_examples. database: a database, a directory for one, or None (no
             database).
     """
-    db = DirectoryBasedExampleDatabase(str(database)) if isinstance(database, Path) else database
+    # guarded: a hostile entry (a link to /dev/zero, a huge file) is skipped, not read
+    db = GuardedDirectoryDatabase(str(database)) if isinstance(database, Path) else database
     return settings(max_examples=examples, stateful_step_count=profile.step_count,
                     deadline=None, database=db, verbosity=Verbosity.quiet,
                     suppress_health_check=list(HealthCheck), print_blob=False)

@@ -37,7 +37,7 @@ def test_same_seed_same_trace_and_replay_matches() -> None:
     game = rw.load(TINY, players=2)
     a, b = trace_of(game, 7), trace_of(game, 7)
     assert a == b
-    _, states = replay(a)
+    _, states = replay(a, str(TINY))
     assert len(states) == len(a["history"]) + 1
     assert states[-1].returns() == a["returns"]
 

@@ -18,14 +18,14 @@ def test_replay_rejects_an_edited_result() -> None:
     doc = trace_of(rw.load(TINY, players=2), 3)
     doc["returns"] = [0, 0]
     with pytest.raises(TraceError, match=r"the trace records returns \[0, 0\]; replaying gives"):
-        replay(doc)
+        replay(doc, str(TINY))
 
 
 def test_replay_rejects_a_cut_history() -> None:
     doc = trace_of(rw.load(TINY, players=2), 3)
     doc["history"] = doc["history"][:4]
     with pytest.raises(TraceError, match="steps but 4 actions in its history"):
-        replay(doc)
+        replay(doc, str(TINY))
 
 
 def test_a_huge_repeat_is_a_livelock_finding_not_a_memory_error(tmp_path: Path) -> None:

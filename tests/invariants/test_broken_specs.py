@@ -48,7 +48,7 @@ def test_broken_spec_is_caught_by_the_intended_invariant(name: str) -> None:
     assert v.rules and v.rules[0]["cites"]
     doc = read_trace(Path(v.trace))
     assert doc["violation"]["invariant"] == invariant
-    _, states = replay(doc)
+    _, states = replay(doc, str(BROKEN / f"{name}.rules"))
     assert len(states) == v.steps + 1
     # only the intended invariant breaks (the rest of each spec is sound)
     assert sorted(caught) == [invariant]

@@ -49,7 +49,10 @@ def test_violation_exit_1_prints_rules_play_by_play_and_trace(
     assert "player 0   keep" in out
     trace = tmp_path / "traces" / "token_from_nothing-2p-tokens.json"
     assert trace.is_file()
-    assert main(["replay", str(trace)]) == 0
+    # a trace of a spec file replays only with the file named (issue 15)
+    assert main(["replay", str(trace)]) == 1
+    assert "give the file with --spec" in capsys.readouterr().err
+    assert main(["replay", str(trace), "--spec", str(BROKEN / "token_from_nothing.rules")]) == 0
     assert "2 steps, replayed exactly" in capsys.readouterr().out
 
 

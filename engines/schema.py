@@ -1,0 +1,222 @@
+"""Foreign JSON documents (traces, state snapshots): read with limits, check against a schema.
+
+The schemas are published as package data (``rulewright/engines/schemas/*.schema.json``,
+JSON Schema 2020-12) and checked with :mod:`jsonschema`. A document that fails gets one line
+naming the field and what it must be, taken from the schema's ``description``; the offending
+value itself is never echoed in full, since a forged file can make it arbitrarily large.
+
+Reading is limited before a schema sees the data: a file must be a regular file of at most
+:data:`MAX_DOCUMENT_BYTES`, numbers have at most :data:`MAX_NUMBER_DIGITS` digits, ``NaN`` and
+``Infinity`` are refused and nesting deeper than Python's recursion limit is an error, not a
+crash.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator, ValidationError, validators
+from jsonschema.exceptions import best_match
+
+from rulewright.errors import TraceError, UsageError
+
+#: Trace and state files larger than this are refused before they are read (bytes).
+MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+#: Numbers in a document have at most this many digits (a 64-bit number has 20).
+MAX_NUMBER_DIGITS = 40
+#: Every schema file shipped, by document kind.
+SCHEMAS = {"trace": "trace.schema.json", "state": "state.schema.json"}
+
+
+def _is_integer(_checker: Any, value: Any) -> bool:
+    # JSON Schema counts 1.0 as an integer and Python counts True as one; an action id is neither
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_Validator: Any = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+
+
+def schema_text(kind: str) -> str:
+    """The published schema of ``kind`` (``"trace"`` or ``"state"``) as JSON text."""
+    return resources.files("rulewright.engines.schemas").joinpath(SCHEMAS[kind]) \
+        .read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def _validator(kind: str) -> Any:
+    schema = json.loads(schema_text(kind))
+    Draft202012Validator.check_schema(schema)
+    return _Validator(schema)
+
+
+class _Refused(Exception):
+    """A number or constant that :func:`read_json` will not turn into a value."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _Refused(f"a number with {len(text.lstrip('-'))} digits "
+                       f"(at most {MAX_NUMBER_DIGITS} are allowed)")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_DIGITS + 10:
+        raise _Refused(f"a number written with {len(text)} characters")
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise _Refused("a number too large for a float")
+    return value
+
+
+def _parse_constant(text: str) -> Any:
+    raise _Refused(f"{text}, which is not a JSON number")
+
+
+def loads(text: str, what: str) -> Any:
+    """Parse JSON text with the limits above.
+
+    Args:
+        text: the JSON text. what: how error messages name it, e.g. ``"x.json"``.
+
+    Raises:
+        TraceError: not JSON, a number too large, NaN/Infinity, or nested too deeply.
+    """
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant)
+    except _Refused as err:
+        raise TraceError(f"{what}: the JSON holds {err}") from None
+    except RecursionError:
+        raise TraceError(f"{what}: the JSON is nested too deeply") from None
+    except json.JSONDecodeError as err:
+        raise TraceError(f"{what}: not JSON ({err.msg}: line {err.lineno} column "
+                         f"{err.colno})") from None
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Read a JSON file that came from elsewhere, with the limits above.
+
+    Args:
+        path: the file. what: what it should be, e.g. ``"trace"``, for messages.
+
+    Raises:
+        UsageError: no such file, not a regular file, too large, or unreadable.
+        TraceError: not UTF-8 or not JSON (see :func:`loads`).
+    """
+    try:
+        if not path.is_file():
+            why = "not a regular file" if path.exists() else "no such file"
+            raise UsageError(f"{path}: cannot read the {what}: {why}")
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise UsageError(f"{path}: {size} bytes; a {what} file has at most "
+                             f"{MAX_DOCUMENT_BYTES} bytes")
+        data = path.read_bytes()[:MAX_DOCUMENT_BYTES + 1]
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read the {what}: {err.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise TraceError(f"{path}: not a JSON {what} (not UTF-8 text: {err.reason} at byte "
+                         f"{err.start})") from None
+    return loads(text, str(path))
+
+
+def _where(path: Iterable[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _short(name: Any) -> str:
+    text = repr(name)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def describe(error: ValidationError) -> str:
+    """One line for a schema failure: where, and what the schema expects there.
+
+    Never includes the failing value itself, except a field name cut to 40 characters.
+    """
+    where = _where(error.absolute_path)
+    instance: Any = error.instance
+    schema: Any = error.schema
+    wanted: Any = error.validator_value
+    if error.validator == "required":
+        missing = [k for k in wanted if k not in instance]
+        return f"{where + ': ' if where else ''}missing field {_short(missing[0])}"
+    if error.validator == "additionalProperties":
+        allowed = set(schema.get("properties", {}))
+        extra = sorted((str(k) for k in instance if k not in allowed), key=len)
+        return f"{where + ': ' if where else ''}unknown field {_short(extra[0])}"
+    expected = schema.get("description") if isinstance(schema, dict) else None
+    if expected is None:
+        expected = f"something that passes the schema's {error.validator!r} check"
+    return f"{where or 'the document'} must be {expected}"
+
+
+def _first_error(kind: str, doc: Any) -> ValidationError | None:
+    # best_match prefers the shallowest error, so a missing field beats a bad value inside it
+    error: ValidationError | None = best_match(_validator(kind).iter_errors(doc))
+    return error
+
+
+def _huge_number(doc: Any) -> str | None:
+    """Where ``doc`` holds an integer of more than :data:`MAX_NUMBER_DIGITS` digits, if anywhere.
+
+    A document built in Python (not read by :func:`loads`) may hold any integer, and the
+    validator's own messages print the value, which Python refuses past 4,300 digits. The walk
+    is iterative, so deep nesting cannot exhaust the stack here.
+    """
+    limit = 10 ** MAX_NUMBER_DIGITS
+    todo: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
+    seen: set[int] = set()  # a Python-built document may contain itself
+    while todo:
+        node, path = todo.pop()
+        if isinstance(node, int) and not isinstance(node, bool):
+            if not -limit < node < limit:
+                return _where(path) or "the document"
+        elif id(node) in seen:
+            continue
+        elif isinstance(node, dict):
+            seen.add(id(node))
+            todo.extend((v, (*path, k)) for k, v in node.items())
+        elif isinstance(node, list):
+            seen.add(id(node))
+            todo.extend((v, (*path, i)) for i, v in enumerate(node))
+    return None
+
+
+def validate(kind: str, doc: Any, what: str = "") -> None:
+    """Check ``doc`` against the published schema of ``kind``.
+
+    Args:
+        kind: ``"trace"`` or ``"state"``. doc: the parsed JSON.
+        what: a prefix for the message, e.g. the file name.
+
+    Raises:
+        TraceError: the first problem, as one line (see :func:`describe`).
+    """
+    prefix = f"{what}: " if what else ""
+    tag = f"rulewright-{kind}/1"
+    if not isinstance(doc, dict) or doc.get("format") != tag:
+        raise TraceError(f"{prefix}not a rulewright {kind} (expected an object with "
+                         f"format {tag!r})")
+    huge = _huge_number(doc)
+    if huge is not None:
+        raise TraceError(f"{prefix}{huge} is a number of more than {MAX_NUMBER_DIGITS} digits")
+    error = _first_error(kind, doc)
+    if error is not None:
+        raise TraceError(prefix + describe(error))
+
+
+__all__ = ["MAX_DOCUMENT_BYTES", "MAX_NUMBER_DIGITS", "SCHEMAS", "describe", "loads",
+           "read_json", "schema_text", "validate"]
