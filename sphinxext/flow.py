@@ -8,7 +8,7 @@ what the engine runs, not a drawing made by hand.
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import Any, Callable
 
 #: How each node kind is shown: marker, colour (readable on white, distinct for colour-blind
 #: readers by marker as well as hue).
@@ -24,13 +24,21 @@ def _short(text: str, width: int = 48) -> str:
     return text if len(text) <= width else text[:width - 1] + "\u2026"
 
 
-def flow_dot(graph: dict[str, Any], title: str) -> str:
+def _dot_quote(text: str) -> str:
+    """A DOT double-quoted string (only ``"`` and ``\\`` are special inside one)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def flow_dot(graph: dict[str, Any], title: str,
+             links: Callable[[str], str | None] = lambda _rule: None) -> str:
     """Graphviz source for a machine graph.
 
     Args:
         graph: :meth:`rulewright.dsl.machine.Machine.graph` output: ``{"rules": [{"name",
             "calls", "nodes": [{"kind", "what", "line"}]}], "start": name}``.
         title: the graph's tooltip/label.
+        links: rule name -> the URL of its section (``page.html#id``), or None for no link;
+            a linked box opens its rule in the top window when clicked.
 
     Returns:
         A ``digraph`` using HTML-like labels (escaped), left to right (call trees are wide
@@ -58,7 +66,10 @@ def flow_dot(graph: dict[str, Any], title: str) -> str:
                         f'</td></tr>')
         label = ('<<table border="1" cellborder="0" cellspacing="0" cellpadding="3" '
                  f'color="#888888">{"".join(rows)}</table>>')
-        lines.append(f'  "{_esc(rule["name"])}" [label={label}];')
+        url = links(rule["name"])
+        link = f", URL={_dot_quote(url)}, target=\"_top\", tooltip=" \
+            f"{_dot_quote('rule ' + rule['name'])}" if url else ""
+        lines.append(f'  "{_esc(rule["name"])}" [label={label}{link}];')
     lines.append(f'  __start -> "{_esc(graph["start"])}";')
     for rule in graph["rules"]:
         for callee in rule["calls"]:

@@ -14,9 +14,9 @@ from docutils import nodes
 from sphinx import addnodes
 
 from rulewright.dsl import ast
-from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_block, literal,
-                                          para, provenance_nodes, reference, section, strong,
-                                          table)
+from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_block,
+                                          folded_code, literal, literate, para,
+                                          provenance_nodes, reference, section, strong, table)
 from rulewright.sphinx.source import covering_invariants, gaps_in
 from rulewright.sphinx.verify_json import InvariantResult, SpecResults
 
@@ -124,11 +124,10 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
     """One rule-like declaration: citations, code, assumptions, gaps, invariants, errata."""
     sec = section(page.rid(decl_id(d)), decl_title(d), "rw-rule")
     prov: ast.Provenance = getattr(d, "prov", ast.Provenance())
-    if prov.cites:
-        sec.extend(cite_nodes(prov.cites, page.language))
-    else:
-        sec += para("No rulebook citation.", classes=["rw-uncited"])
-    sec += code_block(page.spec.source, d.span)
+    book = cite_nodes(prov.cites, page.language) if prov.cites else \
+        [para("No rulebook citation.", classes=["rw-uncited"])]
+    sec += literate(book, folded_code(page.spec.source, d.span, prov),
+                    f"{decl_title(d)}, spec lines {d.span.line}-{d.span.end_line}")
     sec.extend(provenance_nodes(prov))
     sec.extend(gap_nodes(getattr(d, "body", ())))
     for e in amended_by:
@@ -188,8 +187,10 @@ def examples_section(page: Page) -> nodes.section | None:
         sub = section(page.rid("example", d.name), f"example {d.name}: {d.title}", "rw-rule")
         variants = f", variant {', '.join(d.variants)}" if d.variants else ""
         sub += para(f"{d.players} players{variants}.")
-        sub.extend(cite_nodes(d.prov.cites, page.language))
-        sub += code_block(page.spec.source, d.span)
+        sub += literate(cite_nodes(d.prov.cites, page.language) or
+                        [para("No rulebook citation.", classes=["rw-uncited"])],
+                        folded_code(page.spec.source, d.span, d.prov),
+                        f"spec lines {d.span.line}-{d.span.end_line}")
         sub.extend(provenance_nodes(d.prov))
         runs = page.verified.examples.get(d.name, [])
         for errata, passed, problem in runs:
@@ -252,8 +253,10 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
         sub = section(page.rid("invariant", d.name), f"invariant {d.name}", "rw-rule")
         when = "checked at the end of the game" if d.at_end else "checked after every step"
         sub += para(f"{d.description or d.name} ({when}).")
-        sub.extend(cite_nodes(d.prov.cites, page.language))
-        sub += code_block(page.spec.source, d.span)
+        sub += literate(cite_nodes(d.prov.cites, page.language) or
+                        [para("No rulebook citation.", classes=["rw-uncited"])],
+                        folded_code(page.spec.source, d.span, d.prov),
+                        f"spec lines {d.span.line}-{d.span.end_line}")
         sub.extend(provenance_nodes(d.prov))
         res = spec_results(page, d.name)
         sub += para(strong("Latest verification: "), status_text(res),
