@@ -33,7 +33,8 @@ from sphinx.application import Sphinx
 
 from rulewright.sphinx.directive import SpecDirective
 from rulewright.sphinx.errors import RulewrightDocsError
-from rulewright.sphinx.flow_node import flow_diagram, skip_flow, visit_flow_html
+from rulewright.sphinx.html_nodes import (depart_fold_html, flow_diagram, fold, skip_flow,
+                                          visit_flow_html, visit_fold_html, visit_fold_other)
 from rulewright.sphinx.lexer import RulesLexer
 from rulewright.sphinx.pages import SUFFIX, GamePageParser, write_game_pages
 
@@ -59,6 +60,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulewright_verify_json", None, "env", types=(str, type(None)))
     app.add_node(flow_diagram, html=(visit_flow_html, None), latex=(skip_flow, None),
                  text=(skip_flow, None), man=(skip_flow, None), texinfo=(skip_flow, None))
+    other = (visit_fold_other, visit_fold_other)
+    app.add_node(fold, html=(visit_fold_html, depart_fold_html), latex=other, text=other,
+                 man=other, texinfo=other)
     app.add_directive("rulewright-spec", SpecDirective)
     app.add_lexer("rules", RulesLexer)
     app.add_css_file("rulewright.css")

@@ -31,7 +31,7 @@ from rulewright.engines.game import Game, load_spec, spec_path
 from rulewright.errors import RulewrightError, SpecError
 from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.flow import flow_dot
-from rulewright.sphinx.flow_node import flow_diagram
+from rulewright.sphinx.html_nodes import flow_diagram
 from rulewright.sphinx.nodes_util import para, plural, section
 from rulewright.sphinx.pages import spec_files
 from rulewright.sphinx.render_game import components_section, overview_section
@@ -215,6 +215,7 @@ class SpecDirective(SphinxDirective):
             # The page's title is built here, as a text node from the parsed spec: generated
             # pages hold no spec text, so a title can never become markup.
             top = nodes.section(ids=[nodes.make_id(page.key)], names=[])
+            top["support_smartquotes"] = False
             top += nodes.title(game.title, game.title)
             top.extend(out)
             return [top]

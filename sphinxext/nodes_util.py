@@ -113,6 +113,16 @@ def provenance_nodes(prov: ast.Provenance) -> list[nodes.Node]:
     return out
 
 
+def provenance_cell(prov: ast.Provenance, language: str) -> nodes.Node | str:
+    """A declaration's citations, assumptions and notes for a table cell ("-" when none)."""
+    parts = cite_nodes(prov.cites, language) + provenance_nodes(prov)
+    if not parts:
+        return "-"
+    box = nodes.container(classes=["rw-prov"])
+    box.extend(parts)
+    return box
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[str | nodes.Node]],
           classes: Sequence[str] = (), widths: Sequence[int] | None = None) -> nodes.table:
     """A simple table; cells are text or nodes (a node is placed as the cell's body)."""

@@ -1,5 +1,5 @@
-"""The flow diagram's docutils node and its HTML: the SVG at natural size, scrolling inside
-its frame, with a link that opens it full size.
+"""HTML nodes: the flow diagram (the SVG at natural size, scrolling inside
+its frame, with a link that opens it full size) and a folded block (``<details>``).
 
 Sphinx's own graphviz HTML writes the ``alt`` text unescaped into the page when the SVG cannot
 be embedded, and shrinks nothing on purpose; this writer escapes everything it writes.
@@ -37,3 +37,29 @@ def visit_flow_html(self: Any, node: flow_diagram) -> None:
 def skip_flow(self: Any, node: flow_diagram) -> None:
     """Other builders leave the diagram out."""
     raise nodes.SkipNode
+
+
+class fold(nodes.General, nodes.Element):  # noqa: N801 (docutils node naming)
+    """A block shown folded (HTML ``<details>``) with ``summary`` text; open elsewhere."""
+
+
+def visit_fold_html(self: Any, node: fold) -> None:
+    """Open ``<details>`` with the escaped summary."""
+    self.body.append(f'<details class="rw-fold"><summary>{html.escape(node["summary"])}'
+                     f'</summary>\n')
+
+
+def depart_fold_html(self: Any, node: fold) -> None:
+    """Close ``<details>``."""
+    self.body.append("</details>\n")
+
+
+def visit_fold_other(self: Any, node: fold) -> None:
+    """Other builders show the content unfolded."""
+
+
+def folded(summary: str, *body: nodes.Node) -> fold:
+    """``body`` folded under ``summary`` (plain text, escaped when written)."""
+    node = fold(summary=summary)
+    node.extend(body)
+    return node
