@@ -39,13 +39,14 @@ class BuildWarnings(Exception):
 
 @pytest.fixture
 def build_site(tmp_path: Path) -> Builder:
-    """Build the test root plus the given pages ({name: reST body}); return the HTML folder.
+    """Build the test root plus the given pages ({name: reST body}) and ``extra`` files
+    ({file name: text}); return the HTML folder.
 
     Warnings are errors, as in CI: the build raises :class:`BuildWarnings` with their text.
     Spec files beside the pages are copied from spec_files()
     (with their CSV data) into ``specs/``.
     """
-    def build(pages: dict[str, str]) -> Path:
+    def build(pages: dict[str, str], extra: dict[str, str] | None = None) -> Path:
         from sphinx.application import Sphinx
         from sphinx.util.docutils import docutils_namespace, patch_docutils
 
@@ -58,6 +59,8 @@ def build_site(tmp_path: Path) -> Builder:
                 shutil.copy(data, src / "specs" / data.name)
         for name, body in pages.items():
             (src / f"{name}.rst").write_text(body, encoding="utf-8")
+        for name, body in (extra or {}).items():   # files named in full (other suffixes)
+            (src / name).write_text(body, encoding="utf-8")
         out = tmp_path / "html"
         warnings = io.StringIO()
         # A fresh docutils registry per app, as sphinx-build does: several apps per process.
