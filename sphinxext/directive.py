@@ -26,7 +26,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.typing import OptionSpec
 
 from rulewright.dsl import ast
-from rulewright.dsl.compile import compile_spec
+from rulewright.dsl.compile import compile_spec, fingerprint
 from rulewright.engines.game import Game, load_spec, spec_path
 from rulewright.errors import RulewrightError, SpecError
 from rulewright.sphinx.errors import RulewrightDocsError
@@ -36,6 +36,7 @@ from rulewright.sphinx.nodes_util import para, plural, section
 from rulewright.sphinx.pages import spec_files
 from rulewright.sphinx.render_game import components_section, overview_section
 from rulewright.sphinx.render_play import PlayReport, findings_section, play, simulation_section
+from rulewright.sphinx.render_summary import summary_nodes
 from rulewright.sphinx.render_rules import (Page, errata_section, examples_section,
                                             invariants_section, rules_section)
 from rulewright.sphinx.source import header
@@ -174,7 +175,8 @@ class SpecDirective(SphinxDirective):
                                game.players)
         wanted: Sequence[str] = self.options.get("sections", SECTIONS)
         page = Page(key=self.options.get("key", game.id), spec=spec, language=game.language,
-                    verified=results.get(game.id, SpecResults()),
+                    verified=results[game.id].for_spec(fingerprint(spec))
+                    if game.id in results else SpecResults(),
                     docdir=os.path.dirname(self.env.doc2path(self._docname())))
         machine = compile_spec(spec, players=counts[0])
         games = self.options.get("simulate", self.config.rulewright_simulate_games)
@@ -211,6 +213,13 @@ class SpecDirective(SphinxDirective):
                 if isinstance(part, nodes.Element):
                     part["support_smartquotes"] = False
                 out.append(part)
+        overview = next((p for p in out if isinstance(p, nodes.section) and
+                         page.rid("overview") in p["ids"]), None)
+        if overview is not None:
+            contents = [(p[0].astext(), p["ids"][0]) for p in out
+                        if isinstance(p, nodes.section) and p is not overview]
+            for i, node in enumerate(summary_nodes(page, game, contents)):
+                overview.insert(1 + i, node)
         if "page-title" in self.options:
             # The page's title is built here, as a text node from the parsed spec: generated
             # pages hold no spec text, so a title can never become markup.

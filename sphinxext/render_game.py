@@ -23,7 +23,7 @@ FOLD_ROWS = 12
 
 def overview_section(page: Page, game: ast.Game) -> nodes.section:
     """Title, rulebook, players, start rule, bound, variants, errata, free-standing assumptions."""
-    sec = section(page.rid("overview"), "Overview")
+    sec = section(page.rid("overview"), "Summary")
     fields = nodes.field_list(classes=["rw-overview"])
 
     def field(name: str, *value: str | nodes.Node) -> None:
