@@ -107,7 +107,10 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
     failed = {n: [r for r in rs if r.status == "failed"] for n, rs in page.results.items()}
     failed = {n: rs for n, rs in failed.items() if rs}
     vsec = section(page.rid("findings", "violations"), "Invariant violations")
-    if not page.results:
+    if page.verified.stale:
+        vsec += para("The verification results given are from another version of the spec, "
+                     "so they are not shown.", classes=["rw-stale"])
+    elif not page.results:
         vsec += para("No verification results were given to this page.")
     elif not failed:
         vsec += para("Verification found no violated invariant.")
