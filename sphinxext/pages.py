@@ -21,6 +21,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from docutils import nodes
+from docutils.statemachine import StringList
 from sphinx.parsers import RSTParser
 from sphinx.util import logging
 
@@ -133,7 +134,7 @@ class GamePageParser(RSTParser):
 
     supported = ("rulewright-game",)
 
-    def parse(self, inputstring: str, document: nodes.document) -> None:
+    def parse(self, inputstring: str | StringList, document: nodes.document) -> None:
         """Parse a generated page with markup from files and raw output refused."""
         settings = document.settings
         saved = (getattr(settings, "raw_enabled", True),

@@ -12,6 +12,7 @@ from rulewright.dsl.machine import Machine
 from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, literal, para,
                                           provenance_cell, provenance_nodes, section, strong,
                                           table)
+from rulewright.errors import Span
 from rulewright.sphinx.source import source_of
 from rulewright.sphinx.html_nodes import folded
 from rulewright.sphinx.render_rules import Page
@@ -38,8 +39,6 @@ def overview_section(page: Page, game: ast.Game) -> nodes.section:
     book = game.rulebook + (f", language {game.language}" if game.language else "") + \
         (f", {game.edition}" if game.edition else "")
     field("Rulebook", book)
-    lo, hi = game.players
-    field("Players", f"{lo} to {hi}" if lo != hi else str(lo))
     field("Starts with", literal(game.start))
     field("Step bound", f"{game.bound} decisions and chance events per game")
     sec += fields
@@ -67,12 +66,12 @@ def overview_section(page: Page, game: ast.Game) -> nodes.section:
     return sec
 
 
-def _expr(page: Page, expr: Any) -> str:
-    """An expression as written in the spec (one line), or "-"."""
-    span = getattr(expr, "span", None)
-    if span is None or span.line != span.end_line:
-        return "-" if span is None else source_of(page.spec.source, span).replace("\n", " ")
-    return page.spec.source.splitlines()[span.line - 1][span.column - 1:span.end_column - 1]
+def _expr(page: Page, expr: ast.Expr | None) -> str:
+    """An expression as written in the spec (on one line), or "-"."""
+    span: Span | None = getattr(expr, "span", None)
+    if span is None:
+        return "-"
+    return " ".join(source_of(page.spec.source, span).split())
 
 
 def _attr_text(value: Any) -> str:
@@ -90,17 +89,19 @@ def components_section(page: Page, machine: Machine) -> nodes.section:
     total = 0
     for kind, comps in by_kind.items():
         d = cards.get(kind)
-        source: str | nodes.Node = "rulebook"
+        # What the data rests on: the book's sections, or the assumptions that invented it.
+        parts: list[str | nodes.Node] = ["rulebook"]
+        classes: list[str] = []
         if d is not None and d.prov.assumes:
-            source = para(strong("assumed"), ": " + "; ".join(a.value for a in d.prov.assumes),
-                          classes=["rw-assumed"])
+            parts = [strong("assumed"), ": ", " ".join(a.value for a in d.prov.assumes)]
+            classes = ["rw-assumed"]
         elif d is not None and d.prov.cites:
-            source = "rulebook: " + "; ".join(c.section for c in d.prov.cites)
+            parts = ["rulebook: " + "; ".join(c.section for c in d.prov.cites)]
         elif d is not None:
-            source = "not cited"
+            parts = ["not cited"]
         if d is not None and d.data_file:
-            source = para(source if isinstance(source, str) else source.astext(),
-                          " (data ", literal(d.data_file), ")")
+            parts += [" (data ", literal(d.data_file), ")"]
+        source = para(*parts, classes=classes)
         rows.append([literal(kind), d.title if d else kind, str(len(comps)),
                      d.home if d else "", source])
         total += len(comps)
