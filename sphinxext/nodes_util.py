@@ -69,14 +69,16 @@ def folded_code(source: str, span: Span, prov: ast.Provenance) -> nodes.literal_
 
 
 def literate(book: Sequence[nodes.Node], code: nodes.Node, caption: str) -> nodes.container:
-    """The book's words beside the code that encodes them (stacked on narrow screens)."""
-    row = nodes.container(classes=["rw-literate"])
+    """The book's words beside the code that encodes them (stacked on narrow screens); the
+    code alone, full width, when there are no words (``book`` empty)."""
+    row = nodes.container(classes=["rw-literate" if book else "rw-code-only"])
     left = nodes.container(classes=["rw-book"])
     left.extend(book)
     right = nodes.container(classes=["rw-code-col"])
     right += para(caption, classes=["rw-code-caption"])
     right += code
-    row += left
+    if book:
+        row += left
     row += right
     return row
 

@@ -194,8 +194,7 @@ def examples_section(page: Page) -> nodes.section | None:
         sub = section(page.rid("example", d.name), f"example {d.name}: {d.title}", "rw-rule")
         variants = f", variant {', '.join(d.variants)}" if d.variants else ""
         sub += para(f"{d.players} players{variants}.")
-        sub += literate(cite_nodes(d.prov.cites, page.language) or
-                        [para("No rulebook citation.", classes=["rw-uncited"])],
+        sub += literate(cite_nodes(d.prov.cites, page.language),
                         folded_code(page.spec.source, d.span, d.prov),
                         f"spec lines {d.span.line}-{d.span.end_line}")
         sub.extend(provenance_nodes(d.prov))
@@ -272,8 +271,7 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
         sub = section(page.rid("invariant", d.name), f"invariant {d.name}", "rw-rule")
         when = "checked at the end of the game" if d.at_end else "checked after every step"
         sub += para(f"{d.description or d.name} ({when}).")
-        sub += literate(cite_nodes(d.prov.cites, page.language) or
-                        [para("No rulebook citation.", classes=["rw-uncited"])],
+        sub += literate(cite_nodes(d.prov.cites, page.language),
                         folded_code(page.spec.source, d.span, d.prov),
                         f"spec lines {d.span.line}-{d.span.end_line}")
         sub.extend(provenance_nodes(d.prov))
