@@ -42,14 +42,17 @@ def verify_grid(page: Page) -> nodes.Node:
                 configs.append(r.config)
             cell[(r.config, name)] = r.status
     tbl = nodes.table(classes=["rw-grid"])
-    group = nodes.tgroup(cols=len(names) + 1)
+    extra = 1 if page.verified.coverage else 0
+    group = nodes.tgroup(cols=len(names) + 1 + extra)
     tbl += group
-    for _ in range(len(names) + 1):
+    for _ in range(len(names) + 1 + extra):
         group += nodes.colspec(colwidth=1)
     head = nodes.thead()
     group += head
     row = nodes.row()
-    for text in ["configuration", *map(_short, names)]:
+    cover = page.verified.coverage
+    for text in ["configuration", *(["games (finished)"] if cover else []),
+                 *map(_short, names)]:
         entry = nodes.entry()
         entry += para(text)
         row += entry
@@ -61,6 +64,11 @@ def verify_grid(page: Page) -> nodes.Node:
         entry = nodes.entry()
         entry += para(config)
         row += entry
+        if cover:
+            games, finished = cover.get(config, (0, 0))
+            entry = nodes.entry()
+            entry += para(f"{games} ({finished})" if config in cover else "-")
+            row += entry
         for name in names:
             status = cell.get((config, name))
             text, cls = CELLS.get(status, ("-", "rw-na")) if status else ("-", "rw-na")

@@ -10,7 +10,8 @@ still reads and a missing file means "not verified":
 - ``games[].configs[]``: ``label`` (or ``players``/``variants``/``errata``) naming the
   configuration; ``status``: invariant name -> ``"held"`` / ``"violated"`` / ``"n/a"``;
   ``violations[]``: ``invariant``, ``message``, ``trace`` (a trace file for ``rulewright
-  replay``), ``play_by_play`` (lines); ``gaps[]``: ``kind``, ``rule``, ``line``, ``message``,
+  replay``), ``play_by_play`` (lines); ``games``/``finished``: games played and finished;
+  ``gaps[]``: ``kind``, ``rule``, ``line``, ``message``,
   ``count``, ``trace``;
 - ``games[].worked_examples[]``: ``name``, ``passed``, ``problem``, ``errata``.
 """
@@ -75,6 +76,8 @@ class SpecResults:
     examples: dict[str, list[tuple[str, bool, str]]] = field(factory=dict)
     fingerprint: str | None = None
     stale: bool = False
+    #: configuration label -> (games played, games finished), when the file says.
+    coverage: dict[str, tuple[int, int]] = field(factory=dict)
 
     def for_spec(self, current: str) -> SpecResults:
         """These results if they were made from the spec whose fingerprint is ``current``;
@@ -116,6 +119,9 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
 
 def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
     label = _label(cfg)
+    games, finished = cfg.get("games"), cfg.get("finished")
+    if isinstance(games, int) and isinstance(finished, int):
+        out.coverage[label] = (games, finished)
     violations: dict[str, dict[str, Any]] = {}
     for v in _dicts(cfg.get("violations")):
         if isinstance(v.get("invariant"), str):

@@ -137,7 +137,7 @@ def test_verify_results_and_trace_link(build_site: Builder, tmp_path: Path) -> N
 
     def doc(fp: str | None) -> dict[str, object]:
         game: dict[str, object] = {"spec": "showcase", "configs": [
-            {"label": "2p", "players": 2,
+            {"label": "2p", "players": 2, "games": 57, "finished": 51,
              "status": {"spec:hands_small": "held", "conservation": "held",
                         "capacity": "not reached"},
              "violations": [], "gaps": []},
@@ -170,9 +170,9 @@ def test_verify_results_and_trace_link(build_site: Builder, tmp_path: Path) -> N
     assert list((out / "_downloads").glob("*/showcase-2p-hands.json"))
     # The summary grid: one row per configuration, one column per invariant.
     grid = " ".join(section_text(out / "spec-v.html", "showcase-overview").split())
-    assert "configuration hands_small conservation capacity" in grid
-    assert "2p held held not reached" in grid
-    assert "3p +draw_after VIOLATED n/a -" in grid
+    assert "configuration games (finished) hands_small conservation capacity" in grid
+    assert "2p 57 (51) held held not reached" in grid
+    assert "3p +draw_after - VIOLATED n/a -" in grid
     assert "Gaps in the rulebook: 2 marked in the spec; verification reached 1" in grid
     assert "Not verified" not in flat
     # Results of another spec version (or of an unknown one) are never shown.
