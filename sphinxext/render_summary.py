@@ -15,9 +15,12 @@ from rulewright.sphinx.render_rules import Page
 from rulewright.sphinx.source import gaps_in
 
 #: Cell text and CSS class per normalised status.
-CELLS = {"passed": ("held", "rw-held"), "failed": ("VIOLATED", "rw-violated"),
-         "not reached": ("not reached", "rw-notreached"), "n/a": ("n/a", "rw-na"),
+CELLS = {"passed": ("\u2713", "rw-held"), "failed": ("\u2717", "rw-violated"),
+         "not reached": ("n.r.", "rw-notreached"), "n/a": ("n/a", "rw-na"),
          "unknown": ("?", "rw-na")}
+LEGEND = ("\u2713 held; \u2717 violated (see Invariant violations); n.r. not reached: never "
+          "evaluated (every game stopped at a gap first); n/a nothing to check; - not run in "
+          "that configuration.")
 STALE = ("The verification results given are from another version of the spec, so they are "
          "not shown; run rulewright verify again.")
 
@@ -76,7 +79,10 @@ def verify_grid(page: Page) -> nodes.Node:
             entry += para(text)
             row += entry
         body += row
-    return tbl
+    box = nodes.container(classes=["rw-grid-box"])
+    box += tbl
+    box += para(LEGEND, classes=["rw-legend"])
+    return box
 
 
 def summary_nodes(page: Page, game: ast.Game, contents: list[tuple[str, str]]) -> list[nodes.Node]:

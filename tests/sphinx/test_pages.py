@@ -171,8 +171,9 @@ def test_verify_results_and_trace_link(build_site: Builder, tmp_path: Path) -> N
     # The summary grid: one row per configuration, one column per invariant.
     grid = " ".join(section_text(out / "spec-v.html", "showcase-overview").split())
     assert "configuration games (finished) hands_small conservation capacity" in grid
-    assert "2p 57 (51) held held not reached" in grid
-    assert "3p +draw_after - VIOLATED n/a -" in grid
+    assert "2p 57 (51) \u2713 \u2713 n.r." in grid
+    assert "3p +draw_after - \u2717 n/a -" in grid
+    assert "n.r. not reached: never evaluated" in grid
     assert "Gaps in the rulebook: 2 marked in the spec; verification reached 1" in grid
     assert "Not verified" not in flat
     # Results of another spec version (or of an unknown one) are never shown.
