@@ -67,7 +67,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_lexer("rules", RulesLexer)
     app.add_css_file("rulewright.css")
     app.connect("builder-inited", _add_static)
-    app.connect("builder-inited", write_game_pages)
+    # config-inited, not builder-inited: Sphinx lists the source files before the builder
+    # starts, and a page left from an older build must be gone by then.
+    app.connect("config-inited", write_game_pages)
     app.add_source_suffix(SUFFIX, "rulewright-game")
     app.add_source_parser(GamePageParser)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

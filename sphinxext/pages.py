@@ -1,6 +1,6 @@
 """One generated page per spec (``rulewright_game_pages = "games"`` in conf.py).
 
-At ``builder-inited`` (before Sphinx looks for source files, as autosummary does) each spec in
+At ``config-inited`` (before Sphinx looks for source files) each spec in
 ``rulewright.spec`` (or each file of ``rulewright_spec_files``) gets ``<folder>/<name>.rwgame``,
 plus ``<folder>/index.rst`` with a toctree. Nothing of the spec's text is written into the
 reStructuredText: a page (``<name>.rwgame``, read by :class:`GamePageParser`) holds a comment and the ``rulewright-spec`` directive with the spec's
@@ -87,7 +87,7 @@ def spec_files(config: Config, srcdir: str | Path) -> dict[str, Path]:
     return out
 
 
-def write_game_pages(app: Sphinx) -> None:
+def write_game_pages(app: Sphinx, config: Config | None = None) -> None:
     """Write the pages when ``rulewright_game_pages`` is set; specs with errors are warned about."""
     folder_name = app.config.rulewright_game_pages
     if not folder_name:
