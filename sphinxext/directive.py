@@ -30,9 +30,9 @@ from rulewright.dsl.compile import compile_spec, fingerprint
 from rulewright.engines.game import Game, load_spec, spec_path
 from rulewright.errors import RulewrightError, SpecError
 from rulewright.sphinx.errors import RulewrightDocsError
-from rulewright.sphinx.flow import flow_dot
+from rulewright.sphinx.flow import flow_dot, phases
 from rulewright.sphinx.html_nodes import flow_diagram
-from rulewright.sphinx.nodes_util import para, plural, section
+from rulewright.sphinx.nodes_util import literal, para, plural, section, strong
 from rulewright.sphinx.pages import spec_files
 from rulewright.sphinx.render_game import components_section, overview_section
 from rulewright.sphinx.render_play import PlayReport, findings_section, play, simulation_section
@@ -237,11 +237,21 @@ class SpecDirective(SphinxDirective):
                     "line); arrows are calls (read left to right), the dot marks the start rule.")
         here = f"{posixpath.basename(self._docname())}.html"
         rules = {d.name for d in page.spec.decls if isinstance(d, ast.RuleDecl)}
-        node = flow_diagram()
-        node["code"] = flow_dot(graph, f"Flow of play: {title}",
-                                lambda name: f"{here}#{page.rid('rule', name)}"
-                                if name in rules else None)
-        node["options"] = {"docname": self._docname()}
-        node["alt"] = "Flow of play: rules, decisions and chance events"
-        sec += node
+        pieces = phases(graph)
+        if len(pieces) > 1:
+            sec += para(f"The flow has {len(graph['rules'])} rules, so it is drawn in pieces: "
+                        "first the outline (the start rule and what it calls), then one "
+                        "diagram per phase.")
+        for phase, part in pieces:
+            if phase:
+                sec += para(strong(f"Phase {phase}"), ": ", literal(phase),
+                            " and the rules it calls", ids=[page.rid("flow", phase)])
+            node = flow_diagram()
+            node["code"] = flow_dot(part, f"Flow of play: {title}",
+                                    lambda name: f"{here}#{page.rid('rule', name)}"
+                                    if name in rules else None)
+            node["options"] = {"docname": self._docname()}
+            node["alt"] = f"Flow of play{', phase ' + phase if phase else ''}: rules, " \
+                "decisions and chance events"
+            sec += node
         return sec

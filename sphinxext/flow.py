@@ -24,6 +24,41 @@ def _short(text: str, width: int = 48) -> str:
     return text if len(text) <= width else text[:width - 1] + "\u2026"
 
 
+#: Above this many rules the flow is drawn as an outline plus one diagram per phase.
+PHASE_LIMIT = 14
+
+
+def phases(graph: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The flow in readable pieces: ``[("", graph)]`` when it has at most
+    :data:`PHASE_LIMIT` rules; else an outline (the start rule, the rules it calls without
+    their calls, and any rule nothing calls) titled ``""``, then one diagram per rule the
+    start calls that calls others: that rule and every rule it reaches, titled with its name.
+
+    Args:
+        graph: :meth:`rulewright.dsl.machine.Machine.graph` output (see :func:`flow_dot`).
+    """
+    rules = graph["rules"]
+    if len(rules) <= PHASE_LIMIT:
+        return [("", graph)]
+    by_name = {r["name"]: r for r in rules}
+    start = by_name[graph["start"]]
+    callees = [c for c in start["calls"] if c in by_name and c != start["name"]]
+    called = {c for r in rules for c in r["calls"]}
+    loose = [r for r in rules if r["name"] not in called and r is not start]
+    outline = [start, *({**by_name[c], "calls": []} for c in callees), *loose]
+    out: list[tuple[str, dict[str, Any]]] = [("", {"start": start["name"], "rules": outline})]
+    for root in callees:
+        reach, todo = [root], [root]
+        while todo:
+            for c in by_name[todo.pop(0)]["calls"]:
+                if c in by_name and c not in reach and c != start["name"]:
+                    reach.append(c)
+                    todo.append(c)
+        if len(reach) > 1:
+            out.append((root, {"start": root, "rules": [by_name[n] for n in reach]}))
+    return out
+
+
 def _dot_quote(text: str) -> str:
     """A DOT double-quoted string (only ``"`` and ``\\`` are special inside one)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -71,8 +106,10 @@ def flow_dot(graph: dict[str, Any], title: str,
             f"{_dot_quote('rule ' + rule['name'])}" if url else ""
         lines.append(f'  "{_esc(rule["name"])}" [label={label}{link}];')
     lines.append(f'  __start -> "{_esc(graph["start"])}";')
+    drawn = {rule["name"] for rule in graph["rules"]}
     for rule in graph["rules"]:
         for callee in rule["calls"]:
-            lines.append(f'  "{_esc(rule["name"])}" -> "{_esc(callee)}";')
+            if callee in drawn:    # a phase diagram leaves out the rules of other phases
+                lines.append(f'  "{_esc(rule["name"])}" -> "{_esc(callee)}";')
     lines.append("}")
     return "\n".join(lines) + "\n"

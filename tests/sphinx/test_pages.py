@@ -13,6 +13,7 @@ from rulewright.dsl.compile import fingerprint
 from rulewright.engines.game import load_spec
 from docutils import nodes
 
+from rulewright.sphinx.flow import PHASE_LIMIT
 from rulewright.sphinx.source import folded_source, gaps_in, source_of
 from tests.sphinx.conftest import Builder, BuildWarnings, page_text, section_text, spec_files
 
@@ -91,16 +92,20 @@ def test_every_diagram_box_links_to_its_rule(site: Path, spec_file: Path) -> Non
     spec = load_spec(spec_file)
     raw = (site / f"spec-{spec_file.stem}.html").read_text(encoding="utf-8")
     ids = set(re.findall(r' id="([^"]+)"', raw))
-    found = re.search(r'<object data="(_images/graphviz-[0-9a-f]+\.svg)"', raw)
-    assert found is not None
-    assert f'href="{found.group(1)}"' in raw    # the full-size link
-    svg = (site / found.group(1)).read_text(encoding="utf-8")
-    links = re.findall(r'(?:xlink|ns\d):href="([^"]+)"', svg)   # Sphinx rewrites prefixes
-    rules = [d.name for d in spec.decls if isinstance(d, ast.RuleDecl)]
-    assert len(links) == len(rules)
-    for link in links:
-        page, _, anchor = link.partition("#")
-        assert page == f"../spec-{spec_file.stem}.html" and anchor in ids, link
+    found = re.findall(r'<object data="(_images/graphviz-[0-9a-f]+\.svg)"', raw)
+    assert found
+    game = next(d for d in spec.decls if isinstance(d, ast.Game))
+    rules = {d.name for d in spec.decls if isinstance(d, ast.RuleDecl)}
+    linked: set[str] = set()
+    for svg_file in found:
+        assert f'href="{svg_file}"' in raw    # the full-size link
+        svg = (site / svg_file).read_text(encoding="utf-8")
+        for link in re.findall(r'(?:xlink|ns\d):href="([^"]+)"', svg):  # Sphinx renames xlink
+            page, _, anchor = link.partition("#")
+            assert page == f"../spec-{spec_file.stem}.html" and anchor in ids, link
+            linked.add(anchor)
+    assert linked == {_rid(game, "rule", r) for r in rules}
+    assert (len(found) > 1) == (len(rules) > PHASE_LIMIT)
 
 
 def test_showcase_details(site: Path) -> None:
