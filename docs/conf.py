@@ -1,6 +1,6 @@
 """Sphinx configuration for the rulewright documentation.
 
-Builds offline: the alabaster theme, no CDN scripts or web fonts; diagrams are SVG rendered
+Builds offline: the furo theme (mobile navigation and search, no CDN scripts or web fonts); diagrams are SVG rendered
 by Graphviz at build time. Game pages are generated from the bundled specs (``games/``).
 """
 
@@ -10,13 +10,9 @@ copyright = "2026, the rulewright authors"
 extensions = ["myst_parser", "rulewright.sphinx"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build"]
-html_theme = "alabaster"
-html_theme_options = {
-    "page_width": "1180px",
-    "sidebar_width": "240px",
-    "description": "Board-game rules as checked, executable specifications",
-    "fixed_sidebar": False,
-}
+html_theme = "furo"
+html_title = "rulewright"
+html_theme_options = {"navigation_with_keys": True}
 html_static_path: list[str] = []
 graphviz_output_format = "svg"
 highlight_language = "text"

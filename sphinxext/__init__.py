@@ -13,6 +13,9 @@ Configuration values:
 
 ``rulewright_game_pages`` (``None``)
     folder, relative to the source dir, to write one page per bundled spec into.
+``rulewright_spec_files`` (``[]``)
+    spec files (relative to the source dir) to publish instead of the bundled specs; a page
+    is named after its file (letters, digits, ``_`` and ``-``).
 ``rulewright_simulate_games`` (``20``)
     random games per player count simulated for each spec at build time (0 switches it off).
 ``rulewright_players`` (``"min"``)
@@ -30,8 +33,10 @@ from sphinx.application import Sphinx
 
 from rulewright.sphinx.directive import SpecDirective
 from rulewright.sphinx.errors import RulewrightDocsError
+from rulewright.sphinx.html_nodes import (depart_fold_html, flow_diagram, fold, skip_flow,
+                                          visit_flow_html, visit_fold_html, visit_fold_other)
 from rulewright.sphinx.lexer import RulesLexer
-from rulewright.sphinx.pages import write_game_pages
+from rulewright.sphinx.pages import SUFFIX, GamePageParser, write_game_pages
 
 __all__ = ["RulesLexer", "RulewrightDocsError", "SpecDirective", "setup"]
 
@@ -49,12 +54,22 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the directive, the lexer, the config values, the CSS and page generation."""
     app.setup_extension("sphinx.ext.graphviz")
     app.add_config_value("rulewright_game_pages", None, "env", types=(str, type(None)))
+    app.add_config_value("rulewright_spec_files", [], "env", types=(list, tuple))
     app.add_config_value("rulewright_simulate_games", 20, "env", types=(int,))
     app.add_config_value("rulewright_players", "min", "env", types=(str,))
     app.add_config_value("rulewright_verify_json", None, "env", types=(str, type(None)))
+    app.add_node(flow_diagram, html=(visit_flow_html, None), latex=(skip_flow, None),
+                 text=(skip_flow, None), man=(skip_flow, None), texinfo=(skip_flow, None))
+    other = (visit_fold_other, visit_fold_other)
+    app.add_node(fold, html=(visit_fold_html, depart_fold_html), latex=other, text=other,
+                 man=other, texinfo=other)
     app.add_directive("rulewright-spec", SpecDirective)
     app.add_lexer("rules", RulesLexer)
     app.add_css_file("rulewright.css")
     app.connect("builder-inited", _add_static)
-    app.connect("builder-inited", write_game_pages)
+    # config-inited, not builder-inited: Sphinx lists the source files before the builder
+    # starts, and a page left from an older build must be gone by then.
+    app.connect("config-inited", write_game_pages)
+    app.add_source_suffix(SUFFIX, "rulewright-game")
+    app.add_source_parser(GamePageParser)
     return {"version": VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -16,24 +16,27 @@ directive's line, so ``sphinx-build -W`` fails on them.
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 from typing import Any, ClassVar, Sequence
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from sphinx.ext.graphviz import graphviz as graphviz_node
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.typing import OptionSpec
 
 from rulewright.dsl import ast
-from rulewright.dsl.compile import compile_spec
+from rulewright.dsl.compile import compile_spec, fingerprint
 from rulewright.engines.game import Game, load_spec, spec_path
 from rulewright.errors import RulewrightError, SpecError
 from rulewright.sphinx.errors import RulewrightDocsError
-from rulewright.sphinx.flow import flow_dot
-from rulewright.sphinx.nodes_util import para, section
+from rulewright.sphinx.flow import flow_dot, phases
+from rulewright.sphinx.html_nodes import flow_diagram
+from rulewright.sphinx.nodes_util import literal, para, plural, section, strong
+from rulewright.sphinx.pages import spec_files
 from rulewright.sphinx.render_game import components_section, overview_section
 from rulewright.sphinx.render_play import PlayReport, findings_section, play, simulation_section
+from rulewright.sphinx.render_summary import summary_nodes
 from rulewright.sphinx.render_rules import (Page, errata_section, examples_section,
                                             invariants_section, rules_section)
 from rulewright.sphinx.source import header
@@ -103,6 +106,7 @@ class SpecDirective(SphinxDirective):
         "verify-json": directives.path,
         "sections": sections_option,
         "key": directives.unchanged_required,
+        "page-title": directives.flag,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -132,6 +136,12 @@ class SpecDirective(SphinxDirective):
             if not path.is_file():
                 raise RulewrightDocsError(f"no spec file {arg!r} (looked for {path})")
             return path
+        listed = spec_files(self.config, self.env.srcdir) \
+            if self.config.rulewright_spec_files else {}
+        if arg in listed:
+            if not listed[arg].is_file():
+                raise RulewrightDocsError(f"no spec file {str(listed[arg])!r}")
+            return listed[arg].resolve()
         try:
             return spec_path(arg).resolve()
         except RulewrightError as err:
@@ -165,7 +175,8 @@ class SpecDirective(SphinxDirective):
                                game.players)
         wanted: Sequence[str] = self.options.get("sections", SECTIONS)
         page = Page(key=self.options.get("key", game.id), spec=spec, language=game.language,
-                    verified=results.get(game.id, SpecResults()),
+                    verified=results[game.id].for_spec(fingerprint(spec))
+                    if game.id in results else SpecResults(),
                     docdir=os.path.dirname(self.env.doc2path(self._docname())))
         machine = compile_spec(spec, players=counts[0])
         games = self.options.get("simulate", self.config.rulewright_simulate_games)
@@ -202,18 +213,45 @@ class SpecDirective(SphinxDirective):
                 if isinstance(part, nodes.Element):
                     part["support_smartquotes"] = False
                 out.append(part)
+        overview = next((p for p in out if isinstance(p, nodes.section) and
+                         page.rid("overview") in p["ids"]), None)
+        if overview is not None:
+            contents = [(p[0].astext(), p["ids"][0]) for p in out
+                        if isinstance(p, nodes.section) and p is not overview]
+            for i, node in enumerate(summary_nodes(page, game, contents)):
+                overview.insert(1 + i, node)
+        if "page-title" in self.options:
+            # The page's title is built here, as a text node from the parsed spec: generated
+            # pages hold no spec text, so a title can never become markup.
+            top = nodes.section(ids=[nodes.make_id(page.key)], names=[])
+            top["support_smartquotes"] = False
+            top += nodes.title(game.title, game.title)
+            top.extend(out)
+            return [top]
         return out
 
     def _flow(self, page: Page, graph: dict[str, Any], title: str, players: int) -> nodes.Node:
         sec = section(page.rid("flow"), "Flow of play")
-        sec += para(f"Drawn from the compiled machine ({players} players): each box is a rule "
-                    "with its decisions and chance events in code order (l. = spec line); "
-                    "arrows are calls (read left to right), the dot marks the start rule.")
-        node = graphviz_node()
-        node["code"] = flow_dot(graph, f"Flow of play: {title}")
-        node["options"] = {"docname": self._docname()}
-        node["alt"] = f"Flow of play of {title}: rules, decisions and chance events"
-        node["align"] = "center"
-        node["classes"] = ["rw-flow"]
-        sec += node
+        sec += para(f"Drawn from the compiled machine ({plural(players, 'player')}): each box "
+                    "is a rule with its decisions and chance events in code order (l. = spec "
+                    "line); arrows are calls (read left to right), the dot marks the start rule.")
+        here = f"{posixpath.basename(self._docname())}.html"
+        rules = {d.name for d in page.spec.decls if isinstance(d, ast.RuleDecl)}
+        pieces = phases(graph)
+        if len(pieces) > 1:
+            sec += para(f"The flow has {len(graph['rules'])} rules, so it is drawn in pieces: "
+                        "first the outline (the start rule and what it calls), then one "
+                        "diagram per phase.")
+        for phase, part in pieces:
+            if phase:
+                sec += para(strong(f"Phase {phase}"), ": ", literal(phase),
+                            " and the rules it calls", ids=[page.rid("flow", phase)])
+            node = flow_diagram()
+            node["code"] = flow_dot(part, f"Flow of play: {title}",
+                                    lambda name: f"{here}#{page.rid('rule', name)}"
+                                    if name in rules else None)
+            node["options"] = {"docname": self._docname()}
+            node["alt"] = f"Flow of play{', phase ' + phase if phase else ''}: rules, " \
+                "decisions and chance events"
+            sec += node
         return sec

@@ -8,7 +8,7 @@ what the engine runs, not a drawing made by hand.
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import Any, Callable
 
 #: How each node kind is shown: marker, colour (readable on white, distinct for colour-blind
 #: readers by marker as well as hue).
@@ -24,13 +24,56 @@ def _short(text: str, width: int = 48) -> str:
     return text if len(text) <= width else text[:width - 1] + "\u2026"
 
 
-def flow_dot(graph: dict[str, Any], title: str) -> str:
+#: Above this many rules the flow is drawn as an outline plus one diagram per phase.
+PHASE_LIMIT = 14
+
+
+def phases(graph: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The flow in readable pieces: ``[("", graph)]`` when it has at most
+    :data:`PHASE_LIMIT` rules; else an outline (the start rule, the rules it calls without
+    their calls, and any rule nothing calls) titled ``""``, then one diagram per rule the
+    start calls that calls others: that rule and every rule it reaches, titled with its name.
+
+    Args:
+        graph: :meth:`rulewright.dsl.machine.Machine.graph` output (see :func:`flow_dot`).
+    """
+    rules = graph["rules"]
+    if len(rules) <= PHASE_LIMIT:
+        return [("", graph)]
+    by_name = {r["name"]: r for r in rules}
+    start = by_name[graph["start"]]
+    callees = [c for c in start["calls"] if c in by_name and c != start["name"]]
+    called = {c for r in rules for c in r["calls"]}
+    loose = [r for r in rules if r["name"] not in called and r is not start]
+    outline = [start, *({**by_name[c], "calls": []} for c in callees), *loose]
+    out: list[tuple[str, dict[str, Any]]] = [("", {"start": start["name"], "rules": outline})]
+    for root in callees:
+        reach, todo = [root], [root]
+        while todo:
+            for c in by_name[todo.pop(0)]["calls"]:
+                if c in by_name and c not in reach and c != start["name"]:
+                    reach.append(c)
+                    todo.append(c)
+        if len(reach) > 1:
+            out.append((root, {"start": root, "rules": [by_name[n] for n in reach]}))
+    return out
+
+
+def _dot_quote(text: str) -> str:
+    """A DOT double-quoted string (only ``"`` and ``\\`` are special inside one)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def flow_dot(graph: dict[str, Any], title: str,
+             links: Callable[[str], str | None] = lambda _rule: None) -> str:
     """Graphviz source for a machine graph.
 
     Args:
         graph: :meth:`rulewright.dsl.machine.Machine.graph` output: ``{"rules": [{"name",
             "calls", "nodes": [{"kind", "what", "line"}]}], "start": name}``.
         title: the graph's tooltip/label.
+        links: rule name -> the URL of its section (``page.html#id``), or None for no link;
+            a linked box opens its rule in the top window when clicked.
 
     Returns:
         A ``digraph`` using HTML-like labels (escaped), left to right (call trees are wide
@@ -58,10 +101,15 @@ def flow_dot(graph: dict[str, Any], title: str) -> str:
                         f'</td></tr>')
         label = ('<<table border="1" cellborder="0" cellspacing="0" cellpadding="3" '
                  f'color="#888888">{"".join(rows)}</table>>')
-        lines.append(f'  "{_esc(rule["name"])}" [label={label}];')
+        url = links(rule["name"])
+        link = f", URL={_dot_quote(url)}, target=\"_top\", tooltip=" \
+            f"{_dot_quote('rule ' + rule['name'])}" if url else ""
+        lines.append(f'  "{_esc(rule["name"])}" [label={label}{link}];')
     lines.append(f'  __start -> "{_esc(graph["start"])}";')
+    drawn = {rule["name"] for rule in graph["rules"]}
     for rule in graph["rules"]:
         for callee in rule["calls"]:
-            lines.append(f'  "{_esc(rule["name"])}" -> "{_esc(callee)}";')
+            if callee in drawn:    # a phase diagram leaves out the rules of other phases
+                lines.append(f'  "{_esc(rule["name"])}" -> "{_esc(callee)}";')
     lines.append("}")
     return "\n".join(lines) + "\n"

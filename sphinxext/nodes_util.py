@@ -8,7 +8,12 @@ from docutils import nodes
 
 from rulewright.dsl import ast
 from rulewright.errors import Span
-from rulewright.sphinx.source import source_of
+from rulewright.sphinx.source import folded_source, source_of
+
+
+def plural(n: int, word: str) -> str:
+    """``1 player``, ``2 players``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def section(ids: str, title: str, *classes: str) -> nodes.section:
@@ -50,6 +55,34 @@ def code_block(source: str, span: Span, linenos: bool = True) -> nodes.literal_b
     return block
 
 
+def folded_code(source: str, span: Span, prov: ast.Provenance) -> nodes.literal_block:
+    """The code column of a literate block: the spec text with its citations and
+    assumptions folded (the book column and the boxes below show them), no line numbers
+    (long lines wrap inside the column) and a caption with the spec lines.
+    """
+    cuts = [(c.span, f'cite "{c.section}" "\u2026"') for c in prov.cites]
+    cuts += [(s.span, '"\u2026"') for s in (*prov.assumes, *prov.notes)]
+    text = folded_source(source, span, cuts)
+    block = nodes.literal_block(text, text, language="rules", linenos=False,
+                                classes=["rw-code", "rw-folded"])
+    return block
+
+
+def literate(book: Sequence[nodes.Node], code: nodes.Node, caption: str) -> nodes.container:
+    """The book's words beside the code that encodes them (stacked on narrow screens); the
+    code alone, full width, when there are no words (``book`` empty)."""
+    row = nodes.container(classes=["rw-literate" if book else "rw-code-only"])
+    left = nodes.container(classes=["rw-book"])
+    left.extend(book)
+    right = nodes.container(classes=["rw-code-col"])
+    right += para(caption, classes=["rw-code-caption"])
+    right += code
+    if book:
+        row += left
+    row += right
+    return row
+
+
 def admonition(kind: str, title: str, *body: nodes.Node) -> nodes.admonition:
     """A titled admonition with the CSS class ``rw-<kind>`` (assume, gap, note, erratum)."""
     adm = nodes.admonition(classes=[f"rw-{kind}", "admonition"])
@@ -80,6 +113,16 @@ def provenance_nodes(prov: ast.Provenance) -> list[nodes.Node]:
     for n in prov.notes:
         out.append(admonition("note", "Note", para(n.value)))
     return out
+
+
+def provenance_cell(prov: ast.Provenance, language: str) -> nodes.Node | str:
+    """A declaration's citations, assumptions and notes for a table cell ("-" when none)."""
+    parts = cite_nodes(prov.cites, language) + provenance_nodes(prov)
+    if not parts:
+        return "-"
+    box = nodes.container(classes=["rw-prov"])
+    box.extend(parts)
+    return box
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str | nodes.Node]],

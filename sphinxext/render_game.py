@@ -10,13 +10,21 @@ from docutils import nodes
 from rulewright.dsl import ast
 from rulewright.dsl.machine import Machine
 from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, literal, para,
-                                          provenance_nodes, section, strong, table)
+                                          provenance_cell, provenance_nodes, section, strong,
+                                          table)
+from rulewright.errors import Span
+from rulewright.sphinx.source import source_of
+from rulewright.sphinx.html_nodes import folded
 from rulewright.sphinx.render_rules import Page
+
+
+#: Data tables longer than this are folded (shown on a click).
+FOLD_ROWS = 12
 
 
 def overview_section(page: Page, game: ast.Game) -> nodes.section:
     """Title, rulebook, players, start rule, bound, variants, errata, free-standing assumptions."""
-    sec = section(page.rid("overview"), "Overview")
+    sec = section(page.rid("overview"), "Summary")
     fields = nodes.field_list(classes=["rw-overview"])
 
     def field(name: str, *value: str | nodes.Node) -> None:
@@ -31,8 +39,6 @@ def overview_section(page: Page, game: ast.Game) -> nodes.section:
     book = game.rulebook + (f", language {game.language}" if game.language else "") + \
         (f", {game.edition}" if game.edition else "")
     field("Rulebook", book)
-    lo, hi = game.players
-    field("Players", f"{lo} to {hi}" if lo != hi else str(lo))
     field("Starts with", literal(game.start))
     field("Step bound", f"{game.bound} decisions and chance events per game")
     sec += fields
@@ -40,7 +46,13 @@ def overview_section(page: Page, game: ast.Game) -> nodes.section:
     variants = [d for d in decls if isinstance(d, ast.VariantDecl)]
     if variants:
         sec += para(strong("Variants"))
-        sec += bullets([para(literal(v.name), f": {v.description}") for v in variants])
+        items: list[nodes.Node | str] = []
+        for v in variants:
+            box = nodes.container()
+            box += para(literal(v.name), f": {v.description}")
+            box.extend(cite_nodes(v.prov.cites, page.language) + provenance_nodes(v.prov))
+            items.append(box)
+        sec += bullets(items)
     errata = [d for d in decls if isinstance(d, ast.ErratumDecl)]
     if errata:
         sec += para(strong("Errata"))
@@ -52,6 +64,14 @@ def overview_section(page: Page, game: ast.Game) -> nodes.section:
             adm += n
         sec += adm
     return sec
+
+
+def _expr(page: Page, expr: ast.Expr | None) -> str:
+    """An expression as written in the spec (on one line), or "-"."""
+    span: Span | None = getattr(expr, "span", None)
+    if span is None:
+        return "-"
+    return " ".join(source_of(page.spec.source, span).split())
 
 
 def _attr_text(value: Any) -> str:
@@ -69,17 +89,19 @@ def components_section(page: Page, machine: Machine) -> nodes.section:
     total = 0
     for kind, comps in by_kind.items():
         d = cards.get(kind)
-        source: str | nodes.Node = "rulebook"
+        # What the data rests on: the book's sections, or the assumptions that invented it.
+        parts: list[str | nodes.Node] = ["rulebook"]
+        classes: list[str] = []
         if d is not None and d.prov.assumes:
-            source = para(strong("assumed"), ": " + "; ".join(a.value for a in d.prov.assumes),
-                          classes=["rw-assumed"])
+            parts = [strong("assumed"), ": ", " ".join(a.value for a in d.prov.assumes)]
+            classes = ["rw-assumed"]
         elif d is not None and d.prov.cites:
-            source = "rulebook: " + "; ".join(c.section for c in d.prov.cites)
+            parts = ["rulebook: " + "; ".join(c.section for c in d.prov.cites)]
         elif d is not None:
-            source = "not cited"
+            parts = ["not cited"]
         if d is not None and d.data_file:
-            source = para(source if isinstance(source, str) else source.astext(),
-                          " (data ", literal(d.data_file), ")")
+            parts += [" (data ", literal(d.data_file), ")"]
+        source = para(*parts, classes=classes)
         rows.append([literal(kind), d.title if d else kind, str(len(comps)),
                      d.home if d else "", source])
         total += len(comps)
@@ -94,27 +116,40 @@ def components_section(page: Page, machine: Machine) -> nodes.section:
         if d is not None:
             sub.extend(cite_nodes(d.prov.cites, page.language))
             sub.extend(provenance_nodes(d.prov))
-        sub += table([*attrs, "copies"], [[*key, str(n)] for key, n in counts.items()],
-                     classes=["rw-cards"])
+        rows = [[*key, str(n)] for key, n in counts.items()]
+        data = table([*attrs, "copies"], rows, classes=["rw-cards"])
+        sub += folded(f"Show the {len(rows)} rows ({len(comps)} components)", data) \
+            if len(rows) > FOLD_ROWS else data
         sec += sub
     tokens = [d for d in page.spec.decls if isinstance(d, ast.TokenDecl)]
     if tokens:
         sub = section(page.rid("tokens"), "Tokens")
         totals = {t.name: t.total for t in machine.tokens}
-        sub += table(["Token", "Total", "Held in"],
-                     [[literal(t.name), str(totals.get(t.name, "?")), ", ".join(t.holders)]
-                      for t in tokens])
-        for t in tokens:
-            sub.extend(provenance_nodes(t.prov))
+        sub += table(["Token", "Total", "Held in", "Rulebook and notes"],
+                     [[literal(t.name), str(totals.get(t.name, "?")), ", ".join(t.holders),
+                       provenance_cell(t.prov, page.language)] for t in tokens],
+                     classes=["rw-zones"], widths=[2, 1, 3, 8])
         sec += sub
     zones = [d for d in page.spec.decls if isinstance(d, ast.ZoneDecl)]
     if zones:
         sub = section(page.rid("zones"), "Zones")
-        sub += table(["Zone", "Per", "Kind", "Holds", "Visible to", "Capacity"],
-                     [[literal(z.name), ", ".join(map(str, z.dims)) or "-", z.kind, z.of,
-                       z.visibility, page.spec.source.splitlines()[z.capacity.span.line - 1]
-                       [z.capacity.span.column - 1:z.capacity.span.end_column - 1]
-                       if z.capacity is not None and z.capacity.span.line ==
-                       z.capacity.span.end_line else "-"] for z in zones])
+        sub += table(["Zone", "Holds", "Rulebook and notes"],
+                     [[para(literal(z.name), *(["[", ", ".join(map(str, z.dims)), "]"]
+                                               if z.dims else [])),
+                       f"{z.kind} of {z.of}, {z.visibility}" +
+                       (f", capacity {_expr(page, z.capacity)}" if z.capacity else ""),
+                       provenance_cell(z.prov, page.language)] for z in zones],
+                     classes=["rw-zones"], widths=[3, 3, 8])
+        sec += sub
+    counters = [d for d in page.spec.decls if isinstance(d, ast.VarDecl)]
+    if counters:
+        sub = section(page.rid("counters"), "Counters")
+        sub += table(["Counter", "Starts at", "Rulebook and notes"],
+                     [[para(literal(v.name), *(["[", ", ".join(map(str, v.dims)), "]"]
+                                               if v.dims else [])),
+                       _expr(page, v.init) + (f" ({v.visibility})" if v.visibility not in
+                                              ("", "public") else ""),
+                       provenance_cell(v.prov, page.language)] for v in counters],
+                     classes=["rw-vars"], widths=[3, 3, 8])
         sec += sub
     return sec

@@ -18,7 +18,8 @@ from rulewright.engines.game import Game
 from rulewright.engines.simulate import Summary, simulate
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, trace_json
-from rulewright.sphinx.nodes_util import admonition, bullets, literal, para, section, strong, table
+from rulewright.sphinx.nodes_util import (admonition, bullets, literal, para, plural, section,
+                                          strong, table)
 from rulewright.sphinx.render_rules import Page, trace_link, trace_links
 from rulewright.sphinx.source import gaps_in
 
@@ -107,7 +108,10 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
     failed = {n: [r for r in rs if r.status == "failed"] for n, rs in page.results.items()}
     failed = {n: rs for n, rs in failed.items() if rs}
     vsec = section(page.rid("findings", "violations"), "Invariant violations")
-    if not page.results:
+    if page.verified.stale:
+        vsec += para("The verification results given are from another version of the spec, "
+                     "so they are not shown.", classes=["rw-stale"])
+    elif not page.results:
         vsec += para("No verification results were given to this page.")
     elif not failed:
         vsec += para("Verification found no violated invariant.")
@@ -125,7 +129,7 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
         for players, (kind, rule, line, msg), n, lines in others:
             body = para(f"{msg} (rule ", literal(rule), f", line {line}) in {n} of "
                         f"{next(r.summary.games for r in reports if r.players == players)} "
-                        f"games with {players} players. Replayed:")
+                        f"games with {plural(players, 'player')}. Replayed:")
             text = "\n".join(lines)
             block = nodes.literal_block(text, text, classes=["rw-trace"], language="text")
             title = "Gap reached" if kind == "gap" else f"Finding: {kind}"
@@ -169,5 +173,5 @@ def simulation_section(page: Page, reports: list[PlayReport]) -> nodes.section:
             continue
         per_seat = ", ".join(f"seat {p}: {m:.1f} \u00b1 {d:.1f}, wins {_pct(w)}"
                              for p, ((m, d), (w, _lo, _hi)) in enumerate(zip(s.scores, s.wins)))
-        sec += para(strong(f"{r.players} players: "), per_seat, classes=["rw-seats"])
+        sec += para(strong(f"{plural(r.players, 'player')}: "), per_seat, classes=["rw-seats"])
     return sec

@@ -7,6 +7,7 @@ say (assumptions, gaps) and the invariants that watch it.
 
 from __future__ import annotations
 
+import difflib
 import os
 
 from attrs import frozen
@@ -14,10 +15,10 @@ from docutils import nodes
 from sphinx import addnodes
 
 from rulewright.dsl import ast
-from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_block, literal,
-                                          para, provenance_nodes, reference, section, strong,
-                                          table)
-from rulewright.sphinx.source import covering_invariants, gaps_in
+from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_block,
+                                          folded_code, literal, literate, para,
+                                          provenance_nodes, reference, section, strong, table)
+from rulewright.sphinx.source import covering_invariants, gaps_in, source_of
 from rulewright.sphinx.verify_json import InvariantResult, SpecResults
 
 #: Declarations rendered in the "Rules" section, in file order.
@@ -74,8 +75,14 @@ def spec_results(page: Page, name: str) -> list[InvariantResult]:
     return page.results.get(f"spec:{name}") or page.results.get(name, [])
 
 
-def status_text(results: list[InvariantResult]) -> str:
-    """One line for an invariant's verification results across configurations."""
+def status_text(results: list[InvariantResult], stale: bool = False) -> str:
+    """One line for an invariant's verification results across configurations.
+
+    Args:
+        stale: the results given were made from another version of the spec (and dropped).
+    """
+    if stale:
+        return "results are from another version of the spec (not shown)"
     if not results:
         return "not verified (no verify results given)"
     failed = [r for r in results if r.status == "failed"]
@@ -124,11 +131,10 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
     """One rule-like declaration: citations, code, assumptions, gaps, invariants, errata."""
     sec = section(page.rid(decl_id(d)), decl_title(d), "rw-rule")
     prov: ast.Provenance = getattr(d, "prov", ast.Provenance())
-    if prov.cites:
-        sec.extend(cite_nodes(prov.cites, page.language))
-    else:
-        sec += para("No rulebook citation.", classes=["rw-uncited"])
-    sec += code_block(page.spec.source, d.span)
+    book = cite_nodes(prov.cites, page.language) if prov.cites else \
+        [para("No rulebook citation.", classes=["rw-uncited"])]
+    sec += literate(book, folded_code(page.spec.source, d.span, prov),
+                    f"{decl_title(d)}, spec lines {d.span.line}-{d.span.end_line}")
     sec.extend(provenance_nodes(prov))
     sec.extend(gap_nodes(getattr(d, "body", ())))
     for e in amended_by:
@@ -143,7 +149,7 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
             for inv in invs:
                 res = spec_results(page, inv.name)
                 p = para(reference(inv.name, page.rid("invariant", inv.name)),
-                         f": {inv.description} - {status_text(res)}")
+                         f": {inv.description} - {status_text(res, page.verified.stale)}")
                 items.append(p)
                 items.extend(trace_links(page, res))
             sec += para(strong("Invariants watching this rule"), classes=["rw-inv-head"])
@@ -188,8 +194,9 @@ def examples_section(page: Page) -> nodes.section | None:
         sub = section(page.rid("example", d.name), f"example {d.name}: {d.title}", "rw-rule")
         variants = f", variant {', '.join(d.variants)}" if d.variants else ""
         sub += para(f"{d.players} players{variants}.")
-        sub.extend(cite_nodes(d.prov.cites, page.language))
-        sub += code_block(page.spec.source, d.span)
+        sub += literate(cite_nodes(d.prov.cites, page.language),
+                        folded_code(page.spec.source, d.span, d.prov),
+                        f"spec lines {d.span.line}-{d.span.end_line}")
         sub.extend(provenance_nodes(d.prov))
         runs = page.verified.examples.get(d.name, [])
         for errata, passed, problem in runs:
@@ -201,8 +208,27 @@ def examples_section(page: Page) -> nodes.section | None:
     return sec
 
 
+def diff_block(page: Page, label: str, old: ast.RuleDecl | ast.ExampleDecl | None,
+               new: ast.RuleDecl | ast.ExampleDecl, e: ast.ErratumDecl) -> nodes.Node:
+    """The original and amended text as a unified diff (whole text as context), highlighted:
+    removed lines red, added lines green, with the erratum's date and source in the header.
+    """
+    before = source_of(page.spec.source, old.span).splitlines() if old is not None else []
+    after = source_of(page.spec.source, new.span).splitlines()
+    head_old = f"{label}, original (spec lines {old.span.line}-{old.span.end_line})" \
+        if old is not None else f"{label}: no original, the erratum adds it"
+    head_new = f"{label}, erratum {e.name} {e.date}, {e.source} (spec lines " \
+        f"{new.span.line}-{new.span.end_line})"
+    lines = difflib.unified_diff(before, after, head_old, head_new,
+                                 n=max(len(before), len(after)), lineterm="")
+    text = "\n".join(lines)
+    box = nodes.container(classes=["rw-diff"])
+    box += nodes.literal_block(text, text, language="diff", classes=["rw-diff"])
+    return box
+
+
 def errata_section(page: Page) -> nodes.section | None:
-    """Each erratum: its date, source and citation, then original and amended side by side."""
+    """Each erratum: its date, source and citation, then each change as a diff."""
     errata = [d for d in page.spec.decls if isinstance(d, ast.ErratumDecl)]
     if not errata:
         return None
@@ -219,16 +245,9 @@ def errata_section(page: Page) -> nodes.section | None:
         pairs += [(f"rule {r.name}", originals.get(r.name), r) for r in e.rules]
         pairs += [(f"example {x.name}", orig_examples.get(x.name), x) for x in e.examples]
         for label, old, new in pairs:
-            left: nodes.Node = code_block(page.spec.source, old.span, linenos=False) \
-                if old is not None \
-                else para("(no original: the erratum adds this)", classes=["rw-uncited"])
-            right = code_block(page.spec.source, new.span, linenos=False)
-            sub += para(strong(label), " - original and amended:")
-            sub += table([f"Original (lines {old.span.line}-{old.span.end_line})" if old
-                          else "Original",
-                          f"Amended by {e.name}, {e.date} (lines {new.span.line}-"
-                          f"{new.span.end_line})"], [[left, right]],
-                         classes=["rw-side-by-side"])
+            sub += para(strong(label), f" - amended {e.date}, source: {e.source}",
+                        classes=["rw-diff-head"])
+            sub += diff_block(page, label, old, new, e)
             sub.extend(cite_nodes(new.prov.cites, page.language))
             sub.extend(provenance_nodes(new.prov))
             sub.extend(gap_nodes(new.body))
@@ -252,11 +271,12 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
         sub = section(page.rid("invariant", d.name), f"invariant {d.name}", "rw-rule")
         when = "checked at the end of the game" if d.at_end else "checked after every step"
         sub += para(f"{d.description or d.name} ({when}).")
-        sub.extend(cite_nodes(d.prov.cites, page.language))
-        sub += code_block(page.spec.source, d.span)
+        sub += literate(cite_nodes(d.prov.cites, page.language),
+                        folded_code(page.spec.source, d.span, d.prov),
+                        f"spec lines {d.span.line}-{d.span.end_line}")
         sub.extend(provenance_nodes(d.prov))
         res = spec_results(page, d.name)
-        sub += para(strong("Latest verification: "), status_text(res),
+        sub += para(strong("Latest verification: "), status_text(res, page.verified.stale),
                     classes=["rw-failed" if any(r.status == "failed" for r in res)
                              else "rw-status"])
         sub.extend(trace_links(page, res))
@@ -275,6 +295,6 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
     others = sorted(set(page.results) - declared)
     if others:
         builtin += para(strong("Verified: "), "; ".join(
-            f"{n}: {status_text(page.results[n])}" for n in others))
+            f"{n}: {status_text(page.results[n], page.verified.stale)}" for n in others))
     sec += builtin
     return sec

@@ -102,3 +102,35 @@ def covering_invariants(spec: ast.Spec,
 def header(spec: ast.Spec) -> ast.Game | None:
     """The spec's ``game`` header, if it has one."""
     return next((d for d in spec.decls if isinstance(d, ast.Game)), None)
+
+
+def _offset(starts: list[int], line: int, column: int) -> int:
+    return starts[line - 1] + column - 1
+
+
+def folded_source(source: str, span: Span, cuts: list[tuple[Span, str]]) -> str:
+    """Like :func:`source_of`, with each ``(span, replacement)`` of ``cuts`` replaced.
+
+    The code column of a rule page folds what the book column already shows: a ``cite``
+    clause becomes ``cite "Section" "…"``, an assumption's text ``"…"``.
+
+    Args:
+        cuts: non-overlapping spans inside ``span`` (any order), each with its replacement.
+    """
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    end = _offset(starts, span.end_line, span.end_column)
+    parts: list[str] = []
+    pos = _offset(starts, span.line, span.column)
+    for cut, text in sorted(cuts, key=lambda c: (c[0].line, c[0].column)):
+        a = _offset(starts, cut.line, cut.column)
+        b = _offset(starts, cut.end_line, cut.end_column)
+        if a < pos or b > end:
+            continue
+        parts += [source[pos:a], text]
+        pos = b
+    parts.append(source[pos:end])
+    # Keep the first line's indentation so the dedent keeps the block's shape.
+    text = " " * (span.column - 1) + "".join(parts)
+    return textwrap.dedent(text).strip("\n")

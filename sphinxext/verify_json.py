@@ -4,11 +4,14 @@ The format is ``rulewright-verify/1`` (see :mod:`rulewright.invariants.report`).
 only these fields and skip anything missing or of another shape, so an older or richer file
 still reads and a missing file means "not verified":
 
-- ``games[].spec``: the spec id the results belong to;
+- ``games[].spec``: the spec id the results belong to; ``games[].fingerprint``: the
+  :func:`rulewright.dsl.compile.fingerprint` of the spec verified (results whose fingerprint
+  is missing or differs from the current spec's are not shown);
 - ``games[].configs[]``: ``label`` (or ``players``/``variants``/``errata``) naming the
   configuration; ``status``: invariant name -> ``"held"`` / ``"violated"`` / ``"n/a"``;
   ``violations[]``: ``invariant``, ``message``, ``trace`` (a trace file for ``rulewright
-  replay``), ``play_by_play`` (lines); ``gaps[]``: ``kind``, ``rule``, ``line``, ``message``,
+  replay``), ``play_by_play`` (lines); ``games``/``finished``: games played and finished;
+  ``gaps[]``: ``kind``, ``rule``, ``line``, ``message``,
   ``count``, ``trace``;
 - ``games[].worked_examples[]``: ``name``, ``passed``, ``problem``, ``errata``.
 """
@@ -33,7 +36,7 @@ class InvariantResult:
 
     Attributes:
         name: the invariant. config: the configuration's label ("2p +errata").
-        status: "passed", "failed", "n/a" or "unknown". message: the violation, or "".
+        status: "passed", "failed", "n/a", "not reached" or "unknown". message: the violation, or "".
         trace: the counterexample trace file, or "". play_by_play: its readable lines.
     """
 
@@ -71,6 +74,18 @@ class SpecResults:
     invariants: dict[str, list[InvariantResult]] = field(factory=dict)
     gaps: list[GapResult] = field(factory=list)
     examples: dict[str, list[tuple[str, bool, str]]] = field(factory=dict)
+    fingerprint: str | None = None
+    stale: bool = False
+    #: configuration label -> (games played, games finished), when the file says.
+    coverage: dict[str, tuple[int, int]] = field(factory=dict)
+
+    def for_spec(self, current: str) -> SpecResults:
+        """These results if they were made from the spec whose fingerprint is ``current``;
+        else empty results marked ``stale`` (a file without fingerprints counts as another
+        version: nothing says which spec it checked)."""
+        if self.fingerprint == current:
+            return self
+        return SpecResults(stale=True)
 
 
 def _status(raw: Any) -> str:
@@ -82,7 +97,9 @@ def _status(raw: Any) -> str:
             return "passed"
         if low in FAILED:
             return "failed"
-        return "n/a" if low == "n/a" else "unknown"
+        if low in ("n/a", "not reached"):
+            return low
+        return "unknown"
     return "unknown"
 
 
@@ -102,6 +119,9 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
 
 def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
     label = _label(cfg)
+    games, finished = cfg.get("games"), cfg.get("finished")
+    if isinstance(games, int) and isinstance(finished, int):
+        out.coverage[label] = (games, finished)
     violations: dict[str, dict[str, Any]] = {}
     for v in _dicts(cfg.get("violations")):
         if isinstance(v.get("invariant"), str):
@@ -149,6 +169,8 @@ def read_verify_json(path: Path) -> dict[str, SpecResults]:
         if not isinstance(g.get("spec"), str):
             continue
         res = out.setdefault(g["spec"], SpecResults())
+        if isinstance(g.get("fingerprint"), str):
+            res.fingerprint = g["fingerprint"]
         for cfg in _dicts(g.get("configs")):
             _config(res, cfg)
         for ex in _dicts(g.get("worked_examples")):

@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 
 from rulewright.dsl import ast
+from rulewright.dsl.compile import fingerprint
 from rulewright.engines.game import load_spec
-from rulewright.sphinx.source import gaps_in, source_of
-from tests.sphinx.conftest import Builder, BuildWarnings, page_text, spec_files
+from docutils import nodes
+
+from rulewright.sphinx.flow import PHASE_LIMIT
+from rulewright.sphinx.source import folded_source, gaps_in, source_of
+from tests.sphinx.conftest import Builder, BuildWarnings, page_text, section_text, spec_files
 
 
 def _page(spec: Path, extra: str = "") -> str:
@@ -26,36 +30,82 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return Path(builder({f"spec-{f.stem}": _page(f) for f in spec_files()}))
 
 
+def _rid(game: ast.Game, *parts: str) -> str:
+    return nodes.make_id("-".join((game.id, *parts)))
+
+
 @pytest.mark.parametrize("spec_file", spec_files(), ids=lambda p: p.stem)
 def test_page_shows_every_rule_cite_erratum_and_gap(site: Path, spec_file: Path) -> None:
     spec = load_spec(spec_file)
-    text = page_text(site / f"spec-{spec_file.stem}.html")
+    html_page = site / f"spec-{spec_file.stem}.html"
+    text = page_text(html_page)
     game = next(d for d in spec.decls if isinstance(d, ast.Game))
     assert game.title in text
+    originals = {r.name: r for r in spec.decls if isinstance(r, ast.RuleDecl)}
     for d in spec.decls:
         if isinstance(d, ast.RuleDecl):
-            assert f"rule {d.name}" in text, d.name
-            assert source_of(spec.source, d.span) in text, f"code of {d.name}"
+            rule = section_text(html_page, _rid(game, "rule", d.name))
+            assert rule.lstrip().startswith(f"rule {d.name}"), d.name
+            # The code, with the quotes folded: each quote is on the page once, beside it.
+            assert folded_source(spec.source, d.span, [
+                (c.span, f'cite "{c.section}" "\u2026"') for c in d.prov.cites] + [
+                (a.span, '"\u2026"') for a in (*d.prov.assumes, *d.prov.notes)]) in rule, d.name
             for c in d.prov.cites:
-                assert c.quote in text and c.section in text, (d.name, c.quote)
-                assert c.english in text
+                assert rule.count(c.quote) == 1, (d.name, c.quote)
+                assert c.section in rule
+                assert rule.count(c.english) == 1 if c.english else True
             for a in d.prov.assumes:
-                assert a.value in text
+                assert a.value in rule
         if isinstance(d, ast.ErratumDecl):
             assert f"erratum {d.name}: {d.title}" in text
             assert d.date in text and d.source in text
-            originals = {r.name: r for r in spec.decls if isinstance(r, ast.RuleDecl)}
+            errata = section_text(html_page, _rid(game, "erratum", d.name))
             for r in d.rules:
-                assert source_of(spec.source, r.span) in text, f"amended {r.name}"
-                if r.name in originals:
-                    assert source_of(spec.source, originals[r.name].span) in text
+                # A unified diff with the whole text as context: old lines "-", new "+".
+                new = source_of(spec.source, r.span).splitlines()
+                old = source_of(spec.source, originals[r.name].span).splitlines() \
+                    if r.name in originals else []
+                for line in new:
+                    assert f"+{line}" in errata or f" {line}" in errata, (r.name, line)
+                for line in old:
+                    assert f"-{line}" in errata or f" {line}" in errata, (r.name, line)
+                assert f"erratum {d.name} {d.date}, {d.source}" in errata
         if isinstance(d, ast.InvariantDecl):
             assert f"invariant {d.name}" in text
+        if isinstance(d, (ast.ZoneDecl, ast.VarDecl)):
+            where = section_text(html_page, _rid(game, "zones" if isinstance(d, ast.ZoneDecl)
+                                                 else "counters"))
+            assert d.name in where
+            for c in d.prov.cites:
+                assert c.quote in where and c.section in where, (d.name, c.quote)
+            for n in (*d.prov.assumes, *d.prov.notes):
+                assert n.value in where, (d.name, n.value)
     for g in gaps_in(spec.decls):
         assert g.text in text
-    gaps_part = text.split("Gaps in the rulebook", 1)[1].split("Invariant violations", 1)[0]
+    gaps_part = text.split("Gaps in the rulebook", 2)[2].split("Invariant violations", 1)[0]
     for g in gaps_in(spec.decls):
         assert g.text in gaps_part and str(g.span.line) in gaps_part
+
+
+@pytest.mark.parametrize("spec_file", spec_files(), ids=lambda p: p.stem)
+def test_every_diagram_box_links_to_its_rule(site: Path, spec_file: Path) -> None:
+    spec = load_spec(spec_file)
+    raw = (site / f"spec-{spec_file.stem}.html").read_text(encoding="utf-8")
+    ids = set(re.findall(r' id="([^"]+)"', raw))
+    found = re.findall(r'<object data="(_images/graphviz-[0-9a-f]+\.svg)"', raw)
+    assert found
+    game = next(d for d in spec.decls if isinstance(d, ast.Game))
+    rules = {d.name for d in spec.decls if isinstance(d, ast.RuleDecl)}
+    linked: set[str] = set()
+    for svg_file in found:
+        assert f'href="{svg_file}"' in raw    # the full-size link
+        svg = (site / svg_file).read_text(encoding="utf-8")
+        for link in re.findall(r'(?:xlink|ns\d):href="([^"]+)"', svg):  # Sphinx renames xlink
+            page, _, anchor = link.partition("#")
+            assert page == f"../spec-{spec_file.stem}.html" and anchor in ids, link
+            linked.add(anchor)
+    assert linked == {_rid(game, "rule", r) for r in rules}
+    assert (len(found) > 1) == (len(rules) > PHASE_LIMIT)
 
 
 def test_showcase_details(site: Path) -> None:
@@ -70,7 +120,8 @@ def test_showcase_details(site: Path) -> None:
     assert "total 16" in flat
     assert "value copies 1 4 2 4 3 4 4 4" in flat
     # The gap is listed twice (base rule line 41, erratum line 73) and simulation reached it.
-    assert "Original (lines 38-51)" in text and "Amended by draw_after, 2024-03-01 (lines 71-84)" in text
+    assert "rule play_card, original (spec lines 38-51)" in text
+    assert "rule play_card, erratum draw_after 2024-03-01" in text and "(spec lines 71-84)" in text
     assert "Gap reached" in text and "FINDING gap: The book does not say" in text
     # Simulation summary: 3 games per player count, 2 and 3 players.
     assert "(uniform over legal actions), seeds 0 to 2, per player count" in flat
@@ -86,26 +137,56 @@ def test_verify_results_and_trace_link(build_site: Builder, tmp_path: Path) -> N
     trace = tmp_path / "src-extra" / "showcase-2p-hands.json"
     trace.parent.mkdir()
     trace.write_text('{"format": "rulewright-trace/1"}', encoding="utf-8")
-    doc = {"format": "rulewright-verify/1", "games": [{"spec": "showcase", "configs": [
-        {"label": "2p", "players": 2, "status": {"hands_small": "held", "conservation": "held"},
-         "violations": [], "gaps": []},
-        {"label": "3p +draw_after", "players": 3, "status": {"hands_small": "violated"},
-         "violations": [{"invariant": "hands_small", "message": "hand[1] has 5 cards",
-                         "trace": str(trace), "play_by_play": ["   1  chance  draw"]}],
-         "gaps": [{"kind": "gap", "rule": "play_card", "line": 41, "message": "x",
-                   "count": 7, "trace": str(trace)}]}],
-        "worked_examples": [{"name": "high_card", "passed": True, "errata": []}]}]}
-    (tmp_path / "verify.json").write_text(json.dumps(doc), encoding="utf-8")
-    rel = Path("..") / "verify.json"
-    out = build_site({"spec-v": _page(Path("showcase.rules"),
-                                      f"   :verify-json: {rel}\n")})
+    showcase = Path(__file__).parent / "roots" / "test-rulewright" / "showcase.rules"
+    current = fingerprint(load_spec(showcase))
+
+    def doc(fp: str | None) -> dict[str, object]:
+        game: dict[str, object] = {"spec": "showcase", "configs": [
+            {"label": "2p", "players": 2, "games": 57, "finished": 51,
+             "status": {"spec:hands_small": "held", "conservation": "held",
+                        "capacity": "not reached"},
+             "violations": [], "gaps": []},
+            {"label": "3p +draw_after", "players": 3,
+             "status": {"spec:hands_small": "violated", "conservation": "n/a"},
+             "violations": [{"invariant": "spec:hands_small", "message": "hand[1] has 5 cards",
+                             "trace": str(trace), "play_by_play": ["   1  chance  draw"]}],
+             "gaps": [{"kind": "gap", "rule": "play_card", "line": 41, "message": "x",
+                       "count": 7, "trace": str(trace)}]}],
+            "worked_examples": [{"name": "high_card", "passed": True, "errata": []}]}
+        if fp is not None:
+            game["fingerprint"] = fp
+        return {"format": "rulewright-verify/1", "games": [game]}
+
+    pages = {}
+    for name, fp in [("v", current), ("old", "0123456789abcdef"), ("nofp", None)]:
+        (tmp_path / f"verify-{name}.json").write_text(json.dumps(doc(fp)), encoding="utf-8")
+        pages[f"spec-{name}"] = _page(Path("showcase.rules"),
+                                      f"   :verify-json: {Path('..') / f'verify-{name}.json'}\n")
+    out = build_site(pages)
     text = page_text(out / "spec-v.html")
+    flat = " ".join(text.split())
     assert "VIOLATED in 3p +draw_after (hand[1] has 5 cards)" in text
     assert "held in 2p" in text
-    assert "conservation: held in 2p" in text
+    assert "conservation: held in 2p (3p +draw_after: n/a)" in text
+    assert "capacity: not checked (2p: not reached)" in text
+    assert "unknown" not in text.lower()
     assert "Verified: passes" in text
     assert "verification: 7 games" in text
     assert list((out / "_downloads").glob("*/showcase-2p-hands.json"))
+    # The summary grid: one row per configuration, one column per invariant.
+    grid = " ".join(section_text(out / "spec-v.html", "showcase-overview").split())
+    assert "configuration games (finished) hands_small conservation capacity" in grid
+    assert "2p 57 (51) \u2713 \u2713 n.r." in grid
+    assert "3p +draw_after - \u2717 n/a -" in grid
+    assert "n.r. not reached: never evaluated" in grid
+    assert "Gaps in the rulebook: 2 marked in the spec; verification reached 1" in grid
+    assert "Not verified" not in flat
+    # Results of another spec version (or of an unknown one) are never shown.
+    for name in ("old", "nofp"):
+        other = page_text(out / f"spec-{name}.html")
+        assert "results are from another version of the spec" in other
+        assert "VIOLATED" not in other and "held in 2p" not in other
+        assert "verification: 7 games" not in other and "Verified: passes" not in other
 
 
 @pytest.mark.parametrize("body, message", [
