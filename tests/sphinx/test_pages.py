@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.dsl import ast
+from rulewright.cli.main import main
 from rulewright.dsl.compile import fingerprint
 from rulewright.engines.game import load_spec
 from docutils import nodes
@@ -214,3 +215,46 @@ def test_spec_error_shows_file_line_col(build_site: Builder, tmp_path: Path) -> 
     text = str(err.value)
     assert "spec-broken.rst:4" in text and "'../bad.rules' has errors" in text
     assert "bad.rules:8:" in text
+
+
+COUNTER = '''game counter "Counter" {
+  rulebook "test" language "en"
+  players 2..2
+  start play
+  bound 20 steps
+}
+var n = 0
+rule play cite "Play" "Each player adds one, three times." {
+  repeat 3 {
+    for p in players {
+      n = n + 1
+    }
+  }
+}
+invariant small "n stays below 4": n < 4
+invariant non_negative "n is never negative": n >= 0
+scoring(p) { score n }
+'''
+
+
+def test_docs_verify_shows_fresh_results(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "counter.rules"
+    spec.write_text(COUNTER, encoding="utf-8")
+    out = tmp_path / "site"
+    assert main(["docs", str(spec), "--verify", "--out", str(out), "--games", "0"]) == 0
+    err = capsys.readouterr().err
+    assert "verifying 1 spec(s) first, profile ci" in err
+    assert "1/1 counter 2p" in err
+    text = " ".join(page_text(out / "counter.html").split())
+    assert "small: n stays below 4 - VIOLATED in 2p (n stays below 4: false)" in text
+    assert "non_negative: n is never negative - held in 2p" in text
+    assert "final scores: [6, 6]" in text
+    assert "Not verified" not in text
+
+
+def test_docs_verify_and_verify_json_exclude_each_other(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["docs", "tic_tac_toe", "--verify", "--verify-json", str(tmp_path / "v.json"),
+                 "--out", str(tmp_path / "site")]) == 2
+    assert "give --verify (verify now) or --verify-json FILE" in capsys.readouterr().err
