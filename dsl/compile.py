@@ -7,22 +7,25 @@ call pushes a frame, so the control position is data the engine keeps in the sta
 
 from __future__ import annotations
 
+import ast as py
 import hashlib
-import re
 from typing import Any, Callable, Iterable, Sequence
 
 import attrs
 
 from rulewright.dsl import ast
 from rulewright.dsl.check import check, collect_symbols
+from rulewright.dsl.codegen import (call, local, name, reraise, state_attr, store_local,
+                                    subscript)
 from rulewright.dsl.locate import Locator
-from rulewright.dsl.expr import ExprCompiler, Scope, contents
+from rulewright.dsl.expr import Code, ExprCompiler, Scope, contents
+from rulewright.dsl.fold import FoldError, evaluate
+from rulewright.dsl.runtime import MAX_LIST, STEP_WORK
 from rulewright.dsl.layout import Dims, build_components, counter_slots, make_dims, zone_slots
-from rulewright.dsl.machine import (CALL, CHANCE, CHOICE, DRAW, END, EXEC, EXPECT, FORNEXT, GAP,
-                                    JUMP, JUMPF, PASS, RET, SCRIPT, SWITCH, AtStatement,
-                                    CompiledInvariant,
-                                    CompiledRule, CounterSlot, Fn, Instr, Machine, Scoring, Site,
-                                    SpecRuntimeError, TokenConservation, ZoneSlot)
+from rulewright.dsl.machine import (PASS, Call, Chance, Choice, CompiledInvariant, CompiledRule,
+                                    CounterSlot, Draw, End, Exec, Expect, Fn, ForNext, Gap, Instr,
+                                    Jump, JumpUnless, Machine, Return, Scoring, Script, Site,
+                                    SpecRuntimeError, Switch, TokenConservation, ZoneSlot)
 from rulewright.errors import Diagnostic, SpecError, UsageError
 
 
@@ -65,14 +68,14 @@ class _Rules:
         self.breaks: list[list[int]] = []
         self.zone_slots = zone_slots
         self.diags = diags
-        self.pending: list[tuple[str, Site]] = []
+        self.pending: list[tuple[list[py.stmt], Site]] = []
 
     def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
         return Site(self.rule, s.span, what)
 
-    def emit(self, *ins: Any) -> int:
+    def emit(self, ins: Instr) -> int:
         self.flush()
-        self.code.append(tuple(ins))
+        self.code.append(ins)
         return len(self.code) - 1
 
     def here(self) -> int:
@@ -80,33 +83,39 @@ class _Rules:
         self.flush()
         return len(self.code)
 
-    def effect(self, line: str, site: Site) -> None:
-        """Queue one straight-line statement, as generated Python source."""
-        self.pending.append((line, site))
+    def effect(self, stmts: list[py.stmt], site: Site) -> None:
+        """Queue one straight-line statement, as generated statement trees."""
+        self.pending.append((stmts, site))
 
     def flush(self) -> None:
-        """Compile the queued statements into one EXEC instruction.
+        """Compile the queued statements into one :class:`Exec` instruction.
 
         Consecutive effects run in one generated function, each in its own try block
         (free in CPython 3.11 unless raised) so a failure still names its own statement.
         """
         if not self.pending:
             return
-        lines = ["def run(st, l):"]
-        for i, (line, _) in enumerate(self.pending):
-            lines += ["    try:", f"        {line}", "    except Exception as err:",
-                      f"        raise AtStatement({i}, err) from None"]
-        namespace: dict[str, Any] = {}
-        where = f"<rules {self.rule}:{self.pending[0][1].span.line}>"
-        exec(compile("\n".join(lines), where, "exec"), self.x.ns, namespace)
+        body: list[py.stmt] = []
+        marks = []
+        for i, (stmts, site) in enumerate(self.pending):
+            marks.append((i, site.span.line))
+            handler = reraise("at_statement", py.Constant(i))
+            body.append(py.Try(stmts, [py.ExceptHandler(name("value_errors"), "err", [handler])],
+                               [], []))
+        space = self.x.space
+        run = space.function(space.mangle("rule", self.rule), ["st", "l"], body, marks)
         sites = tuple(site for _, site in self.pending)
         self.pending = []
-        self.code.append((EXEC, namespace["run"], sites, sites[0]))
+        self.code.append(Exec(run, sites, sites[0]))
 
     def patch(self, at: int, target: int) -> None:
-        ins = list(self.code[at])
-        ins[-2] = target
-        self.code[at] = tuple(ins)
+        """Point the jump (or loop exit) at ``at`` to ``target``."""
+        ins = self.code[at]
+        if isinstance(ins, ForNext):
+            self.code[at] = attrs.evolve(ins, exit=target)
+        else:
+            assert isinstance(ins, (Jump, JumpUnless))
+            self.code[at] = attrs.evolve(ins, target=target)
 
     def zone(self, e: ast.Expr, what: str) -> Callable[[Any, list[Any]], int]:
         try:
@@ -117,35 +126,59 @@ class _Rules:
 
     def block(self, body: Iterable[ast.Stmt]) -> None:
         for s in body:
-            getattr(self, "s_" + type(s).__name__)(s)
+            try:
+                getattr(self, "s_" + type(s).__name__)(s)
+            except FoldError as err:
+                self.diags.append(Diagnostic(err.span, err.message))
 
     # ---- effects
     def s_Let(self, s: ast.Let) -> None:
-        value = self.x.src(s.value, self.scope)
-        self.effect(f"l[{self.scope.slot(s.name)}] = {value}", self.site(s, "let"))
+        value = self.x.code(s.value, self.scope)
+        self.effect([py.Assign([store_local(self.scope.slot(s.name))], value.node)],
+                    self.site(s, "let"))
 
     def counter_slot(self, t: ast.Target) -> Callable[[Any, list[Any]], int]:
         return self.x.slot_fn(self.x.counter_base[t.name], self.x.counter_dims[t.name], t.args,
                               t.name, self.scope)
 
-    def counter_src(self, t: ast.Target) -> str:
-        args = [self.x.src(a, self.scope) for a in t.args]
-        return self.x.slot_src(self.x.counter_base[t.name], self.x.counter_dims[t.name], args,
-                               t.name)
+    def counter_code(self, t: ast.Target) -> Code:
+        args = [self.x.code(a, self.scope) for a in t.args]
+        return self.x.slot_code(self.x.counter_base[t.name], self.x.counter_dims[t.name], args,
+                                t.name)
 
     def s_Assign(self, s: ast.Assign) -> None:
-        slot = self.counter_src(s.target)
-        value = self.x.src(s.value, self.scope)
-        self.effect(f"st.counters[{slot}] {s.op} {value}", self.site(s, f"{s.target.name} {s.op}"))
+        slot = self.counter_code(s.target).node
+        value = self.x.code(s.value, self.scope).node
+        site = self.site(s, f"{s.target.name} {s.op}")
+        counters = state_attr("counters")
+        if s.op == "=":
+            self.effect([py.Assign([py.Subscript(counters, slot, py.Store())], value)], site)
+            return
+        op: py.operator = py.Add() if s.op == "+=" else py.Sub()
+        if isinstance(value, py.Constant) and value.value.__class__ is int:
+            # plus or minus a literal grows a number by at most the literal: no check needed
+            self.effect([py.AugAssign(py.Subscript(counters, slot, py.Store()), op, value)],
+                        site)
+            return
+        stmts: list[py.stmt] = []
+        if not isinstance(slot, py.Constant):
+            temp = self.x.space.temp("s")
+            stmts.append(py.Assign([py.Name(temp, py.Store())], slot))
+            slot = name(temp)
+        helper = "add" if s.op == "+=" else "sub"
+        stmts.append(py.Assign([py.Subscript(state_attr("counters"), slot, py.Store())],
+                               call(helper, name("st"), subscript(counters, slot), value)))
+        self.effect(stmts, site)
 
     def s_Move(self, s: ast.Move) -> None:
-        what = self.x.src(s.what, self.scope)
+        what = self.x.code(s.what, self.scope)
         try:
-            dest = self.x.zone_src(s.dest, self.scope)
+            dest = self.x.zone_code(s.dest, self.scope)
         except SpecRuntimeError as err:
             self.diags.append(Diagnostic(s.dest.span, f"move ... to: {err}"))
             return
-        self.effect(f"move_items(st, {what}, {dest}, {s.position!r})", self.site(s, "move"))
+        self.effect([py.Expr(call("move_items", name("st"), what.node, dest.node,
+                                  py.Constant(s.position)))], self.site(s, "move"))
 
     def s_Shuffle(self, s: ast.Shuffle) -> None:
         z = self.zone(s.zone, "shuffle")
@@ -158,7 +191,7 @@ class _Rules:
             st.mids[slot] = sorted(contents(st, slot))
             st.zones[slot] = []
             st.bottoms[slot] = []
-        self.emit(EXEC, shuffle, self.site(s, "shuffle"))
+        self.emit(Exec(shuffle, (self.site(s, "shuffle"),), self.site(s, "shuffle")))
 
     def s_Transfer(self, s: ast.Transfer) -> None:
         amount = self.x.expr(s.amount, self.scope)
@@ -175,7 +208,7 @@ class _Rules:
                 raise SpecRuntimeError(f"{name} has {st.counters[a]}, {n} needed", "exhausted")
             st.counters[a] -= n
             st.counters[b] += n
-        self.emit(EXEC, transfer, self.site(s, "transfer"))
+        self.emit(Exec(transfer, (self.site(s, "transfer"),), self.site(s, "transfer")))
 
     # ---- decisions and chance
     def s_ChooseFrom(self, s: ast.ChooseFrom) -> None:
@@ -187,13 +220,15 @@ class _Rules:
         pass_when = self.x.expr(s.pass_when, self.scope) if s.pass_when is not None else None
 
         # the options as one generated expression, the variable bound in the where-clause
-        src_s = self.x.source_src(s.source, self.scope)
-        v = self.x.var()
-        self.x.note_range(v, src_s)
-        where_s = self.x.bound_src(s.var, v, s.where, self.scope) if s.where is not None \
-            else "True"
-        kept = self.x.lam(f"tuple({v} for {v} in {src_s} if {where_s})")
-        fixed = self.x.ns.get(src_s) if re.fullmatch(r"K\d+", src_s) else None
+        source = self.x.source_code(s.source, self.scope)
+        v = self.x.var(s.var)
+        self.x.note_range(v, source)
+        ifs = [] if s.where is None else [self.x.bound_code(s.var, Code(name(v), frozenset({v})),
+                                                            s.where, self.scope).node]
+        gen = py.GeneratorExp(name(v), [py.comprehension(py.Name(v, py.Store()),
+                                                         self.x.metered(source), ifs, 0)])
+        kept = self.x.lam(call("tuple", gen), line=s.span.line)
+        fixed = self.x.space.value(source.node) if self.x.space.is_const(source.node) else None
         # a fixed list of distinct whole numbers: a subset needs no dedup, ids are the values
         plain = isinstance(fixed, tuple) and len(set(fixed)) == len(fixed) \
             and all(x.__class__ is int and x >= 0 for x in fixed)
@@ -218,7 +253,7 @@ class _Rules:
                     out.append(str(pass_label))
                 return tuple(out)
             return tuple(values), labels, tuple(ids)
-        self.emit(CHOICE, player, options, slot, self.site(s, label))
+        self.emit(Choice(player, options, slot, self.site(s, label)))
 
     def s_ChooseOption(self, s: ast.ChooseOption) -> None:
         player = self.x.expr(s.player, self.scope)
@@ -231,16 +266,16 @@ class _Rules:
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
             return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
-        self.emit(CHOICE, player, options, slot, self.site(s, s.label or " / ".join(labels)))
-        switch = self.emit(SWITCH, slot, (), self.site(s))
+        self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels))))
+        switch = self.emit(Switch(slot, (), self.site(s)))
         targets, ends = [], []
         for o in s.options:
             targets.append(self.here())
             self.block(o.body)
-            ends.append(self.emit(JUMP, 0, self.site(o)))
+            ends.append(self.emit(Jump(0, self.site(o))))
         for e in ends:
             self.patch(e, self.here())
-        self.code[switch] = (SWITCH, slot, tuple(targets), self.site(s))
+        self.code[switch] = Switch(slot, tuple(targets), self.site(s))
 
     def s_Draw(self, s: ast.Draw) -> None:
         deck = self.zone(s.deck, "draw ... from")
@@ -249,7 +284,7 @@ class _Rules:
             return
         dest = self.zone(s.dest, "draw ... to")
         slot = self.scope.slot(s.var)
-        self.emit(DRAW, deck, slot, dest, s.position, self.site(s, s.label or f"draw {s.var}"))
+        self.emit(Draw(deck, slot, dest, s.position, self.site(s, s.label or f"draw {s.var}")))
 
     def s_Roll(self, s: ast.Roll) -> None:
         lo = self.x.expr(s.low, self.scope)
@@ -259,13 +294,17 @@ class _Rules:
 
         def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             a, b = lo(st, l), hi(st, l)
+            if a.__class__ is not int or b.__class__ is not int:
+                raise SpecRuntimeError(f"roll range {a!r}..{b!r} is not two whole numbers")
+            if b - a >= MAX_LIST:
+                raise SpecRuntimeError(f"roll range {a}..{b} has more than {MAX_LIST:,} outcomes")
             values = tuple(range(a, b + 1))
             if not values:
                 raise SpecRuntimeError(f"roll range {a}..{b} is empty")
             p = 1.0 / len(values)
             return values, (p,) * len(values), lambda: tuple(f"{label}: {v}" for v in values), \
                 tuple(_ids(list(values)))
-        self.emit(CHANCE, outcomes, slot, self.site(s, label))
+        self.emit(Chance(outcomes, slot, self.site(s, label)))
 
     def s_RandomPick(self, s: ast.RandomPick) -> None:
         src = self.x.expr(s.source, self.scope)
@@ -289,16 +328,16 @@ class _Rules:
             return values, probs, \
                 lambda: tuple(f"{label}: {comps[v].label if comps is not None else v}"
                               for v in values), tuple(_ids(list(values)))
-        self.emit(CHANCE, outcomes, slot, self.site(s, label))
+        self.emit(Chance(outcomes, slot, self.site(s, label)))
 
     # ---- control flow
     def s_If(self, s: ast.If) -> None:
         ends = []
         for cond, body in s.branches:
             c = self.x.expr(cond, self.scope)
-            jf = self.emit(JUMPF, c, 0, self.site(s, "if"))
+            jf = self.emit(JumpUnless(c, 0, self.site(s, "if")))
             self.block(body)
-            ends.append(self.emit(JUMP, 0, self.site(s)))
+            ends.append(self.emit(Jump(0, self.site(s))))
             self.patch(jf, self.here())
         self.block(s.orelse)
         for e in ends:
@@ -306,12 +345,13 @@ class _Rules:
 
     def s_While(self, s: ast.While) -> None:
         top = self.here()
-        src = self.x.src(s.cond, self.scope)
+        cond = self.x.code(s.cond, self.scope).node
         # `while true` needs no test: it is left by break, return or end
-        jf = None if src == "True" else self.emit(JUMPF, self.x.lam(src), 0, self.site(s, "while"))
+        jf = None if isinstance(cond, py.Constant) and cond.value is True else self.emit(
+            JumpUnless(self.x.lam(cond, line=s.span.line), 0, self.site(s, "while")))
         self.breaks.append([])
         self.block(s.body)
-        self.emit(JUMP, top, self.site(s))
+        self.emit(Jump(top, self.site(s)))
         if jf is not None:
             self.patch(jf, self.here())
         for b in self.breaks.pop():
@@ -326,11 +366,11 @@ class _Rules:
                 raise SpecRuntimeError(f"cannot loop over {items!r}")
             l[ls] = items
             l[ix] = 0
-        self.emit(EXEC, init, self.site(s, "loop"))
-        top = self.emit(FORNEXT, ls, ix, var_slot, 0, self.site(s, "loop"))
+        self.emit(Exec(init, (self.site(s, "loop"),), self.site(s, "loop")))
+        top = self.emit(ForNext(ls, ix, var_slot, 0, self.site(s, "loop")))
         self.breaks.append([])
         self.block(body)
-        self.emit(JUMP, top, self.site(s))
+        self.emit(Jump(top, self.site(s)))
         self.patch(top, self.here())
         for b in self.breaks.pop():
             self.patch(b, self.here())
@@ -351,30 +391,31 @@ class _Rules:
 
     def s_CallRule(self, s: ast.CallRule) -> None:
         args = [self.x.expr(a, self.scope) for a in s.args]
-        self.emit(CALL, self.rule_index[s.rule], lambda st, l: [a(st, l) for a in args],
-                  self.site(s, s.rule))
+        self.emit(Call(self.rule_index[s.rule], lambda st, l: [a(st, l) for a in args],
+                       self.site(s, s.rule)))
 
     def s_Turn(self, s: ast.Turn) -> None:
-        who = self.x.src(s.player, self.scope)
-        self.effect(f"st.turns[b_player({who})] += 1", self.site(s, "turn"))
+        who = self.x.code(s.player, self.scope).node
+        target = py.Subscript(state_attr("turns"), call("b_player", who), py.Store())
+        self.effect([py.AugAssign(target, py.Add(), py.Constant(1))], self.site(s, "turn"))
         self.block(s.body)
 
     def s_Gap(self, s: ast.Gap) -> None:
-        self.emit(GAP, s.text, self.site(s, "gap"))
+        self.emit(Gap(s.text, self.site(s, "gap")))
 
     def s_Expect(self, s: ast.Expect) -> None:
-        self.emit(EXPECT, self.x.expr(s.cond, self.scope), s.message, self.site(s, "expect"))
+        self.emit(Expect(self.x.expr(s.cond, self.scope), s.message, self.site(s, "expect")))
 
     def s_Script(self, s: ast.Script) -> None:
-        self.emit(SCRIPT, s.labels, self.site(s, "script"))
+        self.emit(Script(s.labels, self.site(s, "script")))
 
     def s_Simple(self, s: ast.Simple) -> None:
         if s.kind == "end":
-            self.emit(END, self.site(s, "end"))
+            self.emit(End(self.site(s, "end")))
         elif s.kind == "return":
-            self.emit(RET, self.site(s, "return"))
+            self.emit(Return(self.site(s, "return")))
         elif self.breaks:
-            self.breaks[-1].append(self.emit(JUMP, 0, self.site(s, "break")))
+            self.breaks[-1].append(self.emit(Jump(0, self.site(s, "break"))))
 
 
 def _weights(counts: dict[Any, int], weight: Fn, slot: int, st: Any,
@@ -404,18 +445,47 @@ def _ids(values: list[Any]) -> list[int]:
     return list(range(len(values)))
 
 
-def _constant(fn: Fn, what: str, span: ast.Span, diags: list[Diagnostic]) -> Any:
+def _constant(x: ExprCompiler, e: ast.Expr, what: str, diags: list[Diagnostic]) -> Any:
+    """The value of a declaration's constant expression (a capacity, an initial value)."""
     try:
-        return fn(None, [None] * 16)
-    except SpecRuntimeError as err:
-        diags.append(Diagnostic(span, f"{what} cannot be computed before the game starts: {err}"))
+        code = x.code(e, Scope())
+    except FoldError as err:
+        diags.append(Diagnostic(err.span, f"{what}: {err.message}"))
         return 0
-    except (AttributeError, TypeError, IndexError, KeyError, RecursionError):
+    if code.deps:
         # the checker rejects state-dependent values; this is the last guard
-        diags.append(Diagnostic(span, f"{what} cannot be computed before the game starts",
+        diags.append(Diagnostic(e.span, f"{what} cannot be computed before the game starts",
                                 "constants are numbers, strings, enum members, nplayers, "
                                 "variant(...), tables and functions of these"))
         return 0
+    if x.space.is_const(code.node):
+        return x.space.value(code.node)
+    try:
+        ok, value = evaluate(x.space, code.node, e.span)
+    except FoldError as err:
+        diags.append(Diagnostic(err.span, f"{what}: {err.message}"))
+        return 0
+    if ok:
+        return value
+    diags.append(Diagnostic(e.span, f"{what} cannot be computed before the game starts: {value}"))
+    return 0
+
+
+def _expr(x: ExprCompiler, e: ast.Expr, scope: Scope, diags: list[Diagnostic]) -> Fn:
+    """``x.expr(e, scope)``; a constant part that takes too much work is a diagnostic."""
+    try:
+        return x.expr(e, scope)
+    except FoldError as err:
+        diags.append(Diagnostic(err.span, err.message))
+        return lambda st, l: 0
+
+
+def _invariant(fn: Fn, size: int) -> Callable[[Any], Any]:
+    """``check(state)`` for a compiled invariant expression, with a fresh work budget."""
+    def check(st: Any) -> Any:
+        st.work = STEP_WORK
+        return fn(st, [None] * size)
+    return check
 
 
 def _at_data_files(diags: list[Diagnostic], cards: Iterable[ast.CardDecl],
@@ -494,20 +564,18 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     x = ExprCompiler(players=players, variants=frozenset(variants), comps=comps, kinds=kinds,
                      enums=enums, zone_base=zone_base, zone_dims=zone_dims, zone_slots=zslots,
                      counter_base=counter_base, counter_dims=counter_dims, tables=tables,
-                     function_decls=sym.functions)
+                     function_decls=sym.functions, label=game.id)
     # capacities need the expression compiler, so zone slots are rebuilt with them
     for d in decls:
         if isinstance(d, ast.ZoneDecl) and d.capacity is not None:
-            cap = _constant(x.expr(d.capacity, Scope()), f"the capacity of zone {d.name!r}",
-                            d.capacity.span, diags)
+            cap = _constant(x, d.capacity, f"the capacity of zone {d.name!r}", diags)
             zbase = zone_base[d.name]
             for i, zs in enumerate(zone_slots(d, zbase, zone_dims[d.name], cap)):
                 zslots[zbase + i] = zs
     init_counters: list[Any] = [0] * len(cslots)
     for d in decls:
         if isinstance(d, ast.VarDecl):
-            value = _constant(x.expr(d.init, Scope()), f"the initial value of counter {d.name!r}",
-                              d.init.span, diags)
+            value = _constant(x, d.init, f"the initial value of counter {d.name!r}", diags)
             base = counter_base[d.name]
             for i in range(len(counter_dims[d.name].keys())):
                 init_counters[base + i] = value
@@ -526,39 +594,38 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     for i, ex in enumerate(examples):
         rule_index[f"example:{ex.name}"] = len(rule_decls) + i
     erratum_of = {}
-    for name in errata:
-        er = next(d for d in spec.decls if isinstance(d, ast.ErratumDecl) and d.name == name)
+    for ename in errata:
+        er = next(d for d in spec.decls if isinstance(d, ast.ErratumDecl) and d.name == ename)
         for patched in er.rules:
-            erratum_of[patched.name] = name
+            erratum_of[patched.name] = ename
     rules = []
     bodies: list[ast.RuleDecl | ast.ExampleDecl] = [*rule_decls, *examples]
     for r in bodies:
-        name = r.name if isinstance(r, ast.RuleDecl) else f"example:{r.name}"
+        rname = r.name if isinstance(r, ast.RuleDecl) else f"example:{r.name}"
         scope = Scope(r.params if isinstance(r, ast.RuleDecl) else ())
-        rc = _Rules(x, rule_index, name, scope, zslots, diags)
+        rc = _Rules(x, rule_index, rname, scope, zslots, diags)
         rc.block(r.body)
-        rc.emit(RET, Site(name, r.span, "end of rule"))
-        rules.append(CompiledRule(name, r, scope.size, tuple(rc.code), erratum_of.get(r.name)))
+        rc.emit(Return(Site(rname, r.span, "end of rule")))
+        rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name)))
 
     invariants = []
     for d in decls:
         if isinstance(d, ast.InvariantDecl):
             scope = Scope()
-            fn = x.expr(d.expr, scope)
-            size = max(scope.size, 1)
-            invariants.append(CompiledInvariant(
-                d.name, d, d.at_end, (lambda f, n: lambda st: f(st, [None] * n))(fn, size)))
+            fn = _expr(x, d.expr, scope, diags)
+            invariants.append(CompiledInvariant(d.name, d, d.at_end,
+                                                _invariant(fn, max(scope.size, 1))))
     tokens = []
     for d in decls:
         if isinstance(d, ast.TokenDecl):
-            total = _constant(x.expr(d.total, Scope()), f"the total of token {d.name!r}",
-                              d.total.span, diags)
+            total = _constant(x, d.total, f"the total of token {d.name!r}", diags)
             slots = tuple(s.index for s in cslots if s.name in d.holders)
             tokens.append(TokenConservation(d.name, d, total, slots))
     scoring_decl = next(d for d in decls if isinstance(d, ast.ScoringDecl))
     sscope = Scope([scoring_decl.var])
-    score_fn = x.expr(scoring_decl.score, sscope)
-    keys = [(t.direction, x.expr(t.expr, sscope), t.text) for t in scoring_decl.tiebreaks]
+    score_fn = _expr(x, scoring_decl.score, sscope, diags)
+    keys = [(t.direction, _expr(x, t.expr, sscope, diags), t.text)
+            for t in scoring_decl.tiebreaks]
     size = sscope.size
 
     def per_player(f: Fn) -> Callable[[Any, int], Any]:
@@ -578,4 +645,4 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         initial_counters=tuple(init_counters), rules=tuple(rules), rule_index=rule_index,
         start=rule_index[game.start], invariants=tuple(invariants), tokens=tuple(tokens),
         scoring=scoring, examples={e.name: rule_index[f"example:{e.name}"] for e in examples},
-        kind_totals=kind_totals)
+        kind_totals=kind_totals, code_space=x.space)

@@ -5,44 +5,55 @@ static data (components, zone and counter slots, the initial layout) and one ins
 per rule. The engine keeps the control position in the game state as a call stack of frames
 ``[rule_index, pc, locals]``, so a state is a plain value.
 
-Instruction format: a tuple whose first element is an opcode and whose last element is the
-:class:`Site` it came from. Callables take ``(state, locals)``; ``state`` is any object with the
-attributes of :class:`StoreLike`.
+Instructions are frozen classes with named fields, one class per kind; each has a ``site``
+(the :class:`Site` it came from: rule, spec span, a short description). Callables take
+``(state, locals)``; ``state`` is any object with the attributes of :class:`StoreLike`, and
+they raise only :class:`SpecRuntimeError` (compiled code converts the Python errors a spec
+value can cause, such as comparing a number with a string, into it).
 
-==========  =====================================================  ============================
-opcode      operands                                               meaning
-==========  =====================================================  ============================
-EXEC        fn, sites                                              run effects, pc += 1
-JUMP        target                                                 pc = target
-JUMPF       cond, target                                           pc = target unless cond()
-CALL        rule_index, args_fn                                    push a frame
-RET         -                                                      pop a frame
-CHOICE      player_fn, options_fn, slot, ids                       decision node (pauses)
-SWITCH      slot, targets                                          pc = targets[locals[slot]]
-DRAW        deck_fn, slot, dest_fn, position                       chance node over a deck
-CHANCE      outcomes_fn, slot                                      chance node (roll, random)
-FORNEXT     list_slot, index_slot, var_slot, exit                  loop over a fixed list
-GAP         text                                                   finding: the book is silent
-EXPECT      cond, message                                          finding when cond is false
-SCRIPT      labels                                                 queue example decisions
-END         -                                                      the game is over
-==========  =====================================================  ============================
+================  =============================================  ==============================
+instruction       fields                                         meaning
+================  =============================================  ==============================
+:class:`Exec`     run, sites                                     run effects, pc += 1
+:class:`Jump`     target                                         pc = target
+:class:`JumpUnless` cond, target                                 pc = target unless cond()
+:class:`Call`     rule, args                                     push a frame
+:class:`Return`   -                                              pop a frame
+:class:`Choice`   player, options, slot                          decision node (pauses)
+:class:`Switch`   slot, targets                                  pc = targets[locals[slot]]
+:class:`Draw`     deck, slot, dest, position                     chance node over a deck
+:class:`Chance`   outcomes, slot                                 chance node (roll, random)
+:class:`ForNext`  list_slot, index_slot, var_slot, exit          loop over a fixed list
+:class:`Gap`      text                                           finding: the book is silent
+:class:`Expect`   cond, message                                  finding when cond is false
+:class:`Script`   labels                                         queue example decisions
+:class:`End`      -                                              the game is over
+================  =============================================  ==============================
+
+Only the engine (``rulewright.engines.state``) interprets instructions; it dispatches on the
+class and fails loudly (:class:`InternalError`) on one it does not know. Everything else asks
+the engine (``State.options_at``, ``State.decision_site``) or reads :meth:`Machine.graph`.
+
+Between runs a state waits at a *pending* node: :class:`Decision`, :class:`ChanceNode` or
+:data:`TERMINAL`. Labels are built on first request (:class:`Lazy`), since most playouts
+never read them.
+
+Extending the format: a new statement kind is one class here, one ``s_*`` method in the
+compiler, and one branch in ``State._advance`` (the fallback there names any class that was
+forgotten). Two planned extensions fit that shape: a ``gap`` with a provisional ruling is a
+``Gap`` whose ``ruling`` field holds the rule to run after recording the gap; coverage
+counters count instructions by ``(rule, pc)`` in the engine's dispatch, and options by the
+chosen index in ``State.apply_action``, with no change to the compiler.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Union
 
 from attrs import field, frozen
 
 from rulewright.dsl import ast
-from rulewright.errors import Span
-
-EXEC, JUMP, JUMPF, CALL, RET, CHOICE, SWITCH, DRAW, CHANCE, FORNEXT, GAP, EXPECT, SCRIPT, END = \
-    range(14)
-
-OPCODE_NAMES = ("EXEC", "JUMP", "JUMPF", "CALL", "RET", "CHOICE", "SWITCH", "DRAW", "CHANCE",
-                "FORNEXT", "GAP", "EXPECT", "SCRIPT", "END")
+from rulewright.errors import RulewrightError, Span
 
 #: The action id of a choice's "pass" option.
 PASS = -1
@@ -57,17 +68,20 @@ class StoreLike(Protocol):
     loc: list[int]
     counters: list[Any]
     turns: list[int]
+    work: int
 
 
 Fn = Callable[[Any, list[Any]], Any]
-Instr = tuple[Any, ...]
 
 
 class SpecRuntimeError(Exception):
     """A spec defect met while running (bad index, missing attribute, short supply).
 
+    The only exception compiled code raises; the engine turns it into a finding at the site
+    of the instruction that raised it.
+
     Attributes:
-        kind: the finding kind ("runtime error", "exhausted", ...).
+        kind: the finding kind ("runtime error", "exhausted", "work budget", ...).
     """
 
     def __init__(self, message: str, kind: str = "runtime error") -> None:
@@ -75,13 +89,22 @@ class SpecRuntimeError(Exception):
         self.kind = kind
 
 
-class AtStatement(Exception):
-    """Raised by a fused EXEC function: statement ``index`` of its sites failed with ``error``."""
+class AtStatement(SpecRuntimeError):
+    """Raised by a fused :class:`Exec` function: statement ``index`` of its sites failed.
 
-    def __init__(self, index: int, error: Exception) -> None:
-        super().__init__(str(error))
+    Attributes:
+        index: the position of the failing statement in the instruction's ``sites``.
+        error: the statement's error, already a :class:`SpecRuntimeError`.
+    """
+
+    def __init__(self, index: int, error: SpecRuntimeError) -> None:
+        super().__init__(str(error), error.kind)
         self.index = index
         self.error = error
+
+
+class InternalError(RulewrightError):
+    """A bug in rulewright itself (never a spec defect): the CLI exits with status 3."""
 
 
 @frozen
@@ -97,6 +120,218 @@ class Site:
     rule: str
     span: Span
     what: str = ""
+
+
+# ---- instructions -------------------------------------------------------------------------
+
+@frozen
+class Exec:
+    """Run straight-line effects: ``run(state, locals)``; ``sites`` names each statement."""
+
+    run: Fn = field(repr=False)
+    sites: tuple[Site, ...] = field(repr=False)
+    site: Site
+
+
+@frozen
+class Jump:
+    """Go to ``target``."""
+
+    target: int
+    site: Site
+
+
+@frozen
+class JumpUnless:
+    """Go to ``target`` unless ``cond(state, locals)`` holds, else to the next instruction."""
+
+    cond: Fn = field(repr=False)
+    target: int
+    site: Site
+
+
+@frozen
+class Call:
+    """Push a frame for rule number ``rule`` with ``args(state, locals)`` as its first locals."""
+
+    rule: int
+    args: Callable[[Any, list[Any]], list[Any]] = field(repr=False)
+    site: Site
+
+
+@frozen
+class Return:
+    """Pop the frame (the end of a rule, or ``return``)."""
+
+    site: Site
+
+
+#: ``options(state, locals) -> (values, labels, ids)``: the option values, a function that
+#: builds their labels, and their action ids (all in option order).
+OptionsFn = Callable[[Any, list[Any]],
+                     tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]]
+#: ``outcomes(state, locals) -> (values, probabilities, labels, ids)``.
+OutcomesFn = Callable[[Any, list[Any]], tuple[tuple[Any, ...], tuple[float, ...],
+                                              Callable[[], tuple[str, ...]], tuple[int, ...]]]
+
+
+@frozen
+class Choice:
+    """A decision node: player ``player(state, locals)`` picks one of ``options``; the chosen
+    value goes to local ``slot``."""
+
+    player: Fn = field(repr=False)
+    options: OptionsFn = field(repr=False)
+    slot: int
+    site: Site
+
+
+@frozen
+class Switch:
+    """Go to ``targets[locals[slot]]`` (the option chosen at the preceding :class:`Choice`)."""
+
+    slot: int
+    targets: tuple[int, ...]
+    site: Site
+
+
+@frozen
+class Draw:
+    """A chance node over the possible top cards of deck ``deck(state, locals)``; the card
+    drawn goes to zone ``dest(state, locals)`` at ``position`` and to local ``slot``."""
+
+    deck: Callable[[Any, list[Any]], int] = field(repr=False)
+    slot: int
+    dest: Callable[[Any, list[Any]], int] = field(repr=False)
+    position: str
+    site: Site
+
+
+@frozen
+class Chance:
+    """A chance node with explicit outcomes (``roll``, ``random``); the value goes to ``slot``."""
+
+    outcomes: OutcomesFn = field(repr=False)
+    slot: int
+    site: Site
+
+
+@frozen
+class ForNext:
+    """One step of a loop over the list in local ``list_slot``: the next item goes to
+    ``var_slot``; past the end, go to ``exit``."""
+
+    list_slot: int
+    index_slot: int
+    var_slot: int
+    exit: int
+    site: Site
+
+
+@frozen
+class Gap:
+    """The rulebook is silent here: a ``gap`` finding with ``text``."""
+
+    text: str
+    site: Site
+
+
+@frozen
+class Expect:
+    """A finding with ``message`` when ``cond(state, locals)`` is false."""
+
+    cond: Fn = field(repr=False)
+    message: str
+    site: Site
+
+
+@frozen
+class Script:
+    """Queue ``labels`` as the answers of the next decisions and chance events (examples)."""
+
+    labels: tuple[str, ...]
+    site: Site
+
+
+@frozen
+class End:
+    """The game is over."""
+
+    site: Site
+
+
+Instr = Union[Exec, Jump, JumpUnless, Call, Return, Choice, Switch, Draw, Chance, ForNext, Gap,
+              Expect, Script, End]
+
+#: Every instruction class, in the order of the table above.
+INSTRUCTIONS: tuple[type, ...] = (Exec, Jump, JumpUnless, Call, Return, Choice, Switch, Draw,
+                                  Chance, ForNext, Gap, Expect, Script, End)
+
+
+# ---- pending nodes ------------------------------------------------------------------------
+
+class Lazy:
+    """A value computed on first :meth:`get` (labels: most playouts never read them)."""
+
+    __slots__ = ("_make", "_value")
+
+    def __init__(self, make: Callable[[], tuple[str, ...]]) -> None:
+        self._make: Callable[[], tuple[str, ...]] | None = make
+        self._value: tuple[str, ...] = ()
+
+    def get(self) -> tuple[str, ...]:
+        """The value (computed once)."""
+        if self._make is not None:
+            self._value = tuple(self._make())
+            self._make = None
+        return self._value
+
+
+@frozen
+class Decision:
+    """A state waits for player ``player`` to choose.
+
+    Attributes:
+        values: option values (what goes to the chosen slot). ids: their action ids.
+        labels: their labels. at: the :class:`Choice` that asked.
+    """
+
+    player: int
+    values: tuple[Any, ...]
+    labels: Lazy = field(eq=False, repr=False)
+    ids: tuple[int, ...]
+    at: Choice = field(repr=False)
+
+
+@frozen
+class ChanceNode:
+    """A state waits for a chance outcome.
+
+    Attributes:
+        values, ids, labels: as for :class:`Decision`. probs: each outcome's probability.
+        at: the :class:`Draw` or :class:`Chance` that asked.
+    """
+
+    values: tuple[Any, ...]
+    labels: Lazy = field(eq=False, repr=False)
+    ids: tuple[int, ...]
+    probs: tuple[float, ...]
+    at: Draw | Chance = field(repr=False)
+
+
+@frozen
+class Terminal:
+    """The game is over (normally, or by a finding)."""
+
+
+#: The one terminal pending node.
+TERMINAL = Terminal()
+
+Pending = Union[Decision, ChanceNode, Terminal]
+
+#: The node kind :meth:`Machine.graph` shows for each instruction class (others are not shown).
+_GRAPH_KINDS: dict[type, str] = {Choice: "choice", Draw: "chance", Chance: "chance", Gap: "gap",
+                                 End: "end"}
 
 
 @frozen
@@ -169,7 +404,7 @@ class CompiledRule:
     name: str
     decl: ast.RuleDecl | ast.ExampleDecl
     nlocals: int
-    code: tuple[Instr, ...] = field(eq=False)
+    code: tuple[Instr, ...] = field(eq=False, repr=False)
     erratum: str | None = None
 
 
@@ -222,6 +457,8 @@ class Machine:
         invariants, tokens, scoring: what verification checks.
         examples: example name -> compiled pseudo-rule index.
         spec: the AST it came from.
+        code_space: the :class:`~rulewright.dsl.codegen.Namespace` of its generated code
+            (for listings).
     """
 
     game: ast.Game
@@ -244,6 +481,7 @@ class Machine:
     scoring: Scoring = field(eq=False)
     examples: dict[str, int] = field(eq=False)
     kind_totals: dict[str, int] = field(eq=False)
+    code_space: Any = field(eq=False, default=None)
 
     def graph(self) -> dict[str, Any]:
         """The machine as a graph for the docs.
@@ -258,12 +496,11 @@ class Machine:
                 continue
             calls, nodes = [], []
             for ins in r.code:
-                op, site = ins[0], ins[-1]
-                if op == CALL:
-                    calls.append(self.rules[ins[1]].name)
-                elif op in (CHOICE, DRAW, CHANCE, GAP, END):
-                    kind = {CHOICE: "choice", DRAW: "chance", CHANCE: "chance", GAP: "gap",
-                            END: "end"}[op]
-                    nodes.append({"kind": kind, "what": site.what, "line": site.span.line})
+                if isinstance(ins, Call):
+                    calls.append(self.rules[ins.rule].name)
+                    continue
+                kind = _GRAPH_KINDS.get(type(ins))
+                if kind is not None:
+                    nodes.append({"kind": kind, "what": ins.site.what, "line": ins.site.span.line})
             out.append({"name": r.name, "calls": sorted(set(calls)), "nodes": nodes})
         return {"rules": out, "start": self.rules[self.start].name}

@@ -128,7 +128,7 @@ def rules_involved(game: Game, state: State, steps: list[dict[str, Any]],
     wanted: list[str] = list(extra)
     if state.finding is not None and state.finding.rule:
         wanted.append(state.finding.rule)
-    wanted += [m.rules[fr[0]].name for fr in reversed(state.stack)]
+    wanted += state.running_rules()
     if steps:
         wanted.append(steps[-1]["rule"])
     out = []
