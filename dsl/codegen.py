@@ -28,7 +28,8 @@ import ast
 import builtins
 import linecache
 import re
-from typing import Any, Callable, Iterable, Sequence
+import weakref
+from typing import Any, Callable, Sequence
 
 from attrs import frozen
 
@@ -43,6 +44,7 @@ ATTRIBUTES = frozenset({"zones", "mids", "bottoms", "loc", "counters", "turns", 
 _HELPER = re.compile(r"[a-z_]+")
 _TEMP = re.compile(r"[a-z]+[0-9]+(_[A-Za-z0-9_]*)?")
 _PLAIN = (int, str, bool, type(None), float)
+_PLAIN_SET = frozenset(_PLAIN)
 
 
 class Namespace:
@@ -59,7 +61,10 @@ class Namespace:
         self.values: dict[str, Any] = {}
         self.sources: dict[str, Generated] = {}
         self.label = _file_part(label)
-        self._count = 0
+        self.issued = 0
+        # the sources live as long as the namespace: a machine no longer used takes its
+        # listings with it, instead of keeping every compiled tree in linecache for good
+        weakref.finalize(self, _unregister, self.sources)
 
     # ---- names
     def helper(self, name: str, value: Any) -> None:
@@ -74,8 +79,8 @@ class Namespace:
 
     def temp(self, kind: str) -> str:
         """A fresh temporary identifier: ``kind`` (letters) then a unique number."""
-        self._count += 1
-        return f"{kind}{self._count}"
+        self.issued += 1
+        return f"{kind}{self.issued}"
 
     def mangle(self, kind: str, spec_name: str) -> str:
         """A fresh identifier for the spec's name ``spec_name``: ``{kind}{n}_{name}``.
@@ -138,8 +143,7 @@ class Namespace:
         fn = ast.FunctionDef(name, ast.arguments([], [ast.arg(p) for p in params], None, [],
                                                  [], None, []), body, [], None)
         tree = ast.Module([fn], [])
-        check_tree(tree, self, set(params) | {name})
-        _place([fn], 1)
+        check_tree(fn, self, set(params) | {name, "err"})
         filename = self.filename(name)
         code = compile(tree, filename, "exec")
         local: dict[str, Any] = {}
@@ -199,6 +203,13 @@ class _LazyLines(list):  # type: ignore[type-arg]
         return super().__len__() > 0
 
 
+def _unregister(sources: dict[str, Generated]) -> None:
+    for filename in sources:
+        entry = linecache.cache.get(filename)
+        if entry is not None and len(entry) == 4 and isinstance(entry[2], _LazyLines):
+            del linecache.cache[filename]
+
+
 def register(record: Generated) -> None:
     """Make ``record``'s source visible to linecache (tracebacks, inspect.getsource)."""
     linecache.cache[record.filename] = (0, None, _LazyLines(record), record.filename)
@@ -208,92 +219,120 @@ class UnsafeTree(Exception):
     """A generated tree breaks a rule of :func:`check_tree`: a bug in the compiler."""
 
 
-def check_tree(tree: ast.AST, space: Namespace, local: set[str]) -> None:
-    """Check that ``tree`` only uses what generated code may use.
+_FORBIDDEN = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.Lambda,
+                        ast.ClassDef, ast.AsyncFunctionDef, ast.FunctionDef, ast.JoinedStr,
+                        ast.FormattedValue, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr,
+                        ast.Starred, ast.Delete, ast.With, ast.AsyncWith, ast.AsyncFor,
+                        ast.While, ast.For})
+#: Node classes that carry a source position (expressions, statements, arguments, keywords).
+_PLACED = frozenset(cls for cls in vars(ast).values()
+                    if isinstance(cls, type) and issubclass(cls, ast.AST) and cls._attributes)
+_NUMBER = re.compile(r"[a-z]+([0-9]+)")
 
-    Names must be helpers or temporaries bound in ``space`` (or ``local``: parameters and
-    comprehension variables), attributes must be in :data:`ATTRIBUTES`, constants plain values;
-    imports, ``global``, lambdas and function definitions (other than the one being built)
-    are not generated at all.
+
+class _Checker:
+    """One pass over a generated function: checks every node (see :func:`check_tree`) and
+    gives it the line :func:`ast.unparse` prints it on."""
+
+    def __init__(self, space: Namespace, local: set[str]) -> None:
+        self.space = space
+        self.local = local
+
+    def name_ok(self, ident: str) -> bool:
+        if ident in self.local or ident in BUILTINS:
+            return True
+        if _HELPER.fullmatch(ident):
+            return ident in self.space.ns
+        if not _TEMP.fullmatch(ident):
+            return False
+        # a temporary or mangled name this namespace handed out (comprehension variables
+        # and statement temporaries are bound inside the function itself)
+        number = _NUMBER.match(ident)
+        return number is not None and int(number.group(1)) <= self.space.issued
+
+    def expr(self, top: ast.AST, line: int) -> None:
+        """Check and place an expression (or the expression parts of a simple statement)."""
+        stack = [top]
+        while stack:
+            n = stack.pop()
+            cls = n.__class__
+            if cls is ast.Name:
+                ident = n.id  # type: ignore[attr-defined]
+                if not self.name_ok(ident):
+                    raise UnsafeTree(f"generated code names {ident!r}")
+            elif cls is ast.Constant:
+                value = n.value  # type: ignore[attr-defined]
+                if value.__class__ not in _PLAIN_SET:
+                    raise UnsafeTree(f"generated code holds a {type(value).__name__} constant")
+                n.lineno = n.end_lineno = line  # type: ignore[attr-defined]
+                n.col_offset = n.end_col_offset = 0  # type: ignore[attr-defined]
+                continue
+            elif cls is ast.Attribute:
+                attr = n.attr  # type: ignore[attr-defined]
+                if attr not in ATTRIBUTES:
+                    raise UnsafeTree(f"generated code reads attribute {attr!r}")
+            elif cls in _FORBIDDEN:
+                raise UnsafeTree(f"generated code holds a {cls.__name__}")
+            if cls in _PLACED:
+                n.lineno = n.end_lineno = line  # type: ignore[attr-defined]
+                n.col_offset = n.end_col_offset = 0  # type: ignore[attr-defined]
+            for f in cls._fields:
+                v = getattr(n, f, None)
+                if v.__class__ is list:
+                    stack.extend(x for x in v if isinstance(x, ast.AST))
+                elif isinstance(v, ast.AST):
+                    stack.append(v)
+
+    def body(self, body: list[ast.stmt], line: int) -> int:
+        """Check and place statements as :func:`ast.unparse` prints them; the next line.
+
+        Generated functions hold only simple statements, ``try``/``except`` (no ``else``,
+        ``finally``) and ``if`` without ``else``; every expression prints on one line (a
+        string with a newline prints escaped).
+        """
+        for st in body:
+            st.lineno, st.col_offset = line, 0
+            if isinstance(st, ast.Try):
+                if st.orelse or st.finalbody:
+                    raise UnsafeTree("generated try statements have no else or finally")
+                line = self.body(st.body, line + 1)
+                for h in st.handlers:
+                    if h.type is not None:
+                        self.expr(h.type, line)
+                    h.lineno, h.col_offset = line, 0
+                    line = self.body(h.body, line + 1)
+                    h.end_lineno, h.end_col_offset = line - 1, 0
+            elif isinstance(st, ast.If):
+                if st.orelse:
+                    raise UnsafeTree("generated if statements have no else")
+                self.expr(st.test, line)
+                line = self.body(st.body, line + 1)
+            elif isinstance(st, (ast.Return, ast.Assign, ast.AugAssign, ast.Expr, ast.Raise)):
+                self.expr(st, line)
+                line += 1
+                continue
+            else:
+                raise UnsafeTree(f"generated code holds a {type(st).__name__}")
+            st.end_lineno, st.end_col_offset = line - 1, 0
+        return line
+
+
+def check_tree(fn: ast.FunctionDef, space: Namespace, local: set[str]) -> None:
+    """Check the generated function ``fn`` and number its lines as ast.unparse prints them.
+
+    Names must be helpers bound in ``space``, temporaries or mangled names it handed out, or
+    ``local`` (parameters); attributes must be in :data:`ATTRIBUTES`; constants plain values;
+    statements only assignments, returns, raises, expressions, ``if`` and ``try``. Imports,
+    lambdas, nested functions, f-strings, loops and ``global`` are never generated.
 
     Raises:
         UnsafeTree: the first offending node.
     """
-    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
-             and isinstance(n.ctx, ast.Store)}
-    bound |= {h.name for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler) and h.name}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            ok = node.id in local or node.id in bound or node.id in space.ns \
-                or node.id in BUILTINS
-            if not ok or not (_HELPER.fullmatch(node.id) or _TEMP.fullmatch(node.id)):
-                raise UnsafeTree(f"generated code names {node.id!r}")
-        elif isinstance(node, ast.Attribute):
-            if node.attr not in ATTRIBUTES:
-                raise UnsafeTree(f"generated code reads attribute {node.attr!r}")
-        elif isinstance(node, ast.Constant):
-            if not isinstance(node.value, _PLAIN):
-                raise UnsafeTree(f"generated code holds a {type(node.value).__name__} constant")
-        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
-                               ast.Lambda, ast.ClassDef, ast.AsyncFunctionDef,
-                               ast.JoinedStr, ast.FormattedValue, ast.Await, ast.Yield)):
-            raise UnsafeTree(f"generated code holds a {type(node).__name__}")
-        elif isinstance(node, ast.FunctionDef) and node is not _only_def(tree):
-            raise UnsafeTree("generated code defines a nested function")
-
-
-def _only_def(tree: ast.AST) -> ast.AST | None:
-    body = getattr(tree, "body", None)
-    return body[0] if isinstance(body, list) and body else None
-
-
-# ---- line numbers, as ast.unparse prints the statements
-
-def _set_line(nodes: Iterable[ast.AST], line: int) -> None:
-    for top in nodes:
-        for n in ast.walk(top):
-            if isinstance(n, ast.stmt) and n is not top:
-                continue
-            n.lineno = n.end_lineno = line  # type: ignore[attr-defined]
-            n.col_offset = n.end_col_offset = 0  # type: ignore[attr-defined]
-
-
-def _place(body: list[ast.stmt], line: int) -> int:
-    """Give each statement the line :func:`ast.unparse` prints it on; return the next line.
-
-    Generated functions hold only simple statements, ``try``/``except`` (no ``else``,
-    ``finally``) and ``if`` without ``else``; every expression prints on one line (strings
-    with newlines print escaped).
-    """
-    for st in body:
-        if isinstance(st, ast.FunctionDef):
-            _set_line([st.args, *st.decorator_list], line)
-            st.lineno = line
-            st.col_offset = 0
-            line = _place(st.body, line + 1)
-        elif isinstance(st, ast.Try):
-            assert not st.orelse and not st.finalbody
-            st.lineno = line
-            st.col_offset = 0
-            line = _place(st.body, line + 1)
-            for h in st.handlers:
-                _set_line([h.type] if h.type is not None else [], line)
-                h.lineno = line
-                h.col_offset = 0
-                line = _place(h.body, line + 1)
-                h.end_lineno, h.end_col_offset = line - 1, 0
-        elif isinstance(st, ast.If):
-            assert not st.orelse
-            _set_line([st.test], line)
-            st.lineno = line
-            st.col_offset = 0
-            line = _place(st.body, line + 1)
-        else:
-            _set_line([st], line)
-            line += 1
-            continue
-        st.end_lineno, st.end_col_offset = line - 1, 0
-    return line
+    fn.lineno, fn.col_offset = 1, 0
+    checker = _Checker(space, local)
+    checker.expr(fn.args, 1)
+    end = checker.body(fn.body, 2)
+    fn.end_lineno, fn.end_col_offset = end - 1, 0
 
 
 def _line_spec(fn: ast.FunctionDef, spec_lines: Sequence[tuple[int, int]]) -> dict[int, int]:

@@ -20,7 +20,6 @@ Players and components are ints. Run-time helpers live in :mod:`rulewright.dsl.r
 from __future__ import annotations
 
 import ast
-import copy
 from typing import Any, Callable, Sequence
 
 from attrs import frozen
@@ -428,7 +427,7 @@ class ExprCompiler:
         if e.name == "kind":
             return Code(kind, obj.deps)
         if e.name == "id":
-            return Code(ast.BoolOp(ast.And(), [kind, copy.deepcopy(obj.node)]), obj.deps)
+            return Code(ast.BoolOp(ast.And(), [kind, obj.node]), obj.deps)
         return Code(subscript(subscript(name("attr_of"), obj.node), ast.Constant(e.name)),
                     obj.deps)
 
@@ -664,7 +663,7 @@ class ExprCompiler:
             # a small function called with simple arguments is written in place: its
             # parameters are unique identifiers, so substituting nodes cannot capture
             mapping = {p: a.node for p, a in zip(fn.params, args)}
-            return Code(_Substitute(mapping).visit(copy.deepcopy(fn.body.node)), deps)
+            return Code(substitute(fn.body.node, mapping), deps)
         return Code(call(fn.ident, name("st"), *[a.node for a in args]), deps)
 
     def _zone_end(self, st: Any, slot: int, at_top: bool) -> Any:
@@ -682,12 +681,26 @@ class ExprCompiler:
                                "exhausted")
 
 
-class _Substitute(ast.NodeTransformer):
-    """Replace parameter names by (copies of) argument trees."""
+def substitute(node: ast.AST, mapping: dict[str, ast.expr]) -> Any:
+    """``node`` with each name in ``mapping`` replaced by its tree.
 
-    def __init__(self, mapping: dict[str, ast.expr]) -> None:
-        self.mapping = mapping
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        arg = self.mapping.get(node.id)
-        return node if arg is None else copy.deepcopy(arg)
+    Unchanged subtrees are shared, not copied (generated trees are never changed after they
+    are built, only numbered before compiling, which does not depend on sharing).
+    """
+    if node.__class__ is ast.Name:
+        return mapping.get(node.id, node)  # type: ignore[attr-defined]
+    changed: dict[str, Any] = {}
+    for f in node._fields:
+        v = getattr(node, f, None)
+        if v.__class__ is list:
+            new = [substitute(x, mapping) if isinstance(x, ast.AST) else x for x in v]
+            if any(a is not b for a, b in zip(new, v)):
+                changed[f] = new
+        elif isinstance(v, ast.AST):
+            new_v = substitute(v, mapping)
+            if new_v is not v:
+                changed[f] = new_v
+    if not changed:
+        return node
+    out = node.__class__(**{f: changed.get(f, getattr(node, f, None)) for f in node._fields})
+    return out

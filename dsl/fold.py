@@ -10,11 +10,13 @@ expression, reported by ``check`` like any other, never a hang.
 from __future__ import annotations
 
 import ast
+import operator
 import time
-from typing import Any
+from typing import Any, Callable
 
 from rulewright.dsl.codegen import Namespace, guarded, name, reraise
 from rulewright.dsl.machine import SpecRuntimeError
+from rulewright.dsl.runtime import VALUE_ERRORS, spec_error
 from rulewright.errors import Span
 
 #: Work units one constant may take (see rulewright.dsl.runtime.spend).
@@ -82,6 +84,60 @@ class FoldError(Exception):
         self.message = message
 
 
+_BINARY: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+class _Slow(Exception):
+    """The tree needs the general path (a comprehension, say)."""
+
+
+def _quick(space: Namespace, node: ast.expr, meter: Meter) -> Any:
+    """Evaluate a constant tree made of calls, operators and constants, without compiling it.
+
+    The same operations as the compiled tree (the helpers are the same functions), for the
+    common small constants (``nplayers - 1``, ``range(1, 6)``, a table lookup).
+
+    Raises:
+        _Slow: a node this evaluator leaves to the compiler.
+    """
+    cls = node.__class__
+    if cls is ast.Constant:
+        return node.value  # type: ignore[attr-defined]
+    if cls is ast.Name:
+        ident = node.id  # type: ignore[attr-defined]
+        if ident == "st":
+            return meter
+        if ident in space.values:
+            return space.values[ident]
+        raise _Slow
+    if cls is ast.Call and node.__class__ is ast.Call and not node.keywords:  # type: ignore[attr-defined]
+        fn = node.func  # type: ignore[attr-defined]
+        if fn.__class__ is not ast.Name or fn.id not in space.ns:
+            raise _Slow
+        return space.ns[fn.id](*[_quick(space, a, meter) for a in node.args])  # type: ignore[attr-defined]
+    if cls is ast.BinOp and type(node.op) in _BINARY:  # type: ignore[attr-defined]
+        return _BINARY[type(node.op)](_quick(space, node.left, meter),  # type: ignore[attr-defined]
+                                      _quick(space, node.right, meter))  # type: ignore[attr-defined]
+    if cls is ast.Compare and len(node.ops) == 1:  # type: ignore[attr-defined]
+        return _COMPARE[type(node.ops[0])](  # type: ignore[attr-defined]
+            _quick(space, node.left, meter),  # type: ignore[attr-defined]
+            _quick(space, node.comparators[0], meter))  # type: ignore[attr-defined]
+    if cls is ast.Tuple:
+        return tuple(_quick(space, e, meter) for e in node.elts)  # type: ignore[attr-defined]
+    if cls is ast.Subscript:
+        return _quick(space, node.value, meter)[  # type: ignore[attr-defined]
+            _quick(space, node.slice, meter)]  # type: ignore[attr-defined]
+    if cls is ast.UnaryOp and type(node.op) is ast.USub:  # type: ignore[attr-defined]
+        return -_quick(space, node.operand, meter)  # type: ignore[attr-defined]
+    if cls is ast.UnaryOp and type(node.op) is ast.Not:  # type: ignore[attr-defined]
+        return not _quick(space, node.operand, meter)  # type: ignore[attr-defined]
+    raise _Slow
+
+
 def evaluate(space: Namespace, node: ast.expr, span: Span) -> tuple[bool, Any]:
     """Evaluate the constant tree ``node`` in ``space``.
 
@@ -92,16 +148,21 @@ def evaluate(space: Namespace, node: ast.expr, span: Span) -> tuple[bool, Any]:
     Raises:
         FoldError: the budget ran out.
     """
-    fname = space.temp("fold")
-    fn = space.function(fname, ["st"], [guarded(ast.Return(node), reraise("spec_error"))])
     try:
+        try:
+            return True, _quick(space, node, Meter())
+        except _Slow:
+            pass
+        except VALUE_ERRORS as err:
+            raise spec_error(err) from None
+        fname = space.temp("fold")
+        fn = space.function(fname, ["st"], [guarded(ast.Return(node), reraise("spec_error"))])
+        space.forget(fname)
         return True, fn(Meter())
     except FoldBudget as err:
         raise FoldError(span, f"this constant cannot be computed: it takes {err}") from None
     except SpecRuntimeError as err:
         return False, err
-    finally:
-        space.forget(fname)
 
 
 __all__ = ["FOLD_SECONDS", "FOLD_WORK", "FoldError", "Meter", "evaluate", "name"]

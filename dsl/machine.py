@@ -53,7 +53,7 @@ from typing import Any, Callable, Protocol, Union
 from attrs import field, frozen
 
 from rulewright.dsl import ast
-from rulewright.errors import RulewrightError, Span
+from rulewright.errors import Span
 
 #: The action id of a choice's "pass" option.
 PASS = -1
@@ -103,8 +103,12 @@ class AtStatement(SpecRuntimeError):
         self.error = error
 
 
-class InternalError(RulewrightError):
-    """A bug in rulewright itself (never a spec defect): the CLI exits with status 3."""
+class InternalError(Exception):
+    """A bug in rulewright itself (never a spec defect): the CLI exits with status 3.
+
+    Deliberately not a :class:`~rulewright.errors.RulewrightError`, which reports a problem
+    with the user's input.
+    """
 
 
 @frozen

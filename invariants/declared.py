@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulewright.dsl.machine import CompiledInvariant
+from rulewright.dsl.machine import CompiledInvariant, SpecRuntimeError
 from rulewright.invariants.base import Check, Context, Invariant
 
 if TYPE_CHECKING:
@@ -34,8 +34,8 @@ def _check(inv: CompiledInvariant) -> Check:
             return None
         try:
             ok = inv.check(state)
-        except Exception as err:  # a spec defect in the invariant's expression
-            return f"{text}: cannot be evaluated ({type(err).__name__}: {err})"
+        except SpecRuntimeError as err:  # a spec defect in the invariant's expression
+            return f"{text}: cannot be evaluated ({err})"
         return None if ok else f"{text}: false"
     return check
 
