@@ -113,6 +113,10 @@ def _print_game(out: Console, g: GameResult) -> None:
                 out.print(f"  [red]FAILED[/] example {e.name}{errata}: {e.problem}",
                           highlight=False)
     for c in g.configs:
+        if c.internal_error is not None:
+            out.print(f"\n[bold red]INTERNAL ERROR[/] [{c.label}]: {c.internal_error} "
+                      "(a bug in rulewright, not in the spec; please report it)",
+                      highlight=False)
         for v in c.violations:
             out.print(f"\n[bold red]VIOLATED[/] {v.invariant} [{c.label}]: {v.message}",
                       highlight=False)
@@ -181,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         out.print()
     code = report.exit_code()
     verdict = {0: "[green]all invariants held[/]", 1: "[bold red]violations found[/]",
-               2: "[bold red]spec errors[/]"}[code]
+               2: "[bold red]spec errors[/]", 3: "[bold red]internal error[/]"}[code]
     if code == 1 and not any(g.violated for g in report.games):
         verdict = "[bold red]gaps reached (--strict)[/]"
     out.print(f"{verdict} - {len(report.games)} spec(s), profile {report.profile}, "

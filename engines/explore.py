@@ -35,7 +35,8 @@ from rulewright.engines.state import TERMINAL_PLAYER, State
 from rulewright.errors import UsageError
 
 #: Finding kinds that are spec defects, not rulebook gaps: each is an invariant violation.
-DEFECT_KINDS = frozenset({"deadlock", "livelock", "termination", "runtime error"})
+DEFECT_KINDS = frozenset({"deadlock", "livelock", "termination", "runtime error",
+                          "work budget"})
 
 #: How many violations are kept with their histories (all are counted).
 KEEP_VIOLATIONS = 20

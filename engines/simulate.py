@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 import statistics
 from collections import Counter
 from typing import Any, Callable
@@ -30,12 +31,18 @@ def first_policy(state: State, rng: random.Random) -> int:
 POLICIES: dict[str, Policy] = {"random": random_policy, "first": first_policy}
 
 
+#: Wall-clock seconds one simulated game may run before it ends with a "time limit" finding.
+GAME_SECONDS = 60.0
+
+
 def playout(game: Game, seed: int, policy: Policy = random_policy,
-            record: bool = False) -> tuple[State, list[dict[str, Any]]]:
+            record: bool = False,
+            time_limit: float | None = GAME_SECONDS) -> tuple[State, list[dict[str, Any]]]:
     """Play one game to the end.
 
     Chance outcomes and the policy's choices both come from ``random.Random(seed)``, so the
-    same seed gives the same game.
+    same seed gives the same game. A game still running after ``time_limit`` seconds (wall
+    clock; None: no limit) ends with a "time limit" finding at its pending decision.
 
     Returns:
         The terminal state and, when ``record``, the trace steps.
@@ -43,11 +50,16 @@ def playout(game: Game, seed: int, policy: Policy = random_policy,
     rng = random.Random(seed)
     state = game.new_initial_state(seed)
     steps: list[dict[str, Any]] = []
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     while not state.is_terminal():
         action = state.sample_chance(rng) if state.is_chance_node() else policy(state, rng)
         if record:
             steps.append(record_step(state, action))
         state.apply_action(action)
+        # the clock is read every 64 steps: one step is bounded by the work budgets
+        if deadline is not None and not len(state.history) & 63 \
+                and time.monotonic() > deadline:
+            state.stop_for_time(time_limit)  # type: ignore[arg-type]
     return state, steps
 
 

@@ -207,8 +207,11 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         seed: Hypothesis' random seed (None: Hypothesis picks one). The same seed, example
             count, database contents and Hypothesis version give the same run.
 
+    A bug in rulewright met while running (any exception other than an invariant
+    violation) stops the configuration and is recorded as its ``internal_error``.
+
     Raises:
-        BaseException: anything that is not an invariant violation (a rulewright bug).
+        BaseException: an interrupt.
     """
     started = time.perf_counter()
     invariants = invariants_for(game)
@@ -238,7 +241,12 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
             new, other = _violations(err)
             if other:
-                raise other[0]
+                bug = other[0]
+                if not isinstance(bug, Exception):  # an interrupt, SystemExit
+                    raise bug
+                # a bug in rulewright, never the spec's: reported as such (verify exits 3)
+                result.internal_error = f"{type(bug).__name__}: {bug}"
+                break
             found += new
             broken = {v.invariant for v in new}
             active = [inv for inv in active if inv.name not in broken]
