@@ -215,7 +215,12 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     """
     started = time.perf_counter()
     invariants = invariants_for(game)
-    plan: Plan = plan_for(game, invariants, profile.step_count)
+    try:
+        plan: Plan = plan_for(game, invariants, profile.step_count)
+    except Exception as bug:  # noqa: BLE001 - a bug in rulewright, reported as one (exit 3)
+        return ConfigResult(config.label, config.players, list(config.variants),
+                            list(config.errata), seconds=time.perf_counter() - started,
+                            internal_error=f"{type(bug).__name__}: {bug}")
     if examples is None:
         # an example runs step_count rules; about one in three ends a game (measured: 10 to
         # 13 games per example of 40 rules on the bundled specs)
