@@ -688,7 +688,7 @@ def substitute(node: ast.AST, mapping: dict[str, ast.expr]) -> Any:
     are built, only numbered before compiling, which does not depend on sharing).
     """
     if node.__class__ is ast.Name:
-        return mapping.get(node.id, node)  # type: ignore[attr-defined]
+        return mapping.get(node.id, node)  # type: ignore[attr-defined, unused-ignore]
     changed: dict[str, Any] = {}
     for f in node._fields:
         v = getattr(node, f, None)

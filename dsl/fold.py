@@ -114,11 +114,11 @@ def _quick(space: Namespace, node: ast.expr, meter: Meter) -> Any:
         if ident in space.values:
             return space.values[ident]
         raise _Slow
-    if cls is ast.Call and node.__class__ is ast.Call and not node.keywords:  # type: ignore[attr-defined]
-        fn = node.func  # type: ignore[attr-defined]
+    if isinstance(node, ast.Call) and not node.keywords:
+        fn = node.func
         if fn.__class__ is not ast.Name or fn.id not in space.ns:
             raise _Slow
-        return space.ns[fn.id](*[_quick(space, a, meter) for a in node.args])  # type: ignore[attr-defined]
+        return space.ns[fn.id](*[_quick(space, a, meter) for a in node.args])
     if cls is ast.BinOp and type(node.op) in _BINARY:  # type: ignore[attr-defined]
         return _BINARY[type(node.op)](_quick(space, node.left, meter),  # type: ignore[attr-defined]
                                       _quick(space, node.right, meter))  # type: ignore[attr-defined]

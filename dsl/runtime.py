@@ -195,7 +195,7 @@ def index_check(v: Any, size: int, what: str) -> int:
     """
     if v.__class__ is not int or not 0 <= v < size:
         raise SpecRuntimeError(f"{what}: index {v!r} is outside 0..{size - 1}")
-    return v  # type: ignore[no-any-return]
+    return v
 
 
 def member_check(mapping: dict[Any, int], v: Any, what: str) -> int:
@@ -234,16 +234,18 @@ def num(x: Any, op: str) -> int:
 
 def floordiv(a: Any, b: Any) -> int:
     """``a / b`` rounded down; a finding on division by zero."""
-    if num(b, "/") == 0:
+    d = num(b, "/")
+    if d == 0:
         raise SpecRuntimeError(f"division by zero ({a} / 0)")
-    return num(a, "/") // b
+    return num(a, "/") // d
 
 
 def modulo(a: Any, b: Any) -> int:
     """``a % b``; a finding on division by zero."""
-    if num(b, "%") == 0:
+    d = num(b, "%")
+    if d == 0:
         raise SpecRuntimeError(f"division by zero ({a} % 0)")
-    return num(a, "%") % b
+    return num(a, "%") % d
 
 
 def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
@@ -265,7 +267,7 @@ def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
         if p.__class__ is not int or not 0 <= p < n:
             where = "" if what == "turns" else f"{what}(): "
             raise SpecRuntimeError(f"{where}{p!r} is not a player (players are 0..{n - 1})")
-        return p  # type: ignore[no-any-return]
+        return p
 
     def maximum(st: Any, *xs: Any) -> Any:
         if len(xs) == 1:

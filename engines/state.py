@@ -125,7 +125,7 @@ class State:
         """The player to decide, :data:`CHANCE_PLAYER`, or :data:`TERMINAL_PLAYER`."""
         p = self.pending
         if p.__class__ is Decision:
-            return p.player  # type: ignore[union-attr]
+            return p.player  # type: ignore[union-attr, unused-ignore]
         return CHANCE_PLAYER if p.__class__ is ChanceNode else TERMINAL_PLAYER
 
     def is_terminal(self) -> bool:
@@ -141,7 +141,7 @@ class State:
         p = self.pending
         if p.__class__ is not Decision:
             return []
-        return sorted(p.ids)  # type: ignore[union-attr]
+        return sorted(p.ids)  # type: ignore[union-attr, unused-ignore]
 
     def legal_action_labels(self) -> list[Action]:
         """The decision's actions with readable labels, sorted by id."""
@@ -247,15 +247,14 @@ class State:
         fr = self.stack[-1]
         at = p.at
         value = p.values[i]
-        if at.__class__ is Draw:
+        if isinstance(at, Draw):
             self.work = STEP_WORK
             try:
-                z = at.dest(self, fr[2])  # type: ignore[union-attr]
+                z = at.dest(self, fr[2])
             except SpecRuntimeError as err:  # a spec defect in the destination expression
                 self._fail(err, at.site)
                 return False
-            relocate(self, value, z, at.position,  # type: ignore[union-attr]
-                     self.game.machine.zones[z].kind)
+            relocate(self, value, z, at.position, self.game.machine.zones[z].kind)
         fr[2][at.slot] = value
         fr[1] += 1
         return True

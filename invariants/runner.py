@@ -217,10 +217,10 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     invariants = invariants_for(game)
     try:
         plan: Plan = plan_for(game, invariants, profile.step_count)
-    except Exception as bug:  # noqa: BLE001 - a bug in rulewright, reported as one (exit 3)
+    except Exception as err:  # noqa: BLE001 - a bug in rulewright, reported as one (exit 3)
         return ConfigResult(config.label, config.players, list(config.variants),
                             list(config.errata), seconds=time.perf_counter() - started,
-                            internal_error=f"{type(bug).__name__}: {bug}")
+                            internal_error=f"{type(err).__name__}: {err}")
     if examples is None:
         # an example runs step_count rules; about one in three ends a game (measured: 10 to
         # 13 games per example of 40 rules on the bundled specs)
@@ -240,8 +240,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             cls = hypothesis_seed(seed)(cls)
         try:
             with shrink_limit(profile.shrink_seconds):
-                run_state_machine_as_test(cls, settings=hypothesis_settings(profile, examples,
-                                                                            database))
+                run_state_machine_as_test(  # type: ignore[no-untyped-call]
+                    cls, settings=hypothesis_settings(profile, examples, database))
             break
         except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
             new, other = _violations(err)
