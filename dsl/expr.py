@@ -33,85 +33,15 @@ from rulewright.dsl.fold import evaluate
 from rulewright.dsl.layout import Dims
 from rulewright.dsl.machine import Component, Fn, SpecRuntimeError, ZoneSlot
 from rulewright.dsl.runtime import contents, relocate, zone_size
+from rulewright.dsl.scope import (LOCALS, NOTHING, STATE, Code, Scope, depends, remembered,
+                                  substitute)
 
 __all__ = ["Code", "ExprCompiler", "Scope", "contents", "relocate", "zone_size"]
-
-STATE = frozenset({"st"})
-LOCALS = frozenset({"l"})
-NOTHING: frozenset[str] = frozenset()
 
 #: Function bodies with at most this many tree nodes are inlined at calls with simple arguments.
 INLINE_NODES = 100
 #: Constant lists of at most this many items are iterated without charging work.
 FREE_ITEMS = 64
-#: At most this many results are remembered per function of its arguments alone.
-REMEMBER = 65_536
-
-
-@frozen
-class Code:
-    """A generated expression tree and what it depends on.
-
-    Attributes:
-        node: the tree. deps: ``"st"`` (reads the state), ``"l"`` (rule locals) and the
-            identifiers of the variables it reads; empty when it is constant.
-    """
-
-    node: ast.expr
-    deps: frozenset[str]
-
-
-class Scope:
-    """Where names live while compiling one rule, function, invariant or example.
-
-    Attributes:
-        slots: rule local name -> frame slot; new names get the next slot.
-        bound: names bound to generated code (comprehension variables, function
-            parameters, unrolled values) -> that code.
-    """
-
-    def __init__(self, names: Sequence[str] = ()) -> None:
-        self.slots: dict[str, int] = {}
-        self.bound: dict[str, Code] = {}
-        for n in names:
-            self.slot(n)
-
-    def slot(self, name: str) -> int:
-        """The slot of ``name``, allocating one on first use."""
-        if name not in self.slots:
-            self.slots[name] = len(self.slots)
-        return self.slots[name]
-
-    def temp(self, what: str) -> int:
-        """A fresh hidden slot (loop lists and counters)."""
-        return self.slot(f"%{what}{len(self.slots)}")
-
-    @property
-    def size(self) -> int:
-        """Frame size needed."""
-        return len(self.slots)
-
-
-def remembered(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn(st, *args)``, which reads no state, remembering results by argument values.
-
-    The key holds each argument's class too, so ``1`` and ``true`` stay apart. Arguments that
-    cannot be hashed are passed through; errors are raised each time, never remembered.
-    """
-    memo: dict[tuple[Any, ...], Any] = {}
-
-    def call_(st: Any, *args: Any) -> Any:
-        key = tuple((a.__class__, a) for a in args)
-        try:
-            return memo[key]
-        except KeyError:
-            value = fn(st, *args)
-            if len(memo) < REMEMBER:
-                memo[key] = value
-            return value
-        except TypeError:  # unhashable: nothing to remember
-            return fn(st, *args)
-    return call_
 
 
 @frozen
@@ -128,13 +58,6 @@ _OPS: dict[str, ast.operator] = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()
 _CMP: dict[str, ast.cmpop] = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(),
                               ">": ast.Gt(), ">=": ast.GtE()}
 _BOOLISH = (dsl.Compare, dsl.Not, dsl.BoolOp)
-
-
-def _deps(*codes: Code) -> frozenset[str]:
-    out: frozenset[str] = NOTHING
-    for c in codes:
-        out |= c.deps
-    return out
 
 
 class ExprCompiler:
@@ -278,7 +201,7 @@ class ExprCompiler:
         total: ast.expr = ast.Constant(base)
         for p in reversed(parts):
             total = ast.BinOp(total, ast.Add(), p)
-        return Code(total, _deps(*args))
+        return Code(total, depends(*args))
 
     def _simple(self, node: ast.expr) -> bool:
         """A rule local or a variable: cheap to read more than once."""
@@ -446,7 +369,7 @@ class ExprCompiler:
                 return Code(call(self.table_ids[n], args[0].node, ast.Constant(False)),
                             args[0].deps)
         obj, idx = self.code(e.obj, scope), self.code(e.args[0], scope)
-        return Code(call("item", obj.node, idx.node), _deps(obj, idx))
+        return Code(call("item", obj.node, idx.node), depends(obj, idx))
 
     def g_ZoneAll(self, e: dsl.ZoneAll, scope: Scope) -> Code:
         assert isinstance(e.obj, dsl.Name)
@@ -462,7 +385,7 @@ class ExprCompiler:
 
     def g_ListLit(self, e: dsl.ListLit, scope: Scope) -> Code:
         items = [self.code(i, scope) for i in e.items]
-        return Code(ast.Tuple([i.node for i in items], ast.Load()), _deps(*items))
+        return Code(ast.Tuple([i.node for i in items], ast.Load()), depends(*items))
 
     def source_code(self, source: dsl.Expr, scope: Scope) -> Code:
         """A list to iterate (a plain zone is not copied)."""
@@ -576,7 +499,7 @@ class ExprCompiler:
 
     def g_BinOp(self, e: dsl.BinOp, scope: Scope) -> Code:
         a, b = self.code(e.left, scope), self.code(e.right, scope)
-        deps = _deps(a, b)
+        deps = depends(a, b)
         if e.op == "/":
             return Code(call("floordiv", a.node, b.node), deps)
         if e.op == "%":
@@ -591,7 +514,7 @@ class ExprCompiler:
 
     def g_Compare(self, e: dsl.Compare, scope: Scope) -> Code:
         a, b = self.code(e.left, scope), self.code(e.right, scope)
-        return Code(ast.Compare(a.node, [_CMP[e.op]], [b.node]), _deps(a, b))
+        return Code(ast.Compare(a.node, [_CMP[e.op]], [b.node]), depends(a, b))
 
     def g_BoolOp(self, e: dsl.BoolOp, scope: Scope) -> Code:
         parts = []
@@ -601,7 +524,7 @@ class ExprCompiler:
                                                   and isinstance(part.node.value, bool))
             parts.append(part if is_bool else Code(call("bool", part.node), part.deps))
         op: ast.boolop = ast.And() if e.op == "and" else ast.Or()
-        return Code(ast.BoolOp(op, [p.node for p in parts]), _deps(*parts))
+        return Code(ast.BoolOp(op, [p.node for p in parts]), depends(*parts))
 
     def g_Not(self, e: dsl.Not, scope: Scope) -> Code:
         x = self.code(e.operand, scope)
@@ -633,13 +556,13 @@ class ExprCompiler:
             return Code(call("len", subscript(state_attr("zones"), slot.node)), slot.deps | STATE)
         if f == "cond":
             c, a, b = (self.code(x, scope) for x in e.args)
-            return Code(ast.IfExp(c.node, a.node, b.node), _deps(c, a, b))
+            return Code(ast.IfExp(c.node, a.node, b.node), depends(c, a, b))
         args = [self.code(a, scope) for a in e.args]
         if f in self.function_decls:
             return self._call_function(self.function(f), args)
         assert f in BUILTINS, f
         nodes = [a.node for a in args]
-        deps = _deps(*args)
+        deps = depends(*args)
         if f == "turns":
             return Code(subscript(state_attr("turns"), call("b_player", *nodes)), deps | STATE)
         if f == "final_place":
@@ -658,7 +581,7 @@ class ExprCompiler:
     def _call_function(self, fn: _Function, args: list[Code]) -> Code:
         if not fn.params and not fn.body.deps:
             return fn.body  # a constant
-        deps = (fn.body.deps - frozenset(fn.params)) | _deps(*args)
+        deps = (fn.body.deps - frozenset(fn.params)) | depends(*args)
         if fn.inline and all(self._simple(a.node) or self.space.is_const(a.node) for a in args):
             # a small function called with simple arguments is written in place: its
             # parameters are unique identifiers, so substituting nodes cannot capture
@@ -679,28 +602,3 @@ class ExprCompiler:
             return st.zones[slot][-1]
         raise SpecRuntimeError(f"{'top' if at_top else 'bottom'}() of empty zone {label}",
                                "exhausted")
-
-
-def substitute(node: ast.AST, mapping: dict[str, ast.expr]) -> Any:
-    """``node`` with each name in ``mapping`` replaced by its tree.
-
-    Unchanged subtrees are shared, not copied (generated trees are never changed after they
-    are built, only numbered before compiling, which does not depend on sharing).
-    """
-    if node.__class__ is ast.Name:
-        return mapping.get(node.id, node)  # type: ignore[attr-defined, unused-ignore]
-    changed: dict[str, Any] = {}
-    for f in node._fields:
-        v = getattr(node, f, None)
-        if v.__class__ is list:
-            new = [substitute(x, mapping) if isinstance(x, ast.AST) else x for x in v]
-            if any(a is not b for a, b in zip(new, v)):
-                changed[f] = new
-        elif isinstance(v, ast.AST):
-            new_v = substitute(v, mapping)
-            if new_v is not v:
-                changed[f] = new_v
-    if not changed:
-        return node
-    out = node.__class__(**{f: changed.get(f, getattr(node, f, None)) for f in node._fields})
-    return out

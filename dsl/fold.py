@@ -14,7 +14,7 @@ import operator
 import time
 from typing import Any, Callable
 
-from rulewright.dsl.codegen import Namespace, guarded, name, reraise
+from rulewright.dsl.codegen import Namespace, guarded, reraise
 from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.dsl.runtime import VALUE_ERRORS, spec_error
 from rulewright.errors import Span
@@ -165,4 +165,4 @@ def evaluate(space: Namespace, node: ast.expr, span: Span) -> tuple[bool, Any]:
         return False, err
 
 
-__all__ = ["FOLD_SECONDS", "FOLD_WORK", "FoldError", "Meter", "evaluate", "name"]
+__all__ = ["FOLD_SECONDS", "FOLD_WORK", "FoldError", "Meter", "evaluate"]

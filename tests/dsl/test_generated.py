@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark.lexer import PatternStr
 
-import rulewright.engines.state as engine_state
+import rulewright.engines.interpreter as engine_state
 from rulewright.dsl import ast
 from rulewright.dsl.check import check
 from rulewright.dsl.compile import compile_spec

@@ -16,7 +16,7 @@ from rulewright.cli.main import main
 from rulewright.dsl import runtime
 from rulewright.dsl.codegen import listing
 from rulewright.dsl.machine import Exec, InternalError, Jump
-from rulewright.engines import state as state_module
+from rulewright.engines import interpreter as state_module
 from rulewright.engines.simulate import first_policy, playout
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.runner import Config, verify_config
