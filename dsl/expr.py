@@ -34,14 +34,19 @@ from rulewright.dsl.layout import Dims
 from rulewright.dsl.machine import Component, Fn, SpecRuntimeError, ZoneSlot
 from rulewright.dsl.runtime import contents, relocate, zone_size
 from rulewright.dsl.scope import (LOCALS, NOTHING, STATE, Code, Scope, depends, remembered,
-                                  substitute)
+                                  size_of, substitute)
 
 __all__ = ["Code", "ExprCompiler", "Scope", "contents", "relocate", "zone_size"]
 
-#: Function bodies with at most this many tree nodes are inlined at calls with simple arguments.
-INLINE_NODES = 100
+#: Function bodies with at most this many tree nodes are inlined at calls with simple arguments
+#: (about the 600 characters of source text the text-built compiler used as its limit).
+INLINE_NODES = 160
 #: Constant lists of at most this many items are iterated without charging work.
 FREE_ITEMS = 64
+#: A spec with at most this many components reads and iterates zones without charging work:
+#: a zone holds at most every component, so each read costs a bounded amount, like any
+#: expression of fixed size, and the jump budget bounds how often it runs.
+FREE_ZONE_ITEMS = 256
 
 
 @frozen
@@ -306,13 +311,13 @@ class ExprCompiler:
         if out.deps or self.space.is_const(out.node):
             return out
         ok, value = evaluate(self.space, out.node, e.span)
-        return Code(self.const(value), NOTHING) if ok else out
+        return Code(self.const(value), NOTHING, size_of(value)) if ok else out
 
     def g_Int(self, e: dsl.Int, scope: Scope) -> Code:
-        return Code(ast.Constant(e.value), NOTHING)
+        return Code(ast.Constant(e.value), NOTHING, abs(e.value))
 
     def g_Str(self, e: dsl.Str, scope: Scope) -> Code:
-        return Code(ast.Constant(e.value), NOTHING)
+        return Code(ast.Constant(e.value), NOTHING, len(e.value))
 
     def g_Name(self, e: dsl.Name, scope: Scope) -> Code:
         n = e.id
@@ -322,37 +327,48 @@ class ExprCompiler:
             return Code(local(scope.slots[n]), LOCALS)
         plain = {"true": True, "false": False, "none": None}
         if n in plain:
-            return Code(ast.Constant(plain[n]), NOTHING)
+            return Code(ast.Constant(plain[n]), NOTHING, 1)
         if n == "nplayers":
-            return Code(ast.Constant(self.players), NOTHING)
+            return Code(ast.Constant(self.players), NOTHING, self.players)
         if n == "players":
-            return Code(self.const(tuple(range(self.players))), NOTHING)
+            return Code(self.const(tuple(range(self.players))), NOTHING, self.players)
         if n in self.members:
-            return Code(ast.Constant(n), NOTHING)
+            return Code(ast.Constant(n), NOTHING, len(n))
         if n in self.enums:
-            return Code(self.const(self.enums[n]), NOTHING)
+            return Code(self.const(self.enums[n]), NOTHING, len(self.enums[n]))
         if n in self.kinds:
-            return Code(self.const(tuple(self.kinds[n])), NOTHING)
+            return Code(self.const(tuple(self.kinds[n])), NOTHING, len(self.kinds[n]))
         if n in self.counter_base:
             return Code(subscript(state_attr("counters"), ast.Constant(self.counter_base[n])),
                         STATE)
         if n in self.zone_base:
-            return self._contents(Code(ast.Constant(self.zone_base[n]), NOTHING))
+            return self._contents(Code(ast.Constant(self.zone_base[n]), NOTHING),
+                                  self.zone_slots[self.zone_base[n]].kind)
         return Code(local(scope.slot(n)), LOCALS)
 
-    @staticmethod
-    def _contents(slot: Code) -> Code:
-        return Code(call("zone_items", name("st"), slot.node), slot.deps | STATE)
+    def _contents(self, slot: Code, kind: str) -> Code:
+        """A zone's components as a list (charged as work in a spec with many components)."""
+        if len(self.comps) > FREE_ZONE_ITEMS:
+            node: ast.expr = call("zone_items", name("st"), slot.node)
+        elif kind == "deck":
+            node = call("contents", name("st"), slot.node)
+        else:
+            node = call("tuple", subscript(state_attr("zones"), slot.node))
+        return Code(node, slot.deps | STATE, len(self.comps))
 
     def g_Attr(self, e: dsl.Attr, scope: Scope) -> Code:
         obj = self.code(e.obj, scope)
         kind = subscript(name("kind_of"), obj.node)
         if e.name == "kind":
-            return Code(kind, obj.deps)
+            return Code(kind, obj.deps, max((len(c.kind) for c in self.comps), default=0))
         if e.name == "id":
-            return Code(ast.BoolOp(ast.And(), [kind, obj.node]), obj.deps)
+            return Code(ast.BoolOp(ast.And(), [kind, obj.node]), obj.deps, len(self.comps))
+        # card data is fixed: the largest value of the attribute bounds every read of it
+        sizes = [size_of(c.attrs[e.name]) for c in self.comps if e.name in c.attrs]
+        known = [z for z in sizes if z is not None]
+        bound = max(known) if known and len(known) == len(sizes) else None
         return Code(subscript(subscript(name("attr_of"), obj.node), ast.Constant(e.name)),
-                    obj.deps)
+                    obj.deps, bound)
 
     def g_Index(self, e: dsl.Index, scope: Scope) -> Code:
         if isinstance(e.obj, dsl.Name) and e.obj.id not in scope.slots \
@@ -361,7 +377,8 @@ class ExprCompiler:
             args = [self.code(a, scope) for a in e.args]
             if n in self.zone_base:
                 return self._contents(self.slot_code(self.zone_base[n], self.zone_dims[n],
-                                                     args, n))
+                                                     args, n),
+                                      self.zone_slots[self.zone_base[n]].kind)
             if n in self.counter_base:
                 slot = self.slot_code(self.counter_base[n], self.counter_dims[n], args, n)
                 return Code(subscript(state_attr("counters"), slot.node), slot.deps | STATE)
@@ -391,7 +408,8 @@ class ExprCompiler:
         """A list to iterate (a plain zone is not copied)."""
         if self.is_zone(source, scope) and self.zone_kind(source) != "deck":
             slot = self.zone_code(source, scope)
-            return Code(subscript(state_attr("zones"), slot.node), slot.deps | STATE)
+            return Code(subscript(state_attr("zones"), slot.node), slot.deps | STATE,
+                        len(self.comps))
         return self.code(source, scope)
 
     def metered(self, source: Code) -> ast.expr:
@@ -400,6 +418,8 @@ class ExprCompiler:
             value = self.space.value(source.node)
             if isinstance(value, tuple) and len(value) <= FREE_ITEMS:
                 return source.node
+        if source.size is not None and source.size <= FREE_ZONE_ITEMS:
+            return source.node  # a zone of a spec with few components, or a short list
         return call("spend", name("st"), source.node)
 
     def bound_code(self, var: str, value: Code, e: dsl.Expr, scope: Scope) -> Code:
@@ -500,10 +520,15 @@ class ExprCompiler:
     def g_BinOp(self, e: dsl.BinOp, scope: Scope) -> Code:
         a, b = self.code(e.left, scope), self.code(e.right, scope)
         deps = depends(a, b)
-        if e.op == "/":
-            return Code(call("floordiv", a.node, b.node), deps)
-        if e.op == "%":
-            return Code(call("modulo", a.node, b.node), deps)
+        known = a.size is not None and b.size is not None
+        if e.op in ("/", "%"):
+            size = max(a.size, b.size) if known else None  # type: ignore[type-var]
+            return Code(call("floordiv" if e.op == "/" else "modulo", a.node, b.node), deps, size)
+        if known:
+            size = a.size * b.size if e.op == "*" else a.size + b.size  # type: ignore[operator]
+            if size <= runtime.MAX_LIST:
+                # bounded by construction (card data, zone sizes, literals): no check needed
+                return Code(ast.BinOp(a.node, _OPS[e.op], b.node), deps, size)
         literal = any(isinstance(x.node, ast.Constant) and x.node.value.__class__ is int
                       for x in (a, b))
         if e.op in ("+", "-") and literal:
@@ -532,7 +557,8 @@ class ExprCompiler:
 
     def g_Neg(self, e: dsl.Neg, scope: Scope) -> Code:
         x = self.code(e.operand, scope)
-        return Code(ast.UnaryOp(ast.USub(), call("num", x.node, ast.Constant("-"))), x.deps)
+        return Code(ast.UnaryOp(ast.USub(), call("num", x.node, ast.Constant("-"))), x.deps,
+                    x.size)
 
     def g_Call(self, e: dsl.Call, scope: Scope) -> Code:
         f = e.func
@@ -552,11 +578,14 @@ class ExprCompiler:
         if f == "count" and len(e.args) == 1 and self.is_zone(e.args[0], scope):
             slot = self.zone_code(e.args[0], scope)
             if self.zone_kind(e.args[0]) == "deck":
-                return Code(call("zone_size", name("st"), slot.node), slot.deps | STATE)
-            return Code(call("len", subscript(state_attr("zones"), slot.node)), slot.deps | STATE)
+                return Code(call("zone_size", name("st"), slot.node), slot.deps | STATE,
+                            len(self.comps))
+            return Code(call("len", subscript(state_attr("zones"), slot.node)), slot.deps | STATE,
+                        len(self.comps))
         if f == "cond":
             c, a, b = (self.code(x, scope) for x in e.args)
-            return Code(ast.IfExp(c.node, a.node, b.node), depends(c, a, b))
+            size = None if a.size is None or b.size is None else max(a.size, b.size)
+            return Code(ast.IfExp(c.node, a.node, b.node), depends(c, a, b), size)
         args = [self.code(a, scope) for a in e.args]
         if f in self.function_decls:
             return self._call_function(self.function(f), args)

@@ -35,8 +35,7 @@ class and fails loudly (:class:`InternalError`) on one it does not know. Everyth
 the engine (``State.options_at``, ``State.decision_site``) or reads :meth:`Machine.graph`.
 
 Between runs a state waits at a *pending* node: :class:`Decision`, :class:`ChanceNode` or
-:data:`TERMINAL`. Labels are built on first request (:class:`Lazy`), since most playouts
-never read them.
+:data:`TERMINAL`. Labels are built on first request, since most playouts never read them.
 
 Extending the format: a new statement kind is one class here, one ``s_*`` method in the
 compiler, and one branch in ``State._advance`` (the fallback there names any class that was
@@ -48,7 +47,7 @@ chosen index in ``State.apply_action``, with no change to the compiler.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Union
+from typing import Any, Callable, Protocol, Union, final
 
 from attrs import field, frozen
 
@@ -128,6 +127,7 @@ class Site:
 
 # ---- instructions -------------------------------------------------------------------------
 
+@final
 @frozen
 class Exec:
     """Run straight-line effects: ``run(state, locals)``; ``sites`` names each statement."""
@@ -137,6 +137,7 @@ class Exec:
     site: Site
 
 
+@final
 @frozen
 class Jump:
     """Go to ``target``."""
@@ -145,6 +146,7 @@ class Jump:
     site: Site
 
 
+@final
 @frozen
 class JumpUnless:
     """Go to ``target`` unless ``cond(state, locals)`` holds, else to the next instruction."""
@@ -154,6 +156,7 @@ class JumpUnless:
     site: Site
 
 
+@final
 @frozen
 class Call:
     """Push a frame for rule number ``rule`` with ``args(state, locals)`` as its first locals."""
@@ -163,6 +166,7 @@ class Call:
     site: Site
 
 
+@final
 @frozen
 class Return:
     """Pop the frame (the end of a rule, or ``return``)."""
@@ -179,6 +183,7 @@ OutcomesFn = Callable[[Any, list[Any]], tuple[tuple[Any, ...], tuple[float, ...]
                                               Callable[[], tuple[str, ...]], tuple[int, ...]]]
 
 
+@final
 @frozen
 class Choice:
     """A decision node: player ``player(state, locals)`` picks one of ``options``; the chosen
@@ -190,6 +195,7 @@ class Choice:
     site: Site
 
 
+@final
 @frozen
 class Switch:
     """Go to ``targets[locals[slot]]`` (the option chosen at the preceding :class:`Choice`)."""
@@ -199,6 +205,7 @@ class Switch:
     site: Site
 
 
+@final
 @frozen
 class Draw:
     """A chance node over the possible top cards of deck ``deck(state, locals)``; the card
@@ -211,6 +218,7 @@ class Draw:
     site: Site
 
 
+@final
 @frozen
 class Chance:
     """A chance node with explicit outcomes (``roll``, ``random``); the value goes to ``slot``."""
@@ -220,6 +228,7 @@ class Chance:
     site: Site
 
 
+@final
 @frozen
 class ForNext:
     """One step of a loop over the list in local ``list_slot``: the next item goes to
@@ -232,6 +241,7 @@ class ForNext:
     site: Site
 
 
+@final
 @frozen
 class Gap:
     """The rulebook is silent here: a ``gap`` finding with ``text``."""
@@ -240,6 +250,7 @@ class Gap:
     site: Site
 
 
+@final
 @frozen
 class Expect:
     """A finding with ``message`` when ``cond(state, locals)`` is false."""
@@ -249,6 +260,7 @@ class Expect:
     site: Site
 
 
+@final
 @frozen
 class Script:
     """Queue ``labels`` as the answers of the next decisions and chance events (examples)."""
@@ -257,6 +269,7 @@ class Script:
     site: Site
 
 
+@final
 @frozen
 class End:
     """The game is over."""
@@ -274,55 +287,76 @@ INSTRUCTIONS: tuple[type, ...] = (Exec, Jump, JumpUnless, Call, Return, Choice, 
 
 # ---- pending nodes ------------------------------------------------------------------------
 
-class Lazy:
-    """A value computed on first :meth:`get` (labels: most playouts never read them)."""
+class _Node:
+    """A pending node's labels, built on first request (most playouts never read them).
 
-    __slots__ = ("_make", "_value")
+    Pending nodes are plain slotted classes rather than frozen attrs classes: one is made at
+    every decision and chance event, and a plain ``__init__`` costs a fraction of a frozen
+    one. They are never changed after they are made (the labels are computed once).
+    """
 
-    def __init__(self, make: Callable[[], tuple[str, ...]]) -> None:
-        self._make: Callable[[], tuple[str, ...]] | None = make
-        self._value: tuple[str, ...] = ()
+    __slots__ = ("values", "ids", "at", "_labels")
 
-    def get(self) -> tuple[str, ...]:
-        """The value (computed once)."""
-        if self._make is not None:
-            self._value = tuple(self._make())
-            self._make = None
-        return self._value
+    values: tuple[Any, ...]
+    ids: tuple[int, ...]
+    _labels: Callable[[], tuple[str, ...]] | tuple[str, ...]
+
+    def labels(self) -> tuple[str, ...]:
+        """The options' labels, in option order."""
+        made = self._labels
+        if callable(made):
+            made = self._labels = tuple(made())
+        return made
 
 
-@frozen
-class Decision:
+@final
+class Decision(_Node):
     """A state waits for player ``player`` to choose.
 
     Attributes:
         values: option values (what goes to the chosen slot). ids: their action ids.
-        labels: their labels. at: the :class:`Choice` that asked.
+        at: the :class:`Choice` that asked. labels(): their labels.
     """
 
-    player: int
-    values: tuple[Any, ...]
-    labels: Lazy = field(eq=False, repr=False)
-    ids: tuple[int, ...]
-    at: Choice = field(repr=False)
+    __slots__ = ("player",)
+
+    def __init__(self, player: int, values: tuple[Any, ...],
+                 labels: Callable[[], tuple[str, ...]], ids: tuple[int, ...],
+                 at: Choice) -> None:
+        self.player = player
+        self.values = values
+        self._labels = labels
+        self.ids = ids
+        self.at: Choice = at
+
+    def __repr__(self) -> str:
+        return f"Decision(player={self.player}, ids={self.ids})"
 
 
-@frozen
-class ChanceNode:
+@final
+class ChanceNode(_Node):
     """A state waits for a chance outcome.
 
     Attributes:
-        values, ids, labels: as for :class:`Decision`. probs: each outcome's probability.
+        values, ids, labels(): as for :class:`Decision`. probs: each outcome's probability.
         at: the :class:`Draw` or :class:`Chance` that asked.
     """
 
-    values: tuple[Any, ...]
-    labels: Lazy = field(eq=False, repr=False)
-    ids: tuple[int, ...]
-    probs: tuple[float, ...]
-    at: Draw | Chance = field(repr=False)
+    __slots__ = ("probs",)
+
+    def __init__(self, values: tuple[Any, ...], labels: Callable[[], tuple[str, ...]],
+                 ids: tuple[int, ...], probs: tuple[float, ...], at: Draw | Chance) -> None:
+        self.values = values
+        self._labels = labels
+        self.ids = ids
+        self.probs = probs
+        self.at: Draw | Chance = at
+
+    def __repr__(self) -> str:
+        return f"ChanceNode(ids={self.ids}, probs={self.probs})"
 
 
+@final
 @frozen
 class Terminal:
     """The game is over (normally, or by a finding)."""

@@ -84,7 +84,9 @@ def zone_size(st: Any, z: int) -> int:
 
 def zone_items(st: Any, z: int) -> tuple[int, ...]:
     """A zone's components, as :func:`contents`, charged to the step's work budget."""
-    items = contents(st, z)
+    mid = st.mids[z]
+    bot = st.bottoms[z]
+    items = tuple(st.zones[z]) if not mid and not bot else (*st.zones[z], *mid, *bot)
     st.work -= len(items)
     if st.work < 0:
         st.out_of_work()

@@ -30,10 +30,14 @@ class Code:
     Attributes:
         node: the tree. deps: ``"st"`` (reads the state), ``"l"`` (rule locals) and the
             identifiers of the variables it reads; empty when it is constant.
+        size: an upper bound, known at compile time, on the value's magnitude (a number) or
+            length (a text or list), or None when nothing bounds it (a counter, a local).
+            Arithmetic whose result is bounded this way needs no run-time size check.
     """
 
     node: ast.expr
     deps: frozenset[str]
+    size: int | None = None
 
 
 class Scope:
@@ -65,6 +69,15 @@ class Scope:
     def size(self) -> int:
         """Frame size needed."""
         return len(self.slots)
+
+
+def size_of(value: Any) -> int | None:
+    """The :attr:`Code.size` of a constant value."""
+    if isinstance(value, int):
+        return abs(int(value))
+    if isinstance(value, (str, tuple)):
+        return len(value)
+    return 0 if value is None else None
 
 
 def depends(*codes: Code) -> frozenset[str]:

@@ -19,7 +19,7 @@ from attrs import frozen
 
 from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceNode, Choice,
                                     Decision, Draw, End, Exec, Expect, ForNext, Gap, InternalError,
-                                    Jump, JumpUnless, Lazy, Return, Script, Site, SpecRuntimeError,
+                                    Jump, JumpUnless, Return, Script, Site, SpecRuntimeError,
                                     Switch)
 from rulewright.dsl.runtime import STEP_WORK, relocate
 
@@ -91,7 +91,7 @@ class Interpreter:
         fr = self.stack[-1]
         at = p.at
         value = p.values[i]
-        if isinstance(at, Draw):
+        if type(at) is Draw:
             self.work = STEP_WORK
             try:
                 z = at.dest(self, fr[2])
@@ -150,7 +150,7 @@ class Interpreter:
         try:
             while True:
                 ins = code[pc]
-                cls = ins.__class__
+                cls = type(ins)  # a builtin call: faster than .__class__ on CPython 3.11
                 if cls is Exec:
                     ins.run(self, loc)
                     pc += 1
@@ -244,7 +244,7 @@ class Interpreter:
             goes on; False when the state now waits for apply_action (or ended).
         """
         pending: Decision | ChanceNode
-        if isinstance(ins, Choice):
+        if type(ins) is Choice:
             player = ins.player(self, loc)
             if player.__class__ is not int or not 0 <= player < len(self.turns):
                 raise SpecRuntimeError(f"the deciding player {player!r} is not a player")
@@ -253,8 +253,8 @@ class Interpreter:
                 self._finish("deadlock", f"no legal action for player {player} at "
                              f"'{ins.site.what}'", ins.site)
                 return False
-            pending = Decision(player, values, Lazy(labels), tuple(ids), ins)
-        elif isinstance(ins, Draw):
+            pending = Decision(player, values, labels, tuple(ids), ins)
+        elif type(ins) is Draw:
             slot = ins.deck(self, loc)
             zone = self.game.machine.zones[slot]
             if self.zones[slot] and zone.kind != "set":
@@ -269,12 +269,11 @@ class Interpreter:
             p = 1.0 / len(values)
             what = ins.site.what
             drawn = values
-            pending = ChanceNode(values, Lazy(lambda: tuple(f"{what}: {comps[v].label}"
-                                                            for v in drawn)),
+            pending = ChanceNode(values, lambda: tuple(f"{what}: {comps[v].label}" for v in drawn),
                                  values, (p,) * len(values), ins)
         else:
             values, probs, labels, ids = ins.outcomes(self, loc)
-            pending = ChanceNode(values, Lazy(labels), tuple(ids), probs, ins)
+            pending = ChanceNode(values, labels, tuple(ids), probs, ins)
         self.pending = pending
         if (len(values) == 1 and self.game.auto_resolve) or self.script:
             return self._auto(pending)
@@ -286,7 +285,7 @@ class Interpreter:
             i = 0
         else:
             want = self.script.pop(0)
-            labels = p.labels.get()
+            labels = p.labels()
             matches = [k for k, lab in enumerate(labels) if lab == want or lab.endswith(": " + want)]
             if len(matches) != 1:
                 self._finish("expectation failed", f"script label {want!r} matches "
@@ -294,7 +293,7 @@ class Interpreter:
                 return False
             i = matches[0]
         if self.events is not None:
-            self.events.append(p.labels.get()[i])
+            self.events.append(p.labels()[i])
         return self._resolve(p, i)
 
     def _end(self) -> None:
@@ -328,8 +327,11 @@ class Interpreter:
         n = len(self.turns)
         decl = s.decl
         self.work = QUERY_WORK
+        score = s.score
         try:
-            scores = tuple(_whole(s.score(self, p), "score", p) for p in range(n))
+            scores = tuple([_whole(score(self, p), "score", p) for p in range(n)])
+            if not s.keys:
+                return scores, tuple([(v,) for v in scores])
         except SpecRuntimeError as err:
             err.site = Site("scoring", decl.score.span, "score")  # type: ignore[attr-defined]
             raise
@@ -342,7 +344,7 @@ class Interpreter:
             except SpecRuntimeError as err:
                 err.site = Site("scoring", tb.span, "tiebreak")  # type: ignore[attr-defined]
                 raise
-        return scores, tuple(tuple(k) for k in keys)
+        return scores, tuple([tuple(k) for k in keys])
 
 
 def _whole(v: Any, what: str, player: int) -> int:
@@ -351,6 +353,8 @@ def _whole(v: Any, what: str, player: int) -> int:
     Raises:
         SpecRuntimeError: not a whole number.
     """
+    if v.__class__ is int:
+        return v  # type: ignore[no-any-return, unused-ignore]
     if isinstance(v, int):
         return int(v)
     raise SpecRuntimeError(f"the {what} of player {player} is {v!r}, not a whole number")

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from attrs import frozen
 
-from rulewright.dsl.machine import (TERMINAL, ChanceNode, Decision, InternalError, Pending, Site,
-                                    SpecRuntimeError, Terminal)
+from rulewright.dsl.machine import (TERMINAL, ChanceNode, Choice, Decision, InternalError, Pending,
+                                    Site, SpecRuntimeError, Terminal)
 from rulewright.dsl.runtime import STEP_WORK, contents
 # the budgets and Finding are the interpreter's; imported here, where callers have found them
 from rulewright.engines.interpreter import (INSTRUCTION_BUDGET, MAX_CALL_DEPTH, QUERY_WORK,
@@ -90,22 +90,22 @@ class State(Interpreter):
     def current_player(self) -> int:
         """The player to decide, :data:`CHANCE_PLAYER`, or :data:`TERMINAL_PLAYER`."""
         p = self.pending
-        if p.__class__ is Decision:
+        if type(p) is Decision:
             return p.player  # type: ignore[union-attr, unused-ignore]
-        return CHANCE_PLAYER if p.__class__ is ChanceNode else TERMINAL_PLAYER
+        return CHANCE_PLAYER if type(p) is ChanceNode else TERMINAL_PLAYER
 
     def is_terminal(self) -> bool:
         """True when the game is over (normally, or by a finding)."""
-        return self.pending.__class__ is Terminal
+        return self.pending is TERMINAL
 
     def is_chance_node(self) -> bool:
         """True when the next step is a chance outcome."""
-        return self.pending.__class__ is ChanceNode
+        return type(self.pending) is ChanceNode
 
     def legal_actions(self) -> list[int]:
         """The decision's action ids, sorted; empty at chance and terminal states."""
         p = self.pending
-        if p.__class__ is not Decision:
+        if type(p) is not Decision:
             return []
         return sorted(p.ids)  # type: ignore[union-attr, unused-ignore]
 
@@ -114,7 +114,7 @@ class State(Interpreter):
         p = self.pending
         if not isinstance(p, Decision):
             return []
-        return sorted((Action(i, lab) for i, lab in zip(p.ids, p.labels.get())),
+        return sorted((Action(i, lab) for i, lab in zip(p.ids, p.labels())),
                       key=lambda a: a.id)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -132,7 +132,7 @@ class State(Interpreter):
         """
         p = self.pending
         if not isinstance(p, Terminal):
-            for i, lab in zip(p.ids, p.labels.get()):
+            for i, lab in zip(p.ids, p.labels()):
                 if i == action:
                     return lab
         raise UsageError(f"action {action} is not legal here")
@@ -140,7 +140,7 @@ class State(Interpreter):
     def labels(self) -> tuple[str, ...]:
         """The pending node's labels, in option order (built on first request)."""
         p = self.pending
-        return () if isinstance(p, Terminal) else p.labels.get()
+        return () if isinstance(p, Terminal) else p.labels()
 
     def decision_site(self) -> Site | None:
         """The spec site of the pending decision or chance event."""
@@ -192,7 +192,7 @@ class State(Interpreter):
             UsageError: the state is terminal or ``action`` is not legal here.
         """
         p = self.pending
-        if isinstance(p, Terminal):
+        if type(p) is Terminal:
             raise UsageError("the game is over; no action can be applied")
         try:
             i = p.ids.index(action)
@@ -201,8 +201,13 @@ class State(Interpreter):
         history = self.history
         history.append(action)
         if self.events is not None:
-            self.events.append(p.labels.get()[i])
-        if not self._resolve(p, i):
+            self.events.append(p.labels()[i])
+        at = p.at
+        if type(at) is Choice:  # the common case, written out (see _resolve)
+            fr = self.stack[-1]
+            fr[2][at.slot] = p.values[i]
+            fr[1] += 1
+        elif not self._resolve(p, i):
             return
         self._advance()
         if len(history) >= self.game.bound and self.pending is not TERMINAL:
@@ -211,7 +216,7 @@ class State(Interpreter):
     def sample_chance(self, rng: random.Random | None = None) -> int:
         """Draw a chance outcome by its probability (from the state's seed when rng is None)."""
         p = self.pending
-        if not isinstance(p, ChanceNode):
+        if type(p) is not ChanceNode:
             raise UsageError("not a chance node")
         r = rng or random.Random(f"{self.seed}:{len(self.history)}")
         ids, probs = p.ids, p.probs

@@ -9,21 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-import rulewright as rw
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
 from tests.dsl.test_language_doc import keywords
+from tests.dsl.test_parse_check import errors
 
 BUILT_IN = {"players", "nplayers", "true", "false", "none"}
-
-
-def errors(text: str) -> list[str]:
-    try:
-        spec = parse(text, "t.rules")
-    except rw.SpecError as err:
-        return [f"{d.span.line}:{d.span.column}: {d.message}" for d in err.diagnostics]
-    return [f"{d.span.line}:{d.span.column}: {d.message}" for d in check(spec)
-            if d.severity == "error"]
 
 
 def spec_using(name: str) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import attrs
 import pytest
 
 import rulewright as rw
@@ -91,9 +90,9 @@ def test_chance_and_moves_checks() -> None:
     assert chance_sane(_ctx(state), state) is None
     p = state.pending
     assert isinstance(p, ChanceNode)
-    state.pending = attrs.evolve(p, probs=(0.5,) * len(p.ids))
+    state.pending = ChanceNode(p.values, p.labels, p.ids, (0.5,) * len(p.ids), p.at)
     assert chance_sane(_ctx(state), state) == "chance outcomes sum to 2.5, not 1"
-    state.pending = attrs.evolve(p, ids=(), probs=())
+    state.pending = ChanceNode((), p.labels, (), (), p.at)
     assert offers_moves(_ctx(state), state) == "a chance node without outcomes"
 
 
