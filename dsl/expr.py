@@ -459,9 +459,9 @@ class ExprCompiler:
                 self.int_ranges[var] = (min(value), max(value))
 
     def comprehension(self, var: str, source: Code, elem: dsl.Expr | None,
-                      where: dsl.Expr | None, scope: Scope) -> tuple[ast.expr, ast.comprehension,
+                      where: dsl.Expr | None, scope: Scope) -> tuple[Code, ast.comprehension,
                                                                      frozenset[str]]:
-        """``elem for var in source if where``: (element tree, comprehension, dependencies)."""
+        """``elem for var in source if where``: (element code, comprehension, dependencies)."""
         v = self.var(var)
         self.note_range(v, source)
         body, cond = self._bind(var, Code(name(v), frozenset({v})), scope, elem, where)
@@ -469,12 +469,12 @@ class ExprCompiler:
                                  [cond.node] if where is not None else [], 0)
         deps = source.deps | ((body.deps | (cond.deps if where is not None else NOTHING))
                               - {v})
-        return body.node, comp, deps
+        return body, comp, deps
 
     def g_ListComp(self, e: dsl.ListComp, scope: Scope) -> Code:
-        elt, comp, deps = self.comprehension(e.var, self.source_code(e.source, scope), e.elem,
-                                             e.where, scope)
-        return Code(call("tuple", ast.GeneratorExp(elt, [comp])), deps)
+        source = self.source_code(e.source, scope)
+        elt, comp, deps = self.comprehension(e.var, source, e.elem, e.where, scope)
+        return Code(call("tuple", ast.GeneratorExp(elt.node, [comp])), deps, source.size)
 
     def g_Aggregate(self, e: dsl.Aggregate, scope: Scope) -> Code:
         assert e.func in AGGREGATES
@@ -484,15 +484,19 @@ class ExprCompiler:
             return self._unroll(e, values, scope)
         if e.func == "count":
             _, comp, deps = self.comprehension(e.var, source, None, e.where, scope)
-            return Code(call("sum", ast.GeneratorExp(ast.Constant(1), [comp])), deps)
+            return Code(call("sum", ast.GeneratorExp(ast.Constant(1), [comp])), deps, source.size)
         elt, comp, deps = self.comprehension(e.var, source, e.elem, e.where, scope)
-        gen = ast.GeneratorExp(elt, [comp])
+        gen = ast.GeneratorExp(elt.node, [comp])
         if e.func in ("max", "min"):
             return Code(ast.Call(name(e.func), [gen], [ast.keyword("default", ast.Constant(0))]),
-                        deps)
+                        deps, elt.size)
         if e.func == "sum":
+            if elt.size is not None and source.size is not None \
+                    and elt.size * source.size < runtime.MAX_INT:
+                # bounded elements over a bounded list: the sum is bounded by construction
+                return Code(call("sum", gen), deps, elt.size * source.size)
             return Code(call("big", call("sum", gen)), deps)
-        return Code(call(e.func, gen), deps)
+        return Code(call(e.func, gen), deps, 1)
 
     def _unroll(self, e: dsl.Aggregate, values: tuple[Any, ...], scope: Scope) -> Code:
         """A loop over a small constant list (players, enum members), written out."""
@@ -604,8 +608,11 @@ class ExprCompiler:
         if f == "zone_name":
             return Code(call("zone_name_of", name("st"), *nodes), deps | STATE)
         if f in runtime.METERED:
-            return Code(call(f"b_{f}", name("st"), *nodes), deps)
-        return Code(call(f"b_{f}", *nodes), deps)
+            size = args[0].size if f in ("distinct", "sorted") else None
+            return Code(call(f"b_{f}", name("st"), *nodes), deps, size)
+        size = {"seat_order": self.players, "left": self.players, "right": self.players,
+                "next": self.players, "count": runtime.MAX_LIST}.get(f)  # lists stay within MAX_LIST
+        return Code(call(f"b_{f}", *nodes), deps, size)
 
     def _call_function(self, fn: _Function, args: list[Code]) -> Code:
         if not fn.params and not fn.body.deps:

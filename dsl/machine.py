@@ -38,11 +38,18 @@ Between runs a state waits at a *pending* node: :class:`Decision`, :class:`Chanc
 :data:`TERMINAL`. Labels are built on first request, since most playouts never read them.
 
 Extending the format: a new statement kind is one class here, one ``s_*`` method in the
-compiler, and one branch in ``State._advance`` (the fallback there names any class that was
-forgotten). Two planned extensions fit that shape: a ``gap`` with a provisional ruling is a
-``Gap`` whose ``ruling`` field holds the rule to run after recording the gap; coverage
-counters count instructions by ``(rule, pc)`` in the engine's dispatch, and options by the
-chosen index in ``State.apply_action``, with no change to the compiler.
+statement compiler (:mod:`rulewright.dsl.statements`) and one branch in the interpreter
+(``Interpreter._advance`` in :mod:`rulewright.engines.interpreter`, whose fallback names any
+class that was forgotten). Two planned extensions fit that shape:
+
+- a ``gap`` with a provisional ruling: :class:`Gap` gains a ``ruling`` field (the index of a
+  compiled rule holding the ruling, or None); the interpreter's ``Gap`` branch, when it is
+  set, records the gap in the state (a list beside ``finding``, copied by ``clone``) and
+  pushes a frame for the ruling as :class:`Call` does, instead of ending the game;
+- coverage counters: a counter array per game indexed by ``(rule, pc)``, incremented in the
+  interpreter's ``JumpUnless`` and ``Switch`` branches (which branch ran) and in
+  ``State.apply_action`` (which option was chosen, by its index); each instruction's ``site``
+  maps a counter to its spec line. Neither needs a change to the compiler's other parts.
 """
 
 from __future__ import annotations
