@@ -311,7 +311,7 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
               "information."]
     builtin += bullets(items)
     declared = {d.name for d in invs} | {f"spec:{d.name}" for d in invs}
-    others = sorted(set(page.results) - declared)
+    others = sorted(set(page.results) - declared, key=plain)
     if others:
         builtin += para(strong("Verified: "), "; ".join(
             f"{plain(n)}: {status_text(page.results[n], page.verified.stale)}" for n in others))
