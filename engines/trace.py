@@ -17,14 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.dsl import ast
-from rulewright.engines.game import Game, bundled_specs, display_path, load, load_spec, spec_path
+from rulewright.engines.game import (MAX_SPEC_BYTES, Game, bundled_specs, display_path, load,
+                                     load_spec, spec_path)
 from rulewright.engines.schema import read_json, validate
 from rulewright.engines.state import State
 from rulewright.errors import SpecError, TraceError, UsageError
 
 FORMAT = "rulewright-trace/1"
-#: A spec file larger than this is not opened for a replay (bytes).
-MAX_SPEC_BYTES = 16 * 1024 * 1024
 
 
 def record_step(state: State, action: int) -> dict[str, Any]:

@@ -401,6 +401,17 @@ def test_a_hostile_spec_is_exit_1_with_a_located_message(
     assert SECRET not in err
 
 
+def test_a_spec_file_past_4_mib_is_refused_before_parsing(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # 20 MB of comments took a minute to parse
+    (tmp_path / "big.rules").write_text("# c\n" * (1024 * 1024 + 1), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "big.rules"]) == 2
+    assert capsys.readouterr().err == ("rulewright: big.rules: 4194308 bytes; a spec file has at "
+                                       "most 4194304 bytes\n")
+
+
 # ---- output paths: refused before the run starts, exit 2
 
 
