@@ -1,0 +1,173 @@
+"""Dask distributed as a backend: a local cluster, or an existing scheduler's workers.
+
+Imported only when ``--workers`` or ``--scheduler`` asks for it (through
+:func:`rulewright.invariants.backend.open_backend`): the serial path never imports Dask,
+which is an optional extra (``pip install 'rulewright[dask]'``).
+
+Each unit of work is one Dask task (``client.submit``), in the order given, so the
+scheduler starts them first come first served. What keeps a campaign going is Dask's own
+machinery: a worker that dies mid-task has its task rescheduled on another worker (the
+scheduler's ``distributed.scheduler.allowed-failures``, 3 by default), a task that raises is
+retried (``retries=``), and on Ctrl-C the client cancels every task before the cluster is
+closed. Progress follows the cluster: a task announces its start with a structured event
+(``Worker.log_event``, received through ``Client.subscribe_topic``), and each result is
+reported as it arrives (``as_completed``).
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import uuid
+import warnings
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+from dask.distributed import Client, LocalCluster, as_completed, get_worker
+from distributed.scheduler import KilledWorker
+from hypothesis.errors import HypothesisDeprecationWarning
+
+from rulewright.errors import UsageError
+from rulewright.invariants.backend import Finished, Started, Unit
+from rulewright.invariants.report import versions
+
+#: Times a task that raised is run again before its error is the run's.
+RETRIES = 2
+
+#: Seconds to wait for a scheduler to answer.
+CONNECT_TIMEOUT = 30
+
+
+def _quiet_random_warning() -> None:
+    # Hypothesis warns when the global random module's state changes while it draws; on a
+    # worker the event loop's thread moves it (Tornado's and Dask's jittered timers), not
+    # our code, which draws only from its own random.Random instances.
+    warnings.filterwarnings("ignore", message="Do not use the `random` module inside "
+                            "strategies", category=HypothesisDeprecationWarning)
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook, run in each worker process of a local cluster as it starts (and
+    restarts): Ctrl-C in the terminal reaches the whole process group, and it is the client
+    that cancels the tasks and stops the workers, so a worker ignores SIGINT rather than
+    dying with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _quiet_random_warning()
+
+
+def _run_unit(unit: Unit[Any], index: int, topic: str) -> Any:
+    """On a worker: announce the start, then run the unit."""
+    _quiet_random_warning()  # also on workers started without the preload
+    get_worker().log_event(topic, {"unit": index})
+    return unit.run()
+
+
+def _versions() -> dict[str, str]:
+    """On a worker: the versions its results depend on."""
+    return versions()
+
+
+class DaskBackend:
+    """Runs units of work as tasks of a Dask ``Client`` (see the module docstring).
+
+    Args:
+        client: a connected ``distributed.Client``.
+    """
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    @property
+    def slots(self) -> int:
+        """Worker threads of the cluster now (at least 1)."""
+        threads: dict[str, int] = self.client.nthreads()
+        return max(1, sum(threads.values()))
+
+    def run(self, units: Sequence[Unit[Any]], names: Sequence[str], *,
+            started: Started | None = None,
+            finished: Finished | None = None) -> list[Any]:
+        """See :meth:`rulewright.invariants.backend.Backend.run`."""
+        run_id = uuid.uuid4().hex[:12]
+        topic = f"rulewright-started-{run_id}"
+        if started is not None:
+            on_start = started
+            self.client.subscribe_topic(topic, lambda event: on_start(int(event[1]["unit"])))
+        # the key names the unit on the dashboard; the run id keeps runs sharing a scheduler apart
+        keys = [f"rulewright-{i}-{run_id}" for i in range(len(units))]
+        futures = [self.client.submit(_run_unit, unit, i, topic, key=key, pure=False,
+                                      retries=RETRIES)
+                   for i, (unit, key) in enumerate(zip(units, keys))]
+        index = {key: i for i, key in enumerate(keys)}
+        results: list[Any] = [None] * len(units)
+        try:
+            for future in as_completed(futures):
+                i = index[future.key]
+                try:
+                    results[i] = future.result()
+                except KilledWorker:
+                    raise UsageError(f"the cluster lost every worker that ran {names[i]} "
+                                     "(Dask's allowed failures): see the workers' logs") from None
+                if finished is not None:
+                    finished(i, results[i])
+        except BaseException:
+            self.client.cancel(futures, force=True)
+            raise
+        finally:
+            if started is not None:
+                self.client.unsubscribe_topic(topic)
+        return results
+
+
+def _check_workers(client: Client, where: str) -> None:
+    """The workers run the same rulewright and Hypothesis as this process (the same seed
+    draws the same examples only with the same Hypothesis).
+
+    Raises:
+        UsageError: a worker cannot run rulewright or has other versions.
+    """
+    try:
+        found = client.run(_versions)
+    except Exception as err:  # noqa: BLE001 - whatever it is, the workers cannot run us
+        raise UsageError(f"the workers of {where} cannot run rulewright ({type(err).__name__}: "
+                         f"{err}): install the same rulewright on every worker") from None
+    mine = {k: v for k, v in versions().items() if k != "python"}
+    for worker, theirs in sorted(found.items()):
+        other = {k: theirs.get(k) for k in mine if theirs.get(k) != mine[k]}
+        if other:
+            raise UsageError(f"worker {worker} runs {other}, this process {mine}: install the "
+                             "same versions everywhere (results depend on them)")
+
+
+@contextmanager
+def connect(*, workers: int | None = None,
+            scheduler: str | None = None) -> Iterator[DaskBackend]:
+    """A backend on a new local cluster of ``workers`` processes (one thread each, on
+    127.0.0.1 only, no dashboard) or on the scheduler at ``scheduler``. On leaving, the
+    client is closed and a local cluster stopped.
+
+    Raises:
+        UsageError: the scheduler does not answer, or its workers cannot run rulewright.
+    """
+    cluster: LocalCluster | None = None
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as err:
+            raise UsageError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") from None
+        where = f"the scheduler {scheduler}"
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address=None,
+                               silence_logs=logging.ERROR, preload=[__name__])
+        client = Client(cluster)
+        where = "the local cluster"
+    try:
+        _check_workers(client, where)
+        yield DaskBackend(client)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+__all__ = ["CONNECT_TIMEOUT", "RETRIES", "DaskBackend", "connect"]
