@@ -12,18 +12,28 @@ retried (``retries=``), and on Ctrl-C the client cancels every task before the c
 closed. Progress follows the cluster: a task announces its start with a structured event
 (``Worker.log_event``, received through ``Client.subscribe_topic``), and each result is
 reported as it arrives (``as_completed``).
+
+The same seed gives a worker the draws this process would make, with one condition that
+comes from Hypothesis: it also draws integers from the constants in the source of the
+*local* modules loaded in the process (those outside site-packages, which includes an
+editable install of rulewright). A local cluster's workers therefore import the rulewright
+modules this process has loaded (:class:`SameModules`); with a regular install there are no
+such constants.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 import signal
+import sys
 import uuid
 import warnings
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 from dask.distributed import Client, LocalCluster, as_completed, get_worker
+from distributed.diagnostics.plugin import WorkerPlugin
 from distributed.scheduler import KilledWorker
 from hypothesis.errors import HypothesisDeprecationWarning
 
@@ -55,10 +65,30 @@ def dask_setup(worker: Any) -> None:
     _quiet_random_warning()
 
 
+class SameModules(WorkerPlugin):
+    """Imports the given modules on each worker as it starts (restarted ones too): with the
+    client's rulewright modules loaded, Hypothesis' pool of local constants is the client's.
+
+    Args:
+        names: module names.
+    """
+
+    name = "rulewright-same-modules"
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+
+    def setup(self, worker: Any) -> None:
+        """Import them."""
+        for name in self.names:
+            importlib.import_module(name)
+
+
 def _run_unit(unit: Unit[Any], index: int, topic: str) -> Any:
     """On a worker: announce the start, then run the unit."""
     _quiet_random_warning()  # also on workers started without the preload
-    get_worker().log_event(topic, {"unit": index})
+    worker = get_worker()
+    worker.log_event(topic, {"unit": index, "worker": worker.address})
     return unit.run()
 
 
@@ -72,10 +102,15 @@ class DaskBackend:
 
     Args:
         client: a connected ``distributed.Client``.
+
+    Attributes:
+        started_on: unit index -> the address of the worker that last started it (during
+            and after :meth:`run`).
     """
 
     def __init__(self, client: Client) -> None:
         self.client = client
+        self.started_on: dict[int, str] = {}
 
     @property
     def slots(self) -> int:
@@ -89,9 +124,15 @@ class DaskBackend:
         """See :meth:`rulewright.invariants.backend.Backend.run`."""
         run_id = uuid.uuid4().hex[:12]
         topic = f"rulewright-started-{run_id}"
-        if started is not None:
-            on_start = started
-            self.client.subscribe_topic(topic, lambda event: on_start(int(event[1]["unit"])))
+        self.started_on = {}
+
+        def on_event(event: tuple[float, dict[str, Any]]) -> None:
+            i = int(event[1]["unit"])
+            self.started_on[i] = str(event[1]["worker"])
+            if started is not None:
+                started(i)
+
+        self.client.subscribe_topic(topic, on_event)
         # the key names the unit on the dashboard; the run id keeps runs sharing a scheduler apart
         keys = [f"rulewright-{i}-{run_id}" for i in range(len(units))]
         futures = [self.client.submit(_run_unit, unit, i, topic, key=key, pure=False,
@@ -113,8 +154,7 @@ class DaskBackend:
             self.client.cancel(futures, force=True)
             raise
         finally:
-            if started is not None:
-                self.client.unsubscribe_topic(topic)
+            self.client.unsubscribe_topic(topic)
         return results
 
 
@@ -161,6 +201,8 @@ def connect(*, workers: int | None = None,
                                silence_logs=logging.ERROR, preload=[__name__])
         client = Client(cluster)
         where = "the local cluster"
+        client.register_plugin(SameModules(sorted(
+            n for n in list(sys.modules) if n == "rulewright" or n.startswith("rulewright."))))
     try:
         _check_workers(client, where)
         yield DaskBackend(client)
@@ -170,4 +212,4 @@ def connect(*, workers: int | None = None,
             cluster.close()
 
 
-__all__ = ["CONNECT_TIMEOUT", "RETRIES", "DaskBackend", "connect"]
+__all__ = ["CONNECT_TIMEOUT", "RETRIES", "DaskBackend", "SameModules", "connect"]
