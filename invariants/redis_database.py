@@ -32,9 +32,13 @@ class GuardedRedisDatabase(RedisExampleDatabase):
         without oversized entries; a key that is not a set yields nothing."""
         try:
             members = sorted(super().fetch(key))
-        except ResponseError as err:  # WRONGTYPE: another program's string or list there
-            log.warning("rulewright: skipped example-database key %r: %s",
-                        self._prefix + key, err)
+        except ResponseError as err:
+            if "WRONGTYPE" not in str(err):
+                raise
+            # another program's string, list or hash under our prefix
+            kind = self.redis.type(self._prefix + key)
+            log.warning("rulewright: skipped example-database key %r: a %s, not a set",
+                        self._prefix + key, kind.decode() if isinstance(kind, bytes) else kind)
             return
         for value in members:
             if len(value) > MAX_ENTRY_BYTES:
