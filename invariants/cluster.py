@@ -186,7 +186,8 @@ def connect(*, workers: int | None = None,
     client is closed and a local cluster stopped.
 
     Raises:
-        UsageError: the scheduler does not answer, or its workers cannot run rulewright.
+        UsageError: the scheduler does not answer or has no workers, or its workers cannot
+            run rulewright.
     """
     cluster: LocalCluster | None = None
     if scheduler is not None:
@@ -195,6 +196,12 @@ def connect(*, workers: int | None = None,
         except (OSError, TimeoutError, ValueError) as err:
             raise UsageError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") from None
         where = f"the scheduler {scheduler}"
+        try:  # rather than wait for ever on a scheduler nobody started workers for
+            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        except TimeoutError:
+            client.close()
+            raise UsageError(f"{where} has no workers (waited {CONNECT_TIMEOUT} s): start "
+                             f"some with 'dask worker {scheduler}'") from None
     else:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                host="127.0.0.1", dashboard_address=None,
