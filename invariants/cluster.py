@@ -179,6 +179,42 @@ def _check_workers(client: Client, where: str) -> None:
 
 
 @contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while a local cluster starts its worker processes.
+
+    A Ctrl-C reaches every process of the terminal's group; a worker still importing its
+    modules would die of it with a traceback. An ignored signal stays ignored in the
+    processes started meanwhile (their preload, :func:`dask_setup`, keeps it so); a Ctrl-C
+    during these seconds is lost, and the next one stops the run.
+    """
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _scheduler_client(scheduler: str) -> Client:
+    """A client of the scheduler at ``scheduler`` that has at least one worker.
+
+    Raises:
+        UsageError: no answer, or no worker within :data:`CONNECT_TIMEOUT` seconds.
+    """
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise UsageError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") from None
+    try:  # rather than wait for ever on a scheduler nobody started workers for
+        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+    except TimeoutError:
+        client.close()
+        raise UsageError(f"the scheduler {scheduler} has no workers (waited "
+                         f"{CONNECT_TIMEOUT} s): start some with 'dask worker {scheduler}'"
+                         ) from None
+    return client
+
+
+@contextmanager
 def connect(*, workers: int | None = None,
             scheduler: str | None = None) -> Iterator[DaskBackend]:
     """A backend on a new local cluster of ``workers`` processes (one thread each, on
@@ -190,31 +226,26 @@ def connect(*, workers: int | None = None,
             run rulewright.
     """
     cluster: LocalCluster | None = None
-    if scheduler is not None:
-        try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as err:
-            raise UsageError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") from None
-        where = f"the scheduler {scheduler}"
-        try:  # rather than wait for ever on a scheduler nobody started workers for
-            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-        except TimeoutError:
-            client.close()
-            raise UsageError(f"{where} has no workers (waited {CONNECT_TIMEOUT} s): start "
-                             f"some with 'dask worker {scheduler}'") from None
-    else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None,
-                               silence_logs=logging.ERROR, preload=[__name__])
-        client = Client(cluster)
-        where = "the local cluster"
-        client.register_plugin(SameModules(sorted(
-            n for n in list(sys.modules) if n == "rulewright" or n.startswith("rulewright."))))
+    client: Client | None = None
     try:
+        if scheduler is not None:
+            client = _scheduler_client(scheduler)
+            where = f"the scheduler {scheduler}"
+        else:
+            with _sigint_ignored():
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                       processes=True, host="127.0.0.1",
+                                       dashboard_address=None, silence_logs=logging.ERROR,
+                                       preload=[__name__])
+            client = Client(cluster)
+            where = "the local cluster"
+            client.register_plugin(SameModules(sorted(
+                n for n in list(sys.modules) if n == "rulewright" or n.startswith("rulewright."))))
         _check_workers(client, where)
         yield DaskBackend(client)
     finally:
-        client.close()
+        if client is not None:
+            client.close()
         if cluster is not None:
             cluster.close()
 
