@@ -130,7 +130,8 @@ def _print_game(out: Console, g: GameResult) -> None:
                 out.print(f"  rule {r['rule']} (line {r['line']})", highlight=False)
                 for cite in r["cites"]:
                     out.print(f"    cites: {cite}", markup=False, highlight=False)
-            out.print(f"  counterexample, shrunk to {v.steps} steps:")
+            steps = f"{v.steps} step" + ("" if v.steps == 1 else "s")
+            out.print(f"  counterexample, shrunk to {steps}:")
             for line in v.play_by_play:
                 out.print("  " + line, markup=False, highlight=False)
             out.print(f"  trace: {v.trace}  (rulewright replay it)", highlight=False)

@@ -508,7 +508,7 @@ class State:
             TraceError: the data is malformed, for another configuration or spec version,
                 or the replayed state differs from the snapshot.
         """
-        validate("state", doc)  # the published schema; a forged seed or history stops here
+        validate("state", doc, at_most=game.bound)  # the published schema, before any replay
         want = game.describe()
         for key in ("spec", "players", "variants", "errata", "fingerprint"):
             if doc.get(key) != want[key]:

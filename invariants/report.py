@@ -55,6 +55,20 @@ import rulewright
 #: Version 2 (was 1): adds "seed", "versions" and each game's "fingerprint".
 FORMAT = "rulewright-verify/2"
 
+#: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
+#: as they are). The JSON keeps the ids.
+PLAIN_NAMES: dict[str, str] = {
+    "engine finding": "unexplained stop",
+    "supplies": "empty supplies handled",
+    "expectations": "expect statements",
+    "chance": "chance odds",
+}
+
+
+def plain(name: str) -> str:
+    """The name rules editors read for invariant ``name`` (see :data:`PLAIN_NAMES`)."""
+    return PLAIN_NAMES.get(name, name)
+
 
 def versions() -> dict[str, str]:
     """The versions a run's results depend on: rulewright, Hypothesis (the same seed draws the
