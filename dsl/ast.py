@@ -653,9 +653,13 @@ class Spec:
         source: its text.
         decls: the declarations in file order.
         file: where it was read from on disk (data files are found beside it), or "".
+        mutation: for a mutant built on the AST (:mod:`rulewright.dsl.mutants`), what was
+            changed; "" for a spec as written. It is part of the fingerprint, so a mutant's
+            example database and traces never mix with the original's.
     """
 
     path: str
     source: str
     decls: tuple[Decl, ...]
     file: str = ""
+    mutation: str = ""

@@ -434,8 +434,10 @@ def _at_data_files(diags: list[Diagnostic], cards: Iterable[ast.CardDecl],
 
 
 def fingerprint(spec: ast.Spec) -> str:
-    """A short hash of the spec text, stored in traces to detect another spec version."""
-    return hashlib.sha256(spec.source.encode("utf-8")).hexdigest()[:16]
+    """A short hash of the spec text (and of a mutant's change), stored in traces to detect
+    another spec version."""
+    text = spec.source if not spec.mutation else f"{spec.source}\0mutant {spec.mutation}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),

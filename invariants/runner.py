@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from attrs import frozen
+from hypothesis import Phase, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.stateful import run_state_machine_as_test
 
 from rulewright.dsl import ast
 from rulewright.dsl.compile import fingerprint
-from rulewright.engines.game import Game, load, load_spec
+from rulewright.engines.game import Game, load, load_parsed, load_spec
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
 from rulewright.errors import SpecError, UsageError
@@ -196,7 +197,8 @@ def _violations(err: BaseException) -> tuple[list[InvariantViolation], list[Base
 def verify_config(game: Game, config: Config, profile: Profile, *,
                   examples: int | None = None, budget: float | None = None,
                   trace_dir: Path, database: Path | None = None,
-                  seed: int | None = None) -> ConfigResult:
+                  seed: int | None = None, shrink: bool = True,
+                  rounds: int = ROUNDS) -> ConfigResult:
     """Run the state machine on one configuration.
 
     Args:
@@ -206,6 +208,10 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         database: the example database directory, or None for none.
         seed: Hypothesis' random seed (None: Hypothesis picks one). The same seed, example
             count, database contents and Hypothesis version give the same run.
+        shrink: shrink each failure to its shortest game (``rulewright mutate`` only needs
+            to know that something failed, and skips it).
+        rounds: Hypothesis runs at most, each later one without the invariants already
+            violated (1: stop at the first violation).
 
     Raises:
         BaseException: anything that is not an invariant violation (a rulewright bug).
@@ -226,14 +232,16 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     active = invariants
     # Hypothesis stops generating at the first failure; so that "held" means "searched and
     # not falsified", the run is repeated without the invariants already violated.
-    for _ in range(ROUNDS):
+    chosen = hypothesis_settings(profile, examples, database)
+    if not shrink:
+        chosen = settings(chosen, phases=[p for p in chosen.phases if p is not Phase.shrink])
+    for _ in range(rounds):
         cls = machine_class(game, active, plan, recorder)
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:
             with shrink_limit(profile.shrink_seconds):
-                run_state_machine_as_test(cls, settings=hypothesis_settings(profile, examples,
-                                                                            database))
+                run_state_machine_as_test(cls, settings=chosen)
             break
         except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
             new, other = _violations(err)
@@ -278,14 +286,19 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     return result
 
 
-def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]]) -> list[ExampleResult]:
+def run_examples(spec: str | Path | ast.Spec, errata_sets: Sequence[tuple[str, ...]],
+                 *, first_failure: bool = False) -> list[ExampleResult]:
     """Run every worked example of ``spec`` under each errata set.
 
     Pass means: the example ran to its end with no finding (every ``expect`` held and no
     decision was left unanswered).
+
+    Args:
+        spec: a bundled name, a path, or a parsed spec (a mutant of it, say).
+        first_failure: stop after the first example that fails.
     """
     out = []
-    parsed = load_spec(spec)
+    parsed = spec if isinstance(spec, ast.Spec) else load_spec(spec)
     for errata in errata_sets:
         decls: dict[str, ast.ExampleDecl] = {
             d.name: d for d in parsed.decls if isinstance(d, ast.ExampleDecl)}
@@ -293,7 +306,8 @@ def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]]) -> li
             if er.name in errata:
                 decls.update({e.name: e for e in er.examples})
         for name, ex in decls.items():
-            game = load(spec, ex.players, ex.variants, errata)
+            game = load_parsed(parsed, ex.players, ex.variants, errata) \
+                if isinstance(spec, ast.Spec) else load(spec, ex.players, ex.variants, errata)
             state = game.example_state(name)
             problem = None
             if state.finding is not None:
@@ -306,6 +320,8 @@ def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]]) -> li
             out.append(ExampleResult(name, ex.title, ex.players, list(ex.variants),
                                      list(errata), problem is None, len(state.history),
                                      problem))
+            if first_failure and problem is not None:
+                return out
     return out
 
 
