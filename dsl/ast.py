@@ -500,7 +500,13 @@ class CardDecl:
 
 @frozen
 class ZoneDecl:
-    """A zone: ``zone name[dims]: deck|list|set of kind visibility [capacity n]``."""
+    """A zone: ``zone name[dims]: deck|list|set of kind visibility [capacity n] [where c]``.
+
+    Attributes:
+        where: what every component in the zone must satisfy (a declarative invariant), with
+            the attributes of the card kind ``of`` as bare names (``where species == yeti``);
+            None when any component of that kind may be there.
+    """
 
     span: Span
     name: str
@@ -510,11 +516,18 @@ class ZoneDecl:
     visibility: str
     capacity: Expr | None
     prov: Provenance
+    where: Expr | None = None
 
 
 @frozen
 class VarDecl:
-    """A counter (a family of counters with ``dims``), with its initial value."""
+    """A counter (a family of counters with ``dims``), with its initial value.
+
+    Attributes:
+        low, high: ``in low..high``: the values every instance must keep to (a declarative
+            invariant), or None.
+        never_decreases: ``never decreases``: no instance may ever go down.
+    """
 
     span: Span
     name: str
@@ -522,6 +535,9 @@ class VarDecl:
     init: Expr
     visibility: str
     prov: Provenance
+    low: Expr | None = None
+    high: Expr | None = None
+    never_decreases: bool = False
 
 
 @frozen
@@ -602,7 +618,13 @@ class ScoringDecl:
 
 @frozen
 class InvariantDecl:
-    """A spec invariant: checked after every transition, or only at the end."""
+    """A spec invariant: checked after every transition, or only at the end.
+
+    Attributes:
+        phase: ``"after"`` (checked once rule ``rule`` has run), ``"during"`` (checked while
+            rule ``rule`` runs) or ``""`` (always).
+        rule: the rule that scopes it, or ``""``.
+    """
 
     span: Span
     name: str
@@ -610,6 +632,8 @@ class InvariantDecl:
     at_end: bool
     prov: Provenance
     expr: Expr
+    phase: str = ""
+    rule: str = ""
 
 
 @frozen

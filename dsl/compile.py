@@ -15,6 +15,7 @@ import attrs
 
 from rulewright.dsl import ast
 from rulewright.dsl.check import check, collect_symbols
+from rulewright.dsl.constraints import compile_constraints, evaluator
 from rulewright.dsl.locate import Locator
 from rulewright.dsl.expr import ExprCompiler, Scope, contents
 from rulewright.dsl.layout import Dims, build_components, counter_slots, make_dims, zone_slots
@@ -568,6 +569,8 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     scoring = Scoring(scoring_decl, per_player(score_fn),
                       tuple((dr, per_player(f), t) for dr, f, t in keys),
                       scoring_decl.tie_end, scoring_decl.tie_decision)
+    declared = compile_constraints(decls, x, {c.name: c.attributes for c in sym.cards.values()},
+                                   counter_base, counter_dims, init_counters, diags)
     if diags:
         raise SpecError(diags, {spec.path: spec.source})
     kind_totals = {k: len(v) for k, v in kinds.items()}
@@ -580,4 +583,4 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         initial_counters=tuple(init_counters), rules=tuple(rules), rule_index=rule_index,
         start=rule_index[game.start], invariants=tuple(invariants), tokens=tuple(tokens),
         scoring=scoring, examples={e.name: rule_index[f"example:{e.name}"] for e in examples},
-        kind_totals=kind_totals)
+        kind_totals=kind_totals, constraints=declared, evaluate=evaluator(x))

@@ -57,7 +57,8 @@ from attrs import frozen
 
 from rulewright.dsl import ast
 from rulewright.dsl.layout import card_rows, data_path
-from rulewright.dsl.unparse import expr_text, literal_text, quote, row_text, stmt_text
+from rulewright.dsl.unparse import (expr_text, literal_text, quote, row_text, span_text,
+                                    stmt_text)
 from rulewright.errors import Span
 
 OPERATORS = ("integer", "comparison", "boolean", "arithmetic", "statement", "condition",
@@ -145,23 +146,6 @@ def apply_mutant(spec: ast.Spec, m: Mutant) -> ast.Spec:
     changed = replace_at(spec, m.path, m.new)
     return attrs.evolve(changed, mutation=f"#{m.id} {m.operator} {m.span}: {m.original} -> "
                                           f"{m.mutated}")
-
-
-def span_text(source: str, span: Span, limit: int = 100) -> str:
-    """The text of ``span`` in ``source``, whitespace collapsed, cut after ``limit`` chars."""
-    lines = source.splitlines()
-    if not 1 <= span.line <= len(lines):
-        return ""
-    if span.line == span.end_line:
-        text = lines[span.line - 1][span.column - 1:span.end_column - 1]
-    else:
-        parts = [lines[span.line - 1][span.column - 1:]]
-        parts += lines[span.line:span.end_line - 1]
-        if span.end_line <= len(lines):
-            parts.append(lines[span.end_line - 1][:span.end_column - 1])
-        text = " ".join(parts)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
 
 
 def _render(node: Any) -> str:

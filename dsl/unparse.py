@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from rulewright.dsl import ast
+from rulewright.errors import Span
 
 # binding strength, loosest first, as in grammar.lark
 _OR, _AND, _NOT, _CMP, _SUM, _PRODUCT, _UNARY, _POSTFIX = range(8)
@@ -168,3 +169,20 @@ def row_text(values: tuple[int | str, ...], count: int = 1) -> str:
     """A card row, ``(walrus, ice, whole)`` or ``(cat, 3) * 2``."""
     text = f"({', '.join(literal_text(v) for v in values)})"
     return text + (f" * {count}" if count != 1 else "")
+
+
+def span_text(source: str, span: Span, limit: int = 100) -> str:
+    """The text of ``span`` in ``source``, whitespace collapsed, cut after ``limit`` chars."""
+    lines = source.splitlines()
+    if not 1 <= span.line <= len(lines):
+        return ""
+    if span.line == span.end_line:
+        text = lines[span.line - 1][span.column - 1:span.end_column - 1]
+    else:
+        parts = [lines[span.line - 1][span.column - 1:]]
+        parts += lines[span.line:span.end_line - 1]
+        if span.end_line <= len(lines):
+            parts.append(lines[span.end_line - 1][:span.end_column - 1])
+        text = " ".join(parts)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
