@@ -144,7 +144,7 @@ def replace_at(root: Any, path: Path_, new: Any) -> Any:
 def apply_mutant(spec: ast.Spec, m: Mutant) -> ast.Spec:
     """The spec with mutant ``m`` applied, tagged so its fingerprint differs from ``spec``'s."""
     changed = replace_at(spec, m.path, m.new)
-    return attrs.evolve(changed, mutation=f"#{m.id} {m.operator} {m.span}: {m.original} -> "
+    return attrs.evolve(changed, mutation=f"#{m.id} {m.operator} {m.span}: {m.original} => "
                                           f"{m.mutated}")
 
 
@@ -292,14 +292,18 @@ class _Collector:
         self.add(operator, path, ast.Not(e.span, e))
 
     def dest(self, s: ast.Move | ast.Draw, path: Path_) -> None:
-        """Swap a destination zone for each other zone of the same card kind and dims."""
+        """Swap a destination zone for each other zone of the same card kind and dims (not
+        for a draw's own deck: drawing a card back into its deck is no change of place)."""
         d = s.dest
         base = d.obj if isinstance(d, ast.Index) else d
         zone = self.zones.get(base.id) if isinstance(base, ast.Name) else None
         if zone is None or not isinstance(base, ast.Name):
             return
+        source = s.deck.obj if isinstance(s, ast.Draw) and isinstance(s.deck, ast.Index) \
+            else s.deck if isinstance(s, ast.Draw) else None
+        skip = {zone.name, source.id if isinstance(source, ast.Name) else ""}
         for other in self.zones.values():
-            if other.name != zone.name and other.of == zone.of and other.dims == zone.dims:
+            if other.name not in skip and other.of == zone.of and other.dims == zone.dims:
                 name = attrs.evolve(base, id=other.name)
                 new = attrs.evolve(d, obj=name) if isinstance(d, ast.Index) else name
                 self.add("destination", path + ("dest",), new, path)
