@@ -88,7 +88,7 @@ def score_fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number; write a fraction (0.8) "
                                          "or a percentage (80%)") from None
     if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not between 0 and 1 (0%% and 100%%)")
+        raise argparse.ArgumentTypeError(f"{text!r} is not between 0 and 1 (0% and 100%)")
     return value
 
 

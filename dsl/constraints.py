@@ -17,14 +17,14 @@ checks each at the same moments as the spec's ``invariant`` declarations
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, cast
 
 import attrs
 from attrs import frozen
 
 from rulewright.dsl import ast
 from rulewright.dsl.builtins import CONSTANTS
-from rulewright.errors import Diagnostic
+from rulewright.errors import Diagnostic, Span
 
 if TYPE_CHECKING:
     from rulewright.dsl.check import Symbols, _Checker
@@ -92,8 +92,8 @@ def _bound_names(e: object) -> set[str]:
             out.add(node.var)
         if isinstance(node, tuple):
             stack.extend(node)
-        elif attrs.has(type(node)) and not isinstance(node, ast.Span):
-            stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
+        elif attrs.has(type(node)) and not isinstance(node, Span):
+            stack.extend(getattr(node, f.name) for f in attrs.fields(cast(Any, type(node))))
     return out
 
 
@@ -106,8 +106,8 @@ def _names(e: object) -> list[ast.Name]:
             out.append(node)
         if isinstance(node, tuple):
             stack.extend(node)
-        elif attrs.has(type(node)) and not isinstance(node, ast.Span):
-            stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
+        elif attrs.has(type(node)) and not isinstance(node, Span):
+            stack.extend(getattr(node, f.name) for f in attrs.fields(cast(Any, type(node))))
     return sorted(out, key=lambda n: (n.span.line, n.span.column))
 
 
@@ -221,12 +221,12 @@ def component_condition(d: ast.ZoneDecl, attributes: Iterable[str]) -> ast.Expr:
             return node
         if isinstance(node, tuple):
             return tuple(rewrite(x, bound) for x in node)
-        if not attrs.has(type(node)) or isinstance(node, ast.Span):
+        if not attrs.has(type(node)) or isinstance(node, Span):
             return node
         inner = bound | {node.var} if isinstance(node, (ast.Aggregate, ast.ListComp)) \
             else bound
         changes = {}
-        for f in attrs.fields(type(node)):
+        for f in attrs.fields(cast(Any, type(node))):
             value = getattr(node, f.name)
             # a comprehension's source is outside its variable's scope
             scope = bound if f.name == "source" else inner

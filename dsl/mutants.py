@@ -143,7 +143,7 @@ def replace_at(root: Any, path: Path_, new: Any) -> Any:
 
 def apply_mutant(spec: ast.Spec, m: Mutant) -> ast.Spec:
     """The spec with mutant ``m`` applied, tagged so its fingerprint differs from ``spec``'s."""
-    changed = replace_at(spec, m.path, m.new)
+    changed: ast.Spec = replace_at(spec, m.path, m.new)
     return attrs.evolve(changed, mutation=f"#{m.id} {m.operator} {m.span}: {m.original} => "
                                           f"{m.mutated}")
 
@@ -446,7 +446,7 @@ class _Collector:
             rows = card_rows(d, self.spec.file or self.spec.path, [])
         lines = _csv_lines(self.spec, d) if d.data_file is not None else []
         for k, a in enumerate(d.attributes):
-            values = sorted({v[k] for v, _ in rows if isinstance(v[k], str)})
+            values = sorted({str(v[k]) for v, _ in rows if isinstance(v[k], str)})
             for r, (row, count) in enumerate(rows):
                 new_value = _changed(row[k], values)
                 if new_value is None:
@@ -536,7 +536,7 @@ def mutants(spec: ast.Spec) -> list[Mutant]:
     The list depends only on the spec's text and its data files, so a mutant's id names the
     same change in every process (``rulewright mutate`` workers rebuild the list).
     """
-    out = []
+    out: list[Mutant] = []
     for raw in _Collector(spec).decls():
         if raw.span is not None:
             span, original, mutated = raw.span, raw.original, raw.mutated
