@@ -6,8 +6,9 @@ kinds and types are resolved by :mod:`rulewright.dsl.check`.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Iterator, Union
 
+import attrs
 from attrs import frozen
 
 from rulewright.errors import Span
@@ -687,3 +688,16 @@ class Spec:
     decls: tuple[Decl, ...]
     file: str = ""
     mutation: str = ""
+
+
+def walk(node: object) -> Iterator[Any]:
+    """``node`` and every AST node below it (in tuples too), depth first, spans left out."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+        elif attrs.has(type(item)) and not isinstance(item, Span):
+            yield item
+            stack.extend(reversed([getattr(item, f.name)
+                                   for f in attrs.fields(type(item))]))  # type: ignore[arg-type]

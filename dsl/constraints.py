@@ -84,31 +84,12 @@ Constraint = ZoneCondition | CounterRange | NeverDecreases
 
 def _bound_names(e: object) -> set[str]:
     """Names bound by comprehensions inside ``e``."""
-    out: set[str] = set()
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Aggregate, ast.ListComp)):
-            out.add(node.var)
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif attrs.has(type(node)) and not isinstance(node, Span):
-            stack.extend(getattr(node, f.name) for f in attrs.fields(cast(Any, type(node))))
-    return out
+    return {n.var for n in ast.walk(e) if isinstance(n, (ast.Aggregate, ast.ListComp))}
 
 
 def _names(e: object) -> list[ast.Name]:
-    out = []
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            out.append(node)
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif attrs.has(type(node)) and not isinstance(node, Span):
-            stack.extend(getattr(node, f.name) for f in attrs.fields(cast(Any, type(node))))
-    return sorted(out, key=lambda n: (n.span.line, n.span.column))
+    return sorted((n for n in ast.walk(e) if isinstance(n, ast.Name)),
+                  key=lambda n: (n.span.line, n.span.column))
 
 
 def check_zone(ck: _Checker, d: ast.ZoneDecl) -> None:

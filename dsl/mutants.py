@@ -172,25 +172,11 @@ _STMT_TYPES = (ast.Let, ast.Assign, ast.Move, ast.Shuffle, ast.Draw, ast.Roll, a
 
 def _names_in(node: Any) -> Iterator[str]:
     """Every bare name read anywhere below ``node``."""
-    if isinstance(node, ast.Name):
-        yield node.id
-    if isinstance(node, tuple):
-        for item in node:
-            yield from _names_in(item)
-    elif attrs.has(type(node)) and not isinstance(node, Span):
-        for f in attrs.fields(type(node)):
-            yield from _names_in(getattr(node, f.name))
+    return (n.id for n in ast.walk(node) if isinstance(n, ast.Name))
 
 
 def _calls_in(node: Any) -> Iterator[str]:
-    if isinstance(node, ast.Call):
-        yield node.func
-    if isinstance(node, tuple):
-        for item in node:
-            yield from _calls_in(item)
-    elif attrs.has(type(node)) and not isinstance(node, Span):
-        for f in attrs.fields(type(node)):
-            yield from _calls_in(getattr(node, f.name))
+    return (n.func for n in ast.walk(node) if isinstance(n, ast.Call))
 
 
 def rule_functions(spec: ast.Spec) -> set[str]:

@@ -87,8 +87,11 @@ def status_text(results: list[InvariantResult], stale: bool = False) -> str:
         return "not verified (no verify results given)"
     failed = [r for r in results if r.status == "failed"]
     if failed:
-        return "VIOLATED in " + "; ".join(f"{r.config}" + (f" ({r.message})" if r.message else "")
-                                          for r in failed)
+        # a message's first line says what broke; the lines below it (the values of the
+        # invariant's parts) are shown with the violation in the findings section
+        return "VIOLATED in " + "; ".join(
+            f"{r.config}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
+            for r in failed)
     held = [r.config for r in results if r.status == "passed"]
     other = [f"{r.config}: {r.status}" for r in results if r.status != "passed"]
     text = f"held in {', '.join(held)}" if held else "not checked"
