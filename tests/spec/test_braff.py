@@ -6,16 +6,105 @@ import pytest
 
 import rulewright as rw
 from rulewright.engines.simulate import playout
+from rulewright.engines.state import State
 
 VIOLATIONS = {"runtime error", "livelock", "deadlock", "termination", "expectation failed"}
 
 
-@pytest.mark.parametrize("name", ["sari_beauty", "juli_owl", "niki_owl", "misi_bonus",
-                                  "final_scores"])
+BOOK_EXAMPLES = ["sari_beauty", "juli_owl", "niki_owl", "misi_bonus", "final_scores",
+                 "misi_must_pass", "four_cards_pass_sets", "miki_forced_keep",
+                 "last_player_fills_from_empty", "last_player_fills_from_three",
+                 "patrik_one_of_each", "three_dogs", "stolen_card_no_pair",
+                 "thief_reopens_last_player"]
+
+
+@pytest.mark.parametrize("name", BOOK_EXAMPLES)
 def test_book_example(name: str) -> None:
     state = rw.load("braff", players=3).example_state(name)
     assert state.is_terminal()
     assert state.finding is None, state.finding
+    assert state.script == []  # every scripted answer was asked for, no more
+
+
+def _zone(state: State, name: str, *key: object) -> list[int]:
+    m = state.game.machine
+    z = next(z for z in m.zones if z.name == name and z.key == key)
+    return list(state.zones[z.index]) + list(state.mids[z.index]) + list(state.bottoms[z.index])
+
+
+def _counter(state: State, name: str, *key: object) -> object:
+    m = state.game.machine
+    return state.counters[next(c.index for c in m.counters if c.name == name and c.key == key)]
+
+
+FAMILIES = ("cat", "horse", "dog", "rabbit", "parrot")
+
+
+def test_misi_with_three_cards_is_never_offered_the_set_of_three() -> None:
+    state = rw.load("braff", players=3).example_state("misi_must_pass")
+    assert state.finding is None, state.finding
+    assert len(_zone(state, "collection", 1, 0)) == 3
+    assert len(_zone(state, "collection", 0, 0)) == 3  # the dealer's forced keep of the 3-set
+    assert state.script == []  # 8 passes: Misi was asked about the card and the pair only
+
+
+def test_miki_the_dealer_must_keep_the_card_that_completes_his_collection() -> None:
+    state = rw.load("braff", players=3).example_state("miki_forced_keep")
+    assert state.finding is None, state.finding
+    assert len(_zone(state, "collection", 0, 0)) == 5
+    assert len(_zone(state, "deck")) == 31 and _zone(state, "offer") == []
+    assert state.turns == [1, 0, 0]
+
+
+@pytest.mark.parametrize("name", ["last_player_fills_from_empty", "last_player_fills_from_three"])
+def test_the_last_player_reveals_exactly_what_completes_the_collection(name: str) -> None:
+    state = rw.load("braff", players=3).example_state(name)
+    assert state.finding is None, state.finding
+    assert len(_zone(state, "collection", 2, 0)) == 5
+    assert len(_zone(state, "deck")) == 36 - 10 - 5
+    assert state.script == []  # 5 or 2 reveals, and nothing else asked
+    assert _counter(state, "dealer") == 2 and state.turns == [0, 0, 1]
+
+
+def test_patrik_gets_one_medal_of_each_family_and_keeps_them_secret() -> None:
+    state = rw.load("braff", players=3).example_state("patrik_one_of_each")
+    assert state.finding is None, state.finding
+    assert [_counter(state, "won", 0, f) for f in FAMILIES] == [1, 1, 1, 1, 1]
+    assert [_counter(state, "supply", f) for f in FAMILIES] == [14] * 5
+    mine, theirs = state.observation(0)["counters"], state.observation(1)["counters"]
+    assert mine["won[0, cat]"] == 1
+    assert not any(k.startswith("won[0,") for k in theirs)
+    assert theirs["supply[cat]"] == 14  # the medal piles stay in view
+
+
+def test_three_dogs_earn_three_medals() -> None:
+    state = rw.load("braff", players=3).example_state("three_dogs")
+    assert state.finding is None, state.finding
+    assert [_counter(state, "won", 0, f) for f in FAMILIES] == [0, 0, 3, 0, 0]
+
+
+def test_two_player_forced_keep_goes_into_the_collection_it_completes() -> None:
+    state = rw.load("braff", players=2).example_state("two_player_forced_keep")
+    assert state.finding is None, state.finding
+    assert [len(_zone(state, "collection", 0, k)) for k in (0, 1)] == [5, 2]
+    assert state.script == []  # the collection was never asked for
+
+
+def test_a_stolen_card_never_pairs_with_a_later_power() -> None:
+    state = rw.load("braff", players=3).example_state("stolen_card_no_pair")
+    assert state.finding is None, state.finding
+    assert len(_zone(state, "collection", 0, 0)) == 4
+    assert len(_zone(state, "collection", 1, 0)) == 1
+    assert _zone(state, "peek", 0) == []
+    assert state.script == []
+
+
+def test_after_a_thief_reopens_a_collection_the_deck_passes_left() -> None:
+    state = rw.load("braff", players=3).example_state("thief_reopens_last_player")
+    assert state.finding is None, state.finding
+    assert state.turns == [1, 0, 2]
+    assert _counter(state, "dealer") == 2
+    assert [len(_zone(state, "collection", p, 0)) for p in range(3)] == [5, 5, 5]
 
 
 def test_final_scores_are_the_books_15_23_25() -> None:

@@ -147,6 +147,21 @@ def test_scoring_examples_total_14_through_the_scoring_block(name: str) -> None:
     assert state.returns() == [14, 0]
 
 
+def test_one_perfect_shot_token_however_many_animals_show_fully() -> None:
+    state = _game(2).example_state("one_token_per_attempt")
+    assert state.finding is None and state.script == []
+    assert [_counter(state, n, 0) for n in ("shot_star", "shot_blank")] == [1, 0]
+    assert _counter(state, "shot_supply") == 7 and len(_zone(state, "taken")) == 2
+
+
+def test_a_yeti_half_counts_as_a_different_species() -> None:
+    state = _game(2).example_state("yeti_among_different_species")
+    assert state.finding is None
+    album = next(c for c in _zone(state, "albums"))
+    assert _attr(state, album, "condition") == "different_species"
+    assert state.returns()[0] == 3 + _attr(state, album, "bonus") == 4
+
+
 def test_scoring_example_2_ties_are_broken_by_yeti_tokens() -> None:
     state = _game(2).example_state("scoring_example_2")
     assert state.rank_keys()[0] == (14, 4)

@@ -192,3 +192,35 @@ def test_what_a_player_may_see() -> None:
     assert obs["counters"]["vip_card[1]"] == 1 and "vip_card[0]" not in obs["counters"]
     assert not any(k.startswith("vips_in[") for k in obs["counters"])  # where VIPs are: secret
     assert not any(v for k, v in obs["counters"].items() if k.startswith("knows["))
+
+
+def _guests(state: State, label: str) -> list[str]:
+    comps = state.game.machine.components
+    return sorted(comps[c].attrs["guest"] for c in zone(state, label))
+
+
+def test_two_player_theft_takes_one_envelope_from_the_other_player() -> None:
+    state = game(2).example_state("theft_two_players")
+    assert state.finding is None and state.is_terminal() and state.script == []
+    assert _guests(state, "held[0]") == ["grandpa", "groom"]
+    assert _guests(state, "held[1]") == ["chef", "little_boy"]
+
+
+def test_a_played_two_player_theft_swaps_one_envelope_each_way() -> None:
+    for seed in range(8):
+        state, labels = play(game(2, auction=True), seed)
+        takes = [lab for lab in labels if lab.startswith("take from the left: ")]
+        if takes:
+            assert len(takes) == 2  # one per player: the other player is on each one's left
+            return
+    raise AssertionError("no 2-player auction game drew Theft in 8 seeds")
+
+
+def test_the_vip_card_is_offered_only_for_ones_own_envelopes_and_once() -> None:
+    rumors = game(3).example_state("vip_not_offered_for_rumors")
+    assert rumors.finding is None and rumors.is_terminal() and rumors.script == []
+    assert counter(rumors, "vip_card[0]") == 1 and counter(rumors, "vips_in[dog]") == 0
+    once = game(3).example_state("vip_once_per_game")
+    assert once.finding is None and once.is_terminal() and once.script == []
+    assert (counter(once, "vips_in[bride]"), counter(once, "vips_in[chef]")) == (1, 0)
+    assert counter(once, "vip_used[1]") == 1 and counter(once, "vip_card[1]") == 0

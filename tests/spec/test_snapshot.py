@@ -116,6 +116,15 @@ def test_example_rolls_move_cards_and_tokens_as_printed() -> None:
     assert counter(eight, "supply[0]") == 0 and counter(eight, "bank") == 85
 
 
+def test_explore_examples_as_printed() -> None:
+    both = game(2).example_state("explore_both_dice_meet")
+    assert zone(both, "portfolio[0]") == (comp(both, "meerkat"),)
+    rain = game(2).example_state("rainforest_five_or_six")
+    assert zone(rain, "discard") == (comp(rain, "sloth"),)  # the 4 failed
+    assert zone(rain, "portfolio[0]") == (comp(rain, "okapi"),)  # the 5 succeeded
+    assert counter(rain, "dice_free") == 6
+
+
 # ---- components ------------------------------------------------------------------------------
 
 def test_component_counts_match_the_contents_list() -> None:

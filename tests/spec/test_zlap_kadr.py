@@ -163,9 +163,13 @@ def test_first_game_deals_one_private_task() -> None:
 
 # ---- the worked example and its erratum ------------------------------------------------
 
-def test_turn_example_as_printed_on_board_a_earns_no_award() -> None:
+def test_turn_example_on_board_a_earns_no_award_by_the_assumed_data() -> None:
     state = load(2).example_state("kamila_turn")
     assert state.is_terminal() and state.finding is None, state.finding
+    # the book prints no total for board A: the example must say its 7 is assumed data
+    ex = state.game.machine.rules[state.game.machine.examples["kamila_turn"]].decl
+    assert "assumed data" in ex.title
+    assert any("not from the book" in a.value for a in ex.prov.assumes)
     assert counter(state, "gpa_won", 0) == 0
     assert counter(state, "supply", "yellow") == 15 and counter(state, "supply", "blue") == 20
     crown = zone(state, "crowned", 0, "tree2")
