@@ -118,9 +118,9 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
         vsec += para("Verification found no violated invariant.")
     for name, rs in failed.items():
         items: list[nodes.Node | str] = []
-        for r in rs:
-            first, _, why = (r.message or "").partition("\n")
-            items.append(para(literal(name), f" violated ({r.config})"
+        for res in rs:
+            first, _, why = (res.message or "").partition("\n")
+            items.append(para(literal(name), f" violated ({res.config})"
                               + (f": {first}" if first else "")))
             if why:  # the values of the invariant's parts, as verify prints them
                 why = textwrap.dedent(why)
