@@ -106,10 +106,16 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
 
 
+#: A gap's share of the games must change by this much to be reported as a change: once play
+#: differs, Hypothesis draws other games, and small changes in a share are noise.
+SHARE_CHANGE = 0.2
+
+
 def changes(baseline: MutantRun, run: MutantRun) -> list[str]:
     """How a surviving mutant's verify run differs from the baseline's, one line each:
-    gaps newly reached, no longer reached or reached in another share of the games, and
-    invariants whose status changed (``held`` to ``not reached``, say)."""
+    gaps newly reached, no longer reached or reached in another share of the games (by at
+    least :data:`SHARE_CHANGE` of the games), and invariants whose status changed (``held``
+    to ``not reached``, say)."""
     out = []
     games_b, games_m = dict(baseline.finished), dict(run.finished)
 
@@ -121,11 +127,13 @@ def changes(baseline: MutantRun, run: MutantRun) -> list[str]:
         what = f"{config}: {kind} \"{_short(message)}\" (line {line})"
         b, m = before.get(key, 0), after.get(key, 0)
         gb, gm = games_b.get(config, 0), games_m.get(config, 0)
+        if abs(m / max(gm, 1) - b / max(gb, 1)) < SHARE_CHANGE:
+            continue
         if b == 0:
             out.append(f"{what} newly reached in {m} of {gm} games")
         elif m == 0:
             out.append(f"{what} no longer reached (was {b} of {gb} games)")
-        elif (b, gb) != (m, gm):
+        else:
             out.append(f"{what} reached in {m} of {gm} games (was {b} of {gb})")
     status_b = {(c, n): s for c, n, s in baseline.statuses}
     for c, n, s in run.statuses:

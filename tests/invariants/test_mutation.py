@@ -12,7 +12,7 @@ import pytest
 from rulewright.engines import schemas
 from rulewright.invariants.mutation import (MutantJob, ProcessPool, SerialPool, mutate,
                                             run_mutant)
-from rulewright.invariants.mutation_report import MutationReport
+from rulewright.invariants.mutation_report import GapCount, MutantRun, MutationReport, changes
 
 from .conftest import BROKEN
 
@@ -122,3 +122,21 @@ def test_the_json_names_its_format_and_matches_its_schema() -> None:
     assert (first["id"], first["file"], first["line"], first["in"], first["original"],
             first["mutated"], first["status"]) == (0, WEAK, 10, "card c", "(1)", "(2)",
                                                    "survived")
+
+
+def test_changes_name_gaps_whose_share_moved_and_statuses() -> None:
+    def run(gaps: list[tuple[str, int, str, int]], finished: int,
+            status: str) -> MutantRun:
+        return MutantRun(None, "lived",
+                         gaps=tuple(GapCount(c, "gap", "r", line, msg, n)
+                                    for c, line, msg, n in gaps),
+                         statuses=(("2p", "spec:x", status),), finished=(("2p", finished),))
+    baseline = run([("2p", 10, "the bank runs out", 5), ("2p", 20, "a rare one", 1),
+                    ("2p", 30, "often", 9)], 20, "held")
+    mutant = run([("2p", 10, "the bank runs out", 19), ("2p", 20, "a rare one", 2),
+                  ("2p", 40, "new", 8)], 20, "not reached")
+    assert changes(baseline, mutant) == [
+        '2p: gap "the bank runs out" (line 10) reached in 19 of 20 games (was 5 of 20)',
+        '2p: gap "often" (line 30) no longer reached (was 9 of 20 games)',
+        '2p: gap "new" (line 40) newly reached in 8 of 20 games',
+        "2p: spec:x held -> not reached"]   # 1 -> 2 of 20 games: noise, not shown
