@@ -149,7 +149,11 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     except SpecError as err:
         return done("invalid", error=err.render())
     errata_sets = list(dict.fromkeys(c.errata for c in configs)) or [()]
-    for ex in run_examples(target, errata_sets, first_failure=True):
+    try:  # an example may be for a player count or variant no configuration has
+        worked = run_examples(target, errata_sets, first_failure=True)
+    except SpecError as err:
+        return done("invalid", error=err.render())
+    for ex in worked:
         if not ex.passed:
             errata = f" +{','.join(ex.errata)}" if ex.errata else ""
             return done("killed", kills=(Kill("", f"example {ex.name}{errata}",
