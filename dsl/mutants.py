@@ -13,10 +13,11 @@ What is mutated -- the *rules and data*:
   book's ranking rule), functions that rules or scoring call, counters' initial values,
   table values, card rows (inline or from CSV data).
 
-What is never mutated -- the *checks*: ``invariant`` declarations, ``example`` blocks,
-``expect`` and ``script`` statements, ``gap`` statements (a hole in the book, not a rule),
-token totals, zone capacities and zone conditions, counter ranges, the ``game`` header, and
-functions that only checks call. A function called by both a rule and a check is mutated:
+What is never mutated -- the *checks*: ``invariant`` declarations, ``example`` blocks and
+the rules only examples run (their scaffolding: a rule play never reaches from the start
+rule or an erratum), ``expect`` and ``script`` statements, ``gap`` statements (a hole in the
+book, not a rule), token totals, zone capacities and zone conditions, counter ranges, the
+``game`` header, and functions that only checks call. A function called by both a rule and a check is mutated:
 a check that restates a rule through the same function cannot catch a bug in it, and the
 report should say so.
 
@@ -179,12 +180,32 @@ def _calls_in(node: Any) -> Iterator[str]:
     return (n.func for n in ast.walk(node) if isinstance(n, ast.Call))
 
 
+def played_rules(spec: ast.Spec) -> set[str]:
+    """The rules play can run: the start rule, the rules errata add or replace, and every rule
+    they call. The others are scaffolding of worked examples (checks), never mutated."""
+    rules = {d.name: d for d in spec.decls if isinstance(d, ast.RuleDecl)}
+    roots: list[Any] = [d for d in spec.decls if isinstance(d, ast.ErratumDecl)]
+    todo = [d.start for d in spec.decls if isinstance(d, ast.Game)]
+    todo += [n.rule for n in ast.walk(roots) if isinstance(n, ast.CallRule)]
+    todo += [r.name for e in roots for r in e.rules]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in rules:
+            continue
+        seen.add(name)
+        todo.extend(n.rule for n in ast.walk(rules[name]) if isinstance(n, ast.CallRule))
+    return seen
+
+
 def rule_functions(spec: ast.Spec) -> set[str]:
-    """The functions that rules, scoring or initial values call (directly or through others)."""
+    """The functions that played rules (:func:`played_rules`), scoring or initial values call
+    (directly or through others)."""
     functions = {d.name: d for d in spec.decls if isinstance(d, ast.FunctionDecl)}
+    played = played_rules(spec)
     roots: list[Any] = []
     for d in spec.decls:
-        if isinstance(d, (ast.RuleDecl, ast.ScoringDecl)):
+        if (isinstance(d, ast.RuleDecl) and d.name in played) or isinstance(d, ast.ScoringDecl):
             roots.append(d)
         elif isinstance(d, ast.VarDecl):
             roots.append(d.init)
@@ -387,10 +408,11 @@ class _Collector:
     # ---- declarations
     def decls(self) -> list[_Raw]:
         functions = rule_functions(self.spec)
+        played = played_rules(self.spec)
         for i, d in enumerate(self.spec.decls):
             path: Path_ = ("decls", i)
             self.uses = Counter(_names_in(d))
-            if isinstance(d, ast.RuleDecl):
+            if isinstance(d, ast.RuleDecl) and d.name in played:
                 self.where = f"rule {d.name}"
                 self.block(d.body, path + ("body",))
             elif isinstance(d, ast.ErratumDecl):

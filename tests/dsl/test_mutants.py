@@ -78,7 +78,8 @@ rule play {
 }
 scoring(p) { score n % 2 tiebreak fewest n "fewest" }
 invariant never_mutated "checks stay": n < 100
-example also_not "checks stay" players 2 { expect n == 1 "one" }
+rule layout_for_the_example { n = 7 }
+example also_not "checks stay" players 2 { do layout_for_the_example expect n == 7 "seven" }
 '''
 
 
@@ -100,8 +101,11 @@ def test_each_operator_on_a_snippet() -> None:
     assert by_op["card"] == [("(red, 1)", "(blue, 1)"), ("(blue, 2)", "(red, 2)"),
                              ("(red, 1)", "(red, 2)"), ("(blue, 2)", "(blue, 3)")]
     assert by_op["destination"] == [("move x to pile", "move x to deck")]
-    # the function is called by a rule: mutated; the invariant and the example: never
-    assert all("100" not in o and "expect" not in o for _, o, _ in got)
+    # the function is called by a rule: mutated; the invariant, the example and the rule
+    # only the example runs: never
+    assert all("100" not in o and "expect" not in o and "7" not in o for _, o, _ in got)
+    assert {m.where for m in mutants(parse(SNIPPET, "s.rules"))} == {
+        "card c", "var n", "table t", "function small", "rule play", "scoring"}
 
 
 def _decls(spec: ast.Spec, kind: type) -> list[Any]:
