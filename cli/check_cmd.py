@@ -11,8 +11,9 @@ from typing import Any
 from rulewright.dsl import ast
 from rulewright.dsl.check import check
 from rulewright.dsl.compile import compile_spec
+from rulewright.dsl.listing import machine_listing
 from rulewright.engines.game import display_path, load_spec, spec_path
-from rulewright.errors import Diagnostic, SpecError
+from rulewright.errors import Diagnostic, SpecError, UsageError
 
 #: The ``--json`` document's format (schema: rulewright.engines.schemas).
 FORMAT = "rulewright-check/1"
@@ -28,6 +29,11 @@ def register(sub: Any) -> None:
     p.add_argument("specs", nargs="+", metavar="SPEC", help="a .rules file or bundled spec name")
     p.add_argument("--json", action="store_true",
                    help=f"print diagnostics as JSON (format {FORMAT})")
+    p.add_argument("--listing", nargs="?", const="", metavar="RULE",
+                   help="after checking one spec, print the compiled instructions and generated "
+                        "Python code of RULE (default: every rule), each line with its spec line")
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="with --listing: compile for N players (default: the smallest count)")
     p.set_defaults(run=run)
 
 
@@ -44,8 +50,23 @@ def _compile_errors(spec: ast.Spec) -> list[Diagnostic]:
     return []
 
 
+def _listing(args: argparse.Namespace) -> int:
+    """``check SPEC --listing [RULE]``: the compiled form of one spec's rules."""
+    if len(args.specs) != 1 or args.json:
+        raise UsageError("--listing takes one spec (and no --json): "
+                         "rulewright check SPEC --listing [RULE]")
+    spec = load_spec(spec_path(args.specs[0]))
+    game = next(d for d in spec.decls if isinstance(d, ast.Game))
+    machine = compile_spec(spec, players=args.players or game.players[0])
+    for line in machine_listing(machine, args.listing or None):
+        print(line)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Check each spec; print every diagnostic with its caret."""
+    if args.listing is not None:
+        return _listing(args)
     failed = False
     report: list[dict[str, Any]] = []
     for name in args.specs:

@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Replay and print."""
     doc = read_trace(args.trace)
-    game, states = replay(doc, args.spec)
+    game, states = replay(doc, args.spec, what=str(args.trace))
     print(f"{game.machine.game.title}: {doc['players']} players, {len(doc['history'])} steps, "
           f"replayed exactly")
     for line in play_by_play(game, doc, states):

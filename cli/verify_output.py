@@ -2,7 +2,7 @@
 
 A game with few configurations gets one table (a row per check, a column per configuration);
 one with more than fit across gets one line per configuration, with what went wrong on
-indented lines below it. Rows carry names for rules editors (:data:`PLAIN_NAMES`), explained
+indented lines below it. Rows carry names for rules editors (:data:`~rulewright.invariants.report.PLAIN_NAMES`), explained
 once by :func:`legend`; the JSON output keeps the invariant ids ("engine finding",
 "supplies") and its own keys ("examples").
 """
@@ -16,15 +16,10 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table
 
-from rulewright.invariants.report import ConfigResult, GameResult
+from rulewright.invariants.report import PLAIN_NAMES, ConfigResult, GameResult, plain
 
-#: Invariant id -> the row name shown to rules editors (ids not listed show as they are).
-PLAIN_NAMES: dict[str, str] = {
-    "engine finding": "unexplained stop",
-    "supplies": "empty supplies handled",
-    "expectations": "expect statements",
-    "chance": "chance odds",
-}
+__all__ = ["OTHER_ROWS", "PLAIN_NAMES", "STATUS_MEANINGS", "config_lines", "held_count",
+           "legend", "plain", "print_table", "wide_table"]
 
 #: The table's other rows, in order, with what they mean (the legend).
 OTHER_ROWS: dict[str, str] = {
@@ -45,11 +40,6 @@ STATUS_MEANINGS = ("held: checked after every step and never broken; VIOLATED: b
 
 _STYLE = {"held": "[green]held[/]", "violated": "[bold red]VIOLATED[/]", "n/a": "[dim]n/a[/]",
           "not reached": "[yellow]not reached[/]"}
-
-
-def plain(name: str) -> str:
-    """The row name of invariant ``name`` (see :data:`PLAIN_NAMES`)."""
-    return PLAIN_NAMES.get(name, name)
 
 
 def _gaps_cell(c: ConfigResult) -> str:

@@ -451,7 +451,7 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     decls = spec.decls
     games = [d for d in decls if isinstance(d, ast.Game)]
-    first_span = decls[0].span if decls else ast.Span(spec.path, 1, 1, 1, 2)
+    first_span = decls[0].span if decls else Span(spec.path, 1, 1, 1, 2)
     if not games:
         diags.append(Diagnostic(first_span, "the spec has no 'game' header",
                                 'start the file with: game id "Title" { players 2..4 start setup }'))

@@ -218,15 +218,40 @@ def component_condition(d: ast.ZoneDecl, attributes: Iterable[str]) -> ast.Expr:
     return rewrite(d.where, frozenset())  # type: ignore[no-any-return]
 
 
+def _fresh(st: Any) -> None:
+    """Give a state a fresh work budget before a check evaluates on it (as invariants do)."""
+    from rulewright.dsl.runtime import STEP_WORK
+    if st is not None:
+        st.work = STEP_WORK
+
+
 def evaluator(x: ExprCompiler) -> Evaluate:
-    """An :data:`Evaluate` over one configuration's expression compiler."""
+    """An :data:`Evaluate` over one configuration's expression compiler.
+
+    The function it returns raises :class:`~rulewright.dsl.machine.SpecRuntimeError` for a
+    spec defect met while evaluating (or while compiling: a constant part that takes too
+    much work).
+    """
     from rulewright.dsl.expr import Scope
+    from rulewright.dsl.fold import FoldError
+    from rulewright.dsl.machine import SpecRuntimeError
 
     def evaluate(e: ast.Expr, names: Sequence[str]) -> Callable[[Any, Sequence[Any]], Any]:
         scope = Scope(list(names))
-        fn = x.expr(e, scope)
+        try:
+            fn = x.expr(e, scope)
+        except FoldError as err:
+            message = err.message
+
+            def failed(st: Any, values: Sequence[Any]) -> Any:
+                raise SpecRuntimeError(message)
+            return failed
         size = max(scope.size, 1)
-        return lambda st, values: fn(st, [*values, *([None] * (size - len(values)))])
+
+        def run(st: Any, values: Sequence[Any]) -> Any:
+            _fresh(st)
+            return fn(st, [*values, *([None] * (size - len(values)))])
+        return run
     return evaluate
 
 
@@ -241,13 +266,13 @@ def _spec_value(v: Any) -> str:
     return repr(v)
 
 
-def _constant(x: ExprCompiler, e: ast.Expr, what: str, diags: list[Diagnostic]) -> int | None:
-    from rulewright.dsl.expr import Scope
-    try:
-        value = x.expr(e, Scope())(None, [None] * 16)
-    except Exception:  # noqa: BLE001 - the checker reports state-dependent values; reported here
-        diags.append(Diagnostic(e.span, f"{what} cannot be computed before the game starts"))
-        return None
+def _whole(constant: Callable[[ast.Expr, str], Any], e: ast.Expr, what: str,
+           diags: list[Diagnostic]) -> int | None:
+    """A constant bound's value, or None (with a diagnostic) when it is not a whole number."""
+    before = len(diags)
+    value = constant(e, what)
+    if len(diags) > before:
+        return None  # the constant could not be computed: reported already
     if value.__class__ is not int:
         diags.append(Diagnostic(e.span, f"{what} is {_spec_value(value)}, not a whole number"))
         return None
@@ -257,7 +282,8 @@ def _constant(x: ExprCompiler, e: ast.Expr, what: str, diags: list[Diagnostic]) 
 def compile_constraints(decls: Sequence[ast.Decl], x: ExprCompiler,
                         attributes: dict[str, tuple[str, ...]], counter_base: dict[str, int],
                         counter_dims: dict[str, Dims], initial: Sequence[Any],
-                        diags: list[Diagnostic]) -> tuple[Constraint, ...]:
+                        diags: list[Diagnostic],
+                        constant: Callable[[ast.Expr, str], Any]) -> tuple[Constraint, ...]:
     """The declarative invariants of a configuration, in declaration order.
 
     Args:
@@ -266,6 +292,8 @@ def compile_constraints(decls: Sequence[ast.Decl], x: ExprCompiler,
             slots. initial: the initial counter values.
         diags: receives a diagnostic per bound that is not a whole number, per empty range
             and per initial value outside its range.
+        constant: (expression, what it is) -> its value before the game starts, reporting
+            into ``diags`` when it cannot be computed (the compiler's).
     """
     from rulewright.dsl.expr import Scope
     out: list[Constraint] = []
@@ -276,7 +304,11 @@ def compile_constraints(decls: Sequence[ast.Decl], x: ExprCompiler,
             query = ast.ListComp(span, ast.Name(span, COMPONENT), COMPONENT,
                                  ast.ZoneAll(span, ast.Name(span, d.name)), ast.Not(span, cond))
             fn = x.expr(query, Scope())
-            out.append(ZoneCondition(d.name, d, cond, (lambda f: lambda st: f(st, [None]))(fn)))
+
+            def offending(st: Any, f: Any = fn) -> tuple[int, ...]:
+                _fresh(st)
+                return tuple(f(st, [None]))
+            out.append(ZoneCondition(d.name, d, cond, offending))
         elif isinstance(d, ast.VarDecl) and (d.low is not None or d.never_decreases):
             base = counter_base[d.name]
             slots = tuple(range(base, base + len(counter_dims[d.name].keys())))
@@ -286,8 +318,8 @@ def compile_constraints(decls: Sequence[ast.Decl], x: ExprCompiler,
                                         "decreases' applies to whole numbers"))
                 continue
             if d.low is not None and d.high is not None:
-                low = _constant(x, d.low, f"the lower bound of counter {d.name!r}", diags)
-                high = _constant(x, d.high, f"the upper bound of counter {d.name!r}", diags)
+                low = _whole(constant, d.low, f"the lower bound of counter {d.name!r}", diags)
+                high = _whole(constant, d.high, f"the upper bound of counter {d.name!r}", diags)
                 if low is not None and high is not None:
                     start = initial[base]
                     if low > high:

@@ -1,12 +1,17 @@
-"""Compile expressions to generated Python source, evaluated once into functions.
+"""Compile expressions to Python syntax trees, compiled once into functions.
 
-Each expression becomes the text of one Python expression over ``st`` (the state) and ``l``
-(the rule's frame of locals), e.g. ``count(collection[p, 0]) < 5`` becomes
-``len(st.zones[3 + index_check(l[0], 4, 'collection')*2 + 0]) < 5``; it is compiled with
-``eval`` into ``lambda st, l: ...``. Generated source, not an AST walk or a tree of closures:
-guards run millions of times and Python evaluates the whole expression in one frame (the
-technique of attrs' generated methods and Lark's standalone parser). Comprehension variables
-and function parameters are Python locals; rule locals are ``l[i]``.
+Each expression becomes an :mod:`ast` expression over ``st`` (the state) and ``l`` (the rule's
+frame of locals); e.g. ``count(collection[p, 0]) < 5`` becomes the tree of
+``len(st.zones[3 + index_check(l[0], 4, 'collection') * 2 + 0]) < 5``, compiled into
+``def e7(st, l)``. Generated code, not a tree of closures: guards run millions of times and
+Python evaluates the whole expression in one frame (the technique of attrs' generated
+methods). Comprehension variables and function parameters are Python locals; rule locals are
+``l[i]``. Names, constants and listings: :mod:`rulewright.dsl.codegen`; folding:
+:mod:`rulewright.dsl.fold`.
+
+Every builder returns a :class:`Code`: the tree and what it depends on (``st``, ``l``, or a
+variable). A tree that depends on nothing is constant by construction and is folded to its
+value; a small function is inlined by substituting the argument trees for its parameters.
 
 Values are plain Python: int, bool, str (enum members and strings), None, tuples (lists).
 Players and components are ints. Run-time helpers live in :mod:`rulewright.dsl.runtime`.
@@ -14,84 +19,50 @@ Players and components are ints. Run-time helpers live in :mod:`rulewright.dsl.r
 
 from __future__ import annotations
 
-import re
+import ast
 from typing import Any, Callable, Sequence
 
-from rulewright.dsl import ast, runtime
+from attrs import frozen
+
+from rulewright.dsl import ast as dsl
+from rulewright.dsl import runtime
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS
+from rulewright.dsl.codegen import (Namespace, attribute, call, guarded, local, name, reraise,
+                                    state_attr, subscript)
+from rulewright.dsl.fold import evaluate
 from rulewright.dsl.layout import Dims
-from rulewright.dsl.machine import AtStatement, Component, Fn, SpecRuntimeError, ZoneSlot
+from rulewright.dsl.machine import Component, Fn, SpecRuntimeError, ZoneSlot
 from rulewright.dsl.runtime import contents, relocate, zone_size
+from rulewright.dsl.scope import (LOCALS, NOTHING, STATE, Code, Scope, depends, remembered,
+                                  size_of, substitute)
 
-__all__ = ["ExprCompiler", "Scope", "contents", "relocate", "zone_size"]
+__all__ = ["Code", "ExprCompiler", "Scope", "contents", "relocate", "zone_size"]
 
-
-class Scope:
-    """Where names live while compiling one rule, function, invariant or example.
-
-    Attributes:
-        slots: rule local name -> frame slot; new names get the next slot.
-        bound: names bound to Python variables (comprehension variables, function
-            parameters) -> the variable's name in generated code.
-    """
-
-    def __init__(self, names: Sequence[str] = ()) -> None:
-        self.slots: dict[str, int] = {}
-        self.bound: dict[str, str] = {}
-        for n in names:
-            self.slot(n)
-
-    def slot(self, name: str) -> int:
-        """The slot of ``name``, allocating one on first use."""
-        if name not in self.slots:
-            self.slots[name] = len(self.slots)
-        return self.slots[name]
-
-    def temp(self, what: str) -> int:
-        """A fresh hidden slot (loop lists and counters)."""
-        return self.slot(f"%{what}{len(self.slots)}")
-
-    @property
-    def size(self) -> int:
-        """Frame size needed."""
-        return len(self.slots)
+#: Function bodies with at most this many tree nodes are inlined at calls with simple arguments
+#: (about the 600 characters of source text the text-built compiler used as its limit).
+INLINE_NODES = 160
+#: Constant lists of at most this many items are iterated without charging work.
+FREE_ITEMS = 64
+#: A spec with at most this many components reads and iterates zones without charging work:
+#: a zone holds at most every component, so each read costs a bounded amount, like any
+#: expression of fixed size, and the jump budget bounds how often it runs.
+FREE_ZONE_ITEMS = 256
 
 
-_READS_STATE = re.compile(r"\b(st|l|a\d+|v\d+)\b")
+@frozen
+class _Function:
+    """A compiled spec function: its identifier, parameters, body, and how calls use it."""
 
-_READS_GAME = re.compile(r"\b(st|l)\b")
-_PARAM = re.compile(r"\ba(\d+)\b")
-_LITERAL = re.compile(r"^(-?\d+|'[A-Za-z0-9_ ]*')$")
-_CONST = re.compile(r"^K\d+$")
-_SIMPLE = re.compile(r"^(l\[\d+\]|[av]\d+)$")
-
-_CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-
-
-#: At most this many results are remembered per function of its arguments alone.
-REMEMBER = 65_536
+    ident: str
+    params: tuple[str, ...]
+    body: Code
+    inline: bool
 
 
-def remembered(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn(st, *args)``, which reads no state, remembering results by argument values.
-
-    The key holds each argument's class too, so ``1`` and ``true`` stay apart. Arguments that
-    cannot be hashed are passed through; errors are raised each time, never remembered.
-    """
-    memo: dict[tuple[Any, ...], Any] = {}
-
-    def call(st: Any, *args: Any) -> Any:
-        key = tuple((a.__class__, a) for a in args)
-        try:
-            return memo[key]
-        except KeyError:
-            value = fn(st, *args)
-            if len(memo) < REMEMBER:
-                memo[key] = value
-            return value
-        except TypeError:  # unhashable: nothing to remember
-            return fn(st, *args)
-    return call
+_OPS: dict[str, ast.operator] = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
+_CMP: dict[str, ast.cmpop] = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(),
+                              ">": ast.Gt(), ">=": ast.GtE()}
+_BOOLISH = (dsl.Compare, dsl.Not, dsl.BoolOp)
 
 
 class ExprCompiler:
@@ -101,8 +72,8 @@ class ExprCompiler:
         players: the player count. variants: the selected variants.
         comps: components. kinds: card kind -> ids. enums: enum -> members.
         zone_base / zone_dims: zone name -> first slot and dims; likewise counters.
-        tables: table name -> list of (low, high, value). ns: the namespace generated code
-        runs in (helpers, constants, compiled spec functions).
+        tables: table name -> list of (low, high, value). space: the namespace and name
+        table of generated code (:class:`~rulewright.dsl.codegen.Namespace`).
     """
 
     def __init__(self, *, players: int, variants: frozenset[str], comps: Sequence[Component],
@@ -110,7 +81,7 @@ class ExprCompiler:
                  zone_base: dict[str, int], zone_dims: dict[str, Dims],
                  zone_slots: Sequence[ZoneSlot], counter_base: dict[str, int],
                  counter_dims: dict[str, Dims], tables: dict[str, list[tuple[int, int, Any]]],
-                 function_decls: dict[str, ast.FunctionDecl]) -> None:
+                 function_decls: dict[str, dsl.FunctionDecl], label: str = "spec") -> None:
         self.players = players
         self.variants = variants
         self.comps = comps
@@ -124,49 +95,47 @@ class ExprCompiler:
         self.counter_dims = counter_dims
         self.tables = tables
         self.function_decls = function_decls
-        self.compiled_functions: set[str] = set()
+        self.functions: dict[str, _Function] = {}
         self.int_ranges: dict[str, tuple[int, int]] = {}
-        self.constant_functions: dict[str, str] = {}
-        self.inline_bodies: dict[str, str] = {}
-        self.fresh = 0
-        self.ns: dict[str, Any] = {
-            "SpecRuntimeError": SpecRuntimeError,
-            "contents": contents, "zone_size": zone_size, "index_check": runtime.index_check,
-            "member_check": runtime.member_check, "item": runtime.item,
-            "floordiv": runtime.floordiv, "modulo": runtime.modulo, "num": runtime.num,
-            "move_items": runtime.move_items, "AtStatement": AtStatement,
-            "ATTRS": {c.id: c.attrs for c in comps}, "KIND": {c.id: c.kind for c in comps},
-            "ZONES": zone_slots,
+        self.space = Namespace(label)
+        self.ns = self.space.ns
+        helpers: dict[str, Any] = {
+            "contents": contents, "zone_items": runtime.zone_items, "zone_size": zone_size,
+            "index_check": runtime.index_check, "member_check": runtime.member_check,
+            "item": runtime.item, "floordiv": runtime.floordiv, "modulo": runtime.modulo,
+            "num": runtime.num, "move_items": runtime.move_items, "spend": runtime.spend,
+            "add": runtime.add, "sub": runtime.sub, "mul": runtime.mul, "big": runtime.big,
+            "at_statement": runtime.at_statement, "spec_error": runtime.spec_error,
+            "value_errors": runtime.VALUE_ERRORS,
+            "attr_of": {c.id: c.attrs for c in comps}, "kind_of": {c.id: c.kind for c in comps},
+            "owner_of": self._owner, "zone_name_of": lambda st, c: zone_slots[st.loc[c]].name,
+            "zone_end": self._zone_end,
         }
-        for name, fn in runtime.pure_builtins(players).items():
-            self.ns[f"b_{name}"] = fn
-        self.ns["owner_of"] = self._owner
-        self.ns["zone_name_of"] = lambda st, c: zone_slots[st.loc[c]].name
+        for fname, fn in runtime.pure_builtins(players).items():
+            helpers[f"b_{fname}"] = fn
+        for hname, value in helpers.items():
+            self.space.helper(hname, value)
+        self.table_ids: dict[str, str] = {}
         for t, entries in tables.items():
-            self.ns[f"T_{t}"] = self._table(t, entries)
+            ident = self.space.mangle("tb", t)
+            self.space.bind(ident, self._table(t, entries))
+            self.table_ids[t] = ident
 
     # ---- plumbing
-    def const(self, value: Any) -> str:
-        """A name in the namespace bound to ``value``."""
-        if isinstance(value, (int, str, bool)) or value is None:
-            return repr(value)
-        self.fresh += 1
-        name = f"K{self.fresh}"
-        self.ns[name] = value
-        return name
+    def const(self, value: Any) -> ast.expr:
+        """A constant node for ``value``."""
+        return self.space.const(value)
 
-    def var(self) -> str:
-        """A fresh Python variable name for a comprehension."""
-        self.fresh += 1
-        return f"v{self.fresh}"
+    def var(self, spec_name: str = "") -> str:
+        """A fresh Python variable for a comprehension over ``spec_name``."""
+        return self.space.mangle("v", spec_name) if spec_name else self.space.temp("v")
 
-    def lam(self, src: str, args: str = "st, l") -> Fn:
-        """Compile generated source into a function."""
-        code = f"lambda {args}: {src}"
-        self.fresh += 1
-        # a distinct file name per function keeps profiles and tracebacks readable
-        return eval(compile(code, f"<rules expr {self.fresh}>", "eval"),  # type: ignore[no-any-return]
-                    self.ns)
+    def lam(self, node: ast.expr, params: Sequence[str] = ("st", "l"), line: int = 0,
+            ident: str = "") -> Fn:
+        """Compile ``node`` into ``def ident(*params): return node`` (spec errors converted)."""
+        body: list[ast.stmt] = [guarded(ast.Return(node), reraise("spec_error"))]
+        return self.space.function(ident or self.space.temp("e"), list(params), body,
+                                   [(0, line)] if line else [])
 
     def _owner(self, st: Any, c: Any) -> int:
         if c.__class__ is not int or not 0 <= c < len(st.loc):
@@ -175,7 +144,7 @@ class ExprCompiler:
         return -1 if z.owner is None else z.owner
 
     @staticmethod
-    def _table(name: str, entries: list[tuple[int, int, Any]]) -> Callable[[Any, bool], Any]:
+    def _table(tname: str, entries: list[tuple[int, int, Any]]) -> Callable[[Any, bool], Any]:
         """A lookup function; the first entry in file order whose range holds the key wins."""
         exact: dict[Any, Any] = {}
         for lo, hi, v in entries:
@@ -193,345 +162,468 @@ class ExprCompiler:
                         return True if probe else v
             if probe:
                 return False
-            raise SpecRuntimeError(f"table {name!r} has no entry for {k!r}", "gap")
+            raise SpecRuntimeError(f"table {tname!r} has no entry for {k!r}", "gap")
         return look
 
     # ---- public API used by the statement compiler
-    def expr(self, e: ast.Expr, scope: Scope) -> Fn:
-        """Compile ``e`` to ``fn(state, locals)``."""
-        return self.lam(self.src(e, scope))
+    def expr(self, e: dsl.Expr, scope: Scope) -> Fn:
+        """Compile ``e`` to ``fn(state, locals)``, which raises only SpecRuntimeError.
 
-    def slot_src(self, base: int, dims: Dims, args: Sequence[str], what: str) -> str:
-        """Source computing the slot of ``name[args]`` (row-major, checked)."""
+        Raises:
+            FoldError: a constant part of ``e`` takes too much work to compute.
+        """
+        return self.lam(self.code(e, scope).node, line=e.span.line)
+
+    def slot_code(self, base: int, dims: Dims, args: Sequence[Code], what: str) -> Code:
+        """The slot of ``name[args]`` (row-major, checked)."""
         if not args:
-            return str(base)
-        parts = []
+            return Code(ast.Constant(base), NOTHING)
+        parts: list[ast.expr] = []
         stride = 1
         for size, m, a in reversed(list(zip(dims.sizes, dims.maps, args))):
-            known = self.int_ranges.get(a)
-            if m is None and a.isdigit() and int(a) < size:
-                idx = a
+            node = a.node
+            known = self.int_ranges.get(node.id) if isinstance(node, ast.Name) else None
+            idx: ast.expr
+            if m is None and isinstance(node, ast.Constant) and node.value.__class__ is int \
+                    and 0 <= node.value < size:
+                idx = node
             elif m is None and known is not None and 0 <= known[0] and known[1] < size:
-                idx = a  # a loop variable over a fixed list of ints, all in range
-            elif m is None and _SIMPLE.match(a):
+                idx = node  # a loop variable over a fixed list of ints, all in range
+            elif m is None and self._simple(node):
                 # inlined: a simple name costs less to read three times than one call
-                idx = f"({a} if {a}.__class__ is int and 0 <= {a} < {size} " \
-                      f"else index_check({a}, {size}, {what!r}))"
+                idx = ast.IfExp(
+                    ast.BoolOp(ast.And(), [
+                        ast.Compare(attribute(node, "__class__"), [ast.Is()], [name("int")]),
+                        ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()],
+                                    [node, ast.Constant(size)])]),
+                    node, call("index_check", node, ast.Constant(size), ast.Constant(what)))
             elif m is None:
-                idx = f"index_check({a}, {size}, {what!r})"
+                idx = call("index_check", node, ast.Constant(size), ast.Constant(what))
             else:
-                idx = f"member_check({self.const(m)}, {a}, {what!r})"
-            parts.append(idx if stride == 1 else f"{idx}*{stride}")
+                idx = call("member_check", self.const(m), node, ast.Constant(what))
+            parts.append(idx if stride == 1 else ast.BinOp(idx, ast.Mult(), ast.Constant(stride)))
             stride *= size
-        return f"({base} + " + " + ".join(reversed(parts)) + ")"
+        total: ast.expr = ast.Constant(base)
+        for p in reversed(parts):
+            total = ast.BinOp(total, ast.Add(), p)
+        return Code(total, depends(*args))
 
-    def slot_fn(self, base: int, dims: Dims, args: Sequence[ast.Expr], what: str,
+    def _simple(self, node: ast.expr) -> bool:
+        """A rule local or a variable: cheap to read more than once."""
+        if isinstance(node, ast.Subscript):
+            return isinstance(node.value, ast.Name) and node.value.id == "l" \
+                and isinstance(node.slice, ast.Constant)
+        return isinstance(node, ast.Name) and node.id not in self.space.values \
+            and node.id[:1] in ("v", "p") and node.id[1:2].isdigit()
+
+    def slot_fn(self, base: int, dims: Dims, args: Sequence[dsl.Expr], what: str,
                 scope: Scope) -> Callable[[Any, list[Any]], int]:
         """A function computing the slot of ``name[args]``."""
-        return self.lam(self.slot_src(base, dims, [self.src(a, scope) for a in args], what))
+        line = args[0].span.line if args else 0
+        return self.lam(self.slot_code(base, dims, [self.code(a, scope) for a in args],
+                                       what).node, line=line)
 
-    def zone_src(self, e: ast.Expr, scope: Scope) -> str:
-        """Source for a zone reference's slot.
+    def zone_code(self, e: dsl.Expr, scope: Scope) -> Code:
+        """The slot of a zone reference.
 
         Raises:
             SpecRuntimeError: at compile time, when ``e`` does not name a zone.
         """
-        if isinstance(e, ast.Name) and self.is_zone(e, scope):
-            return str(self.zone_base[e.id])
-        if isinstance(e, ast.Index) and self.is_zone(e, scope):
-            assert isinstance(e.obj, ast.Name)
+        if isinstance(e, dsl.Name) and self.is_zone(e, scope):
+            return Code(ast.Constant(self.zone_base[e.id]), NOTHING)
+        if isinstance(e, dsl.Index) and self.is_zone(e, scope):
+            assert isinstance(e.obj, dsl.Name)
             n = e.obj.id
-            return self.slot_src(self.zone_base[n], self.zone_dims[n],
-                                 [self.src(a, scope) for a in e.args], n)
+            return self.slot_code(self.zone_base[n], self.zone_dims[n],
+                                  [self.code(a, scope) for a in e.args], n)
         raise SpecRuntimeError("expected a zone (a zone name, or name[index])")
 
-    def zone(self, e: ast.Expr, scope: Scope) -> Callable[[Any, list[Any]], int]:
+    def zone(self, e: dsl.Expr, scope: Scope) -> Callable[[Any, list[Any]], int]:
         """Compile a zone reference to a function returning its slot."""
-        return self.lam(self.zone_src(e, scope))
+        return self.lam(self.zone_code(e, scope).node, line=e.span.line)
 
-    def is_zone(self, e: ast.Expr, scope: Scope) -> bool:
+    def is_zone(self, e: dsl.Expr, scope: Scope) -> bool:
         """True when ``e`` is a single-zone reference."""
         def free(n: str) -> bool:
             return n in self.zone_base and n not in scope.slots and n not in scope.bound
-        if isinstance(e, ast.Name):
+        if isinstance(e, dsl.Name):
             return free(e.id)
-        return isinstance(e, ast.Index) and isinstance(e.obj, ast.Name) and free(e.obj.id)
+        return isinstance(e, dsl.Index) and isinstance(e.obj, dsl.Name) and free(e.obj.id)
 
-    def zone_kind(self, e: ast.Expr) -> str:
+    def zone_kind(self, e: dsl.Expr) -> str:
         """The kind (deck, list, set) of a zone reference."""
-        name = e.id if isinstance(e, ast.Name) else e.obj.id  # type: ignore[union-attr]
-        return self.zone_slots[self.zone_base[name]].kind
+        zname = e.id if isinstance(e, dsl.Name) else e.obj.id  # type: ignore[union-attr]
+        return self.zone_slots[self.zone_base[zname]].kind
 
-    def is_components(self, e: ast.Expr, scope: Scope) -> bool:
+    def is_components(self, e: dsl.Expr, scope: Scope) -> bool:
         """True when ``e`` evaluates to a list of components (for readable labels)."""
-        if self.is_zone(e, scope) or isinstance(e, ast.ZoneAll):
+        if self.is_zone(e, scope) or isinstance(e, dsl.ZoneAll):
             return True
-        if isinstance(e, ast.Name) and e.id in self.kinds:
+        if isinstance(e, dsl.Name) and e.id in self.kinds:
             return True
-        if isinstance(e, ast.ListComp):
-            return self.is_components(e.source, scope) and isinstance(e.elem, ast.Name) \
+        if isinstance(e, dsl.ListComp):
+            return self.is_components(e.source, scope) and isinstance(e.elem, dsl.Name) \
                 and e.elem.id == e.var
-        if isinstance(e, ast.BinOp) and e.op == "+":
+        if isinstance(e, dsl.BinOp) and e.op == "+":
             return self.is_components(e.left, scope) and self.is_components(e.right, scope)
         return False
 
-    def function(self, name: str) -> str:
-        """The namespace name of spec function ``name``, compiling it on first use."""
-        fname = f"F_{name}"
-        if name not in self.compiled_functions:
-            self.compiled_functions.add(name)
-            decl = self.function_decls[name]
-            scope = Scope()
-            params = [f"a{i}" for i in range(len(decl.params))]
-            scope.bound = dict(zip(decl.params, params))
-            body = self.src(decl.body, scope)
-            if scope.slots:
-                raise SpecRuntimeError(f"function {name}: unknown name(s) "
-                                       f"{', '.join(scope.slots)}")
-            self.ns[fname] = self.lam(body, ", ".join(["st", *params]))
-            if not params and not _READS_STATE.search(body):
-                self.constant_functions[name] = body
-            elif params and not _READS_GAME.search(body) and " for " in body:
-                # a loop over its arguments alone (board geometry): remember its results
-                self.ns[fname] = remembered(self.ns[fname])
-            elif len(body) < 600 and fname not in body:
-                self.inline_bodies[name] = body
-        return fname
+    def function(self, fname: str) -> _Function:
+        """Spec function ``fname``, compiled on first use.
 
-    # ---- source generation, one method per expression node
-    def src(self, e: ast.Expr, scope: Scope) -> str:
-        """Python source for ``e``; a subexpression that reads no state is folded to its value."""
+        Raises:
+            SpecRuntimeError: its body names something that is not a parameter or global.
+        """
+        done = self.functions.get(fname)
+        if done is not None:
+            return done
+        decl = self.function_decls[fname]
+        ident = self.space.mangle("fn", fname)
+        params = tuple(self.space.mangle("p", p) for p in decl.params)
+        scope = Scope()
+        scope.bound = {p: Code(name(pid), frozenset({pid})) for p, pid in zip(decl.params, params)}
+        body = self.code(decl.body, scope)
+        if scope.slots:
+            raise SpecRuntimeError(f"function {fname}: unknown name(s) {', '.join(scope.slots)}")
+        fn: Callable[..., Any] = self.lam(body.node, ("st", *params), decl.span.line, ident)
+        pure = body.deps <= frozenset(params)
+        looping = any(isinstance(n, ast.GeneratorExp) for n in ast.walk(body.node))
+        inline = False
+        if params and pure and looping:
+            # a loop over its arguments alone (board geometry): remember its results
+            fn = remembered(fn)
+        elif sum(1 for _ in ast.walk(body.node)) <= INLINE_NODES:
+            inline = True
+        self.space.bind(ident, fn)
+        info = _Function(ident, params, body, inline)
+        self.functions[fname] = info
+        return info
+
+    # ---- tree building, one method per expression node
+    def code(self, e: dsl.Expr, scope: Scope) -> Code:
+        """The tree for ``e``; a part that depends on nothing is folded to its value.
+
+        Raises:
+            FoldError: a constant part takes too much work to compute.
+        """
         method = getattr(self, "g_" + type(e).__name__)
-        out: str = method(e, scope)
-        if isinstance(e, (ast.Int, ast.Str, ast.Name)) or _READS_STATE.search(out):
+        out: Code = method(e, scope)
+        if out.deps or self.space.is_const(out.node):
             return out
-        try:
-            value = eval(compile(out, "<rules>", "eval"), self.ns)
-        except Exception:  # noqa: BLE001 - not constant after all, or fails at run time too
-            return out
-        return self.const(value)
+        ok, value = evaluate(self.space, out.node, e.span)
+        return Code(self.const(value), NOTHING, size_of(value)) if ok else out
 
-    def g_Int(self, e: ast.Int, scope: Scope) -> str:
-        return repr(e.value)
+    def g_Int(self, e: dsl.Int, scope: Scope) -> Code:
+        return Code(ast.Constant(e.value), NOTHING, abs(e.value))
 
-    def g_Str(self, e: ast.Str, scope: Scope) -> str:
-        return repr(e.value)
+    def g_Str(self, e: dsl.Str, scope: Scope) -> Code:
+        return Code(ast.Constant(e.value), NOTHING, len(e.value))
 
-    def g_Name(self, e: ast.Name, scope: Scope) -> str:
+    def g_Name(self, e: dsl.Name, scope: Scope) -> Code:
         n = e.id
         if n in scope.bound:
             return scope.bound[n]
         if n in scope.slots:
-            return f"l[{scope.slots[n]}]"
-        if n == "true":
-            return "True"
-        if n == "false":
-            return "False"
-        if n == "none":
-            return "None"
+            return Code(local(scope.slots[n]), LOCALS)
+        plain = {"true": True, "false": False, "none": None}
+        if n in plain:
+            return Code(ast.Constant(plain[n]), NOTHING, 1)
         if n == "nplayers":
-            return str(self.players)
+            return Code(ast.Constant(self.players), NOTHING, self.players)
         if n == "players":
-            return self.const(tuple(range(self.players)))
+            return Code(self.const(tuple(range(self.players))), NOTHING, self.players)
         if n in self.members:
-            return repr(n)
+            return Code(ast.Constant(n), NOTHING, len(n))
         if n in self.enums:
-            return self.const(self.enums[n])
+            return Code(self.const(self.enums[n]), NOTHING, len(self.enums[n]))
         if n in self.kinds:
-            return self.const(tuple(self.kinds[n]))
+            return Code(self.const(tuple(self.kinds[n])), NOTHING, len(self.kinds[n]))
         if n in self.counter_base:
-            return f"st.counters[{self.counter_base[n]}]"
+            return Code(subscript(state_attr("counters"), ast.Constant(self.counter_base[n])),
+                        STATE)
         if n in self.zone_base:
-            return self._contents(str(self.zone_base[n]), self.zone_slots[self.zone_base[n]].kind)
-        return f"l[{scope.slot(n)}]"
+            return self._contents(Code(ast.Constant(self.zone_base[n]), NOTHING),
+                                  self.zone_slots[self.zone_base[n]].kind)
+        return Code(local(scope.slot(n)), LOCALS)
 
-    @staticmethod
-    def _contents(slot: str, kind: str) -> str:
-        return f"contents(st, {slot})" if kind == "deck" else f"tuple(st.zones[{slot}])"
+    def _contents(self, slot: Code, kind: str) -> Code:
+        """A zone's components as a list (charged as work in a spec with many components)."""
+        if len(self.comps) > FREE_ZONE_ITEMS:
+            node: ast.expr = call("zone_items", name("st"), slot.node)
+        elif kind == "deck":
+            node = call("contents", name("st"), slot.node)
+        else:
+            node = call("tuple", subscript(state_attr("zones"), slot.node))
+        return Code(node, slot.deps | STATE, len(self.comps))
 
-    def g_Attr(self, e: ast.Attr, scope: Scope) -> str:
-        obj = self.src(e.obj, scope)
+    def g_Attr(self, e: dsl.Attr, scope: Scope) -> Code:
+        obj = self.code(e.obj, scope)
+        kind = subscript(name("kind_of"), obj.node)
         if e.name == "kind":
-            return f"KIND[{obj}]"
+            return Code(kind, obj.deps, max((len(c.kind) for c in self.comps), default=0))
         if e.name == "id":
-            return f"(KIND[{obj}] and {obj})"
-        return f"ATTRS[{obj}][{e.name!r}]"
+            return Code(ast.BoolOp(ast.And(), [kind, obj.node]), obj.deps, len(self.comps))
+        # card data is fixed: the largest value of the attribute bounds every read of it
+        sizes = [size_of(c.attrs[e.name]) for c in self.comps if e.name in c.attrs]
+        known = [z for z in sizes if z is not None]
+        bound = max(known) if known and len(known) == len(sizes) else None
+        return Code(subscript(subscript(name("attr_of"), obj.node), ast.Constant(e.name)),
+                    obj.deps, bound)
 
-    def g_Index(self, e: ast.Index, scope: Scope) -> str:
-        if isinstance(e.obj, ast.Name) and e.obj.id not in scope.slots \
+    def g_Index(self, e: dsl.Index, scope: Scope) -> Code:
+        if isinstance(e.obj, dsl.Name) and e.obj.id not in scope.slots \
                 and e.obj.id not in scope.bound:
             n = e.obj.id
-            args = [self.src(a, scope) for a in e.args]
+            args = [self.code(a, scope) for a in e.args]
             if n in self.zone_base:
-                slot = self.slot_src(self.zone_base[n], self.zone_dims[n], args, n)
-                return self._contents(slot, self.zone_slots[self.zone_base[n]].kind)
+                return self._contents(self.slot_code(self.zone_base[n], self.zone_dims[n],
+                                                     args, n),
+                                      self.zone_slots[self.zone_base[n]].kind)
             if n in self.counter_base:
-                slot = self.slot_src(self.counter_base[n], self.counter_dims[n], args, n)
-                return f"st.counters[{slot}]"
+                slot = self.slot_code(self.counter_base[n], self.counter_dims[n], args, n)
+                return Code(subscript(state_attr("counters"), slot.node), slot.deps | STATE)
             if n in self.tables:
-                return f"T_{n}({args[0]}, False)"
-        return f"item({self.src(e.obj, scope)}, {self.src(e.args[0], scope)})"
+                return Code(call(self.table_ids[n], args[0].node, ast.Constant(False)),
+                            args[0].deps)
+        obj, idx = self.code(e.obj, scope), self.code(e.args[0], scope)
+        return Code(call("item", obj.node, idx.node), depends(obj, idx))
 
-    def g_ZoneAll(self, e: ast.ZoneAll, scope: Scope) -> str:
-        assert isinstance(e.obj, ast.Name)
+    def g_ZoneAll(self, e: dsl.ZoneAll, scope: Scope) -> Code:
+        assert isinstance(e.obj, dsl.Name)
         base = self.zone_base[e.obj.id]
         n = len(self.zone_dims[e.obj.id].keys())
-        return f"tuple(c for z in range({base}, {base + n}) for c in contents(st, z))"
+        z, c = self.space.temp("v"), self.space.temp("v")
+        gen = ast.GeneratorExp(name(c), [
+            ast.comprehension(ast.Name(z, ast.Store()),
+                              call("range", ast.Constant(base), ast.Constant(base + n)), [], 0),
+            ast.comprehension(ast.Name(c, ast.Store()), call("contents", name("st"), name(z)),
+                              [], 0)])
+        return Code(call("spend", name("st"), call("tuple", gen)), STATE)
 
-    def g_ListLit(self, e: ast.ListLit, scope: Scope) -> str:
-        items = [self.src(i, scope) for i in e.items]
-        return "(" + "".join(f"{i}, " for i in items) + ")"
+    def g_ListLit(self, e: dsl.ListLit, scope: Scope) -> Code:
+        items = [self.code(i, scope) for i in e.items]
+        return Code(ast.Tuple([i.node for i in items], ast.Load()), depends(*items))
 
-    def _source(self, source: ast.Expr, scope: Scope) -> str:
-        """Source of a list to iterate inside an expression (no copy of a plain zone)."""
+    def source_code(self, source: dsl.Expr, scope: Scope) -> Code:
+        """A list to iterate (a plain zone is not copied)."""
         if self.is_zone(source, scope) and self.zone_kind(source) != "deck":
-            return f"st.zones[{self.zone_src(source, scope)}]"
-        return self.src(source, scope)
+            slot = self.zone_code(source, scope)
+            return Code(subscript(state_attr("zones"), slot.node), slot.deps | STATE,
+                        len(self.comps))
+        return self.code(source, scope)
 
-    def source_src(self, source: ast.Expr, scope: Scope) -> str:
-        """Source of a list to iterate (a plain zone is not copied)."""
-        return self._source(source, scope)
+    def metered(self, source: Code) -> ast.expr:
+        """``source`` to iterate, its length charged as work unless it is a small constant."""
+        if self.space.is_const(source.node):
+            value = self.space.value(source.node)
+            if isinstance(value, tuple) and len(value) <= FREE_ITEMS:
+                return source.node
+        if source.size is not None and source.size <= FREE_ZONE_ITEMS:
+            return source.node  # a zone of a spec with few components, or a short list
+        return call("spend", name("st"), source.node)
 
-    def bound_src(self, var: str, value: str, e: ast.Expr, scope: Scope) -> str:
-        """Source of ``e`` with the name ``var`` bound to the Python variable ``value``."""
+    def bound_code(self, var: str, value: Code, e: dsl.Expr, scope: Scope) -> Code:
+        """The tree of ``e`` with the spec name ``var`` bound to ``value``."""
         return self._bind(var, value, scope, e)[0]
 
-    def _bind(self, var: str, value: str, scope: Scope, *exprs: ast.Expr | None) -> list[str]:
+    def _bind(self, var: str, value: Code, scope: Scope, *exprs: dsl.Expr | None) -> list[Code]:
         saved = scope.bound.get(var)
         scope.bound[var] = value
         try:
-            return [self.src(x, scope) if x is not None else "" for x in exprs]
+            return [self.code(x, scope) if x is not None else Code(ast.Constant(True), NOTHING)
+                    for x in exprs]
         finally:
             if saved is None:
                 del scope.bound[var]
             else:
                 scope.bound[var] = saved
 
-    def _unrolled(self, source: str) -> tuple[Any, ...] | None:
+    def _unrolled(self, source: Code) -> tuple[Any, ...] | None:
         """The values of a small constant list of ints or strings (or of such lists)."""
         def plain(v: Any) -> bool:
             return isinstance(v, (int, str)) and not isinstance(v, bool)
-        value = self.ns.get(source) if _CONST.match(source) else None
+        if not (isinstance(source.node, ast.Name) and source.node.id in self.space.values):
+            return None
+        value = self.space.values[source.node.id]
         if isinstance(value, tuple) and 0 < len(value) <= 9 and all(
                 plain(v) or (isinstance(v, tuple) and len(v) <= 9 and all(map(plain, v)))
                 for v in value):
             return value
         return None
 
-    def note_range(self, var: str, source: str) -> None:
+    def note_range(self, var: str, source: Code) -> None:
         """Remember the bounds of a Python loop variable over a fixed list of ints."""
-        value = self.ns.get(source) if _CONST.match(source) else None
-        if isinstance(value, tuple) and value \
-                and all(x.__class__ is int for x in value):
-            self.int_ranges[var] = (min(value), max(value))
+        if isinstance(source.node, ast.Name) and source.node.id in self.space.values:
+            value = self.space.values[source.node.id]
+            if isinstance(value, tuple) and value and all(x.__class__ is int for x in value):
+                self.int_ranges[var] = (min(value), max(value))
 
-    def _gen(self, elem: ast.Expr, var: str, source: ast.Expr, where: ast.Expr | None,
-             scope: Scope) -> str:
-        src = self._source(source, scope)
-        v = self.var()
-        self.note_range(v, src)
-        body, cond = self._bind(var, v, scope, elem, where)
-        return f"{body} for {v} in {src}" + (f" if {cond}" if where is not None else "")
+    def comprehension(self, var: str, source: Code, elem: dsl.Expr | None,
+                      where: dsl.Expr | None, scope: Scope) -> tuple[Code, ast.comprehension,
+                                                                     frozenset[str]]:
+        """``elem for var in source if where``: (element code, comprehension, dependencies)."""
+        v = self.var(var)
+        self.note_range(v, source)
+        body, cond = self._bind(var, Code(name(v), frozenset({v})), scope, elem, where)
+        comp = ast.comprehension(ast.Name(v, ast.Store()), self.metered(source),
+                                 [cond.node] if where is not None else [], 0)
+        deps = source.deps | ((body.deps | (cond.deps if where is not None else NOTHING))
+                              - {v})
+        return body, comp, deps
 
-    def g_ListComp(self, e: ast.ListComp, scope: Scope) -> str:
-        return f"tuple({self._gen(e.elem, e.var, e.source, e.where, scope)})"
+    def g_ListComp(self, e: dsl.ListComp, scope: Scope) -> Code:
+        source = self.source_code(e.source, scope)
+        elt, comp, deps = self.comprehension(e.var, source, e.elem, e.where, scope)
+        return Code(call("tuple", ast.GeneratorExp(elt.node, [comp])), deps, source.size)
 
-    def g_Aggregate(self, e: ast.Aggregate, scope: Scope) -> str:
+    def g_Aggregate(self, e: dsl.Aggregate, scope: Scope) -> Code:
         assert e.func in AGGREGATES
-        values = self._unrolled(self._source(e.source, scope))
+        source = self.source_code(e.source, scope)
+        values = self._unrolled(source)
         if values is not None and e.func in ("any", "all", "sum", "count"):
-            # a loop over a small constant list (players, enum members) is written out
-            parts = []
-            for value in values:
-                literal = self.const(value) if isinstance(value, tuple) else repr(value)
-                body, cond = self._bind(e.var, literal, scope, e.elem, e.where)
-                if e.func == "count":
-                    body = "1"
-                if e.func in ("any", "all") and not isinstance(e.elem, (ast.Compare, ast.Not,
-                                                                         ast.BoolOp)):
-                    body = f"bool({body})"
-                if e.where is not None:
-                    neutral = {"any": "False", "all": "True"}.get(e.func, "0")
-                    body = f"({body} if {cond} else {neutral})"
-                parts.append(body)
-            joiner = {"any": " or ", "all": " and ", "sum": " + ", "count": " + "}[e.func]
-            return "(" + joiner.join(parts) + ")"
+            return self._unroll(e, values, scope)
         if e.func == "count":
-            src = self._source(e.source, scope)
-            v = self.var()
-            (cond,) = self._bind(e.var, v, scope, e.where)
-            return f"sum(1 for {v} in {src}" + (f" if {cond})" if e.where is not None else ")")
-        gen = self._gen(e.elem, e.var, e.source, e.where, scope)
+            _, comp, deps = self.comprehension(e.var, source, None, e.where, scope)
+            return Code(call("sum", ast.GeneratorExp(ast.Constant(1), [comp])), deps, source.size)
+        elt, comp, deps = self.comprehension(e.var, source, e.elem, e.where, scope)
+        gen = ast.GeneratorExp(elt.node, [comp])
         if e.func in ("max", "min"):
-            return f"{e.func}(({gen}), default=0)"
-        return f"{e.func}({gen})"
+            return Code(ast.Call(name(e.func), [gen], [ast.keyword("default", ast.Constant(0))]),
+                        deps, elt.size)
+        if e.func == "sum":
+            if elt.size is not None and source.size is not None \
+                    and elt.size * source.size < runtime.MAX_INT:
+                # bounded elements over a bounded list: the sum is bounded by construction
+                return Code(call("sum", gen), deps, elt.size * source.size)
+            return Code(call("big", call("sum", gen)), deps)
+        return Code(call(e.func, gen), deps, 1)
 
-    def g_BinOp(self, e: ast.BinOp, scope: Scope) -> str:
-        a, b = self.src(e.left, scope), self.src(e.right, scope)
-        if e.op == "/":
-            return f"floordiv({a}, {b})"
-        if e.op == "%":
-            return f"modulo({a}, {b})"
-        return f"({a} {e.op} {b})"
+    def _unroll(self, e: dsl.Aggregate, values: tuple[Any, ...], scope: Scope) -> Code:
+        """A loop over a small constant list (players, enum members), written out."""
+        parts: list[ast.expr] = []
+        deps = NOTHING
+        for value in values:
+            body, cond = self._bind(e.var, Code(self.const(value), NOTHING), scope, e.elem,
+                                    e.where)
+            deps |= body.deps | cond.deps
+            node = ast.Constant(1) if e.func == "count" else body.node
+            if e.func in ("any", "all") and not isinstance(e.elem, _BOOLISH):
+                node = call("bool", node)
+            if e.where is not None:
+                neutral = {"any": False, "all": True}.get(e.func, 0)
+                node = ast.IfExp(cond.node, node, ast.Constant(neutral))
+            parts.append(node)
+        if e.func in ("any", "all"):
+            op: ast.boolop = ast.Or() if e.func == "any" else ast.And()
+            return Code(ast.BoolOp(op, parts) if len(parts) > 1 else parts[0], deps)
+        total = parts[0]
+        for p in parts[1:]:
+            total = ast.BinOp(total, ast.Add(), p)
+        return Code(total, deps)
 
-    def g_Compare(self, e: ast.Compare, scope: Scope) -> str:
-        return f"({self.src(e.left, scope)} {_CMP[e.op]} {self.src(e.right, scope)})"
+    def g_BinOp(self, e: dsl.BinOp, scope: Scope) -> Code:
+        a, b = self.code(e.left, scope), self.code(e.right, scope)
+        deps = depends(a, b)
+        known = a.size is not None and b.size is not None
+        if e.op in ("/", "%"):
+            size = max(a.size, b.size) if known else None  # type: ignore[type-var]
+            return Code(call("floordiv" if e.op == "/" else "modulo", a.node, b.node), deps, size)
+        if known:
+            size = a.size * b.size if e.op == "*" else a.size + b.size  # type: ignore[operator]
+            if size <= runtime.MAX_LIST:
+                # bounded by construction (card data, zone sizes, literals): no check needed
+                return Code(ast.BinOp(a.node, _OPS[e.op], b.node), deps, size)
+        literal = any(isinstance(x.node, ast.Constant) and x.node.value.__class__ is int
+                      for x in (a, b))
+        if e.op in ("+", "-") and literal:
+            # a whole number plus a literal grows by at most the literal: no check needed
+            return Code(ast.BinOp(a.node, _OPS[e.op], b.node), deps)
+        helper = {"+": "add", "-": "sub", "*": "mul"}[e.op]
+        return Code(call(helper, name("st"), a.node, b.node), deps)
 
-    def g_BoolOp(self, e: ast.BoolOp, scope: Scope) -> str:
+    def g_Compare(self, e: dsl.Compare, scope: Scope) -> Code:
+        a, b = self.code(e.left, scope), self.code(e.right, scope)
+        return Code(ast.Compare(a.node, [_CMP[e.op]], [b.node]), depends(a, b))
+
+    def g_BoolOp(self, e: dsl.BoolOp, scope: Scope) -> Code:
         parts = []
         for i in e.items:
-            part = self.src(i, scope)
-            is_bool = isinstance(i, (ast.Compare, ast.Not, ast.BoolOp)) or part in ("True", "False")
-            parts.append(part if is_bool else f"bool({part})")
-        return "(" + f" {e.op} ".join(parts) + ")"
+            part = self.code(i, scope)
+            is_bool = isinstance(i, _BOOLISH) or (isinstance(part.node, ast.Constant)
+                                                  and isinstance(part.node.value, bool))
+            parts.append(part if is_bool else Code(call("bool", part.node), part.deps))
+        op: ast.boolop = ast.And() if e.op == "and" else ast.Or()
+        return Code(ast.BoolOp(op, [p.node for p in parts]), depends(*parts))
 
-    def g_Not(self, e: ast.Not, scope: Scope) -> str:
-        return f"(not {self.src(e.operand, scope)})"
+    def g_Not(self, e: dsl.Not, scope: Scope) -> Code:
+        x = self.code(e.operand, scope)
+        return Code(ast.UnaryOp(ast.Not(), x.node), x.deps)
 
-    def g_Neg(self, e: ast.Neg, scope: Scope) -> str:
-        return f"(-num({self.src(e.operand, scope)}, '-'))"
+    def g_Neg(self, e: dsl.Neg, scope: Scope) -> Code:
+        x = self.code(e.operand, scope)
+        return Code(ast.UnaryOp(ast.USub(), call("num", x.node, ast.Constant("-"))), x.deps,
+                    x.size)
 
-    def g_Call(self, e: ast.Call, scope: Scope) -> str:
+    def g_Call(self, e: dsl.Call, scope: Scope) -> Code:
         f = e.func
         if f == "variant":
             arg = e.args[0]
-            return repr(isinstance(arg, ast.Name) and arg.id in self.variants)
+            return Code(ast.Constant(isinstance(arg, dsl.Name) and arg.id in self.variants),
+                        NOTHING)
         if f in ("lookup", "has_key"):
-            assert isinstance(e.args[0], ast.Name)
-            return f"T_{e.args[0].id}({self.src(e.args[1], scope)}, {f == 'has_key'})"
+            assert isinstance(e.args[0], dsl.Name)
+            key = self.code(e.args[1], scope)
+            return Code(call(self.table_ids[e.args[0].id], key.node,
+                             ast.Constant(f == "has_key")), key.deps)
         if f in ("top", "bottom") and self.is_zone(e.args[0], scope):
-            self.ns.setdefault("zone_end", self._zone_end)
-            return f"zone_end(st, {self.zone_src(e.args[0], scope)}, {f == 'top'})"
+            slot = self.zone_code(e.args[0], scope)
+            return Code(call("zone_end", name("st"), slot.node, ast.Constant(f == "top")),
+                        slot.deps | STATE)
         if f == "count" and len(e.args) == 1 and self.is_zone(e.args[0], scope):
-            slot = self.zone_src(e.args[0], scope)
+            slot = self.zone_code(e.args[0], scope)
             if self.zone_kind(e.args[0]) == "deck":
-                return f"zone_size(st, {slot})"
-            return f"len(st.zones[{slot}])"
+                return Code(call("zone_size", name("st"), slot.node), slot.deps | STATE,
+                            len(self.comps))
+            return Code(call("len", subscript(state_attr("zones"), slot.node)), slot.deps | STATE,
+                        len(self.comps))
         if f == "cond":
-            c, a, b = (self.src(x, scope) for x in e.args)
-            return f"({a} if {c} else {b})"
-        args = [self.src(a, scope) for a in e.args]
+            c, a, b = (self.code(x, scope) for x in e.args)
+            size = None if a.size is None or b.size is None else max(a.size, b.size)
+            return Code(ast.IfExp(c.node, a.node, b.node), depends(c, a, b), size)
+        args = [self.code(a, scope) for a in e.args]
         if f in self.function_decls:
-            fname = self.function(f)
-            if f in self.constant_functions:
-                return self.constant_functions[f]
-            body = self.inline_bodies.get(f)
-            if body is not None and all(_SIMPLE.match(a) or _LITERAL.match(a) for a in args):
-                # a small function called with simple arguments is written in place
-                return _PARAM.sub(lambda m: f"({args[int(m.group(1))]})", body)
-            return f"{fname}(st{''.join(', ' + a for a in args)})"
+            return self._call_function(self.function(f), args)
         assert f in BUILTINS, f
+        nodes = [a.node for a in args]
+        deps = depends(*args)
         if f == "turns":
-            return f"st.turns[b_player({args[0]})]"
+            return Code(subscript(state_attr("turns"), call("b_player", *nodes)), deps | STATE)
         if f == "final_place":
             # The ranking the engine reports (State.ranking), so a spec can restate its
             # rulebook's tie-break sentence as an invariant over the reported result.
-            return f"st.ranking()[b_player({args[0]})]"
+            ranking = ast.Call(state_attr("ranking"), [], [])
+            return Code(subscript(ranking, call("b_player", *nodes)), deps | STATE)
         if f == "owner":
-            return f"owner_of(st, {args[0]})"
+            return Code(call("owner_of", name("st"), *nodes), deps | STATE)
         if f == "zone_name":
-            return f"zone_name_of(st, {args[0]})"
-        return f"b_{f}({', '.join(args)})"
+            return Code(call("zone_name_of", name("st"), *nodes), deps | STATE)
+        if f in runtime.METERED:
+            size = args[0].size if f in ("distinct", "sorted") else None
+            return Code(call(f"b_{f}", name("st"), *nodes), deps, size)
+        size = {"seat_order": self.players, "left": self.players, "right": self.players,
+                "next": self.players, "count": runtime.MAX_LIST}.get(f)  # lists stay within MAX_LIST
+        return Code(call(f"b_{f}", *nodes), deps, size)
+
+    def _call_function(self, fn: _Function, args: list[Code]) -> Code:
+        if not fn.params and not fn.body.deps:
+            return fn.body  # a constant
+        deps = (fn.body.deps - frozenset(fn.params)) | depends(*args)
+        if fn.inline and all(self._simple(a.node) or self.space.is_const(a.node) for a in args):
+            # a small function called with simple arguments is written in place: its
+            # parameters are unique identifiers, so substituting nodes cannot capture
+            mapping = {p: a.node for p, a in zip(fn.params, args)}
+            return Code(substitute(fn.body.node, mapping), deps)
+        return Code(call(fn.ident, name("st"), *[a.node for a in args]), deps)
 
     def _zone_end(self, st: Any, slot: int, at_top: bool) -> Any:
         label = self.zone_slots[slot].label

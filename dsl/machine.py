@@ -5,44 +5,61 @@ static data (components, zone and counter slots, the initial layout) and one ins
 per rule. The engine keeps the control position in the game state as a call stack of frames
 ``[rule_index, pc, locals]``, so a state is a plain value.
 
-Instruction format: a tuple whose first element is an opcode and whose last element is the
-:class:`Site` it came from. Callables take ``(state, locals)``; ``state`` is any object with the
-attributes of :class:`StoreLike`.
+Instructions are frozen classes with named fields, one class per kind; each has a ``site``
+(the :class:`Site` it came from: rule, spec span, a short description). Callables take
+``(state, locals)``; ``state`` is any object with the attributes of :class:`StoreLike`, and
+they raise only :class:`SpecRuntimeError` (compiled code converts the Python errors a spec
+value can cause, such as comparing a number with a string, into it).
 
-==========  =====================================================  ============================
-opcode      operands                                               meaning
-==========  =====================================================  ============================
-EXEC        fn, sites                                              run effects, pc += 1
-JUMP        target                                                 pc = target
-JUMPF       cond, target                                           pc = target unless cond()
-CALL        rule_index, args_fn                                    push a frame
-RET         -                                                      pop a frame
-CHOICE      player_fn, options_fn, slot, ids                       decision node (pauses)
-SWITCH      slot, targets                                          pc = targets[locals[slot]]
-DRAW        deck_fn, slot, dest_fn, position                       chance node over a deck
-CHANCE      outcomes_fn, slot                                      chance node (roll, random)
-FORNEXT     list_slot, index_slot, var_slot, exit                  loop over a fixed list
-GAP         text                                                   finding: the book is silent
-EXPECT      cond, message                                          finding when cond is false
-SCRIPT      labels                                                 queue example decisions
-END         -                                                      the game is over
-==========  =====================================================  ============================
+================  =============================================  ==============================
+instruction       fields                                         meaning
+================  =============================================  ==============================
+:class:`Exec`     run, sites                                     run effects, pc += 1
+:class:`Jump`     target                                         pc = target
+:class:`JumpUnless` cond, target                                 pc = target unless cond()
+:class:`Call`     rule, args                                     push a frame
+:class:`Return`   -                                              pop a frame
+:class:`Choice`   player, options, slot                          decision node (pauses)
+:class:`Switch`   slot, targets                                  pc = targets[locals[slot]]
+:class:`Draw`     deck, slot, dest, position                     chance node over a deck
+:class:`Chance`   outcomes, slot                                 chance node (roll, random)
+:class:`ForNext`  list_slot, index_slot, var_slot, exit          loop over a fixed list
+:class:`Gap`      text                                           finding: the book is silent
+:class:`Expect`   cond, message                                  finding when cond is false
+:class:`Script`   labels                                         queue example decisions
+:class:`End`      -                                              the game is over
+================  =============================================  ==============================
+
+Only the engine (``rulewright.engines.state``) interprets instructions; it dispatches on the
+class and fails loudly (:class:`InternalError`) on one it does not know. Everything else asks
+the engine (``State.options_at``, ``State.decision_site``) or reads :meth:`Machine.graph`.
+
+Between runs a state waits at a *pending* node: :class:`Decision`, :class:`ChanceNode` or
+:data:`TERMINAL`. Labels are built on first request, since most playouts never read them.
+
+Extending the format: a new statement kind is one class here, one ``s_*`` method in the
+statement compiler (:mod:`rulewright.dsl.statements`) and one branch in the interpreter
+(``Interpreter._advance`` in :mod:`rulewright.engines.interpreter`, whose fallback names any
+class that was forgotten). Two planned extensions fit that shape:
+
+- a ``gap`` with a provisional ruling: :class:`Gap` gains a ``ruling`` field (the index of a
+  compiled rule holding the ruling, or None); the interpreter's ``Gap`` branch, when it is
+  set, records the gap in the state (a list beside ``finding``, copied by ``clone``) and
+  pushes a frame for the ruling as :class:`Call` does, instead of ending the game;
+- coverage counters: a counter array per game indexed by ``(rule, pc)``, incremented in the
+  interpreter's ``JumpUnless`` and ``Switch`` branches (which branch ran) and in
+  ``State.apply_action`` (which option was chosen, by its index); each instruction's ``site``
+  maps a counter to its spec line. Neither needs a change to the compiler's other parts.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Union, final
 
 from attrs import field, frozen
 
 from rulewright.dsl import ast
 from rulewright.errors import Span
-
-EXEC, JUMP, JUMPF, CALL, RET, CHOICE, SWITCH, DRAW, CHANCE, FORNEXT, GAP, EXPECT, SCRIPT, END = \
-    range(14)
-
-OPCODE_NAMES = ("EXEC", "JUMP", "JUMPF", "CALL", "RET", "CHOICE", "SWITCH", "DRAW", "CHANCE",
-                "FORNEXT", "GAP", "EXPECT", "SCRIPT", "END")
 
 #: The action id of a choice's "pass" option.
 PASS = -1
@@ -57,17 +74,20 @@ class StoreLike(Protocol):
     loc: list[int]
     counters: list[Any]
     turns: list[int]
+    work: int
 
 
 Fn = Callable[[Any, list[Any]], Any]
-Instr = tuple[Any, ...]
 
 
 class SpecRuntimeError(Exception):
     """A spec defect met while running (bad index, missing attribute, short supply).
 
+    The only exception compiled code raises; the engine turns it into a finding at the site
+    of the instruction that raised it.
+
     Attributes:
-        kind: the finding kind ("runtime error", "exhausted", ...).
+        kind: the finding kind ("runtime error", "exhausted", "work budget", ...).
     """
 
     def __init__(self, message: str, kind: str = "runtime error") -> None:
@@ -75,13 +95,26 @@ class SpecRuntimeError(Exception):
         self.kind = kind
 
 
-class AtStatement(Exception):
-    """Raised by a fused EXEC function: statement ``index`` of its sites failed with ``error``."""
+class AtStatement(SpecRuntimeError):
+    """Raised by a fused :class:`Exec` function: statement ``index`` of its sites failed.
 
-    def __init__(self, index: int, error: Exception) -> None:
-        super().__init__(str(error))
+    Attributes:
+        index: the position of the failing statement in the instruction's ``sites``.
+        error: the statement's error, already a :class:`SpecRuntimeError`.
+    """
+
+    def __init__(self, index: int, error: SpecRuntimeError) -> None:
+        super().__init__(str(error), error.kind)
         self.index = index
         self.error = error
+
+
+class InternalError(Exception):
+    """A bug in rulewright itself (never a spec defect): the CLI exits with status 3.
+
+    Deliberately not a :class:`~rulewright.errors.RulewrightError`, which reports a problem
+    with the user's input.
+    """
 
 
 @frozen
@@ -97,6 +130,253 @@ class Site:
     rule: str
     span: Span
     what: str = ""
+
+
+# ---- instructions -------------------------------------------------------------------------
+
+@final
+@frozen
+class Exec:
+    """Run straight-line effects: ``run(state, locals)``; ``sites`` names each statement."""
+
+    run: Fn = field(repr=False)
+    sites: tuple[Site, ...] = field(repr=False)
+    site: Site
+
+
+@final
+@frozen
+class Jump:
+    """Go to ``target``."""
+
+    target: int
+    site: Site
+
+
+@final
+@frozen
+class JumpUnless:
+    """Go to ``target`` unless ``cond(state, locals)`` holds, else to the next instruction."""
+
+    cond: Fn = field(repr=False)
+    target: int
+    site: Site
+
+
+@final
+@frozen
+class Call:
+    """Push a frame for rule number ``rule`` with ``args(state, locals)`` as its first locals."""
+
+    rule: int
+    args: Callable[[Any, list[Any]], list[Any]] = field(repr=False)
+    site: Site
+
+
+@final
+@frozen
+class Return:
+    """Pop the frame (the end of a rule, or ``return``)."""
+
+    site: Site
+
+
+#: ``options(state, locals) -> (values, labels, ids)``: the option values, a function that
+#: builds their labels, and their action ids (all in option order).
+OptionsFn = Callable[[Any, list[Any]],
+                     tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]]
+#: ``outcomes(state, locals) -> (values, probabilities, labels, ids)``.
+OutcomesFn = Callable[[Any, list[Any]], tuple[tuple[Any, ...], tuple[float, ...],
+                                              Callable[[], tuple[str, ...]], tuple[int, ...]]]
+
+
+@final
+@frozen
+class Choice:
+    """A decision node: player ``player(state, locals)`` picks one of ``options``; the chosen
+    value goes to local ``slot``."""
+
+    player: Fn = field(repr=False)
+    options: OptionsFn = field(repr=False)
+    slot: int
+    site: Site
+
+
+@final
+@frozen
+class Switch:
+    """Go to ``targets[locals[slot]]`` (the option chosen at the preceding :class:`Choice`)."""
+
+    slot: int
+    targets: tuple[int, ...]
+    site: Site
+
+
+@final
+@frozen
+class Draw:
+    """A chance node over the possible top cards of deck ``deck(state, locals)``; the card
+    drawn goes to zone ``dest(state, locals)`` at ``position`` and to local ``slot``."""
+
+    deck: Callable[[Any, list[Any]], int] = field(repr=False)
+    slot: int
+    dest: Callable[[Any, list[Any]], int] = field(repr=False)
+    position: str
+    site: Site
+
+
+@final
+@frozen
+class Chance:
+    """A chance node with explicit outcomes (``roll``, ``random``); the value goes to ``slot``."""
+
+    outcomes: OutcomesFn = field(repr=False)
+    slot: int
+    site: Site
+
+
+@final
+@frozen
+class ForNext:
+    """One step of a loop over the list in local ``list_slot``: the next item goes to
+    ``var_slot``; past the end, go to ``exit``."""
+
+    list_slot: int
+    index_slot: int
+    var_slot: int
+    exit: int
+    site: Site
+
+
+@final
+@frozen
+class Gap:
+    """The rulebook is silent here: a ``gap`` finding with ``text``."""
+
+    text: str
+    site: Site
+
+
+@final
+@frozen
+class Expect:
+    """A finding with ``message`` when ``cond(state, locals)`` is false."""
+
+    cond: Fn = field(repr=False)
+    message: str
+    site: Site
+
+
+@final
+@frozen
+class Script:
+    """Queue ``labels`` as the answers of the next decisions and chance events (examples)."""
+
+    labels: tuple[str, ...]
+    site: Site
+
+
+@final
+@frozen
+class End:
+    """The game is over."""
+
+    site: Site
+
+
+Instr = Union[Exec, Jump, JumpUnless, Call, Return, Choice, Switch, Draw, Chance, ForNext, Gap,
+              Expect, Script, End]
+
+#: Every instruction class, in the order of the table above.
+INSTRUCTIONS: tuple[type, ...] = (Exec, Jump, JumpUnless, Call, Return, Choice, Switch, Draw,
+                                  Chance, ForNext, Gap, Expect, Script, End)
+
+
+# ---- pending nodes ------------------------------------------------------------------------
+
+class _Node:
+    """A pending node's labels, built on first request (most playouts never read them).
+
+    Pending nodes are plain slotted classes rather than frozen attrs classes: one is made at
+    every decision and chance event, and a plain ``__init__`` costs a fraction of a frozen
+    one. They are never changed after they are made (the labels are computed once).
+    """
+
+    __slots__ = ("values", "ids", "at", "_labels")
+
+    values: tuple[Any, ...]
+    ids: tuple[int, ...]
+    _labels: Callable[[], tuple[str, ...]] | tuple[str, ...]
+
+    def labels(self) -> tuple[str, ...]:
+        """The options' labels, in option order."""
+        made = self._labels
+        if callable(made):
+            made = self._labels = tuple(made())
+        return made
+
+
+@final
+class Decision(_Node):
+    """A state waits for player ``player`` to choose.
+
+    Attributes:
+        values: option values (what goes to the chosen slot). ids: their action ids.
+        at: the :class:`Choice` that asked. labels(): their labels.
+    """
+
+    __slots__ = ("player",)
+
+    def __init__(self, player: int, values: tuple[Any, ...],
+                 labels: Callable[[], tuple[str, ...]], ids: tuple[int, ...],
+                 at: Choice) -> None:
+        self.player = player
+        self.values = values
+        self._labels = labels
+        self.ids = ids
+        self.at: Choice = at
+
+    def __repr__(self) -> str:
+        return f"Decision(player={self.player}, ids={self.ids})"
+
+
+@final
+class ChanceNode(_Node):
+    """A state waits for a chance outcome.
+
+    Attributes:
+        values, ids, labels(): as for :class:`Decision`. probs: each outcome's probability.
+        at: the :class:`Draw` or :class:`Chance` that asked.
+    """
+
+    __slots__ = ("probs",)
+
+    def __init__(self, values: tuple[Any, ...], labels: Callable[[], tuple[str, ...]],
+                 ids: tuple[int, ...], probs: tuple[float, ...], at: Draw | Chance) -> None:
+        self.values = values
+        self._labels = labels
+        self.ids = ids
+        self.probs = probs
+        self.at: Draw | Chance = at
+
+    def __repr__(self) -> str:
+        return f"ChanceNode(ids={self.ids}, probs={self.probs})"
+
+
+@final
+@frozen
+class Terminal:
+    """The game is over (normally, or by a finding)."""
+
+
+#: The one terminal pending node.
+TERMINAL = Terminal()
+
+Pending = Union[Decision, ChanceNode, Terminal]
+
+#: The node kind :meth:`Machine.graph` shows for each instruction class (others are not shown).
+_GRAPH_KINDS: dict[type, str] = {Choice: "choice", Draw: "chance", Chance: "chance", Gap: "gap",
+                                 End: "end"}
 
 
 @frozen
@@ -169,7 +449,7 @@ class CompiledRule:
     name: str
     decl: ast.RuleDecl | ast.ExampleDecl
     nlocals: int
-    code: tuple[Instr, ...] = field(eq=False)
+    code: tuple[Instr, ...] = field(eq=False, repr=False)
     erratum: str | None = None
 
 
@@ -227,6 +507,8 @@ class Machine:
         evaluate: compiles an expression of the spec for this configuration, with some
             names bound (:data:`rulewright.dsl.constraints.Evaluate`): the explanation of a
             violated invariant evaluates its parts with it.
+        code_space: the :class:`~rulewright.dsl.codegen.Namespace` of its generated code
+            (for listings).
     """
 
     game: ast.Game
@@ -251,6 +533,7 @@ class Machine:
     kind_totals: dict[str, int] = field(eq=False)
     constraints: tuple[Any, ...] = field(default=(), eq=False)
     evaluate: Callable[..., Any] | None = field(default=None, eq=False)
+    code_space: Any = field(eq=False, default=None)
 
     def graph(self) -> dict[str, Any]:
         """The machine as a graph for the docs.
@@ -265,12 +548,11 @@ class Machine:
                 continue
             calls, nodes = [], []
             for ins in r.code:
-                op, site = ins[0], ins[-1]
-                if op == CALL:
-                    calls.append(self.rules[ins[1]].name)
-                elif op in (CHOICE, DRAW, CHANCE, GAP, END):
-                    kind = {CHOICE: "choice", DRAW: "chance", CHANCE: "chance", GAP: "gap",
-                            END: "end"}[op]
-                    nodes.append({"kind": kind, "what": site.what, "line": site.span.line})
+                if isinstance(ins, Call):
+                    calls.append(self.rules[ins.rule].name)
+                    continue
+                kind = _GRAPH_KINDS.get(type(ins))
+                if kind is not None:
+                    nodes.append({"kind": kind, "what": ins.site.what, "line": ins.site.span.line})
             out.append({"name": r.name, "calls": sorted(set(calls)), "nodes": nodes})
         return {"rules": out, "start": self.rules[self.start].name}

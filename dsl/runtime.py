@@ -9,11 +9,63 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from rulewright.dsl.machine import SpecRuntimeError
+from rulewright.dsl.machine import AtStatement, SpecRuntimeError
 
 
 #: The longest list range() may build (a guard against a spec exhausting memory).
 MAX_LIST = 1_000_000
+
+#: Work units one step may use: list items built or visited by comprehensions and built-ins,
+#: zone copies, concatenated lengths and multiplied digits (see :func:`spend`).
+STEP_WORK = 20_000_000
+
+#: The largest magnitude a number may reach (about 1,000 digits; Python cannot print an int
+#: past 4,300 digits, and the work of arithmetic grows with the digits).
+MAX_INT = 10 ** 1000
+
+#: The Python errors an operation on spec values can raise (comparing a number with a string,
+#: an attribute a component lacks, ...). Compiled code turns exactly these into
+#: SpecRuntimeError; any other exception is a bug in rulewright and propagates.
+VALUE_ERRORS: tuple[type[Exception], ...] = (SpecRuntimeError, TypeError, KeyError, IndexError,
+                                             ValueError, ZeroDivisionError, OverflowError)
+
+
+def spec_error(err: Exception) -> SpecRuntimeError:
+    """``err`` (one of :data:`VALUE_ERRORS`) as the spec defect it reports."""
+    if isinstance(err, SpecRuntimeError):
+        return err
+    if isinstance(err, KeyError):
+        return SpecRuntimeError(f"{err.args[0]!r} is not a component (or lacks that attribute)"
+                                if err.args else "not a component (or lacks that attribute)")
+    if isinstance(err, TypeError):
+        return SpecRuntimeError(f"wrong kind of value: {err}")
+    return SpecRuntimeError(f"{type(err).__name__}: {err}")
+
+
+def at_statement(index: int, err: Exception) -> AtStatement:
+    """Statement ``index`` of a fused function failed with ``err`` (see :data:`VALUE_ERRORS`)."""
+    return AtStatement(index, spec_error(err))
+
+
+def spend(st: Any, items: Any) -> Any:
+    """Charge ``len(items)`` work units to ``st`` and return ``items``.
+
+    ``st`` is a game state (its budget is reset at every step) or a :class:`Meter`.
+
+    Raises:
+        SpecRuntimeError: the budget is used up ("work budget").
+    """
+    st.work -= len(items)
+    if st.work < 0:
+        st.out_of_work()
+    return items
+
+
+def charge(st: Any, units: int) -> None:
+    """Charge ``units`` work units (see :func:`spend`)."""
+    st.work -= units
+    if st.work < 0:
+        st.out_of_work()
 
 
 def contents(st: Any, z: int) -> tuple[int, ...]:
@@ -28,6 +80,73 @@ def contents(st: Any, z: int) -> tuple[int, ...]:
 def zone_size(st: Any, z: int) -> int:
     """How many components a zone holds."""
     return len(st.zones[z]) + len(st.mids[z]) + len(st.bottoms[z])
+
+
+def zone_items(st: Any, z: int) -> tuple[int, ...]:
+    """A zone's components, as :func:`contents`, charged to the step's work budget."""
+    mid = st.mids[z]
+    bot = st.bottoms[z]
+    items = tuple(st.zones[z]) if not mid and not bot else (*st.zones[z], *mid, *bot)
+    st.work -= len(items)
+    if st.work < 0:
+        st.out_of_work()
+    return items
+
+
+def too_big(r: Any) -> SpecRuntimeError:
+    """The finding for a number or list past the limits."""
+    if isinstance(r, int):
+        return SpecRuntimeError("a number grew past the limit of 1000 digits", "work budget")
+    return SpecRuntimeError(f"a list or text grew past the limit of {MAX_LIST:,} elements",
+                            "work budget")
+
+
+def big(r: Any) -> Any:
+    """``r`` when it is within :data:`MAX_INT` (or not a number)."""
+    if r.__class__ is int and not -MAX_INT < r < MAX_INT:
+        raise too_big(r)
+    return r
+
+
+def add(st: Any, a: Any, b: Any) -> Any:
+    """``a + b``: numbers within :data:`MAX_INT`, lists and texts within :data:`MAX_LIST`
+    (their length charged as work)."""
+    r = a + b
+    if r.__class__ is int:
+        if -MAX_INT < r < MAX_INT:
+            return r
+        raise too_big(r)
+    if isinstance(r, (tuple, str)):
+        if len(r) > MAX_LIST:
+            raise too_big(r)
+        spend(st, r)
+    return r
+
+
+def sub(st: Any, a: Any, b: Any) -> Any:
+    """``a - b`` within :data:`MAX_INT`."""
+    r = a - b
+    if r.__class__ is int and not -MAX_INT < r < MAX_INT:
+        raise too_big(r)
+    return r
+
+
+def mul(st: Any, a: Any, b: Any) -> Any:
+    """``a * b``: numbers within :data:`MAX_INT`; a list or text repeated within
+    :data:`MAX_LIST` elements (checked before it is built)."""
+    if a.__class__ is int and b.__class__ is int:
+        r = a * b
+        if -MAX_INT < r < MAX_INT:
+            if not -2 ** 64 < r < 2 ** 64:
+                charge(st, r.bit_length() >> 6)
+            return r
+        raise too_big(r)
+    for seq_, times in ((a, b), (b, a)):
+        if isinstance(seq_, (tuple, str)) and isinstance(times, int):
+            if len(seq_) * max(times, 0) > MAX_LIST:
+                raise too_big(seq_)
+            charge(st, len(seq_) * max(times, 0))
+    return big(a * b)
 
 
 def relocate(st: Any, c: int, z: int, pos: str, kind: str) -> None:
@@ -78,7 +197,7 @@ def index_check(v: Any, size: int, what: str) -> int:
     """
     if v.__class__ is not int or not 0 <= v < size:
         raise SpecRuntimeError(f"{what}: index {v!r} is outside 0..{size - 1}")
-    return v  # type: ignore[no-any-return]
+    return v
 
 
 def member_check(mapping: dict[Any, int], v: Any, what: str) -> int:
@@ -117,16 +236,18 @@ def num(x: Any, op: str) -> int:
 
 def floordiv(a: Any, b: Any) -> int:
     """``a / b`` rounded down; a finding on division by zero."""
-    if num(b, "/") == 0:
+    d = num(b, "/")
+    if d == 0:
         raise SpecRuntimeError(f"division by zero ({a} / 0)")
-    return num(a, "/") // b
+    return num(a, "/") // d
 
 
 def modulo(a: Any, b: Any) -> int:
     """``a % b``; a finding on division by zero."""
-    if num(b, "%") == 0:
+    d = num(b, "%")
+    if d == 0:
         raise SpecRuntimeError(f"division by zero ({a} % 0)")
-    return num(a, "%") % b
+    return num(a, "%") % d
 
 
 def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
@@ -148,16 +269,16 @@ def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
         if p.__class__ is not int or not 0 <= p < n:
             where = "" if what == "turns" else f"{what}(): "
             raise SpecRuntimeError(f"{where}{p!r} is not a player (players are 0..{n - 1})")
-        return p  # type: ignore[no-any-return]
+        return p
 
-    def maximum(*xs: Any) -> Any:
+    def maximum(st: Any, *xs: Any) -> Any:
         if len(xs) == 1:
-            return max(seq(xs[0], "max"), default=0)
+            return max(spend(st, seq(xs[0], "max")), default=0)
         return max(xs)
 
-    def minimum(*xs: Any) -> Any:
+    def minimum(st: Any, *xs: Any) -> Any:
         if len(xs) == 1:
-            return min(seq(xs[0], "min"), default=0)
+            return min(spend(st, seq(xs[0], "min")), default=0)
         return min(xs)
 
     orders = [tuple((p + i) % n for i in range(n)) for p in range(n)]
@@ -171,11 +292,11 @@ def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
 
     return {
         "count": lambda xs: len(seq(xs, "count")),
-        "sum": lambda xs: sum(seq(xs, "sum")),
+        "sum": lambda st, xs: big(sum(spend(st, seq(xs, "sum")))),
         "max": maximum,
         "min": minimum,
-        "any": lambda xs: any(seq(xs, "any")),
-        "all": lambda xs: all(seq(xs, "all")),
+        "any": lambda st, xs: any(spend(st, seq(xs, "any"))),
+        "all": lambda st, xs: all(spend(st, seq(xs, "all"))),
         "abs": lambda x: abs(num(x, "abs")),
         "left": lambda p: (player(p, "left") + 1) % n,
         "right": lambda p: (player(p, "right") - 1) % n,
@@ -184,10 +305,15 @@ def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
         "bottom": last,
         "first": first,
         "last": last,
-        "contains": lambda xs, x: x in seq(xs, "contains"),
-        "distinct": lambda xs: tuple(dict.fromkeys(seq(xs, "distinct"))),
-        "sorted": lambda xs: tuple(sorted(seq(xs, "sorted"))),
-        "range": span,
+        "contains": lambda st, xs, x: x in spend(st, seq(xs, "contains")),
+        "distinct": lambda st, xs: tuple(dict.fromkeys(spend(st, seq(xs, "distinct")))),
+        "sorted": lambda st, xs: tuple(sorted(spend(st, seq(xs, "sorted")))),
+        "range": lambda st, a, b: spend(st, span(a, b)),
         "seat_order": lambda p: orders[player(p, "seat_order")],
         "player": lambda p: player(p, "turns"),
     }
+
+
+#: The built-ins that take the state first, to charge the work of the list they read.
+METERED = frozenset({"sum", "max", "min", "any", "all", "contains", "distinct", "sorted",
+                     "range"})

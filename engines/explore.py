@@ -29,11 +29,14 @@ from typing import Any, Callable
 
 from attrs import define, field
 
+from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.engines.game import Game
 from rulewright.engines.state import TERMINAL_PLAYER, State
+from rulewright.errors import UsageError
 
 #: Finding kinds that are spec defects, not rulebook gaps: each is an invariant violation.
-DEFECT_KINDS = frozenset({"deadlock", "livelock", "termination", "runtime error"})
+DEFECT_KINDS = frozenset({"deadlock", "livelock", "termination", "runtime error",
+                          "work budget"})
 
 #: How many violations are kept with their histories (all are counted).
 KEEP_VIOLATIONS = 20
@@ -196,7 +199,7 @@ class _Checker:
                 replayed.apply_action(a)
             if replayed.key() != key:
                 self.fail(state, "determinism", "replaying the history gives another state")
-        except Exception as err:  # noqa: BLE001 - any failure to replay is the finding
+        except UsageError as err:  # an action the replayed state does not offer
             self.fail(state, "determinism", f"replaying the history failed: {err}")
 
     def _terminal(self, state: State, player: int) -> None:
@@ -253,7 +256,7 @@ class _Checker:
                 continue
             try:
                 ok = inv.check(state)
-            except Exception as err:  # noqa: BLE001 - a spec defect in the invariant
+            except SpecRuntimeError as err:  # a spec defect in the invariant
                 self.fail(state, f"spec:{inv.name}", f"could not be evaluated: {err}")
                 continue
             if not ok:

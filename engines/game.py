@@ -58,15 +58,25 @@ def _parse_cached(path: str, mtime: float) -> ast.Spec:
     return parse(Path(path).read_text(encoding="utf-8"), display_path(Path(path)), path)
 
 
+#: A spec file larger than this is refused before it is parsed (the largest bundled spec is
+#: 65 KB; parsing takes seconds per megabyte).
+MAX_SPEC_BYTES = 4 * 1024 * 1024
+
+
 def load_spec(spec: str | Path) -> ast.Spec:
     """Parse a spec by name or path (cached per file and modification time).
 
     Raises:
-        UsageError: no such spec. SpecError: a syntax error.
+        UsageError: no such spec, or one larger than :data:`MAX_SPEC_BYTES`. SpecError: a
+            syntax error.
     """
     p = spec_path(spec)
+    info = p.stat()
+    if info.st_size > MAX_SPEC_BYTES:
+        raise UsageError(f"{display_path(p)}: {info.st_size} bytes; a spec file has at most "
+                         f"{MAX_SPEC_BYTES} bytes")
     try:
-        return _parse_cached(str(p), p.stat().st_mtime)
+        return _parse_cached(str(p), info.st_mtime)
     except UnicodeDecodeError as err:
         raise UsageError(f"{p}: not UTF-8 text ({err.reason} at byte {err.start})") from None
 

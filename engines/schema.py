@@ -48,10 +48,24 @@ def schema_text(kind: str) -> str:
         .read_text(encoding="utf-8")
 
 
+#: Per kind, the top-level lists with one entry per action: up to a million entries, which
+#: the validator takes minutes to check one by one, so their entries are checked only once
+#: their number is known to fit the game (see :func:`validate`).
+PER_ACTION = {"trace": ("history", "steps"), "state": ("history",)}
+
+
 @lru_cache(maxsize=None)
-def _validator(kind: str) -> Any:
+def _validator(kind: str, entries: bool = True) -> Any:
     schema = json.loads(schema_text(kind))
     Draft202012Validator.check_schema(schema)
+    if not entries:  # the same schema without the per-action lists' "items"
+        for key in PER_ACTION[kind]:
+            prop = schema["properties"][key]
+            ref = prop.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                prop = dict(schema["$defs"][ref.removeprefix("#/$defs/")], **{
+                    k: v for k, v in prop.items() if k != "$ref"})
+            schema["properties"][key] = {k: v for k, v in prop.items() if k != "items"}
     return _Validator(schema)
 
 
@@ -163,22 +177,52 @@ def describe(error: ValidationError) -> str:
     return f"{where or 'the document'} must be {expected}"
 
 
-def _first_error(kind: str, doc: Any) -> ValidationError | None:
+def _first_error(kind: str, doc: Any, entries: bool = True) -> ValidationError | None:
     # best_match prefers the shallowest error, so a missing field beats a bad value inside it
-    error: ValidationError | None = best_match(_validator(kind).iter_errors(doc))
+    error: ValidationError | None = best_match(_validator(kind, entries).iter_errors(doc))
     return error
+
+
+def _has_huge_number(doc: Any, limit: int) -> bool:
+    # a tight walk without paths: a trace holds millions of small numbers
+    todo: list[Any] = [doc]
+    seen: set[int] = set()  # a Python-built document may contain itself
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        values = node.values() if isinstance(node, dict) else node
+        for v in values:
+            t = type(v)
+            if t is int:
+                if not -limit < v < limit:
+                    return True
+            elif t is dict or t is list:
+                todo.append(v)
+            elif isinstance(v, int) and not isinstance(v, bool):
+                if not -limit < v < limit:
+                    return True
+            elif isinstance(v, (dict, list)):
+                todo.append(v)
+    return False
 
 
 def _huge_number(doc: Any) -> str | None:
     """Where ``doc`` holds an integer of more than :data:`MAX_NUMBER_DIGITS` digits, if anywhere.
 
     A document built in Python (not read by :func:`loads`) may hold any integer, and the
-    validator's own messages print the value, which Python refuses past 4,300 digits. The walk
-    is iterative, so deep nesting cannot exhaust the stack here.
+    validator's own messages print the value, which Python refuses past 4,300 digits. The walks
+    are iterative, so deep nesting cannot exhaust the stack here; the one that names the place
+    runs only when there is one.
     """
     limit = 10 ** MAX_NUMBER_DIGITS
+    if isinstance(doc, int) and not isinstance(doc, bool):
+        return None if -limit < doc < limit else "the document"
+    if not isinstance(doc, (dict, list)) or not _has_huge_number(doc, limit):
+        return None
     todo: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
-    seen: set[int] = set()  # a Python-built document may contain itself
+    seen: set[int] = set()
     while todo:
         node, path = todo.pop()
         if isinstance(node, int) and not isinstance(node, bool):
@@ -195,12 +239,22 @@ def _huge_number(doc: Any) -> str | None:
     return None
 
 
-def validate(kind: str, doc: Any, what: str = "") -> None:
+def validate(kind: str, doc: Any, what: str = "", *, entries: bool = True,
+             at_most: int | None = None, numbers: bool = True) -> None:
     """Check ``doc`` against the published schema of ``kind``.
+
+    Everything but the entries of the per-action lists (:data:`PER_ACTION`) is checked first,
+    so a list longer than the schema allows is refused at once; then, with ``at_most``, a list
+    longer than the game can be; only then each entry (about 0.1 ms each).
 
     Args:
         kind: ``"trace"`` or ``"state"``. doc: the parsed JSON.
         what: a prefix for the message, e.g. the file name.
+        entries: False checks all but the per-action lists' entries (their number included).
+        at_most: the most actions a game of the spec can have (its ``bound``), when known.
+        numbers: False skips the walk for numbers of more than :data:`MAX_NUMBER_DIGITS`
+            digits, for a document whose numbers were checked already (read by
+            :func:`loads`, or by an earlier call).
 
     Raises:
         TraceError: the first problem, as one line (see :func:`describe`).
@@ -210,13 +264,20 @@ def validate(kind: str, doc: Any, what: str = "") -> None:
     if not isinstance(doc, dict) or doc.get("format") != tag:
         raise TraceError(f"{prefix}not a rulewright {kind} (expected an object with "
                          f"format {tag!r})")
-    huge = _huge_number(doc)
+    huge = _huge_number(doc) if numbers else None
     if huge is not None:
         raise TraceError(f"{prefix}{huge} is a number of more than {MAX_NUMBER_DIGITS} digits")
-    error = _first_error(kind, doc)
+    error = _first_error(kind, doc, entries=False)
+    if error is None and at_most is not None:
+        for key in PER_ACTION[kind]:
+            if len(doc[key]) > at_most:
+                raise TraceError(f"{prefix}{key} has {len(doc[key])} entries, but a game of "
+                                 f"this spec ends within {at_most} actions (its bound)")
+    if error is None and entries:
+        error = _first_error(kind, doc)
     if error is not None:
         raise TraceError(prefix + describe(error))
 
 
-__all__ = ["MAX_DOCUMENT_BYTES", "MAX_NUMBER_DIGITS", "SCHEMAS", "describe", "loads",
+__all__ = ["MAX_DOCUMENT_BYTES", "MAX_NUMBER_DIGITS", "PER_ACTION", "SCHEMAS", "describe", "loads",
            "read_json", "schema_text", "validate"]

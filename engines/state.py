@@ -8,14 +8,19 @@ hashable and comparable by value, and serializable as (configuration, seed, hist
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from attrs import frozen
 
-from rulewright.dsl.expr import contents, relocate
-from rulewright.dsl.machine import (CALL, CHANCE, CHOICE, DRAW, END, EXEC, EXPECT, FORNEXT, GAP,
-                                    JUMP, JUMPF, RET, SCRIPT, SWITCH, AtStatement, Site,
-                                    SpecRuntimeError)
+from rulewright.dsl.machine import (TERMINAL, ChanceNode, Choice, Decision, InternalError, Pending,
+                                    Site, SpecRuntimeError, Terminal)
+from rulewright.dsl.runtime import STEP_WORK, contents
+# the budgets and Finding are the interpreter's; imported here, where callers have found them
+from rulewright.engines.interpreter import (INSTRUCTION_BUDGET, MAX_CALL_DEPTH, QUERY_WORK,
+                                            Finding, Interpreter)
+
+__all__ = ["CHANCE_PLAYER", "INSTRUCTION_BUDGET", "MAX_CALL_DEPTH", "TERMINAL_PLAYER", "Action",
+           "Finding", "State"]
 from rulewright.engines.schema import validate
 from rulewright.errors import TraceError, UsageError
 
@@ -30,40 +35,6 @@ CHANCE_PLAYER = -1
 #: current_player() at a terminal state, as in OpenSpiel.
 TERMINAL_PLAYER = -4
 
-#: Jumps and calls run without reaching a decision before the run counts as a livelock.
-INSTRUCTION_BUDGET = 1_000_000
-#: Rule calls nested deeper than this end the game with a finding (unbounded recursion).
-MAX_CALL_DEPTH = 10_000
-
-
-@frozen
-class Finding:
-    """A spec defect or rulebook gap met while playing; it ends the game.
-
-    Attributes:
-        kind: "gap", "exhausted", "deadlock", "runtime error", "termination", "livelock",
-            "expectation failed".
-        message: what happened.
-        rule: the rule it happened in; line, column: where in the spec.
-        cites: the rule's rulebook citations, as "section: quote".
-        step: how many actions had been applied.
-    """
-
-    kind: str
-    message: str
-    rule: str
-    line: int
-    column: int
-    cites: tuple[str, ...]
-    step: int
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {"kind": self.kind, "message": self.message, "rule": self.rule,
-                "line": self.line, "column": self.column, "cites": list(self.cites),
-                "step": self.step}
-
-
 @frozen
 class Action:
     """A legal action or chance outcome: its id (what ``apply_action`` takes) and label."""
@@ -72,7 +43,7 @@ class Action:
     label: str
 
 
-class State:
+class State(Interpreter):
     """One position of one game.
 
     Attributes:
@@ -86,7 +57,7 @@ class State:
     """
 
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
-                 "history", "finding", "seed", "pending", "script", "events")
+                 "history", "finding", "seed", "pending", "script", "events", "work", "result", "example")
 
     def __init__(self, game: Game, seed: int = 0, *, start: int | None = None) -> None:
         m = game.machine
@@ -107,45 +78,51 @@ class State:
         self.stack: list[list[Any]] = [[rule_index(m, rule.name), 0, [None] * rule.nlocals]]
         self.history: list[int] = []
         self.finding: Finding | None = None
-        self.pending: tuple[Any, ...] = ("terminal",)
+        self.pending: Pending = TERMINAL
         self.script: list[str] = []
         self.events: list[str] | None = None
+        self.work = STEP_WORK
+        self.result: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
+        self.example = start is not None
         self._advance()
 
     # ---- OpenSpiel-style queries
     def current_player(self) -> int:
         """The player to decide, :data:`CHANCE_PLAYER`, or :data:`TERMINAL_PLAYER`."""
-        kind = self.pending[0]
-        if kind == "decision":
-            return int(self.pending[1])
-        return CHANCE_PLAYER if kind == "chance" else TERMINAL_PLAYER
+        p = self.pending
+        if type(p) is Decision:
+            return p.player  # type: ignore[union-attr, unused-ignore]
+        return CHANCE_PLAYER if type(p) is ChanceNode else TERMINAL_PLAYER
 
     def is_terminal(self) -> bool:
         """True when the game is over (normally, or by a finding)."""
-        return self.pending[0] == "terminal"
+        return self.pending is TERMINAL
 
     def is_chance_node(self) -> bool:
         """True when the next step is a chance outcome."""
-        return self.pending[0] == "chance"
+        return type(self.pending) is ChanceNode
 
     def legal_actions(self) -> list[int]:
         """The decision's action ids, sorted; empty at chance and terminal states."""
-        if self.pending[0] != "decision":
+        p = self.pending
+        if type(p) is not Decision:
             return []
-        return sorted(self.pending[4])
+        return sorted(p.ids)  # type: ignore[union-attr, unused-ignore]
 
     def legal_action_labels(self) -> list[Action]:
         """The decision's actions with readable labels, sorted by id."""
-        if self.pending[0] != "decision":
+        p = self.pending
+        if not isinstance(p, Decision):
             return []
-        return sorted((Action(i, lab) for i, lab in zip(self.pending[4], self.labels())),
+        return sorted((Action(i, lab) for i, lab in zip(p.ids, p.labels())),
                       key=lambda a: a.id)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) pairs summing to 1, sorted by id; empty elsewhere."""
-        if self.pending[0] != "chance":
+        p = self.pending
+        if not isinstance(p, ChanceNode):
             return []
-        return sorted(zip(self.pending[4], self.pending[5]))
+        return sorted(zip(p.ids, p.probs))
 
     def action_label(self, action: int) -> str:
         """The label of a legal action or chance outcome here.
@@ -153,31 +130,59 @@ class State:
         Raises:
             UsageError: ``action`` is not legal here.
         """
-        if self.pending[0] in ("decision", "chance"):
-            for i, lab in zip(self.pending[4], self.labels()):
+        p = self.pending
+        if not isinstance(p, Terminal):
+            for i, lab in zip(p.ids, p.labels()):
                 if i == action:
-                    return str(lab)
+                    return lab
         raise UsageError(f"action {action} is not legal here")
 
     def labels(self) -> tuple[str, ...]:
         """The pending node's labels, in option order (built on first request)."""
         p = self.pending
-        if p[0] == "terminal":
-            return ()
-        labels = p[3]
-        if callable(labels):
-            labels = labels()
-            self.pending = (*p[:3], labels, *p[4:])
-        return labels  # type: ignore[no-any-return]
+        return () if isinstance(p, Terminal) else p.labels()
 
     def decision_site(self) -> Site | None:
         """The spec site of the pending decision or chance event."""
-        if self.pending[0] in ("decision", "chance"):
-            fr = self.stack[-1]
-            site = self.game.machine.rules[fr[0]].code[fr[1]][-1]
-            assert isinstance(site, Site)
-            return site
-        return None
+        p = self.pending
+        return None if isinstance(p, Terminal) else p.at.site
+
+    def options_at(self) -> list[str] | None:
+        """The pending decision's option labels as the spec computes them in this state, sorted.
+
+        For checks that change a copy of a state (the hidden-information check rearranges
+        what the mover cannot see) and ask whether the rules would offer the same options.
+
+        Returns:
+            The labels, or None when the state is not at a decision or the spec cannot
+            evaluate its options here (a :class:`SpecRuntimeError`).
+
+        Raises:
+            InternalError: the options give another number of labels than of actions.
+        """
+        p = self.pending
+        if not isinstance(p, Decision):
+            return None
+        self.work = QUERY_WORK
+        try:
+            _, make_labels, ids = p.at.options(self, list(self.stack[-1][2]))
+            labels = make_labels()
+        except SpecRuntimeError:
+            return None
+        if len(labels) != len(ids):
+            raise InternalError(f"the options at {p.at.site.rule} give {len(ids)} actions but "
+                                f"{len(labels)} labels: {list(labels)}")
+        return sorted(labels)
+
+    def frame_values(self) -> Iterator[Any]:
+        """The values the running rules hold in their locals, outermost rule first."""
+        for fr in self.stack:
+            yield from fr[2]
+
+    def running_rules(self) -> list[str]:
+        """The names of the running rules, innermost first."""
+        m = self.game.machine
+        return [m.rules[fr[0]].name for fr in reversed(self.stack)]
 
     # ---- transitions
     def apply_action(self, action: int) -> None:
@@ -187,274 +192,96 @@ class State:
             UsageError: the state is terminal or ``action`` is not legal here.
         """
         p = self.pending
-        if p[0] == "terminal":
+        if type(p) is Terminal:
             raise UsageError("the game is over; no action can be applied")
         try:
-            i = p[4].index(action)
+            i = p.ids.index(action)
         except ValueError:
-            raise UsageError(f"action {action} is not legal here; legal: {sorted(p[4])}") from None
+            raise UsageError(f"action {action} is not legal here; legal: {sorted(p.ids)}") from None
         history = self.history
         history.append(action)
-        fr = self.stack[-1]
-        ins = self.game.codes[fr[0]][fr[1]]
-        value = p[2][i]
         if self.events is not None:
-            self.events.append(self.labels()[i])
-        if ins[0] == CHOICE:
-            fr[2][ins[3]] = value
-        else:
-            try:
-                if ins[0] == DRAW:
-                    z = ins[3](self, fr[2])
-                    relocate(self, value, z, ins[4], self.game.machine.zones[z].kind)
-                fr[2][ins[2]] = value
-            except Exception as err:  # a spec defect in a destination expression
-                self._fail(err, ins[-1])
-                return
-        fr[1] += 1
+            self.events.append(p.labels()[i])
+        at = p.at
+        if type(at) is Choice:  # the common case, written out (see _resolve)
+            fr = self.stack[-1]
+            fr[2][at.slot] = p.values[i]
+            fr[1] += 1
+        elif not self._resolve(p, i):
+            return
         self._advance()
-        if len(history) >= self.game.bound and self.pending[0] != "terminal":
+        if len(history) >= self.game.bound and self.pending is not TERMINAL:
             self._finish("termination", f"no end after {self.game.bound} steps (the spec's bound)")
 
     def sample_chance(self, rng: random.Random | None = None) -> int:
         """Draw a chance outcome by its probability (from the state's seed when rng is None)."""
         p = self.pending
-        if p[0] != "chance":
+        if type(p) is not ChanceNode:
             raise UsageError("not a chance node")
         r = rng or random.Random(f"{self.seed}:{len(self.history)}")
-        ids, probs = p[4], p[5]
+        ids, probs = p.ids, p.probs
         if probs.count(probs[0]) == len(probs):
-            return ids[r.randrange(len(ids))]  # type: ignore[no-any-return]
-        return r.choices(ids, weights=probs)[0]  # type: ignore[no-any-return]
+            return ids[r.randrange(len(ids))]
+        return r.choices(ids, weights=probs)[0]
 
-    # ---- the interpreter loop
-    def _finish(self, kind: str, message: str, site: Site | None = None) -> None:
-        m = self.game.machine
-        if site is None:
-            if self.stack:
-                fr = self.stack[-1]
-                code = m.rules[fr[0]].code
-                site = code[min(fr[1], len(code) - 1)][-1]
-        rule = site.rule if site else ""
-        cites: tuple[str, ...] = ()
-        if site and site.rule in m.rule_index:
-            decl = m.rules[m.rule_index[site.rule]].decl
-            cites = tuple(f"{c.section}: {c.quote}" for c in decl.prov.cites)
-        self.finding = Finding(kind, message, rule, site.span.line if site else 0,
-                               site.span.column if site else 0, cites, len(self.history))
-        self.pending = ("terminal",)
+    def out_of_work(self) -> None:
+        """Called by compiled code when the step's work budget is used up.
 
-    def _fail(self, err: Exception, site: Site) -> None:
-        if isinstance(err, SpecRuntimeError):
-            self._finish(err.kind, str(err), site)
-        elif isinstance(err, KeyError):
-            self._finish("runtime error", f"{err.args[0]!r} is not a component (or lacks that "
-                         "attribute)", site)
-        elif isinstance(err, TypeError):
-            self._finish("runtime error", f"wrong kind of value: {err}", site)
-        else:
-            self._finish("runtime error", f"{type(err).__name__}: {err}", site)
-
-    def _advance(self) -> None:
-        """Run instructions until a decision, a chance event or the end.
-
-        The program counter lives in a local while running and is written back to the frame
-        whenever control leaves it (a call, a pause, an error), so the state stays exact.
+        Raises:
+            SpecRuntimeError: always ("work budget").
         """
-        codes = self.game.codes
-        stack = self.stack
-        if not stack:
-            self.pending = ("terminal",)
-            return
-        budget = INSTRUCTION_BUDGET
-        fr = stack[-1]
-        code = codes[fr[0]]
-        pc = fr[1]
-        loc = fr[2]
-        ins: tuple[Any, ...] = code[pc]
-        try:
-            while True:
-                ins = code[pc]
-                op = ins[0]
-                if op == EXEC:
-                    ins[1](self, loc)
-                    pc += 1
-                elif op == JUMPF:
-                    pc = pc + 1 if ins[1](self, loc) else ins[2]
-                elif op == JUMP:
-                    pc = ins[1]
-                    budget -= 1
-                    if budget < 0:
-                        fr[1] = pc
-                        self._finish("livelock", f"{INSTRUCTION_BUDGET} jumps without a "
-                                     "decision or chance event", ins[-1])
-                        return
-                elif op == FORNEXT:
-                    items, k = loc[ins[1]], loc[ins[2]]
-                    if k >= len(items):
-                        # the loop's hidden slots are dead now: clear them so that equal
-                        # positions are equal states
-                        loc[ins[1]] = loc[ins[2]] = None
-                        pc = ins[4]
-                    else:
-                        loc[ins[3]] = items[k]
-                        loc[ins[2]] = k + 1
-                        pc += 1
-                elif op == CALL:
-                    args = ins[2](self, loc)
-                    fr[1] = pc + 1
-                    args.extend([None] * (self.game.nlocals[ins[1]] - len(args)))
-                    fr = [ins[1], 0, args]
-                    stack.append(fr)
-                    code, pc, loc = codes[ins[1]], 0, args
-                    if len(stack) > MAX_CALL_DEPTH:
-                        self._finish("runtime error", f"rule calls nested more than "
-                                     f"{MAX_CALL_DEPTH} deep (a rule that calls itself "
-                                     "without end?)", ins[-1])
-                        return
-                    budget -= 1
-                    if budget < 0:
-                        self._finish("livelock", f"{INSTRUCTION_BUDGET} calls without a "
-                                     "decision or chance event", ins[-1])
-                        return
-                elif op == RET:
-                    stack.pop()
-                    if not stack:
-                        self.pending = ("terminal",)
-                        return
-                    fr = stack[-1]
-                    code, pc, loc = codes[fr[0]], fr[1], fr[2]
-                elif op == SWITCH:
-                    pc = ins[2][loc[ins[1]]]
-                    loc[ins[1]] = None  # the hidden option slot is dead (states are values)
-                elif op == CHOICE or op == DRAW or op == CHANCE:
-                    fr[1] = pc
-                    if not self._pause(ins, loc):
-                        return
-                    pc = fr[1]
-                elif op == GAP:
-                    fr[1] = pc
-                    self._finish("gap", ins[1], ins[-1])
-                    return
-                elif op == EXPECT:
-                    if not ins[1](self, loc):
-                        fr[1] = pc
-                        self._finish("expectation failed", ins[2] or "expectation failed",
-                                     ins[-1])
-                        return
-                    pc += 1
-                elif op == SCRIPT:
-                    self.script.extend(ins[1])
-                    pc += 1
-                elif op == END:
-                    stack.clear()
-                    self.pending = ("terminal",)
-                    return
-                else:  # pragma: no cover - the compiler emits no other opcode
-                    raise AssertionError(f"unknown opcode {op}")
-        except Exception as err:
-            fr[1] = pc
-            site = ins[-1] if ins else None
-            if isinstance(err, AtStatement):
-                site, err = ins[2][err.index], err.error
-            if isinstance(site, Site):
-                self._fail(err, site)
-            else:
-                self._finish("runtime error", str(err))
+        raise SpecRuntimeError(f"one step did more than {STEP_WORK:,} units of work (list items "
+                               "built or visited, digits multiplied): a list or loop too large?",
+                               "work budget")
 
-    def _pause(self, ins: tuple[Any, ...], loc: list[Any]) -> bool:
-        """Set up the pending decision or chance event of ``ins``.
+    def stop_for_time(self, seconds: float) -> None:
+        """End the game with a "time limit" finding at the pending decision's site.
 
-        Returns:
-            True when it was resolved at once (one option, or a scripted label) and running
-            goes on; False when the state now waits for apply_action (or ended).
+        Simulation and verification call this when one game has run longer than their
+        wall-clock limit (``seconds``), so a spec whose games are too slow is reported, not
+        waited for.
         """
-        op = ins[0]
-        if op == CHOICE:
-            player = ins[1](self, loc)
-            if player.__class__ is not int or not 0 <= player < len(self.turns):
-                raise SpecRuntimeError(f"the deciding player {player!r} is not a player")
-            values, labels, ids = ins[2](self, loc)
-            if not values:
-                self._finish("deadlock", f"no legal action for player {player} at "
-                             f"'{ins[-1].what}'", ins[-1])
-                return False
-            self.pending = ("decision", player, values, labels, list(ids), ins[3])
-        elif op == DRAW:
-            slot = ins[1](self, loc)
-            zone = self.game.machine.zones[slot]
-            if self.zones[slot] and zone.kind != "set":
-                values = (self.zones[slot][0],)
-            elif self.mids[slot] or (zone.kind == "set" and self.zones[slot]):
-                values = tuple(self.mids[slot] or sorted(set(self.zones[slot])))
-            elif self.bottoms[slot]:
-                values = (self.bottoms[slot][0],)
-            else:
-                raise SpecRuntimeError(f"draw from empty {zone.label}", "exhausted")
-            comps = self.game.machine.components
-            p = 1.0 / len(values)
-            what = ins[-1].what
-            drawn = values
-            self.pending = ("chance", -1, values,
-                            lambda: tuple(f"{what}: {comps[v].label}" for v in drawn),
-                            list(values), (p,) * len(values))
-        else:
-            values, probs, labels, ids = ins[1](self, loc)
-            self.pending = ("chance", -1, values, labels, list(ids), probs)
-        if (len(values) == 1 and self.game.auto_resolve) or self.script:
-            return self._auto()
-        return False
+        if not self.is_terminal():
+            self._finish("time limit", f"the game ran longer than {seconds:g} s "
+                         f"(after {len(self.history)} steps)", self.decision_site())
 
-    def _auto(self) -> bool:
-        """Resolve a one-option node, or the next scripted label. False when it must pause."""
-        p = self.pending
-        if len(p[2]) == 1:
-            i = 0
-        else:
-            want = self.script.pop(0)
-            labels = self.labels()
-            matches = [k for k, lab in enumerate(labels) if lab == want or lab.endswith(": " + want)]
-            if len(matches) != 1:
-                self._finish("expectation failed", f"script label {want!r} matches "
-                             f"{len(matches)} of the options: {list(labels)}")
-                return False
-            i = matches[0]
-        fr = self.stack[-1]
-        ins = self.game.codes[fr[0]][fr[1]]
-        value = p[2][i]
-        if self.events is not None:
-            self.events.append(self.labels()[i])
-        if ins[0] == DRAW:
-            z = ins[3](self, fr[2])
-            relocate(self, value, z, ins[4], self.game.machine.zones[z].kind)
-        fr[2][ins[3] if ins[0] == CHOICE else ins[2]] = value
-        fr[1] += 1
-        return True
+    def _result(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        r = self.result
+        if r is not None:
+            return r
+        if self.is_terminal() and not (self.example and self.finding is None):
+            # ended by a finding: the scores where the spec can compute them, else zeros
+            # (the finding says why the game has no proper result)
+            try:
+                r = self._score()
+            except SpecRuntimeError:
+                n = len(self.turns)
+                r = (0,) * n, tuple((0,) * (1 + len(self.game.machine.scoring.keys))
+                                    for _ in range(n))
+            self.result = r
+            return r
+        return self._score()
 
-    # ---- results
     def returns(self) -> list[int]:
-        """Each player's score by the spec's scoring block (final at terminal states)."""
-        score = self.game.machine.scoring.score
-        try:
-            return [int(score(self, p)) for p in range(len(self.turns))]
-        except Exception:
-            return [0] * len(self.turns)
+        """Each player's score by the spec's scoring block (final at terminal states).
+
+        A game that ends normally has its scores computed then; a score that cannot be
+        computed is the game's finding (scores 0). A game ended by a finding scores what the
+        spec can compute, else 0 (the finding explains).
+
+        Raises:
+            SpecRuntimeError: at a non-terminal state (or the end of an example) whose scores
+                cannot be computed.
+        """
+        return list(self._result()[0])
 
     def rank_keys(self) -> list[tuple[int, ...]]:
-        """Per player: (score, tie-break values...), each oriented so larger is better."""
-        s = self.game.machine.scoring
-        keys = []
-        scores = self.returns()
-        for p in range(len(self.turns)):
-            key = [scores[p]]
-            for direction, fn, _ in s.keys:
-                try:
-                    v = int(fn(self, p))
-                except Exception:
-                    v = 0
-                key.append(v if direction == "most" else -v)
-            keys.append(tuple(key))
-        return keys
+        """Per player: (score, tie-break values...), each oriented so larger is better.
+
+        Raises:
+            SpecRuntimeError: as :meth:`returns`.
+        """
+        return list(self._result()[1])
 
     def ranking(self) -> list[int]:
         """Each player's place (1 = winner); players still tied after the chain share a place."""
@@ -479,6 +306,9 @@ class State:
         new.pending = self.pending
         new.script = self.script[:]
         new.events = None if self.events is None else self.events[:]
+        new.work = self.work
+        new.result = self.result
+        new.example = self.example
         return new
 
     def key(self) -> tuple[Any, ...]:
@@ -508,7 +338,7 @@ class State:
             TraceError: the data is malformed, for another configuration or spec version,
                 or the replayed state differs from the snapshot.
         """
-        validate("state", doc)  # the published schema; a forged seed or history stops here
+        validate("state", doc, at_most=game.bound)  # the published schema, before any replay
         want = game.describe()
         for key in ("spec", "players", "variants", "errata", "fingerprint"):
             if doc.get(key) != want[key]:

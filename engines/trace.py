@@ -17,14 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.dsl import ast
-from rulewright.engines.game import Game, bundled_specs, display_path, load, load_spec, spec_path
+from rulewright.engines.game import (MAX_SPEC_BYTES, Game, bundled_specs, display_path, load,
+                                     load_spec, spec_path)
 from rulewright.engines.schema import read_json, validate
 from rulewright.engines.state import State
 from rulewright.errors import SpecError, TraceError, UsageError
 
 FORMAT = "rulewright-trace/1"
-#: A spec file larger than this is not opened for a replay (bytes).
-MAX_SPEC_BYTES = 16 * 1024 * 1024
 
 
 def record_step(state: State, action: int) -> dict[str, Any]:
@@ -60,7 +59,8 @@ def read_trace(path: Path) -> dict[str, Any]:
         TraceError: not JSON or not a valid trace; the one-line message names the field.
     """
     doc = read_json(path, "trace")
-    validate("trace", doc, str(path))
+    # the entries of history and steps are checked by replay, once the game bounds their number
+    validate("trace", doc, str(path), entries=False, numbers=False)  # loads checked them
     return dict(doc)
 
 
@@ -120,7 +120,7 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
 
 
 def replay(doc: dict[str, Any], spec: str | None = None,
-           game: Game | None = None) -> tuple[Game, list[State]]:
+           game: Game | None = None, what: str = "") -> tuple[Game, list[State]]:
     """Re-run a trace and check every step.
 
     Args:
@@ -129,6 +129,7 @@ def replay(doc: dict[str, Any], spec: str | None = None,
             made from a spec file that is not bundled replays only with this.
         game: an already loaded game to replay in (saves recompiling); it must have the
             trace's configuration.
+        what: how messages name the trace (its file name).
 
     Returns:
         The game and the states before each step plus the final state.
@@ -138,7 +139,7 @@ def replay(doc: dict[str, Any], spec: str | None = None,
             recorded value (step, label, result) that replaying does not reproduce.
         UsageError: ``spec`` names no file.
     """
-    validate("trace", doc)
+    validate("trace", doc, what, entries=False)  # what finding and loading the spec reads
     if game is not None:
         want = (doc["spec"], doc["players"], tuple(sorted(doc["variants"])), tuple(doc["errata"]))
         if game.config != want:
@@ -153,6 +154,8 @@ def replay(doc: dict[str, Any], spec: str | None = None,
     if len(doc["steps"]) != len(doc["history"]):
         raise TraceError(f"the trace has {len(doc['steps'])} steps but {len(doc['history'])} "
                          "actions in its history")
+    # every step's fields, now that the game bounds their number (a million take minutes)
+    validate("trace", doc, what, at_most=game.bound, numbers=False)
     state = game.new_initial_state(doc["seed"])
     states = [state.clone()]
     for n, (action, step) in enumerate(zip(doc["history"], doc["steps"])):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from rulewright.dsl.constraints import (COMPONENT, CounterRange, NeverDecreases,
                                         ZoneCondition)
-from rulewright.dsl.machine import Machine
+from rulewright.dsl.machine import Machine, SpecRuntimeError
 from rulewright.dsl.unparse import span_text
 from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.declared import explainer
@@ -41,7 +41,10 @@ def _zone(c: ZoneCondition, source: str) -> Invariant:
     title = f"zone {c.zone} holds only {c.decl.of} where {condition}"
 
     def check(ctx: Context, state: State) -> str | None:
-        bad = c.offending(state)
+        try:
+            bad = c.offending(state)
+        except SpecRuntimeError as err:  # a spec defect in the condition
+            return f"the condition of zone {c.zone} cannot be evaluated ({err})"
         if not bad:
             return None
         m = ctx.game.machine

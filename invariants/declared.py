@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulewright.dsl.machine import CompiledInvariant, Machine
+from rulewright.dsl.machine import CompiledInvariant, Machine, SpecRuntimeError
 from rulewright.invariants.base import Check, Context, Invariant
 from rulewright.invariants.explain import Explainer
 
@@ -75,8 +75,8 @@ def _check(inv: CompiledInvariant) -> Check:
             return None
         try:
             ok = inv.check(state)
-        except Exception as err:  # a spec defect in the invariant's expression
-            return f"{text}: cannot be evaluated ({type(err).__name__}: {err})"
+        except SpecRuntimeError as err:  # a spec defect in the invariant's expression
+            return f"{text}: cannot be evaluated ({err})"
         if ok:
             return None
         why = explainer(ctx).explain(inv.decl.expr, state)

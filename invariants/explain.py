@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from rulewright.dsl import ast
+from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.dsl.unparse import span_text
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class Explainer:
         """``e``'s value on ``state`` with ``env``'s names bound.
 
         Raises:
-            Exception: whatever evaluating ``e`` raises (the caller reports it).
+            SpecRuntimeError: a spec defect met while evaluating ``e``.
         """
         names = tuple(env)
         key = (e, names)
@@ -138,8 +139,8 @@ class Explainer:
                 continue  # already shown: `for p = 1`
             try:
                 shown = self.show(self.value(part, state, env), self.components(part, comps))
-            except Exception as err:  # noqa: BLE001 - shown as the part's value
-                shown = f"cannot be evaluated ({type(err).__name__}: {err})"
+            except SpecRuntimeError as err:  # a spec defect: shown as the part's value
+                shown = f"cannot be evaluated ({err})"
             if shown != self.text(part):  # an enum member or a constant says itself
                 out.append((depth, f"{self.text(part)} = {shown}"))
 
@@ -150,9 +151,8 @@ class Explainer:
             return
         try:
             value = self.value(e, state, env)
-        except Exception as err:  # noqa: BLE001 - the explanation says so
-            out.append((depth, f"{prefix}{self.text(e)} cannot be evaluated "
-                               f"({type(err).__name__}: {err})"))
+        except SpecRuntimeError as err:  # a spec defect: the explanation says so
+            out.append((depth, f"{prefix}{self.text(e)} cannot be evaluated ({err})"))
             return
         if isinstance(e, ast.Aggregate) and e.func in ("all", "any"):
             self._quantifier(e, state, env, comps, depth, out, prefix, bool(value))
@@ -177,7 +177,7 @@ class Explainer:
             decl = self.functions[e.func]
             try:
                 args = [self.value(a, state, env) for a in e.args]
-            except Exception:  # noqa: BLE001 - then the call's parts are shown as they are
+            except SpecRuntimeError:  # then the call's parts are shown as they are
                 args = None
             if args is not None and len(args) == len(decl.params):
                 bound = ", ".join(f"{p} = {self.show(a, self.components(x, comps))}"
@@ -210,7 +210,7 @@ class Explainer:
     def _truthy(self, e: ast.Expr, state: Any, env: dict[str, Any]) -> bool:
         try:
             return bool(self.value(e, state, env))
-        except Exception:  # noqa: BLE001 - a part that fails is not true
+        except SpecRuntimeError:  # a part that fails is not true
             return False
 
     def _quantifier(self, e: ast.Aggregate, state: Any, env: dict[str, Any],

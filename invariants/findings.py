@@ -13,6 +13,11 @@ finding kind           class        reported under       why
 ``deadlock``           violation    ``no deadlock``      a decision with no option: play stops
 ``termination``        violation    ``termination``      more steps than the declared ``bound``
 ``livelock``           violation    ``termination``      a loop that never reaches a decision
+``work budget``        violation    ``termination``      one step (or one constant) did more
+                                                         work than the budget: lists or numbers
+                                                         that grow without end
+``time limit``         violation    ``termination``      one game ran longer than the wall-clock
+                                                         limit of simulate or verify
 ``gap``                gap          (gaps reached)       a ``gap "..."`` the spec author wrote:
                                                          the rulebook is silent; reaching it is
                                                          information, not a spec defect
@@ -36,6 +41,8 @@ VIOLATION_KINDS: dict[str, str] = {
     "deadlock": "no deadlock",
     "termination": "termination",
     "livelock": "termination",
+    "work budget": "termination",
+    "time limit": "termination",
     "exhausted": "supplies",
 }
 

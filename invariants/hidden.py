@@ -22,7 +22,6 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterator
 
 from rulewright.dsl.expr import contents
-from rulewright.dsl.machine import CHOICE
 from rulewright.invariants.base import Context, Invariant
 
 if TYPE_CHECKING:
@@ -62,7 +61,7 @@ def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] |
         The copy and readable "component -> zone" moves, or None when nothing could move.
     """
     m = state.game.machine
-    pinned = {c for fr in state.stack for c in _ints(fr[2])}
+    pinned = set(_ints(tuple(state.frame_values())))
     alt = state.clone()
     slots: dict[str, list[tuple[list[int], int, int]]] = defaultdict(list)
     for part, z in unseen_places(alt, player):
@@ -89,23 +88,6 @@ def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] |
     return alt, moves
 
 
-def _options(state: State) -> list[str] | None:
-    fr = state.stack[-1]
-    ins = state.game.machine.rules[fr[0]].code[fr[1]]
-    if ins[0] != CHOICE:
-        return None
-    try:
-        _, labels, ids = ins[2](state, list(fr[2]))
-        if callable(labels):  # the engine builds labels lazily
-            labels = labels()
-    except Exception:  # the alternative is not a situation the rules can evaluate: skip it
-        return None
-    if len(labels) != len(ids):
-        raise AssertionError(f"the spec's options give {len(ids)} actions but {len(labels)} "
-                             f"labels: {list(labels)}")
-    return sorted(str(lab) for lab in labels)
-
-
 def _observed(state: State, player: int) -> tuple[Any, ...]:
     """The zone part of ``state.observation(player)``, by zone index.
 
@@ -128,7 +110,7 @@ def _observed(state: State, player: int) -> tuple[Any, ...]:
 def hidden_information(ctx: Context, state: State) -> str | None:
     """The mover's options are the same in every rearrangement of what they cannot see."""
     player = state.current_player()
-    if player < 0 or not state.stack:
+    if player < 0:
         return None
     real = sorted(a.label for a in state.legal_action_labels())
     seen = _observed(state, player)
@@ -139,7 +121,7 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         alt, moves = made
         if _observed(alt, player) != seen:
             continue
-        other = _options(alt)
+        other = alt.options_at()
         if other is not None and other != real:
             return (f"player {player} sees the same, but with hidden components rearranged "
                     f"({'; '.join(moves[:4])}) the options change from {real} to {other}")

@@ -149,8 +149,11 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     except SpecError as err:
         return done("invalid", error=err.render())
     errata_sets = list(dict.fromkeys(c.errata for c in configs)) or [()]
+    def load_mutant(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
+        return load_parsed(target, players, variants, errata, source=str(spec))
     try:  # an example may be for a player count or variant no configuration has
-        worked = run_examples(target, errata_sets, first_failure=True)
+        worked = run_examples(spec, errata_sets, parsed=target, load_game=load_mutant,
+                              first_failure=True)
     except SpecError as err:
         return done("invalid", error=err.render())
     for ex in worked:
@@ -167,6 +170,9 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                                    trace_dir=Path(traces), database=None,
                                    seed=config_seed(seed, header.id, config.label),
                                    shrink=False, rounds=1)
+            if result.internal_error is not None:  # a bug in rulewright: stop loudly
+                raise RuntimeError(f"verify of {spec} mutant #{mutant} [{config.label}]: "
+                                   f"internal error {result.internal_error}")
             if result.violations:
                 return done("killed", kills=tuple(
                     Kill(config.label, v.invariant, v.message) for v in result.violations))

@@ -259,7 +259,8 @@ class InvariantItem(_Item):
                 for r in v.rules:
                     lines.append(f"  rule {r['rule']} at {self.where(r['line'])}")
                     lines += [f"    cites: {c}" for c in r["cites"]]
-                lines.append(f"  counterexample, shrunk to {v.steps} steps:")
+                steps = f"{v.steps} step" + ("" if v.steps == 1 else "s")
+                lines.append(f"  counterexample, shrunk to {steps}:")
                 lines += ["  " + line for line in v.play_by_play]
                 lines.append(f"  trace: {v.trace}  (rulewright replay it)")
                 raise RulewrightFailure("\n".join(lines))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.invariants.base import Context, Invariant
 
 if TYPE_CHECKING:
@@ -65,9 +66,12 @@ def tiebreak(ctx: Context, state: State) -> str | None:
         values: list[int] = []
         for p in range(n):
             try:
-                v: Any = int(fn(state, p))
-            except Exception as err:  # the spec's expression failed: report, do not crash
+                v: Any = fn(state, p)
+            except SpecRuntimeError as err:  # the spec's expression failed: report, do not crash
                 return f"tie-break {text!r} cannot be evaluated for player {p}: {err}"
+            if not isinstance(v, int):
+                return f"tie-break {text!r} of player {p} is {v!r}, not a whole number"
+            v = int(v)
             values.append(v if direction == "most" else -v)
         chain.append(values)
     keys = state.rank_keys()

@@ -55,6 +55,20 @@ import rulewright
 #: Version 2 (was 1): adds "seed", "versions" and each game's "fingerprint".
 FORMAT = "rulewright-verify/2"
 
+#: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
+#: as they are). The JSON keeps the ids.
+PLAIN_NAMES: dict[str, str] = {
+    "engine finding": "unexplained stop",
+    "supplies": "empty supplies handled",
+    "expectations": "expect statements",
+    "chance": "chance odds",
+}
+
+
+def plain(name: str) -> str:
+    """The name rules editors read for invariant ``name`` (see :data:`PLAIN_NAMES`)."""
+    return PLAIN_NAMES.get(name, name)
+
 
 def versions() -> dict[str, str]:
     """The versions a run's results depend on: rulewright, Hypothesis (the same seed draws the
@@ -139,10 +153,13 @@ class ConfigResult:
     checks: dict[str, int] = field(factory=dict)
     violations: list[ViolationReport] = field(factory=list)
     gaps: list[GapReport] = field(factory=list)
+    #: A bug in rulewright that stopped this configuration ("TypeError: ..."), or None.
+    internal_error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"label": self.label, "players": self.players, "variants": self.variants,
+        extra = {} if self.internal_error is None else {"internal_error": self.internal_error}
+        return {**extra, "label": self.label, "players": self.players, "variants": self.variants,
                 "errata": self.errata, "examples": self.examples, "games": self.games,
                 "finished": self.finished, "steps": self.steps,
                 "seconds": round(self.seconds, 3),
@@ -190,6 +207,11 @@ class GameResult:
                 or any(not e.passed for e in self.examples))
 
     @property
+    def internal_error(self) -> bool:
+        """A bug in rulewright stopped some configuration."""
+        return any(c.internal_error is not None for c in self.configs)
+
+    @property
     def gaps_reached(self) -> bool:
         """Some configuration reached a gap."""
         return any(c.gaps for c in self.configs)
@@ -219,7 +241,10 @@ class Report:
     seed: int = 0
 
     def exit_code(self) -> int:
-        """2 a spec did not compile; 1 a violation (or, when strict, a reached gap); else 0."""
+        """3 a bug in rulewright stopped a configuration; 2 a spec did not compile; 1 a
+        violation (or, when strict, a reached gap); else 0."""
+        if any(g.internal_error for g in self.games):
+            return 3
         if any(g.error is not None for g in self.games):
             return 2
         if any(g.violated for g in self.games):

@@ -14,26 +14,31 @@ import re
 import secrets
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from attrs import frozen
 from hypothesis import Phase, settings
 from hypothesis import seed as hypothesis_seed
+from hypothesis.database import ExampleDatabase
 from hypothesis.stateful import run_state_machine_as_test
 
 from rulewright.dsl import ast
 from rulewright.dsl.compile import fingerprint
-from rulewright.engines.game import Game, load, load_parsed, load_spec
+from rulewright.engines.game import Game, load, load_spec
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.base import Invariant, InvariantViolation
+from rulewright.invariants.database import DatabaseLocation, entry_name
 from rulewright.invariants.library import applicable, invariants_for, names
 from rulewright.invariants.profiles import (PROFILES, Profile, database_root,
                                             hypothesis_settings, shrink_limit)
 from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResult, GapReport,
                                           Report, ViolationReport)
 from rulewright.invariants.stateful import Plan, Recorder, machine_class, plan_for
+
+if TYPE_CHECKING:
+    from rulewright.invariants.backend import Backend
 
 #: Hypothesis runs per configuration at most: each later one without the invariants violated.
 ROUNDS = 3
@@ -43,6 +48,9 @@ Progress = Callable[[str, str, int, int], None]
 
 #: Called as finished(spec, result, done, total) after each configuration (done counts it).
 Finished = Callable[[str, ConfigResult, int, int], None]
+
+#: Trace documents by file path, when a run returns them instead of writing them.
+Traces = dict[str, dict[str, Any]]
 
 
 def new_seed() -> int:
@@ -73,6 +81,10 @@ class Config:
         if self.errata:
             parts.append("+errata" if len(self.errata) > 1 else f"+{self.errata[0]}")
         return " ".join(parts)
+
+
+#: One spec of a run: (spec, its configurations, or None and the rendered spec error).
+SpecPlan = tuple[str | Path, list[Config] | None, str | None]
 
 
 def configurations(spec: str | Path, players: Sequence[int] | None = None,
@@ -129,7 +141,7 @@ def rules_involved(game: Game, state: State, steps: list[dict[str, Any]],
     wanted: list[str] = list(extra)
     if state.finding is not None and state.finding.rule:
         wanted.append(state.finding.rule)
-    wanted += [m.rules[fr[0]].name for fr in reversed(state.stack)]
+    wanted += state.running_rules()
     if steps:
         wanted.append(steps[-1]["rule"])
     out = []
@@ -163,14 +175,28 @@ def game_trace(game: Game, seed: int, history: Sequence[int],
     return state, trace_json(game, state, steps)
 
 
+def _keep(path: Path, doc: dict[str, Any], traces: Traces | None) -> None:
+    if traces is None:
+        write_trace(path, doc)
+    else:
+        traces[str(path)] = doc
+
+
+def write_traces(traces: Traces) -> None:
+    """Write trace documents a run returned (see :func:`verify_config`'s ``traces``)."""
+    for path, doc in traces.items():
+        write_trace(Path(path), doc)
+
+
 def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Invariant | None,
-                     trace_dir: Path) -> ViolationReport:
-    """A violation with its rules, play-by-play and trace file (written to ``trace_dir``)."""
+                     trace_dir: Path, traces: Traces | None = None) -> ViolationReport:
+    """A violation with its rules, play-by-play and trace file (written to ``trace_dir``, or
+    kept in ``traces``)."""
     states: list[State] = []
     state, doc = game_trace(game, v.state.seed, v.state.history, states)
     doc["violation"] = {"invariant": v.invariant, "message": v.message}
     path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-{v.invariant}.json")
-    write_trace(path, doc)
+    _keep(path, doc, traces)
     lines = play_by_play(game, doc, states)
     lines.append(f"VIOLATED {v.invariant}: {v.message}")
     rules = rules_involved(game, state, doc["steps"])
@@ -196,29 +222,39 @@ def _violations(err: BaseException) -> tuple[list[InvariantViolation], list[Base
 
 def verify_config(game: Game, config: Config, profile: Profile, *,
                   examples: int | None = None, budget: float | None = None,
-                  trace_dir: Path, database: Path | None = None,
-                  seed: int | None = None, shrink: bool = True,
-                  rounds: int = ROUNDS) -> ConfigResult:
+                  trace_dir: Path, database: ExampleDatabase | Path | None = None,
+                  seed: int | None = None, traces: Traces | None = None,
+                  shrink: bool = True, rounds: int = ROUNDS) -> ConfigResult:
     """Run the state machine on one configuration.
 
     Args:
         examples: Hypothesis examples (default: what fits ``budget``, in the profile's range).
         budget: seconds this configuration may take (an estimate guides the example count).
         trace_dir: where violation and gap traces are written.
-        database: the example database directory, or None for none.
+        database: the example database, or its directory, or None for none.
         seed: Hypothesis' random seed (None: Hypothesis picks one). The same seed, example
             count, database contents and Hypothesis version give the same run.
+        traces: when given, trace documents go here by path instead of being written (a
+            cluster's worker returns them to the client, which writes them).
         shrink: shrink each failure to its shortest game (``rulewright mutate`` only needs
             to know that something failed, and skips it).
         rounds: Hypothesis runs at most, each later one without the invariants already
             violated (1: stop at the first violation).
 
+    A bug in rulewright met while running (any exception other than an invariant
+    violation) stops the configuration and is recorded as its ``internal_error``.
+
     Raises:
-        BaseException: anything that is not an invariant violation (a rulewright bug).
+        BaseException: an interrupt.
     """
     started = time.perf_counter()
     invariants = invariants_for(game)
-    plan: Plan = plan_for(game, invariants, profile.step_count)
+    try:
+        plan: Plan = plan_for(game, invariants, profile.step_count)
+    except Exception as err:  # noqa: BLE001 - a bug in rulewright, reported as one (exit 3)
+        return ConfigResult(config.label, config.players, list(config.variants),
+                            list(config.errata), seconds=time.perf_counter() - started,
+                            internal_error=f"{type(err).__name__}: {err}")
     if examples is None:
         # an example runs step_count rules; about one in three ends a game (measured: 10 to
         # 13 games per example of 40 rules on the bundled specs)
@@ -241,12 +277,17 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             cls = hypothesis_seed(seed)(cls)
         try:
             with shrink_limit(profile.shrink_seconds):
-                run_state_machine_as_test(cls, settings=chosen)
+                run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call]
             break
         except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
             new, other = _violations(err)
             if other:
-                raise other[0]
+                bug = other[0]
+                if not isinstance(bug, Exception):  # an interrupt, SystemExit
+                    raise bug
+                # a bug in rulewright, never the spec's: reported as such (verify exits 3)
+                result.internal_error = f"{type(bug).__name__}: {bug}"
+                break
             found += new
             broken = {v.invariant for v in new}
             active = [inv for inv in active if inv.name not in broken]
@@ -259,7 +300,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             continue
         seen.add(v.invariant)
         result.violations.append(violation_report(game, config, v, by_name.get(v.invariant),
-                                                  trace_dir))
+                                                  trace_dir, traces))
     for name in names(invariants):
         if name in seen:
             result.status[name] = "violated"
@@ -274,7 +315,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         _, doc = game_trace(game, rec.seed, rec.history)
         path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-gap-{rec.rule}-"
                                  f"{rec.line}.json")
-        write_trace(path, doc)
+        _keep(path, doc, traces)
         result.gaps.append(GapReport(rec.kind, rec.rule, rec.line, rec.message, list(rec.cites),
                                      rec.count, len(rec.history), str(path.resolve())))
     result.games, result.finished, result.steps = (recorder.games, recorder.finished,
@@ -286,19 +327,31 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     return result
 
 
-def run_examples(spec: str | Path | ast.Spec, errata_sets: Sequence[tuple[str, ...]],
-                 *, first_failure: bool = False) -> list[ExampleResult]:
+#: Compiles one configuration: (players, variants, errata) -> Game.
+Loader = Callable[[int, Sequence[str], Sequence[str]], Game]
+
+
+def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]], *,
+                 parsed: ast.Spec | None = None, load_game: Loader | None = None,
+                 first_failure: bool = False) -> list[ExampleResult]:
     """Run every worked example of ``spec`` under each errata set.
 
     Pass means: the example ran to its end with no finding (every ``expect`` held and no
     decision was left unanswered).
 
     Args:
-        spec: a bundled name, a path, or a parsed spec (a mutant of it, say).
+        parsed, load_game: the parsed spec and how to compile a configuration of it (default
+            :func:`~rulewright.engines.game.load_spec` and :func:`~rulewright.engines.game.load`
+            of ``spec``; a worker passes those of its :class:`~rulewright.engines.source.SpecText`,
+            ``rulewright mutate`` those of a mutant).
         first_failure: stop after the first example that fails.
     """
     out = []
-    parsed = spec if isinstance(spec, ast.Spec) else load_spec(spec)
+    if parsed is None:
+        parsed = load_spec(spec)
+    if load_game is None:
+        def load_game(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
+            return load(spec, players, variants, errata)
     for errata in errata_sets:
         decls: dict[str, ast.ExampleDecl] = {
             d.name: d for d in parsed.decls if isinstance(d, ast.ExampleDecl)}
@@ -306,8 +359,7 @@ def run_examples(spec: str | Path | ast.Spec, errata_sets: Sequence[tuple[str, .
             if er.name in errata:
                 decls.update({e.name: e for e in er.examples})
         for name, ex in decls.items():
-            game = load_parsed(parsed, ex.players, ex.variants, errata) \
-                if isinstance(spec, ast.Spec) else load(spec, ex.players, ex.variants, errata)
+            game = load_game(ex.players, ex.variants, errata)
             state = game.example_state(name)
             problem = None
             if state.finding is not None:
@@ -329,11 +381,14 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
                 examples: int | None = None, budget: float | None = None,
                 trace_dir: Path, use_database: bool = True, seed: int | None = None,
                 progress: Progress | None = None, finished: Finished | None = None,
-                done: int = 0, total: int = 0) -> GameResult:
+                done: int = 0, total: int = 0,
+                database: DatabaseLocation | None = None) -> GameResult:
     """Verify one spec in the given configurations and run its worked examples.
 
     Args:
         budget: seconds for the whole spec, shared equally by its configurations.
+        use_database, database: whether to use an example database, and where (default: the
+            user cache); one per spec version and configuration.
         seed: the run's seed; each configuration's is :func:`config_seed` of it.
         progress, finished: called before and after each configuration.
         done, total: configurations of the whole run done before this spec, and in all.
@@ -356,8 +411,8 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
             share = (budget - (time.perf_counter() - started)) / (len(configs) - i)
         db = None
         if use_database:
-            m = game.machine
-            db = database_root() / _safe(f"{spec_id}-{m.fingerprint[:12]}-{config.label}")
+            where = database or DatabaseLocation("default")
+            db = where.open(entry_name(spec_id, game.machine.fingerprint, config.label))
         result.configs.append(verify_config(game, config, profile, examples=examples,
                                             budget=share, trace_dir=trace_dir, database=db,
                                             seed=None if seed is None else
@@ -369,12 +424,30 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
     return result
 
 
+def plan_specs(specs: Sequence[str | Path], players: Sequence[int] | None = None,
+               variants: Sequence[str] | None = None, errata: str = "both") -> list[SpecPlan]:
+    """Each spec with its configurations (:func:`configurations`), or its rendered error
+    when it does not parse.
+
+    Raises:
+        UsageError: an unknown spec, player count or variant.
+    """
+    plans: list[SpecPlan] = []
+    for spec in specs:
+        try:
+            plans.append((spec, configurations(spec, players, variants, errata), None))
+        except SpecError as err:
+            plans.append((spec, None, err.render()))
+    return plans
+
+
 def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
            variants: Sequence[str] | None = None, errata: str = "both",
            profile: str = "dev", examples: int | None = None, strict: bool = False,
            trace_dir: Path | None = None, use_database: bool = True,
            seed: int | None = None, progress: Progress | None = None,
-           finished: Finished | None = None) -> Report:
+           finished: Finished | None = None, database: DatabaseLocation | None = None,
+           backend: Backend | None = None) -> Report:
     """Verify specs: every invariant in every configuration, plus the worked examples.
 
     Args:
@@ -385,9 +458,14 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         strict: reached gaps fail the run.
         trace_dir: where traces go (default ``<cache>/rulewright/traces``).
         use_database: use Hypothesis' example database.
+        database: where it is (default: the user cache; see
+            :class:`~rulewright.invariants.database.DatabaseLocation`).
         seed: the run's seed (default: a new one, recorded in the report); each
             configuration's Hypothesis seed is :func:`config_seed` of it.
-        progress, finished: called before and after each configuration.
+        progress, finished: called before and after each configuration (with a backend:
+            when a worker starts it, and when its result is back).
+        backend: run the configurations as units of work on it (e.g. a Dask cluster, see
+            :mod:`rulewright.invariants.units`); default: one after the other, here.
 
     Raises:
         UsageError: unknown profile, spec, player count or variant.
@@ -398,12 +476,15 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
     traces = trace_dir or database_root().parent / "traces"
     started = time.perf_counter()
     report = Report(profile, strict, seed=new_seed() if seed is None else seed)
-    plans: list[tuple[str | Path, list[Config] | None, str | None]] = []
-    for spec in specs:
-        try:
-            plans.append((spec, configurations(spec, players, variants, errata), None))
-        except SpecError as err:
-            plans.append((spec, None, err.render()))
+    plans = plan_specs(specs, players, variants, errata)
+    if backend is not None:
+        from rulewright.invariants.units import verify_units  # it builds on this module
+        verify_units(backend, report, plans, prof, examples=examples,
+                     trace_dir=traces.absolute(),
+                     database=(database or DatabaseLocation("default")) if use_database else None,
+                     progress=progress, finished=finished)
+        report.seconds = time.perf_counter() - started
+        return report
     total = sum(len(c) for _, c, _ in plans if c)
     done = 0
     for spec, configs, error in plans:
@@ -419,7 +500,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
                                             budget=budget, trace_dir=traces,
                                             use_database=use_database, seed=report.seed,
                                             progress=progress, finished=finished,
-                                            done=done, total=total))
+                                            done=done, total=total, database=database))
         except SpecError as err:
             report.games.append(GameResult(str(spec), str(spec), str(spec), error=err.render()))
         done += len(configs)

@@ -40,6 +40,8 @@ from rulewright.invariants.findings import classify
 
 #: Actions drawn one by one per example, at most; longer games use seeded chunks.
 DRAW_BUDGET = 4000
+#: Wall-clock seconds one game may run before it ends with a "time limit" finding.
+GAME_SECONDS = 60.0
 
 
 @frozen
@@ -153,6 +155,7 @@ class Playing:
     """One game in progress inside the state machine: state, context, checker."""
 
     def __init__(self, game: Game, checker: Checker, seed: int) -> None:
+        self.deadline = time.monotonic() + GAME_SECONDS
         self.state = game.new_initial_state(seed)
         self.ctx = Context(game, [self.state.key()], random.Random(seed))
         self.checker = checker
@@ -170,6 +173,8 @@ class Playing:
         """Apply ``action``; check the new state unless the caller checks it later."""
         s = self.state
         s.apply_action(action)
+        if time.monotonic() > self.deadline:
+            s.stop_for_time(GAME_SECONDS)
         self.checker.recorder.steps += 1
         self.ctx.keys.append(s.key())
         if s.is_terminal():

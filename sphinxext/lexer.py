@@ -105,8 +105,8 @@ class RulesLexer(RegexLexer):
             (r"\s+", Whitespace),
             (r"#[^\n]*", Comment.Single),
             # A gap's or assumption's text is what a reviewer reads first: mark it whole.
-            (r'\b(gap)(\s+)("(?:\\.|[^"\\])*")', bygroups(Name.Exception, Whitespace,
-                                                        String.Other)),
+            (r'\b(gap)(\s+)("(?:\\.|[^"\\])*")',
+             bygroups(Name.Exception, Whitespace, String.Other)),  # type: ignore[no-untyped-call]
             (r'"(?:\\.|[^"\\])*"', String.Double),
             (r"\d+", Number.Integer),
             (r"\.\.|->", Punctuation),

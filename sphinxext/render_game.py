@@ -105,9 +105,12 @@ def components_section(page: Page, machine: Machine) -> nodes.section:
         rows.append([literal(kind), d.title if d else kind, str(len(comps)),
                      d.home if d else "", source])
         total += len(comps)
-    rows.append([strong("total"), "", strong(str(total)), "", ""])
-    sec += table(["Kind", "Description", "Count", "Starts in", "Data"], rows,
-                 classes=["rw-components"], widths=[2, 4, 1, 2, 5])
+    if by_kind:
+        rows.append([strong("total"), "", strong(str(total)), "", ""])
+        sec += table(["Kind", "Description", "Count", "Starts in", "Data"], rows,
+                     classes=["rw-components"], widths=[2, 4, 1, 2, 5])
+    else:  # an empty table with "total 0" says less than a sentence
+        sec += para("No cards or other components.")
     for kind, comps in by_kind.items():
         d = cards.get(kind)
         attrs = list(d.attributes) if d else sorted(comps[0].attrs)

@@ -21,6 +21,8 @@ from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, trace_json
 from rulewright.sphinx.nodes_util import (admonition, bullets, literal, para, plural, section,
                                           strong, table)
+from rulewright.sphinx.html_nodes import folded
+from rulewright.sphinx.render_game import FOLD_ROWS
 from rulewright.sphinx.render_rules import Page, trace_link, trace_links
 from rulewright.sphinx.source import gaps_in
 
@@ -101,10 +103,13 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
     traced = [vg for vg in page.verified.gaps if vg.trace]
     if traced:
         gsec += para(strong("Shortest games reaching them in verification:"))
-        gsec += bullets([para(f"{vg.kind} in ", literal(vg.rule), f" line {vg.line} "
-                              f"({vg.config}, {vg.count} games): ",
+        links = bullets([para(f"{vg.kind} in ", literal(vg.rule), f" line {vg.line} "
+                              f"({vg.config}, {plural(vg.count, 'game')}): ",
                               trace_link(page, vg.trace, os.path.basename(vg.trace)))
                          for vg in traced])
+        # one per gap and configuration: dozens for a big spec, so a long list folds
+        gsec += folded(f"Show the {len(traced)} trace files", links) \
+            if len(traced) > FOLD_ROWS else links
     sec += gsec
     failed = {n: [r for r in rs if r.status == "failed"] for n, rs in page.results.items()}
     failed = {n: rs for n, rs in failed.items() if rs}

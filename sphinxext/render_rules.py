@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections import Counter
 
 from attrs import frozen
 from docutils import nodes
 from sphinx import addnodes
 
 from rulewright.dsl import ast
+from rulewright.invariants.report import plain
 from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_block,
                                           folded_code, literal, literate, para,
                                           provenance_nodes, reference, section, strong, table)
@@ -23,6 +25,9 @@ from rulewright.sphinx.verify_json import InvariantResult, SpecResults
 
 #: Declarations rendered in the "Rules" section, in file order.
 RULE_LIKE = (ast.RuleDecl, ast.ScoringDecl, ast.FunctionDecl, ast.TableDecl)
+
+#: At most this many configurations are named in a line of results; past it, counts.
+LIST_CONFIGS = 4
 
 
 @frozen
@@ -89,13 +94,27 @@ def status_text(results: list[InvariantResult], stale: bool = False) -> str:
     if failed:
         # a message's first line says what broke; the lines below it (the values of the
         # invariant's parts) are shown with the violation in the findings section
-        return "VIOLATED in " + "; ".join(
-            f"{r.config}" + (f" ({r.message.splitlines()[0]})" if r.message else "")
-            for r in failed)
+        shown = "; ".join(f"{r.config}" + (f" ({r.message.splitlines()[0]})" if r.message
+                                           else "")
+                          for r in failed[:LIST_CONFIGS])
+        more = len(failed) - LIST_CONFIGS
+        return "VIOLATED in " + shown + (f"; and {more} more configurations (see the summary)"
+                                         if more > 0 else "")
     held = [r.config for r in results if r.status == "passed"]
-    other = [f"{r.config}: {r.status}" for r in results if r.status != "passed"]
-    text = f"held in {', '.join(held)}" if held else "not checked"
-    return text + (f" ({'; '.join(other)})" if other else "")
+    other = [r for r in results if r.status != "passed"]
+    # A spec has up to 30 configurations: name them only when few, the summary grid has all.
+    if held and not other and len(held) > 1:
+        text = f"held in all {len(held)} configurations"
+    elif len(held) > LIST_CONFIGS:
+        text = f"held in {len(held)} of {len(results)} configurations"
+    else:
+        text = f"held in {', '.join(held)}" if held else "not checked"
+    if not other:
+        return text
+    if len(other) <= LIST_CONFIGS:
+        return text + f" ({'; '.join(f'{r.config}: {r.status}' for r in other)})"
+    counts = Counter(r.status for r in other)
+    return text + f" ({'; '.join(f'{s} in {n}' for s, n in counts.items())})"
 
 
 def trace_link(page: Page, trace: str, text: str) -> nodes.Node:
@@ -295,9 +314,9 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
               "information."]
     builtin += bullets(items)
     declared = {d.name for d in invs} | {f"spec:{d.name}" for d in invs}
-    others = sorted(set(page.results) - declared)
+    others = sorted(set(page.results) - declared, key=plain)
     if others:
         builtin += para(strong("Verified: "), "; ".join(
-            f"{n}: {status_text(page.results[n], page.verified.stale)}" for n in others))
+            f"{plain(n)}: {status_text(page.results[n], page.verified.stale)}" for n in others))
     sec += builtin
     return sec

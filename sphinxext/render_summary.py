@@ -10,6 +10,7 @@ from __future__ import annotations
 from docutils import nodes
 
 from rulewright.dsl import ast
+from rulewright.invariants.report import plain
 from rulewright.sphinx.nodes_util import bullets, para, reference, strong
 from rulewright.sphinx.render_rules import Page
 from rulewright.sphinx.source import gaps_in
@@ -26,7 +27,9 @@ STALE = ("The verification results given are from another version of the spec, s
 
 
 def _short(name: str) -> str:
-    return name.removeprefix("spec:")
+    """A grid column's head: the name rules editors read (as ``rulewright verify`` prints
+    it), without the ``spec:`` of the spec's own invariants."""
+    return plain(name).removeprefix("spec:")
 
 
 def verify_grid(page: Page) -> nodes.Node:

@@ -97,6 +97,16 @@ TRACE_EDITS: dict[str, tuple[Edit, str]] = {
                           "step 2: action 1 is not legal here (legal: [0, 2, 3, 4, 5, 6, 7, 8])"),
     "a cut history": (lambda d: d.update(history=d["history"][:3]) or d,
                       "the trace has 8 steps but 3 actions in its history"),
+    # Long lists are refused by their length before their entries are checked: checking a
+    # million entries one by one took minutes.
+    "a million more actions": (lambda d: d.update(history=d["history"] + [0] * 999_000) or d,
+                               "the trace has 8 steps but 999008 actions in its history"),
+    "longer than the game can be": (
+        lambda d: d.update(history=d["history"] * 100, steps=d["steps"] * 100) or d,
+        "{p}: history has 800 entries, but a game of this spec ends within 9 actions (its "
+        "bound)"),
+    "past the schema's length": (lambda d: d.update(history=[0] * 1_000_001) or d,
+                                 "{p}: history must be a list of at most 1000000 action ids"),
     "source /etc/passwd": (_set("source", "/etc/passwd"),
                            "the trace was made from the spec file '/etc/passwd', not a bundled "
                            "spec; replay opens only bundled specs on a trace's word, so give the "
@@ -144,7 +154,9 @@ def test_a_hostile_trace_is_exit_1_with_one_line(name: str, tmp_path: Path,
     edit, message = TRACE_EDITS[name]
     path = tmp_path / "t.json"
     path.write_text(json.dumps(edit(copy.deepcopy(TTT))), encoding="utf-8")
+    start = time.monotonic()
     code, out, err = _replay([str(path)], capsys)
+    assert time.monotonic() - start < 20
     message = message.replace("{p}", str(path))
     if "{kuhn}" in message:
         message = message.replace("{kuhn}", _kuhn_fingerprint())
@@ -387,6 +399,17 @@ def test_a_hostile_spec_is_exit_1_with_a_located_message(
     assert (code, out) == (1, "s.rules: 1 error(s)\n")
     assert "\n".join(err.splitlines()[:3]) == head
     assert SECRET not in err
+
+
+def test_a_spec_file_past_4_mib_is_refused_before_parsing(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # 20 MB of comments took a minute to parse
+    (tmp_path / "big.rules").write_text("# c\n" * (1024 * 1024 + 1), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "big.rules"]) == 2
+    assert capsys.readouterr().err == ("rulewright: big.rules: 4194308 bytes; a spec file has at "
+                                       "most 4194304 bytes\n")
 
 
 # ---- output paths: refused before the run starts, exit 2

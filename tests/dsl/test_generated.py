@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark.lexer import PatternStr
 
-import rulewright.engines.state as engine_state
+import rulewright.engines.interpreter as engine_state
 from rulewright.dsl import ast
 from rulewright.dsl.check import check
 from rulewright.dsl.compile import compile_spec
@@ -226,3 +226,63 @@ def test_mutated_real_specs_raise_only_spec_errors(path: Path, rng: Any, edits: 
 def test_mutated_real_specs_many(path: Path, rng: Any, edits: int) -> None:
     text = mutate(path.read_text(encoding="utf-8"), rng, edits)
     run(text, str(path))
+
+
+# ---- string contents and names ------------------------------------------------------------
+
+def literal(text: str) -> str:
+    """``text`` as a rules-language string literal (escapes for quotes, backslashes and
+    anything not printable)."""
+    def one(ch: str) -> str:
+        if ch.isprintable() and ch not in '"\\':
+            return ch
+        return f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}"
+    return '"' + "".join(map(one, text)) + '"'
+
+
+names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,40}", fullmatch=True)
+
+
+def text_spec(name: str, param: str, text: str) -> str:
+    """A spec that passes ``text`` through an inlined function (whose parameter is named
+    ``param``), a call that returns its argument, a label, an option and a cite."""
+    lit = literal(text)
+    return (f'game gen "Generated" {{ players 2..2 start play }}\n'
+            f'var {name} = ""\nvar {name}_2 = ""\n'
+            f'function text_{name}({param}) = {lit}\n'
+            f'function same_{name}({param}) = {param}\n'
+            'scoring (p) { score 0 }\n'
+            f'rule play cite {lit} {lit} {{\n'
+            f'  {name} = text_{name}("f")\n  {name}_2 = same_{name}({lit})\n'
+            f'  choose 0 label {lit} {{ option {lit} {{ }} option "other" {{ }} }}\n'
+            '  end\n}\n')
+
+
+def check_text(name: str, param: str, text: str) -> None:
+    """The spec raises only our errors; when it plays, both counters hold ``text`` exactly."""
+    source = text_spec(name, param, text)
+    if run(source) != "played":
+        return  # a name that is a keyword or built-in: a located error, which is fine
+    machine = compile_spec(parse(source, "generated.rules"), players=2)
+    state, _ = playout(Game(machine), 0)
+    assert state.finding is None
+    assert state.counters == [text, text]
+    assert len(state.history) == 1  # the one decision, whose label and option hold the text
+
+
+@FAST_GRAMMAR
+@given(names, names, st.text(max_size=40))
+def test_any_string_and_name_passes_through_unchanged(name: str, param: str, text: str) -> None:
+    check_text(name, param, text)
+
+
+@pytest.mark.slow
+@SLOW
+@given(names, names, st.text(max_size=200))
+def test_any_string_and_name_many(name: str, param: str, text: str) -> None:
+    check_text(name, param, text)
+
+
+def test_strings_that_broke_the_old_inliner_pass_through() -> None:
+    for text in ["a0", "a0{__import__('os')}", "'", '"', "{0}", "\\", "\n", "p1_x", "k7"]:
+        check_text("out", "a0", text)

@@ -129,3 +129,12 @@ def test_loads_limits(text: str, message: str) -> None:
 
 def test_loads_keeps_ordinary_numbers() -> None:
     assert loads('[' + "9" * 40 + ', -1, 2.5e3]', "x") == [int("9" * 40), -1, 2500.0]
+
+
+def test_a_snapshot_history_longer_than_the_game_is_refused_by_its_length(kuhn: rw.Game) -> None:
+    # checked before its million entries are (that took a minute)
+    doc = dict(_snapshot(kuhn), history=[0] * 999_999)
+    with pytest.raises(TraceError) as caught:
+        State.from_json(kuhn, doc)
+    assert str(caught.value) == ("history has 999999 entries, but a game of this spec ends "
+                                 "within 5 actions (its bound)")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import rulewright as rw
+from rulewright.dsl.machine import ChanceNode
 from rulewright.engines.simulate import playout
 from rulewright.engines.state import State
 from rulewright.invariants.base import Context
@@ -87,12 +88,11 @@ def test_chance_and_moves_checks() -> None:
     game = rw.load(TINY, players=2)
     state = game.new_initial_state()
     assert chance_sane(_ctx(state), state) is None
-    p = list(state.pending)
-    p[5] = (0.5,) * len(p[4])
-    state.pending = tuple(p)
+    p = state.pending
+    assert isinstance(p, ChanceNode)
+    state.pending = ChanceNode(p.values, p.labels, p.ids, (0.5,) * len(p.ids), p.at)
     assert chance_sane(_ctx(state), state) == "chance outcomes sum to 2.5, not 1"
-    p[4], p[5] = [], ()
-    state.pending = tuple(p)
+    state.pending = ChanceNode((), p.labels, (), (), p.at)
     assert offers_moves(_ctx(state), state) == "a chance node without outcomes"
 
 

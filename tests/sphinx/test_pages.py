@@ -15,6 +15,8 @@ from rulewright.engines.game import load_spec
 from docutils import nodes
 
 from rulewright.sphinx.flow import PHASE_LIMIT
+from rulewright.sphinx.render_rules import status_text
+from rulewright.sphinx.verify_json import InvariantResult
 from rulewright.sphinx.source import folded_source, gaps_in, source_of
 from tests.sphinx.conftest import Builder, BuildWarnings, page_text, section_text, spec_files
 
@@ -73,14 +75,21 @@ def test_page_shows_every_rule_cite_erratum_and_gap(site: Path, spec_file: Path)
                 assert f"erratum {d.name} {d.date}, {d.source}" in errata
         if isinstance(d, ast.InvariantDecl):
             assert f"invariant {d.name}" in text
-        if isinstance(d, (ast.ZoneDecl, ast.VarDecl)):
-            where = section_text(html_page, _rid(game, "zones" if isinstance(d, ast.ZoneDecl)
-                                                 else "counters"))
-            assert d.name in where
-            for c in d.prov.cites:
-                assert c.quote in where and c.section in where, (d.name, c.quote)
-            for n in (*d.prov.assumes, *d.prov.notes):
-                assert n.value in where, (d.name, n.value)
+        # Provenance everywhere: zones, counters, tokens, variants, card kinds and tables
+        # show their citations, assumptions and notes in their own section.
+        where_id = {ast.ZoneDecl: ("zones",), ast.VarDecl: ("counters",),
+                    ast.TokenDecl: ("tokens",), ast.VariantDecl: ("overview",),
+                    ast.CardDecl: ("kind", getattr(d, "name", "")),
+                    ast.TableDecl: ("table", getattr(d, "name", "")) if getattr(
+                        d, "prov", ast.Provenance()).cites else ("helpers",)}.get(type(d))
+        if where_id is not None:
+            where = section_text(html_page, _rid(game, *where_id))
+            assert getattr(d, "name") in where
+            prov: ast.Provenance = getattr(d, "prov")
+            for c in prov.cites:
+                assert c.quote in where and c.section in where, (where_id, c.quote)
+            for n in (*prov.assumes, *prov.notes):
+                assert n.value in where, (where_id, n.value)
     for g in gaps_in(spec.decls):
         assert g.text in text
     gaps_part = text.split("Gaps in the rulebook", 2)[2].split("Invariant violations", 1)[0]
@@ -107,6 +116,51 @@ def test_every_diagram_box_links_to_its_rule(site: Path, spec_file: Path) -> Non
             linked.add(anchor)
     assert linked == {_rid(game, "rule", r) for r in rules}
     assert (len(found) > 1) == (len(rules) > PHASE_LIMIT)
+
+
+def test_errata_diffs_mark_removed_and_added_lines(site: Path) -> None:
+    raw = (site / "spec-showcase.html").read_text(encoding="utf-8")
+    diff = raw.split('id="showcase-erratum-draw-after"', 1)[1]
+    # Pygments' diff lexer marks the lines, rulewright.css colours them (red/green).
+    assert '<span class="gd">-' in diff and '<span class="gi">+' in diff
+    css = (site / "_static" / "rulewright.css").read_text(encoding="utf-8")
+    assert "div.rw-diff .highlight .gd {" in css and "div.rw-diff .highlight .gi {" in css
+
+
+def test_a_game_without_cards_says_so(site: Path) -> None:
+    text = " ".join(section_text(site / "spec-tic_tac_toe.html",
+                                 "tic-tac-toe-components").split())
+    assert "No cards or other components." in text and "total 0" not in text
+
+
+def _results(*statuses: str) -> list[InvariantResult]:
+    return [InvariantResult(name="x", config=f"{i + 1}p", status=s, message="m" * (s == "failed"))
+            for i, s in enumerate(statuses)]
+
+
+@pytest.mark.parametrize("statuses, text", [
+    (["passed"], "held in 1p"),
+    (["passed"] * 10, "held in all 10 configurations"),
+    (["passed", "n/a"], "held in 1p (2p: n/a)"),
+    (["passed"] * 8 + ["not reached"] * 2,
+     "held in 8 of 10 configurations (9p: not reached; 10p: not reached)"),
+    (["passed"] * 20 + ["not reached"] * 6 + ["n/a"] * 2,
+     "held in 20 of 28 configurations (not reached in 6; n/a in 2)"),
+    (["not reached", "n/a"], "not checked (1p: not reached; 2p: n/a)"),
+    (["passed", "failed", "failed"], "VIOLATED in 2p (m); 3p (m)"),
+    (["failed"] * 7, "VIOLATED in 1p (m); 2p (m); 3p (m); 4p (m); and 3 more configurations "
+                     "(see the summary)"),
+])
+def test_results_name_configurations_only_when_few(statuses: list[str], text: str) -> None:
+    assert status_text(_results(*statuses)) == text
+
+
+def test_the_grid_uses_the_names_verify_prints() -> None:
+    from rulewright.sphinx.render_summary import _short
+    assert [_short(n) for n in ("engine finding", "supplies", "expectations", "chance",
+                                "spec:small", "conservation")] == [
+        "unexplained stop", "empty supplies handled", "expect statements", "chance odds",
+        "small", "conservation"]
 
 
 def test_showcase_details(site: Path) -> None:

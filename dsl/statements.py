@@ -1,0 +1,413 @@
+"""Compile a rule's statements into instructions (see :mod:`rulewright.dsl.machine`).
+
+Decisions and chance events are explicit nodes, loops and branches are jumps, each rule call
+pushes a frame; consecutive straight-line statements are fused into one generated function
+(:meth:`RuleCompiler.flush`) with a ``try`` per statement, so a failure names its own line.
+"""
+
+from __future__ import annotations
+
+import ast as py
+from typing import Any, Callable, Iterable, Sequence
+
+import attrs
+
+from rulewright.dsl import ast
+from rulewright.dsl.codegen import call, name, reraise, state_attr, store_local, subscript
+from rulewright.dsl.expr import Code, ExprCompiler, Scope, contents
+from rulewright.dsl.fold import FoldError
+from rulewright.dsl.machine import (PASS, Call, Chance, Choice, Draw, End, Exec, Expect, Fn,
+                                    ForNext, Gap, Instr, Jump, JumpUnless, Return, Script, Site,
+                                    SpecRuntimeError, Switch, ZoneSlot)
+from rulewright.dsl.runtime import MAX_LIST
+from rulewright.errors import Diagnostic
+
+
+class RuleCompiler:
+    """Compiles the statements of one rule into instructions."""
+
+    def __init__(self, x: ExprCompiler, rule_index: dict[str, int], rule_name: str,
+                 scope: Scope, zone_slots: Sequence[ZoneSlot], diags: list[Diagnostic]) -> None:
+        self.x = x
+        self.rule_index = rule_index
+        self.rule = rule_name
+        self.scope = scope
+        self.code: list[Instr] = []
+        self.breaks: list[list[int]] = []
+        self.zone_slots = zone_slots
+        self.diags = diags
+        self.pending: list[tuple[list[py.stmt], Site]] = []
+
+    def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
+        return Site(self.rule, s.span, what)
+
+    def emit(self, ins: Instr) -> int:
+        self.flush()
+        self.code.append(ins)
+        return len(self.code) - 1
+
+    def here(self) -> int:
+        """The index of the next instruction (a jump target: straight-line code ends here)."""
+        self.flush()
+        return len(self.code)
+
+    def effect(self, stmts: list[py.stmt], site: Site) -> None:
+        """Queue one straight-line statement, as generated statement trees."""
+        self.pending.append((stmts, site))
+
+    def flush(self) -> None:
+        """Compile the queued statements into one :class:`Exec` instruction.
+
+        Consecutive effects run in one generated function, each in its own try block
+        (free in CPython 3.11 unless raised) so a failure still names its own statement.
+        """
+        if not self.pending:
+            return
+        body: list[py.stmt] = []
+        marks = []
+        for i, (stmts, site) in enumerate(self.pending):
+            marks.append((i, site.span.line))
+            handler = reraise("at_statement", py.Constant(i))
+            body.append(py.Try(stmts, [py.ExceptHandler(name("value_errors"), "err", [handler])],
+                               [], []))
+        space = self.x.space
+        run = space.function(space.mangle("rule", self.rule), ["st", "l"], body, marks)
+        sites = tuple(site for _, site in self.pending)
+        self.pending = []
+        self.code.append(Exec(run, sites, sites[0]))
+
+    def patch(self, at: int, target: int) -> None:
+        """Point the jump (or loop exit) at ``at`` to ``target``."""
+        ins = self.code[at]
+        if isinstance(ins, ForNext):
+            self.code[at] = attrs.evolve(ins, exit=target)
+        else:
+            assert isinstance(ins, (Jump, JumpUnless))
+            self.code[at] = attrs.evolve(ins, target=target)
+
+    def zone(self, e: ast.Expr, what: str) -> Callable[[Any, list[Any]], int]:
+        try:
+            return self.x.zone(e, self.scope)
+        except SpecRuntimeError as err:
+            self.diags.append(Diagnostic(e.span, f"{what}: {err}"))
+            return lambda st, l: 0
+
+    def block(self, body: Iterable[ast.Stmt]) -> None:
+        for s in body:
+            try:
+                getattr(self, "s_" + type(s).__name__)(s)
+            except FoldError as err:
+                self.diags.append(Diagnostic(err.span, err.message))
+
+    # ---- effects
+    def s_Let(self, s: ast.Let) -> None:
+        value = self.x.code(s.value, self.scope)
+        self.effect([py.Assign([store_local(self.scope.slot(s.name))], value.node)],
+                    self.site(s, "let"))
+
+    def counter_slot(self, t: ast.Target) -> Callable[[Any, list[Any]], int]:
+        return self.x.slot_fn(self.x.counter_base[t.name], self.x.counter_dims[t.name], t.args,
+                              t.name, self.scope)
+
+    def counter_code(self, t: ast.Target) -> Code:
+        args = [self.x.code(a, self.scope) for a in t.args]
+        return self.x.slot_code(self.x.counter_base[t.name], self.x.counter_dims[t.name], args,
+                                t.name)
+
+    def s_Assign(self, s: ast.Assign) -> None:
+        slot = self.counter_code(s.target).node
+        value = self.x.code(s.value, self.scope).node
+        site = self.site(s, f"{s.target.name} {s.op}")
+        counters = state_attr("counters")
+        if s.op == "=":
+            self.effect([py.Assign([py.Subscript(counters, slot, py.Store())], value)], site)
+            return
+        op: py.operator = py.Add() if s.op == "+=" else py.Sub()
+        if isinstance(value, py.Constant) and value.value.__class__ is int:
+            # plus or minus a literal grows a number by at most the literal: no check needed
+            self.effect([py.AugAssign(py.Subscript(counters, slot, py.Store()), op, value)],
+                        site)
+            return
+        stmts: list[py.stmt] = []
+        if not isinstance(slot, py.Constant):
+            temp = self.x.space.temp("s")
+            stmts.append(py.Assign([py.Name(temp, py.Store())], slot))
+            slot = name(temp)
+        helper = "add" if s.op == "+=" else "sub"
+        stmts.append(py.Assign([py.Subscript(state_attr("counters"), slot, py.Store())],
+                               call(helper, name("st"), subscript(counters, slot), value)))
+        self.effect(stmts, site)
+
+    def s_Move(self, s: ast.Move) -> None:
+        what = self.x.code(s.what, self.scope)
+        try:
+            dest = self.x.zone_code(s.dest, self.scope)
+        except SpecRuntimeError as err:
+            self.diags.append(Diagnostic(s.dest.span, f"move ... to: {err}"))
+            return
+        self.effect([py.Expr(call("move_items", name("st"), what.node, dest.node,
+                                  py.Constant(s.position)))], self.site(s, "move"))
+
+    def s_Shuffle(self, s: ast.Shuffle) -> None:
+        z = self.zone(s.zone, "shuffle")
+
+        def shuffle(st: Any, l: list[Any]) -> None:
+            slot = z(st, l)
+            if self.zone_slots[slot].kind != "deck":
+                raise SpecRuntimeError(f"shuffle needs a deck; {self.zone_slots[slot].label} is a "
+                                       f"{self.zone_slots[slot].kind}")
+            st.mids[slot] = sorted(contents(st, slot))
+            st.zones[slot] = []
+            st.bottoms[slot] = []
+        self.emit(Exec(shuffle, (self.site(s, "shuffle"),), self.site(s, "shuffle")))
+
+    def s_Transfer(self, s: ast.Transfer) -> None:
+        amount = self.x.expr(s.amount, self.scope)
+        src = self.counter_slot(s.source)
+        dst = self.counter_slot(s.dest)
+        name = s.source.name
+
+        def transfer(st: Any, l: list[Any]) -> None:
+            n = amount(st, l)
+            a, b = src(st, l), dst(st, l)
+            if not isinstance(n, int) or n < 0:
+                raise SpecRuntimeError(f"transfer amount {n!r} is not a whole number >= 0")
+            if st.counters[a] < n:
+                raise SpecRuntimeError(f"{name} has {st.counters[a]}, {n} needed", "exhausted")
+            st.counters[a] -= n
+            st.counters[b] += n
+        self.emit(Exec(transfer, (self.site(s, "transfer"),), self.site(s, "transfer")))
+
+    # ---- decisions and chance
+    def s_ChooseFrom(self, s: ast.ChooseFrom) -> None:
+        player = self.x.expr(s.player, self.scope)
+        slot = self.scope.slot(s.var)
+        comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
+        label = s.label or f"choose {s.var}"
+        pass_label = s.pass_label
+        pass_when = self.x.expr(s.pass_when, self.scope) if s.pass_when is not None else None
+
+        # the options as one generated expression, the variable bound in the where-clause
+        source = self.x.source_code(s.source, self.scope)
+        v = self.x.var(s.var)
+        self.x.note_range(v, source)
+        ifs = [] if s.where is None else [self.x.bound_code(s.var, Code(name(v), frozenset({v})),
+                                                            s.where, self.scope).node]
+        gen = py.GeneratorExp(name(v), [py.comprehension(py.Name(v, py.Store()),
+                                                         self.x.metered(source), ifs, 0)])
+        kept = self.x.lam(call("tuple", gen), line=s.span.line)
+        fixed = self.x.space.value(source.node) if self.x.space.is_const(source.node) else None
+        # a fixed list of distinct whole numbers: a subset needs no dedup, ids are the values
+        plain = isinstance(fixed, tuple) and len(set(fixed)) == len(fixed) \
+            and all(x.__class__ is int and x >= 0 for x in fixed)
+
+        def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
+            if plain and pass_label is None:
+                chosen = kept(st, l)
+                return chosen, lambda: tuple(
+                    f"{label}: {comps[x].label if comps is not None else x}" for x in chosen), chosen
+            values = list(dict.fromkeys(kept(st, l)))
+            ids = _ids(values)
+            passing = pass_label is not None and (pass_when is None or pass_when(st, l))
+            if passing:
+                values.append(None)
+                ids.append(PASS)
+
+            def labels() -> tuple[str, ...]:
+                # the pass label only when passing is allowed: labels pair with ids
+                out = [f"{label}: {comps[v].label if comps is not None else v}"
+                       for v in (values[:-1] if passing else values)]
+                if passing:
+                    out.append(str(pass_label))
+                return tuple(out)
+            return tuple(values), labels, tuple(ids)
+        self.emit(Choice(player, options, slot, self.site(s, label)))
+
+    def s_ChooseOption(self, s: ast.ChooseOption) -> None:
+        player = self.x.expr(s.player, self.scope)
+        guards = [self.x.expr(o.when, self.scope) if o.when is not None else None
+                  for o in s.options]
+        labels = [o.label for o in s.options]
+        slot = self.scope.temp("option")
+        prefix = f"{s.label}: " if s.label else ""
+
+        def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
+            idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
+            return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
+        self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels))))
+        switch = self.emit(Switch(slot, (), self.site(s)))
+        targets, ends = [], []
+        for o in s.options:
+            targets.append(self.here())
+            self.block(o.body)
+            ends.append(self.emit(Jump(0, self.site(o))))
+        for e in ends:
+            self.patch(e, self.here())
+        self.code[switch] = Switch(slot, tuple(targets), self.site(s))
+
+    def s_Draw(self, s: ast.Draw) -> None:
+        deck = self.zone(s.deck, "draw ... from")
+        if s.dest is None:
+            self.diags.append(Diagnostic(s.span, "draw needs a destination: draw c from deck to zone"))
+            return
+        dest = self.zone(s.dest, "draw ... to")
+        slot = self.scope.slot(s.var)
+        self.emit(Draw(deck, slot, dest, s.position, self.site(s, s.label or f"draw {s.var}")))
+
+    def s_Roll(self, s: ast.Roll) -> None:
+        lo = self.x.expr(s.low, self.scope)
+        hi = self.x.expr(s.high, self.scope)
+        slot = self.scope.slot(s.var)
+        label = s.label or f"roll {s.var}"
+
+        def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
+            a, b = lo(st, l), hi(st, l)
+            if a.__class__ is not int or b.__class__ is not int:
+                raise SpecRuntimeError(f"roll range {a!r}..{b!r} is not two whole numbers")
+            if b - a >= MAX_LIST:
+                raise SpecRuntimeError(f"roll range {a}..{b} has more than {MAX_LIST:,} outcomes")
+            values = tuple(range(a, b + 1))
+            if not values:
+                raise SpecRuntimeError(f"roll range {a}..{b} is empty")
+            p = 1.0 / len(values)
+            return values, (p,) * len(values), lambda: tuple(f"{label}: {v}" for v in values), \
+                tuple(_ids(list(values)))
+        self.emit(Chance(outcomes, slot, self.site(s, label)))
+
+    def s_RandomPick(self, s: ast.RandomPick) -> None:
+        src = self.x.expr(s.source, self.scope)
+        slot = self.scope.slot(s.var)
+        label = s.label or f"random {s.var}"
+        comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
+        weight = self.x.expr(s.weight, self.scope) if s.weight is not None else None
+
+        def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
+            items = src(st, l)
+            if not items:
+                raise SpecRuntimeError("random pick from an empty list", "exhausted")
+            counts: dict[Any, int] = {}
+            for v in items:
+                counts[v] = counts.get(v, 0) + 1
+            if weight is not None:
+                counts = _weights(counts, weight, slot, st, l)
+            total = sum(counts.values())
+            values = tuple(counts)
+            probs = tuple(counts[v] / total for v in values)
+            return values, probs, \
+                lambda: tuple(f"{label}: {comps[v].label if comps is not None else v}"
+                              for v in values), tuple(_ids(list(values)))
+        self.emit(Chance(outcomes, slot, self.site(s, label)))
+
+    # ---- control flow
+    def s_If(self, s: ast.If) -> None:
+        ends = []
+        for cond, body in s.branches:
+            c = self.x.expr(cond, self.scope)
+            jf = self.emit(JumpUnless(c, 0, self.site(s, "if")))
+            self.block(body)
+            ends.append(self.emit(Jump(0, self.site(s))))
+            self.patch(jf, self.here())
+        self.block(s.orelse)
+        for e in ends:
+            self.patch(e, self.here())
+
+    def s_While(self, s: ast.While) -> None:
+        top = self.here()
+        cond = self.x.code(s.cond, self.scope).node
+        # `while true` needs no test: it is left by break, return or end
+        jf = None if isinstance(cond, py.Constant) and cond.value is True else self.emit(
+            JumpUnless(self.x.lam(cond, line=s.span.line), 0, self.site(s, "while")))
+        self.breaks.append([])
+        self.block(s.body)
+        self.emit(Jump(top, self.site(s)))
+        if jf is not None:
+            self.patch(jf, self.here())
+        for b in self.breaks.pop():
+            self.patch(b, self.here())
+
+    def _loop(self, s: ast.Stmt, source: Fn, var_slot: int, body: Iterable[ast.Stmt]) -> None:
+        ls, ix = self.scope.temp("list"), self.scope.temp("index")
+
+        def init(st: Any, l: list[Any]) -> None:
+            items = source(st, l)
+            if not isinstance(items, (tuple, range)):
+                raise SpecRuntimeError(f"cannot loop over {items!r}")
+            l[ls] = items
+            l[ix] = 0
+        self.emit(Exec(init, (self.site(s, "loop"),), self.site(s, "loop")))
+        top = self.emit(ForNext(ls, ix, var_slot, 0, self.site(s, "loop")))
+        self.breaks.append([])
+        self.block(body)
+        self.emit(Jump(top, self.site(s)))
+        self.patch(top, self.here())
+        for b in self.breaks.pop():
+            self.patch(b, self.here())
+
+    def s_For(self, s: ast.For) -> None:
+        src = self.x.expr(s.source, self.scope)
+        self._loop(s, src, self.scope.slot(s.var), s.body)
+
+    def s_Repeat(self, s: ast.Repeat) -> None:
+        n = self.x.expr(s.count, self.scope)
+
+        def count(st: Any, l: list[Any]) -> range:
+            k = n(st, l)
+            if not isinstance(k, int):
+                raise SpecRuntimeError(f"repeat needs a whole number, got {k!r}")
+            return range(k)  # a range, not a tuple: a huge count costs no memory
+        self._loop(s, count, self.scope.temp("repeat"), s.body)
+
+    def s_CallRule(self, s: ast.CallRule) -> None:
+        args = [self.x.expr(a, self.scope) for a in s.args]
+        self.emit(Call(self.rule_index[s.rule], lambda st, l: [a(st, l) for a in args],
+                       self.site(s, s.rule)))
+
+    def s_Turn(self, s: ast.Turn) -> None:
+        who = self.x.code(s.player, self.scope).node
+        target = py.Subscript(state_attr("turns"), call("b_player", who), py.Store())
+        self.effect([py.AugAssign(target, py.Add(), py.Constant(1))], self.site(s, "turn"))
+        self.block(s.body)
+
+    def s_Gap(self, s: ast.Gap) -> None:
+        self.emit(Gap(s.text, self.site(s, "gap")))
+
+    def s_Expect(self, s: ast.Expect) -> None:
+        self.emit(Expect(self.x.expr(s.cond, self.scope), s.message, self.site(s, "expect")))
+
+    def s_Script(self, s: ast.Script) -> None:
+        self.emit(Script(s.labels, self.site(s, "script")))
+
+    def s_Simple(self, s: ast.Simple) -> None:
+        if s.kind == "end":
+            self.emit(End(self.site(s, "end")))
+        elif s.kind == "return":
+            self.emit(Return(self.site(s, "return")))
+        elif self.breaks:
+            self.breaks[-1].append(self.emit(Jump(0, self.site(s, "break"))))
+
+
+def _weights(counts: dict[Any, int], weight: Fn, slot: int, st: Any,
+             l: list[Any]) -> dict[Any, int]:
+    """Each distinct value's weight (``weight`` evaluated with the value bound), zeros left out.
+
+    Raises:
+        SpecRuntimeError: a weight that is not a whole number >= 0, or all weights zero.
+    """
+    out: dict[Any, int] = {}
+    for v in counts:
+        l[slot] = v
+        w = weight(st, l)
+        if w.__class__ is not int or w < 0:
+            raise SpecRuntimeError(f"weight of {v!r} is {w!r}; weights are whole numbers >= 0")
+        if w > 0:
+            out[v] = w
+    if not out:
+        raise SpecRuntimeError(f"every weight is 0 (elements: {list(counts)!r})")
+    return out
+
+
+def _ids(values: list[Any]) -> list[int]:
+    """Stable action ids: the values themselves when they are distinct ints >= 0, else positions."""
+    if all(v.__class__ is int and v >= 0 for v in values):
+        return list(values)
+    return list(range(len(values)))

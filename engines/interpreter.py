@@ -1,0 +1,360 @@
+"""The interpreter: runs a compiled machine's instructions between decision points.
+
+The only code that decodes instructions (:mod:`rulewright.dsl.machine` documents them). It
+dispatches on each instruction's class, in the order of how often they run, and stops with an
+:class:`~rulewright.dsl.machine.InternalError` on a class it does not know. A spec defect
+(:class:`~rulewright.dsl.machine.SpecRuntimeError`, the only exception compiled code raises)
+ends the game with a :class:`Finding` at the instruction's spec site; any other exception is a
+bug in rulewright and propagates.
+
+:class:`Interpreter` is the part of :class:`~rulewright.engines.state.State` that runs; the
+state's public methods (OpenSpiel's names) live there.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceNode, Choice,
+                                    Decision, Draw, End, Exec, Expect, ForNext, Gap, InternalError,
+                                    Jump, JumpUnless, Return, Script, Site, SpecRuntimeError,
+                                    Switch)
+from rulewright.dsl.runtime import STEP_WORK, relocate
+
+if TYPE_CHECKING:
+    from rulewright.engines.game import Game
+
+#: Jumps and calls run without reaching a decision before the run counts as a livelock.
+INSTRUCTION_BUDGET = 1_000_000
+#: Work units (see rulewright.dsl.runtime.spend) one scoring, invariant or options evaluation
+#: may use.
+QUERY_WORK = STEP_WORK
+#: Rule calls nested deeper than this end the game with a finding (unbounded recursion).
+MAX_CALL_DEPTH = 10_000
+
+
+@frozen
+class Finding:
+    """A spec defect or rulebook gap met while playing; it ends the game.
+
+    Attributes:
+        kind: "gap", "exhausted", "deadlock", "runtime error", "termination", "livelock",
+            "work budget", "time limit", "expectation failed".
+        message: what happened.
+        rule: the rule it happened in; line, column: where in the spec.
+        cites: the rule's rulebook citations, as "section: quote".
+        step: how many actions had been applied.
+    """
+
+    kind: str
+    message: str
+    rule: str
+    line: int
+    column: int
+    cites: tuple[str, ...]
+    step: int
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"kind": self.kind, "message": self.message, "rule": self.rule,
+                "line": self.line, "column": self.column, "cites": list(self.cites),
+                "step": self.step}
+
+
+class Interpreter:
+    """The running part of a game state (mixed into State, which holds the attributes)."""
+
+    if not TYPE_CHECKING:
+        __slots__ = ()  # State's slots hold the attributes below
+    else:  # the attributes State defines
+        game: Game
+        zones: list[list[int]]
+        mids: list[list[int]]
+        bottoms: list[list[int]]
+        loc: list[int]
+        counters: list[Any]
+        turns: list[int]
+        stack: list[list[Any]]
+        history: list[int]
+        finding: Finding | None
+        pending: Any
+        script: list[str]
+        events: list[str] | None
+        work: int
+        result: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None
+        example: bool
+
+    def _resolve(self, p: Decision | ChanceNode, i: int) -> bool:
+        """Store option ``i`` of the pending node (and move a drawn card); False on a finding."""
+        fr = self.stack[-1]
+        at = p.at
+        value = p.values[i]
+        if type(at) is Draw:
+            self.work = STEP_WORK
+            try:
+                z = at.dest(self, fr[2])
+            except SpecRuntimeError as err:  # a spec defect in the destination expression
+                self._fail(err, at.site)
+                return False
+            relocate(self, value, z, at.position, self.game.machine.zones[z].kind)
+        fr[2][at.slot] = value
+        fr[1] += 1
+        return True
+
+    # ---- the interpreter loop
+    def _finish(self, kind: str, message: str, site: Site | None = None) -> None:
+        m = self.game.machine
+        if site is None and self.stack:
+            fr = self.stack[-1]
+            code = m.rules[fr[0]].code
+            site = code[min(fr[1], len(code) - 1)].site
+        rule = site.rule if site else ""
+        cites: tuple[str, ...] = ()
+        if site and site.rule in m.rule_index:
+            decl = m.rules[m.rule_index[site.rule]].decl
+            cites = tuple(f"{c.section}: {c.quote}" for c in decl.prov.cites)
+        elif site and site.rule == "scoring":
+            cites = tuple(f"{c.section}: {c.quote}" for c in m.scoring.decl.prov.cites)
+        self.finding = Finding(kind, message, rule, site.span.line if site else 0,
+                               site.span.column if site else 0, cites, len(self.history))
+        self.pending = TERMINAL
+
+    def _fail(self, err: SpecRuntimeError, site: Site) -> None:
+        self._finish(err.kind, str(err), site)
+
+    def _advance(self) -> None:
+        """Run instructions until a decision, a chance event or the end.
+
+        The program counter lives in a local while running and is written back to the frame
+        whenever control leaves it (a call, a pause, an error), so the state stays exact.
+        Only :class:`SpecRuntimeError` (a spec defect) becomes a finding; any other exception
+        is a bug in rulewright and propagates.
+
+        Raises:
+            InternalError: an instruction class this loop does not know.
+        """
+        codes = self.game.codes
+        stack = self.stack
+        if not stack:
+            self._end()
+            return
+        self.work = STEP_WORK
+        budget = INSTRUCTION_BUDGET
+        fr = stack[-1]
+        code = codes[fr[0]]
+        pc = fr[1]
+        loc = fr[2]
+        ins: Any = code[pc]
+        try:
+            while True:
+                ins = code[pc]
+                cls = type(ins)  # a builtin call: faster than .__class__ on CPython 3.11
+                if cls is Exec:
+                    ins.run(self, loc)
+                    pc += 1
+                elif cls is JumpUnless:
+                    pc = pc + 1 if ins.cond(self, loc) else ins.target
+                elif cls is Jump:
+                    pc = ins.target
+                    budget -= 1
+                    if budget < 0:
+                        fr[1] = pc
+                        self._finish("livelock", f"{INSTRUCTION_BUDGET} jumps without a "
+                                     "decision or chance event", ins.site)
+                        return
+                elif cls is ForNext:
+                    items, k = loc[ins.list_slot], loc[ins.index_slot]
+                    if k >= len(items):
+                        # the loop's hidden slots are dead now: clear them so that equal
+                        # positions are equal states
+                        loc[ins.list_slot] = loc[ins.index_slot] = None
+                        pc = ins.exit
+                    else:
+                        loc[ins.var_slot] = items[k]
+                        loc[ins.index_slot] = k + 1
+                        pc += 1
+                elif cls is Call:
+                    args = ins.args(self, loc)
+                    fr[1] = pc + 1
+                    args.extend([None] * (self.game.nlocals[ins.rule] - len(args)))
+                    fr = [ins.rule, 0, args]
+                    stack.append(fr)
+                    code, pc, loc = codes[ins.rule], 0, args
+                    if len(stack) > MAX_CALL_DEPTH:
+                        self._finish("runtime error", f"rule calls nested more than "
+                                     f"{MAX_CALL_DEPTH} deep (a rule that calls itself "
+                                     "without end?)", ins.site)
+                        return
+                    budget -= 1
+                    if budget < 0:
+                        self._finish("livelock", f"{INSTRUCTION_BUDGET} calls without a "
+                                     "decision or chance event", ins.site)
+                        return
+                elif cls is Return:
+                    stack.pop()
+                    if not stack:
+                        self._end()
+                        return
+                    fr = stack[-1]
+                    code, pc, loc = codes[fr[0]], fr[1], fr[2]
+                elif cls is Switch:
+                    pc = ins.targets[loc[ins.slot]]
+                    loc[ins.slot] = None  # the hidden option slot is dead (states are values)
+                elif cls is Choice or cls is Draw or cls is Chance:
+                    fr[1] = pc
+                    if not self._pause(ins, loc):
+                        return
+                    pc = fr[1]
+                elif cls is Gap:
+                    fr[1] = pc
+                    self._finish("gap", ins.text, ins.site)
+                    return
+                elif cls is Expect:
+                    if not ins.cond(self, loc):
+                        fr[1] = pc
+                        self._finish("expectation failed", ins.message or "expectation failed",
+                                     ins.site)
+                        return
+                    pc += 1
+                elif cls is Script:
+                    self.script.extend(ins.labels)
+                    pc += 1
+                elif cls is End:
+                    stack.clear()
+                    self._end()
+                    return
+                else:
+                    fr[1] = pc
+                    raise InternalError(f"the engine cannot run a {cls.__name__} instruction "
+                                        f"(rule {ins.site.rule}, line {ins.site.span.line})")
+        except AtStatement as err:
+            fr[1] = pc
+            self._fail(err.error, ins.sites[err.index])
+        except SpecRuntimeError as err:
+            fr[1] = pc
+            self._fail(err, ins.site)
+
+    def _pause(self, ins: Choice | Draw | Chance, loc: list[Any]) -> bool:
+        """Set up the pending decision or chance event of ``ins``.
+
+        Returns:
+            True when it was resolved at once (one option, or a scripted label) and running
+            goes on; False when the state now waits for apply_action (or ended).
+        """
+        pending: Decision | ChanceNode
+        if type(ins) is Choice:
+            player = ins.player(self, loc)
+            if player.__class__ is not int or not 0 <= player < len(self.turns):
+                raise SpecRuntimeError(f"the deciding player {player!r} is not a player")
+            values, labels, ids = ins.options(self, loc)
+            if not values:
+                self._finish("deadlock", f"no legal action for player {player} at "
+                             f"'{ins.site.what}'", ins.site)
+                return False
+            pending = Decision(player, values, labels, tuple(ids), ins)
+        elif type(ins) is Draw:
+            slot = ins.deck(self, loc)
+            zone = self.game.machine.zones[slot]
+            if self.zones[slot] and zone.kind != "set":
+                values = (self.zones[slot][0],)
+            elif self.mids[slot] or (zone.kind == "set" and self.zones[slot]):
+                values = tuple(self.mids[slot] or sorted(set(self.zones[slot])))
+            elif self.bottoms[slot]:
+                values = (self.bottoms[slot][0],)
+            else:
+                raise SpecRuntimeError(f"draw from empty {zone.label}", "exhausted")
+            comps = self.game.machine.components
+            p = 1.0 / len(values)
+            what = ins.site.what
+            drawn = values
+            pending = ChanceNode(values, lambda: tuple(f"{what}: {comps[v].label}" for v in drawn),
+                                 values, (p,) * len(values), ins)
+        else:
+            values, probs, labels, ids = ins.outcomes(self, loc)
+            pending = ChanceNode(values, labels, tuple(ids), probs, ins)
+        self.pending = pending
+        if (len(values) == 1 and self.game.auto_resolve) or self.script:
+            return self._auto(pending)
+        return False
+
+    def _auto(self, p: Decision | ChanceNode) -> bool:
+        """Resolve a one-option node, or the next scripted label. False when it must pause."""
+        if len(p.values) == 1:
+            i = 0
+        else:
+            want = self.script.pop(0)
+            labels = p.labels()
+            matches = [k for k, lab in enumerate(labels) if lab == want or lab.endswith(": " + want)]
+            if len(matches) != 1:
+                self._finish("expectation failed", f"script label {want!r} matches "
+                             f"{len(matches)} of the options: {list(labels)}")
+                return False
+            i = matches[0]
+        if self.events is not None:
+            self.events.append(p.labels()[i])
+        return self._resolve(p, i)
+
+    def _end(self) -> None:
+        """The game ended normally: compute its result; a scoring defect is a finding.
+
+        An example starts from a bare layout, where the scoring block need not make sense:
+        its scores are computed only when asked for (:meth:`returns`).
+        """
+        self.pending = TERMINAL
+        if self.example:
+            return
+        try:
+            self.result = self._score()
+        except SpecRuntimeError as err:
+            self._finish(err.kind, f"scoring: {err}", getattr(err, "site", None)
+                         or self._scoring_site())
+
+    def _scoring_site(self) -> Site:
+        decl = self.game.machine.scoring.decl
+        return Site("scoring", decl.span, "scoring")
+
+    # ---- results
+    def _score(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """(scores, rank keys) by the scoring block.
+
+        Raises:
+            SpecRuntimeError: a score or tie-break fails or is not a whole number; its
+                ``site`` attribute names the score or tie-break expression.
+        """
+        s = self.game.machine.scoring
+        n = len(self.turns)
+        decl = s.decl
+        self.work = QUERY_WORK
+        score = s.score
+        try:
+            scores = tuple([_whole(score(self, p), "score", p) for p in range(n)])
+            if not s.keys:
+                return scores, tuple([(v,) for v in scores])
+        except SpecRuntimeError as err:
+            err.site = Site("scoring", decl.score.span, "score")  # type: ignore[attr-defined]
+            raise
+        keys = [[v] for v in scores]
+        for (direction, fn, text), tb in zip(s.keys, decl.tiebreaks):
+            try:
+                for p in range(n):
+                    v = _whole(fn(self, p), f"tie-break {text or 'value'!r}", p)
+                    keys[p].append(v if direction == "most" else -v)
+            except SpecRuntimeError as err:
+                err.site = Site("scoring", tb.span, "tiebreak")  # type: ignore[attr-defined]
+                raise
+        return scores, tuple([tuple(k) for k in keys])
+
+
+def _whole(v: Any, what: str, player: int) -> int:
+    """A score or tie-break value as an int (true and false count 1 and 0).
+
+    Raises:
+        SpecRuntimeError: not a whole number.
+    """
+    if v.__class__ is int:
+        return v  # type: ignore[no-any-return, unused-ignore]
+    if isinstance(v, int):
+        return int(v)
+    raise SpecRuntimeError(f"the {what} of player {player} is {v!r}, not a whole number")
