@@ -12,6 +12,7 @@ import sys
 import traceback
 from typing import Any, Callable, Sequence
 
+from rulewright.cli import interrupt
 from rulewright.cli.common import version_line
 from rulewright.errors import RulewrightError, SpecError, TraceError, UsageError
 
@@ -70,7 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "command", None):
             parser.print_help()
             return EXIT_USAGE
-        code: int = args.run(args)
+        with interrupt.watching():
+            code: int = args.run(args)
+            # a Ctrl-C swallowed where Python ignores exceptions (a gc callback) still counts
+            interrupt.raise_if_interrupted()
         return code
     except SpecError as err:
         print(err.render(), file=sys.stderr)

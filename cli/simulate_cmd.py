@@ -17,6 +17,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from rulewright.cli.common import add_backend, add_config, backend, config, positive
+from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.paths import output_folder
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.engines.game import Game, load
@@ -83,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 task = progress.add_task("playing", total=args.games)
 
                 def on_game(i: int, state: State, steps: list[dict[str, Any]]) -> None:
+                    raise_if_interrupted()
                     progress.advance(task)
                     if args.trace_dir is not None:
                         write_trace(args.trace_dir / f"{game.machine.game.id}-{args.seed + i}"
@@ -90,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
                 summary = simulate(game, args.games, args.seed, POLICIES[args.policy],
                                    on_game, record=args.trace_dir is not None)
+    raise_if_interrupted()  # an interrupted run has no results to print
     defects = sum(n for (kind, _, _), n in summary.findings.items() if kind != "gap")
     code = 1 if defects else 0
     if args.json:

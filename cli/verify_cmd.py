@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rulewright.cli.common import add_backend, backend, player_list, positive
+from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table
 from rulewright.cli.paths import output_file, output_folder
@@ -197,6 +198,7 @@ def _run_with_progress(run_verify: Any) -> Report:
                 progress.update(task, description=f"{spec} {label}", total=total)
 
             def on_done(spec: str, c: ConfigResult, done: int, total: int) -> None:
+                raise_if_interrupted()
                 progress.update(task, completed=done, total=total)
 
             report: Report = run_verify(progress=on_config, finished=on_done)
@@ -214,6 +216,7 @@ def _run_with_progress(run_verify: Any) -> Report:
                 lines.started(*oldest)
 
             def on_finish(spec: str, c: ConfigResult, done: int, total: int) -> None:
+                raise_if_interrupted()
                 with lock:
                     running.pop(f"{spec} {c.label}", None)
                     left = min(running.items(), key=lambda kv: kv[1], default=None)
@@ -227,6 +230,7 @@ def _run_with_progress(run_verify: Any) -> Report:
 
 def _print_report(args: argparse.Namespace, report: Report) -> int:
     """Print the results (stdout) and write ``--json``; returns the exit code."""
+    raise_if_interrupted()  # an interrupted run has no results to print or write
     # long messages and trace paths stay whole lines; tables fit 80 columns in a log
     out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 80)
     for g in report.games:

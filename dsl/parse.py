@@ -44,7 +44,21 @@ def _span(path: str, meta: Meta | Token) -> Span:
     return Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
 
 
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
 def _unquote(tok: Token) -> str:
+    """A string literal's text. Only the language's escapes are allowed (Python's others,
+    such as \\u0000 or \\x41, would let spec text hide characters its readers cannot see).
+
+    Raises:
+        ValueError: another escape (the transformer makes it a located error).
+    """
+    if "\x00" in tok:
+        raise ValueError("it holds a NUL character")
+    for escape in _ESCAPE.finditer(str(tok)[1:-1]):
+        if escape.group(1) not in '"\\nt':
+            raise ValueError(f"unknown escape \\{escape.group(1)}")
     value = pyast.literal_eval(str(tok))
     assert isinstance(value, str)
     return value
@@ -537,16 +551,17 @@ def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
         tree = parser().parse(text)
     except UnexpectedInput as err:
         raise SpecError(_syntax_errors(path, text, err), {path: text}) from None
+    # the depth first: what comes after it (scan_values, the transformer) recurses
+    deep = _too_deep(tree)
+    if deep is not None:
+        raise SpecError([Diagnostic(_span(path, deep), f"nested more than {MAX_DEPTH} levels deep",
+                                    "split it with 'let', a function or a rule")],
+                        {path: text})
     big = next(tree.scan_values(lambda t: isinstance(t, Token) and t.type == "INT"
                                 and len(t) > MAX_DIGITS), None)
     if big is not None:  # before int(): past 4,300 digits Python refuses the conversion
         raise SpecError([Diagnostic(_span(path, big), f"number too large: {len(big)} digits",
                                     f"a whole number has at most {MAX_DIGITS} digits")],
-                        {path: text})
-    deep = _too_deep(tree)
-    if deep is not None:
-        raise SpecError([Diagnostic(_span(path, deep), f"nested more than {MAX_DEPTH} levels deep",
-                                    "split it with 'let', a function or a rule")],
                         {path: text})
     try:
         decls = _ToAst(path).transform(tree)
