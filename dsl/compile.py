@@ -253,6 +253,9 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     scoring = Scoring(scoring_decl, per_player(score_fn),
                       tuple((dr, per_player(f), t) for dr, f, t in keys),
                       scoring_decl.tie_end, scoring_decl.tie_decision)
+    scoring_point = table.add("scoring", "scoring", scoring_decl.span, "scoring",
+                              cites=tuple(f"{c.section}: {c.quote}"
+                                          for c in scoring_decl.prov.cites))
     if diags:
         raise SpecError(diags, {spec.path: spec.source})
     kind_totals = {k: len(v) for k, v in kinds.items()}
@@ -268,4 +271,4 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         kind_totals=kind_totals, code_space=x.space,
         points=table.finish([r.name for r in rule_decls], rule_index[game.start], live_calls,
                             called),
-        rule_points=tuple(rule_points) + (0,) * len(examples))
+        rule_points=tuple(rule_points) + (0,) * len(examples), scoring_point=scoring_point)

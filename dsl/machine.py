@@ -330,7 +330,7 @@ INSTRUCTIONS: tuple[type, ...] = (Exec, Jump, JumpUnless, Call, Return, Choice, 
 # ---- coverage ------------------------------------------------------------------------------
 
 #: The kinds of :class:`CoverPoint`, in the order reports list them.
-POINT_KINDS = ("rule", "if", "elif", "else", "option", "pick", "pass", "gap")
+POINT_KINDS = ("rule", "if", "elif", "else", "option", "pick", "pass", "gap", "scoring")
 
 
 @frozen
@@ -339,13 +339,15 @@ class CoverPoint:
 
     Attributes:
         kind: one of :data:`POINT_KINDS` ("" for the sink at index 0).
-        rule: the rule it is in (for kind "rule": the rule itself).
+        rule: the rule it is in (for kind "rule": the rule itself; "scoring" for the scoring
+            block, which counts when a game ends normally).
         line, column: where in the spec: the rule's header, the ``if``, the condition of an
             ``elif``, the ``else`` keyword (the ``if`` when none is written), the ``option``,
             the ``choose``, the ``gap``.
         text: what to show: the condition, the option's label, the gap's text, "" else.
         live: it can run in this configuration (False: ruled out by a constant condition).
-        cites: for a rule, its rulebook citations as "section: quote".
+        cites: for a rule (and the scoring block), its rulebook citations as
+            "section: quote".
     """
 
     kind: str
@@ -588,6 +590,7 @@ class Machine:
             (for listings).
         points: the coverage points (index 0 is the sink). rule_points: rule index -> the
             index of its point (0 for worked examples, which verification does not play).
+            scoring_point: the scoring block's point (run when a game ends normally).
     """
 
     game: ast.Game
@@ -613,6 +616,7 @@ class Machine:
     code_space: Any = field(eq=False, default=None)
     points: tuple[CoverPoint, ...] = field(eq=False, default=(SINK,))
     rule_points: tuple[int, ...] = field(eq=False, default=())
+    scoring_point: int = field(eq=False, default=0)
 
     def graph(self) -> dict[str, Any]:
         """The machine as a graph for the docs.

@@ -327,6 +327,8 @@ class Interpreter:
         self.pending = TERMINAL
         if self.example:
             return
+        if self.cover is not None:
+            self.cover[self.game.machine.scoring_point] = 1
         try:
             self.result = self._score()
         except SpecRuntimeError as err:

@@ -23,6 +23,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from rulewright.dsl import ast
 from rulewright.dsl.compile import fingerprint
+from rulewright.engines.coverage import almost_every
 from rulewright.engines.game import Game, load, load_spec
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
@@ -308,10 +309,15 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-gap-{rec.rule}-"
                                  f"{rec.line}.json")
         _keep(path, doc, traces)
+        share = rec.count / recorder.finished if recorder.finished else 0.0
         result.gaps.append(GapReport(rec.kind, rec.rule, rec.line, rec.message, list(rec.cites),
-                                     rec.count, len(rec.history), str(path.resolve())))
+                                     rec.count, len(rec.history), str(path.resolve()),
+                                     rec.ruling, share,
+                                     almost_every(rec.count, recorder.finished)))
     result.games, result.finished, result.steps = (recorder.games, recorder.finished,
                                                    recorder.steps)
+    result.normal, result.ruled = recorder.normal, recorder.ruled
+    result.coverage = recorder.coverage
     lengths = recorder.lengths
     result.mean_length = sum(lengths) / len(lengths) if lengths else 0.0
     result.max_length = max(lengths, default=0)

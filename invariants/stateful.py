@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
                                  rule)
 
+from rulewright.engines.coverage import Coverage
 from rulewright.engines.game import Game
 from rulewright.engines.state import State
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
@@ -66,8 +67,10 @@ class GapRecord:
     """A reachable gap: how often, and the shortest game that reached it.
 
     Attributes:
-        kind, rule, line, message, cites: from the finding. count: games that ended there.
-        history, seed: the shortest such game.
+        kind, rule, line, message, cites: from the finding. count: finished games that
+        reached it (ended there, or went on under its ruling). ruling: the provisional
+        ruling play went on under, or None (the gap ended the game).
+        history, seed: the shortest such game (for a ruling: up to the step that reached it).
     """
 
     kind: str
@@ -78,6 +81,13 @@ class GapRecord:
     count: int = 0
     history: list[int] = field(factory=list)
     seed: int = 0
+    ruling: str | None = None
+
+    def seen(self, history: list[int], seed: int) -> None:
+        """Count one more game; keep its history when it is the shortest."""
+        self.count += 1
+        if self.count == 1 or len(history) < len(self.history):
+            self.history, self.seed = list(history), seed
 
 
 @define
@@ -85,34 +95,74 @@ class Recorder:
     """What the runs saw, across all examples of one configuration.
 
     Attributes:
-        games: games begun. finished: games that reached a terminal state. steps: actions
-        applied. checks: invariant name -> times evaluated. gaps: by (kind, rule, line, msg).
-        lengths: finished games' lengths.
+        games: games begun. finished: games that reached a terminal state. normal: finished
+        games that ended without a finding (ruled: of those, games that went on under a
+        gap's ruling). steps: actions applied. checks: invariant name -> times evaluated.
+        gaps: by (kind, rule, line, msg). lengths: finished games' lengths. coverage: games
+        that ran each coverage point (every game begun counts, finished or not), once the
+        first game begins.
     """
 
     games: int = 0
     finished: int = 0
+    normal: int = 0
+    ruled: int = 0
     steps: int = 0
     checks: Counter[str] = field(factory=Counter)
     gaps: dict[tuple[str, str, int, str], GapRecord] = field(factory=dict)
     lengths: list[int] = field(factory=list)
+    coverage: Coverage | None = None
 
     def game_over(self, state: State) -> None:
-        """Count a terminal state; record its gap if it ended at one."""
+        """Count a terminal state; record the gaps it reached and its coverage."""
         self.finished += 1
         if len(self.lengths) < 10_000:
             self.lengths.append(len(state.history))
+        self.harvest(state)
+        seen: set[int] = set()
+        for r in state.ruled:
+            if id(r.gap) in seen:
+                continue  # a game counts once per gap, however often it reached it
+            seen.add(id(r.gap))
+            site = r.gap.site
+            key = ("gap", site.rule, site.span.line, r.gap.text)
+            rec = self.gaps.get(key)
+            if rec is None:
+                rec = self.gaps[key] = GapRecord("gap", site.rule, site.span.line, r.gap.text,
+                                                 rule_cites(state, site.rule),
+                                                 ruling=r.gap.ruling)
+            rec.seen(state.history[:r.step], state.seed)
         f = state.finding
-        if f is None or classify(f.kind)[0] != "gap":
+        if f is None:
+            self.normal += 1
+            self.ruled += bool(state.ruled)
+            return
+        if classify(f.kind)[0] != "gap":
             return
         key = (f.kind, f.rule, f.line, f.message)
         rec = self.gaps.get(key)
         if rec is None:
-            rec = self.gaps[key] = GapRecord(f.kind, f.rule, f.line, f.message, f.cites,
-                                             history=list(state.history), seed=state.seed)
-        rec.count += 1
-        if len(state.history) < len(rec.history):
-            rec.history, rec.seed = list(state.history), state.seed
+            rec = self.gaps[key] = GapRecord(f.kind, f.rule, f.line, f.message, f.cites)
+        rec.seen(state.history, state.seed)
+
+    def harvest(self, state: State) -> None:
+        """Add a game's coverage flags (once: the state records no more afterwards)."""
+        cover = state.cover
+        if cover is None:
+            return
+        if self.coverage is None:
+            self.coverage = Coverage.of(state.game.machine)
+        self.coverage.add(cover)
+        state.cover = None
+
+
+def rule_cites(state: State, rule: str) -> tuple[str, ...]:
+    """A rule's rulebook citations as "section: quote" (as findings carry them)."""
+    m = state.game.machine
+    idx = m.rule_index.get(rule)
+    if idx is None:
+        return ()
+    return tuple(f"{c.section}: {c.quote}" for c in m.rules[idx].decl.prov.cites)
 
 
 class Checker:
@@ -156,7 +206,7 @@ class Playing:
 
     def __init__(self, game: Game, checker: Checker, seed: int) -> None:
         self.deadline = time.monotonic() + GAME_SECONDS
-        self.state = game.new_initial_state(seed)
+        self.state = game.new_initial_state(seed, coverage=True)
         self.ctx = Context(game, [self.state.key()], random.Random(seed))
         self.checker = checker
         checker.recorder.games += 1
@@ -294,6 +344,11 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
         def invariants_hold(self) -> None:
             if self.current is not None:
                 self.current.checker.check(self.current.ctx, self.current.state)
+
+        def teardown(self) -> None:
+            # a game the example left unfinished still ran what it ran
+            if self.current is not None:
+                recorder.harvest(self.current.state)
 
     GameMachine.__name__ = GameMachine.__qualname__ = f"Verify_{game.machine.game.id}"
     return GameMachine
