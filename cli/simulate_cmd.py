@@ -137,8 +137,8 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"[bold]a gap reached in almost every game[/] ({n} of {summary.games}) "
                       f"in rule {escape(rule)}: {escape(msg)}", highlight=False)
     if summary.coverage is not None:
-        for line in simulate_lines(summary.coverage, min(out.width, 80)):
-            out.print(line, markup=False, highlight=False)
+        for text in simulate_lines(summary.coverage, min(out.width, 80)):
+            out.print(text, markup=False, highlight=False)
     if defects:
         out.print(f"[bold red]{defects} game(s) ended with a spec defect[/] (not a gap): "
                   "rerun one with --trace-dir and 'rulewright replay' it")

@@ -20,7 +20,7 @@ from rulewright.dsl.fold import FoldError
 from rulewright.dsl.machine import (PASS, Call, Chance, Choice, Draw, End, Exec, Expect, Fn,
                                     ForNext, Gap, Instr, Jump, JumpUnless, Return, Script, Site,
                                     SpecRuntimeError, Switch, ZoneSlot)
-from rulewright.dsl.runtime import MAX_LIST
+from rulewright.dsl.runtime import MAX_LIST, VALUE_ERRORS, spec_error
 from rulewright.errors import Diagnostic, Span
 
 
@@ -327,8 +327,11 @@ class RuleCompiler:
             if not items:
                 raise SpecRuntimeError("random pick from an empty list", "exhausted")
             counts: dict[Any, int] = {}
-            for v in items:
-                counts[v] = counts.get(v, 0) + 1
+            try:
+                for v in items:
+                    counts[v] = counts.get(v, 0) + 1
+            except VALUE_ERRORS as err:  # `random x from 3`: not a list of values
+                raise spec_error(err) from err
             if weight is not None:
                 counts = _weights(counts, weight, slot, st, l)
             total = sum(counts.values())
@@ -360,7 +363,9 @@ class RuleCompiler:
         if self.points is not None:
             at = self.points.else_span(s)
             no = self.point("else", at or s.span, "" if at else "(none written)", decided)
-            self.code[last] = attrs.evolve(self.code[last], no=no)
+            jump = self.code[last]
+            assert isinstance(jump, JumpUnless)  # emitted just above, as the last arm's test
+            self.code[last] = attrs.evolve(jump, no=no)
         self.guarded_block(s.orelse, decided)
         for e in ends:
             self.patch(e, self.here())
