@@ -69,6 +69,9 @@ def register(sub: Any) -> None:
     p.add_argument("--json", type=Path, metavar="OUT",
                    help=f"write all results as JSON here (format {FORMAT})")
     p.add_argument("--strict", action="store_true", help="fail (exit 1) when a gap is reached")
+    p.add_argument("--no-aim", action="store_true",
+                   help="plain random play: no per-game policy mix, no Hypothesis targeting "
+                        "toward long games and rarely run rules (to compare coverage)")
     p.add_argument("--trace-dir", type=Path, metavar="DIR",
                    help="where counterexample and gap traces go (default: the user cache)")
     db = p.add_mutually_exclusive_group()
@@ -177,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
         where = f", on a local cluster of {args.workers} worker(s)"
     elif args.scheduler is not None:
         where = f", on the cluster at {args.scheduler}"
+    if args.no_aim:
+        where += ", plain random play (--no-aim)"
     print(f"rulewright verify: seed {seed}, profile {args.profile}{where} "
           f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
     if args.workers is not None or args.scheduler is not None:
@@ -189,7 +194,8 @@ def run(args: argparse.Namespace) -> int:
                           errata=args.errata, profile=args.profile, examples=args.examples,
                           strict=args.strict, trace_dir=args.trace_dir,
                           use_database=not args.no_database, seed=seed, progress=progress,
-                          finished=finished, database=database, backend=on)
+                          finished=finished, database=database, backend=on,
+                          aim=not args.no_aim)
 
         report = _run_with_progress(run_verify)
     return _print_report(args, report)

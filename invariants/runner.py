@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from attrs import frozen
+from attrs import evolve, frozen
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
 from hypothesis.stateful import run_state_machine_as_test
@@ -264,7 +264,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     # Hypothesis stops generating at the first failure; so that "held" means "searched and
     # not falsified", the run is repeated without the invariants already violated.
     for _ in range(ROUNDS):
-        cls = machine_class(game, active, plan, recorder)
+        cls = machine_class(game, active, plan, recorder, aim=profile.aim)
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:
@@ -441,7 +441,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
            trace_dir: Path | None = None, use_database: bool = True,
            seed: int | None = None, progress: Progress | None = None,
            finished: Finished | None = None, database: DatabaseLocation | None = None,
-           backend: Backend | None = None) -> Report:
+           backend: Backend | None = None, aim: bool = True) -> Report:
     """Verify specs: every invariant in every configuration, plus the worked examples.
 
     Args:
@@ -460,13 +460,14 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
             when a worker starts it, and when its result is back).
         backend: run the configurations as units of work on it (e.g. a Dask cluster, see
             :mod:`rulewright.invariants.units`); default: one after the other, here.
+        aim: aim the search (:mod:`rulewright.invariants.aim`); False: plain random play.
 
     Raises:
         UsageError: unknown profile, spec, player count or variant.
     """
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
-    prof = PROFILES[profile]
+    prof = evolve(PROFILES[profile], aim=aim)
     traces = trace_dir or database_root().parent / "traces"
     started = time.perf_counter()
     report = Report(profile, strict, seed=new_seed() if seed is None else seed)
