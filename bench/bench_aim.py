@@ -34,25 +34,25 @@ def main() -> None:
     args = ap.parse_args()
     specs = args.specs or bundled_specs()
     traces = Path(tempfile.mkdtemp(prefix="rw-aim-"))
-    runs = {aim: verify(specs, profile=args.profile, examples=args.examples, seed=args.seed,
-                        use_database=False, trace_dir=traces, aim=aim)
-            for aim in (False, True)}
     print(f"profile {args.profile}, seed {args.seed}, {args.examples} examples per configuration")
     print(f"{'configuration':32} {'covered (plain -> aimed)':>26} {'normal':>13} "
-          f"{'longest':>13}")
+          f"{'longest':>13}", flush=True)
     totals = {False: [0, 0], True: [0, 0]}
-    for plain_game, aimed_game in zip(runs[False].games, runs[True].games):
-        for p, a in zip(plain_game.configs, aimed_game.configs):
+    for spec in specs:  # spec by spec, so a long run shows its rows as it goes
+        plain, aimed = (verify([spec], profile=args.profile, examples=args.examples,
+                               seed=args.seed, use_database=False, trace_dir=traces,
+                               aim=aim).games[0] for aim in (False, True))
+        for p, a in zip(plain.configs, aimed.configs):
             rp, ra = row(p), row(a)
             for aim, r in ((False, rp), (True, ra)):
                 totals[aim][0] += r[0]
                 totals[aim][1] += r[1]
-            print(f"{plain_game.spec + ' ' + p.label:32} {rp[0]:>9}/{rp[1]:<4} -> {ra[0]:>5}/"
-                  f"{ra[1]:<4} {rp[2]:>5.0%} -> {ra[2]:>4.0%} {rp[3]:>5} -> {ra[3]:>5}")
+            print(f"{plain.spec + ' ' + p.label:32} {rp[0]:>9}/{rp[1]:<4} -> {ra[0]:>5}/"
+                  f"{ra[1]:<4} {rp[2]:>5.0%} -> {ra[2]:>4.0%} {rp[3]:>5} -> {ra[3]:>5}",
+                  flush=True)
     (pr, pl), (ar, al) = totals[False], totals[True]
     print(f"{'total':32} {pr:>9}/{pl:<4} -> {ar:>5}/{al:<4}   "
           f"({pr / max(1, pl):.1%} -> {ar / max(1, al):.1%})")
-
 
 if __name__ == "__main__":
     main()

@@ -21,6 +21,7 @@ import rulewright as rw
 from rulewright.cli.main import main
 from rulewright.dsl import ast
 from rulewright.dsl.parse import parse
+from rulewright.dsl.unparse import stmt_text
 from rulewright.engines.simulate import simulate
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, read_trace, record_step, replay, trace_json
@@ -61,6 +62,8 @@ def test_a_ruling_is_parsed_with_its_text_and_block() -> None:
     assert gap.ruling is not None and gap.ruling.text == RULING
     assert gap.ruling.body == (ast.Simple(gap.ruling.body[0].span, "return"),)
     assert (gap.ruling.span.line, gap.ruling.span.column) == (27, 36)
+    # as mutate's reports show the statement
+    assert stmt_text(gap) == f'gap "{BANK}" ruling "{RULING}" {{ ... }}'
 
 
 def test_a_block_after_a_gap_without_the_ruling_keyword_is_a_known_mistake() -> None:
