@@ -384,11 +384,33 @@ class Transfer:
 
 
 @frozen
-class Gap:
-    """``gap "..."``: the rulebook does not cover this situation; reaching it is a finding."""
+class Ruling:
+    """A gap's provisional ruling: ``ruling "..." { ... }`` after ``gap "..."``.
+
+    Attributes:
+        span: the ruling's text (the quoted string), for diagnostics.
+        text: the reading it takes, in words ("pay what is left").
+        body: what play does under it; play then goes on after the ``gap`` statement.
+    """
 
     span: Span
     text: str
+    body: tuple[Stmt, ...]
+
+
+@frozen
+class Gap:
+    """``gap "..."``: the rulebook does not cover this situation; reaching it is a finding.
+
+    Attributes:
+        text: what the book does not say.
+        ruling: a provisional ruling (not the book's): reaching the gap is still reported,
+            and play goes on under the ruling instead of ending; None for none.
+    """
+
+    span: Span
+    text: str
+    ruling: Ruling | None = None
 
 
 @frozen

@@ -396,11 +396,27 @@ class _Checker:
             self.target(s.dest, scope)
         elif isinstance(s, ast.Expect):
             self.expr(s.cond, scope)
+        elif isinstance(s, ast.Gap):
+            if s.ruling is not None:
+                self.ruling(s, s.ruling, scope, loop)
         elif isinstance(s, ast.Simple):
             if s.kind == "break" and not loop:
                 self.err(s.span, "'break' outside a loop",
                          "break leaves the innermost while, repeat or for; to leave a rule "
                          "write 'return'")
+
+
+    def ruling(self, gap: ast.Gap, r: ast.Ruling, scope: set[str], loop: bool) -> None:
+        """A gap's ruling: a text that names the reading, then an ordinary block."""
+        if not r.text.strip():
+            self.err(r.span, "a ruling needs a text: the reading play follows here, in words",
+                     'e.g. gap "the bank runs out" ruling "pay what is left" { ... }')
+        elif r.text.strip() == gap.text.strip():
+            self.diags.append(Diagnostic(
+                r.span, "the ruling repeats the gap's text",
+                "the gap says what the book does not cover; the ruling says which reading "
+                "play follows", "warning"))
+        self.block(r.body, scope, loop)
 
 
 def _walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
@@ -415,6 +431,8 @@ def _walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
             yield from _walk_stmts(s.orelse)
         elif isinstance(s, (ast.While, ast.Repeat, ast.For, ast.Turn)):
             yield from _walk_stmts(s.body)
+        elif isinstance(s, ast.Gap) and s.ruling is not None:
+            yield from _walk_stmts(s.ruling.body)
 
 
 def walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:

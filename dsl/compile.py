@@ -16,6 +16,7 @@ import attrs
 
 from rulewright.dsl import ast
 from rulewright.dsl.check import check, collect_symbols
+from rulewright.dsl.coverage import PointTable
 from rulewright.dsl.constraints import compile_constraints, evaluator
 from rulewright.dsl.expr import ExprCompiler, Scope
 from rulewright.dsl.fold import FoldError, evaluate
@@ -210,14 +211,25 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         for patched in er.rules:
             erratum_of[patched.name] = ename
     rules = []
+    table = PointTable(spec.source)
+    rule_points = [table.add("rule", r.name, r.span, r.name,
+                             cites=tuple(f"{c.section}: {c.quote}" for c in r.prov.cites))
+                   for r in rule_decls]
+    live_calls: list[tuple[int, int]] = []
+    called: set[int] = set()
     bodies: list[ast.RuleDecl | ast.ExampleDecl] = [*rule_decls, *examples]
-    for r in bodies:
+    for i, r in enumerate(bodies):
         rname = r.name if isinstance(r, ast.RuleDecl) else f"example:{r.name}"
         scope = Scope(r.params if isinstance(r, ast.RuleDecl) else ())
-        rc = RuleCompiler(x, rule_index, rname, scope, zslots, diags)
+        played = isinstance(r, ast.RuleDecl)  # worked examples are run, not covered
+        rc = RuleCompiler(x, rule_index, rname, scope, zslots, diags,
+                          table if played else None, rule_points)
         rc.block(r.body)
         rc.emit(Return(Site(rname, r.span, "end of rule")))
         rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name)))
+        called.update(callee for callee, _ in rc.calls)
+        if played:
+            live_calls += [(i, callee) for callee, live in rc.calls if live]
 
     invariants = []
     for d in decls:
@@ -244,6 +256,9 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     scoring = Scoring(scoring_decl, per_player(score_fn),
                       tuple((dr, per_player(f), t) for dr, f, t in keys),
                       scoring_decl.tie_end, scoring_decl.tie_decision)
+    scoring_point = table.add("scoring", "scoring", scoring_decl.span, "scoring",
+                              cites=tuple(f"{c.section}: {c.quote}"
+                                          for c in scoring_decl.prov.cites))
     declared = compile_constraints(decls, x, {c.name: c.attributes for c in sym.cards.values()},
                                    counter_base, counter_dims, init_counters, diags,
                                    lambda e, what: _constant(x, e, what, diags))
@@ -260,4 +275,7 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         start=rule_index[game.start], invariants=tuple(invariants), tokens=tuple(tokens),
         scoring=scoring, examples={e.name: rule_index[f"example:{e.name}"] for e in examples},
         kind_totals=kind_totals, code_space=x.space, constraints=declared,
-        evaluate=evaluator(x))
+        evaluate=evaluator(x),
+        points=table.finish([r.name for r in rule_decls], rule_index[game.start], live_calls,
+                            called),
+        rule_points=tuple(rule_points) + (0,) * len(examples), scoring_point=scoring_point)

@@ -378,8 +378,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def transfer(self, meta: Meta, c: list[Any]) -> ast.Transfer:
         return ast.Transfer(self.s(meta), c[0], c[1], c[2])
 
-    def gap_stmt(self, meta: Meta, c: list[Token]) -> ast.Gap:
-        return ast.Gap(self.s(meta), _unquote(c[0]))
+    def ruling(self, meta: Meta, c: list[Any]) -> ast.Ruling:
+        return ast.Ruling(self.s(c[0]), _unquote(c[0]), _body(c))
+
+    def gap_stmt(self, meta: Meta, c: list[Any]) -> ast.Gap:
+        return ast.Gap(self.s(meta), _unquote(c[0]), c[1] if len(c) > 1 else None)
 
     def expect_stmt(self, meta: Meta, c: list[Any]) -> ast.Expect:
         return ast.Expect(self.s(meta), c[0], _unquote(c[1]) if len(c) > 1 else "")

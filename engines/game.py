@@ -116,9 +116,14 @@ class Game:
         """The player count."""
         return self.machine.players
 
-    def new_initial_state(self, seed: int = 0) -> State:
-        """The state after setup has run up to the first decision or chance event."""
-        return State(self, seed)
+    def new_initial_state(self, seed: int = 0, *, coverage: bool = False) -> State:
+        """The state after setup has run up to the first decision or chance event.
+
+        Args:
+            coverage: record which rules and branches the game runs (``State.cover``, one
+                flag per point of ``machine.points``; see :mod:`rulewright.engines.coverage`).
+        """
+        return State(self, seed, coverage=coverage)
 
     def example_state(self, name: str) -> State:
         """Run the spec's example ``name`` from the bare layout (no setup).

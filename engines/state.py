@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from attrs import frozen
 
 from rulewright.dsl.machine import (TERMINAL, ChanceNode, Choice, Decision, InternalError, Pending,
-                                    Site, SpecRuntimeError, Terminal)
+                                    Ruled, Site, SpecRuntimeError, Terminal)
 from rulewright.dsl.runtime import STEP_WORK, contents
 # the budgets and Finding are the interpreter's; imported here, where callers have found them
 from rulewright.engines.interpreter import (INSTRUCTION_BUDGET, MAX_CALL_DEPTH, QUERY_WORK,
@@ -54,12 +54,17 @@ class State(Interpreter):
         turns: turns begun per player. stack: frames ``[rule_index, pc, locals]``.
         history: applied action ids (decisions and chance outcomes). finding: set when a
         spec defect or gap ended the game. seed: the seed for sampled play.
+        ruled: the gaps with a provisional ruling this game reached, in order (play went on
+        under each ruling). cover: the coverage flags, one per point of the machine, when the
+        game records coverage, else None (a clone records none).
     """
 
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
-                 "history", "finding", "seed", "pending", "script", "events", "work", "result", "example")
+                 "history", "finding", "seed", "pending", "script", "events", "work", "result",
+                 "example", "cover", "ruled")
 
-    def __init__(self, game: Game, seed: int = 0, *, start: int | None = None) -> None:
+    def __init__(self, game: Game, seed: int = 0, *, start: int | None = None,
+                 coverage: bool = False) -> None:
         m = game.machine
         self.game = game
         self.seed = seed
@@ -75,7 +80,8 @@ class State(Interpreter):
         self.counters = list(m.initial_counters)
         self.turns = [0] * m.players
         rule = m.rules[m.start if start is None else start]
-        self.stack: list[list[Any]] = [[rule_index(m, rule.name), 0, [None] * rule.nlocals]]
+        first = rule_index(m, rule.name)
+        self.stack: list[list[Any]] = [[first, 0, [None] * rule.nlocals]]
         self.history: list[int] = []
         self.finding: Finding | None = None
         self.pending: Pending = TERMINAL
@@ -84,6 +90,11 @@ class State(Interpreter):
         self.work = STEP_WORK
         self.result: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
         self.example = start is not None
+        self.ruled: tuple[Ruled, ...] = ()
+        self.cover: bytearray | None = None
+        if coverage:
+            self.cover = bytearray(len(m.points))
+            self.cover[m.rule_points[first]] = 1
         self._advance()
 
     # ---- OpenSpiel-style queries
@@ -309,6 +320,8 @@ class State(Interpreter):
         new.work = self.work
         new.result = self.result
         new.example = self.example
+        new.ruled = self.ruled  # a tuple: shared, never changed in place
+        new.cover = None  # a clone is a check's copy: what it runs is not the game's coverage
         return new
 
     def key(self) -> tuple[Any, ...]:

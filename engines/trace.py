@@ -34,14 +34,30 @@ def record_step(state: State, action: int) -> dict[str, Any]:
             "line": site.span.line if site else 0, "turns": list(state.turns)}
 
 
+#: A trace records at most this many gaps reached under a ruling (the first ones).
+MAX_RULINGS = 10_000
+
+
+def rulings_json(state: State) -> list[dict[str, Any]]:
+    """The gaps with a ruling a game reached (at most :data:`MAX_RULINGS`): step (actions
+    applied then), rule, line, the gap's text and the ruling play went on under."""
+    return [{"step": r.step, "rule": r.gap.site.rule, "line": r.gap.site.span.line,
+             "message": r.gap.text, "ruling": r.gap.ruling or ""}
+            for r in state.ruled[:MAX_RULINGS]]
+
+
 def trace_json(game: Game, state: State, steps: list[dict[str, Any]]) -> dict[str, Any]:
-    """A trace document for a game played from its initial state to ``state``."""
-    return {"format": FORMAT, **game.describe(), "seed": state.seed,
-            "history": list(state.history), "steps": steps,
-            "terminal": state.is_terminal(),
-            "finding": state.finding.to_json() if state.finding else None,
-            "returns": state.returns() if state.is_terminal() else None,
-            "ranking": state.ranking() if state.is_terminal() else None}
+    """A trace document for a game played from its initial state to ``state`` (with
+    "rulings" when it went on past a gap under a ruling)."""
+    doc = {"format": FORMAT, **game.describe(), "seed": state.seed,
+           "history": list(state.history), "steps": steps,
+           "terminal": state.is_terminal(),
+           "finding": state.finding.to_json() if state.finding else None,
+           "returns": state.returns() if state.is_terminal() else None,
+           "ranking": state.ranking() if state.is_terminal() else None}
+    if state.ruled:
+        doc["rulings"] = rulings_json(state)
+    return doc
 
 
 def write_trace(path: Path, doc: dict[str, Any]) -> None:
@@ -198,6 +214,9 @@ def _check_outcome(doc: dict[str, Any], state: State) -> None:
         if doc[key] != got:
             raise TraceError(f"the trace records {key} {_short(doc[key])}; replaying gives "
                              f"{_short(got)}")
+    if doc.get("rulings", []) != rulings_json(state):
+        raise TraceError(f"the trace records rulings {_short(doc.get('rulings', []))}; "
+                         f"replaying gives {_short(rulings_json(state))}")
 
 
 def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = None) -> list[str]:
@@ -205,6 +224,15 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
     came from, and score changes (when ``states`` from :func:`replay` are given)."""
     lines = []
     scores = states[0].returns() if states else None
+    rulings: dict[int, list[dict[str, Any]]] = {}
+    for r in doc.get("rulings", []):
+        rulings.setdefault(r["step"], []).append(r)
+
+    def ruled(step: int) -> None:
+        for r in rulings.get(step, []):
+            lines.append(f"      GAP {r['message']} (rule {r['rule']}, line {r['line']}): "
+                         f"play goes on under the ruling: {r['ruling']}")
+    ruled(0)
     for n, step in enumerate(doc["steps"], start=1):
         who = "chance" if step["player"] == -1 else f"player {step['player']}"
         turn = sum(step.get("turns", [])) or 0
@@ -217,6 +245,7 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
                 line += "   score " + " ".join(changes)
             scores = after
         lines.append(line)
+        ruled(n)
     if doc.get("finding"):
         f = doc["finding"]
         lines.append(f"FINDING {f['kind']}: {f['message']} (rule {f['rule']}, line {f['line']})")

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from attrs import frozen
+from attrs import evolve, frozen
 from hypothesis import Phase, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
@@ -24,6 +24,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from rulewright.dsl import ast
 from rulewright.dsl.compile import fingerprint
+from rulewright.engines.coverage import almost_every
 from rulewright.engines.game import Game, load, load_spec
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
@@ -272,7 +273,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     if not shrink:
         chosen = settings(chosen, phases=[p for p in chosen.phases if p is not Phase.shrink])
     for _ in range(rounds):
-        cls = machine_class(game, active, plan, recorder)
+        cls = machine_class(game, active, plan, recorder, aim=profile.aim)
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:
@@ -316,10 +317,15 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-gap-{rec.rule}-"
                                  f"{rec.line}.json")
         _keep(path, doc, traces)
+        share = rec.count / recorder.finished if recorder.finished else 0.0
         result.gaps.append(GapReport(rec.kind, rec.rule, rec.line, rec.message, list(rec.cites),
-                                     rec.count, len(rec.history), str(path.resolve())))
+                                     rec.count, len(rec.history), str(path.resolve()),
+                                     rec.ruling, share,
+                                     almost_every(rec.count, recorder.finished)))
     result.games, result.finished, result.steps = (recorder.games, recorder.finished,
                                                    recorder.steps)
+    result.normal, result.ruled = recorder.normal, recorder.ruled
+    result.coverage = recorder.coverage
     lengths = recorder.lengths
     result.mean_length = sum(lengths) / len(lengths) if lengths else 0.0
     result.max_length = max(lengths, default=0)
@@ -447,7 +453,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
            trace_dir: Path | None = None, use_database: bool = True,
            seed: int | None = None, progress: Progress | None = None,
            finished: Finished | None = None, database: DatabaseLocation | None = None,
-           backend: Backend | None = None) -> Report:
+           backend: Backend | None = None, aim: bool = True) -> Report:
     """Verify specs: every invariant in every configuration, plus the worked examples.
 
     Args:
@@ -466,13 +472,14 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
             when a worker starts it, and when its result is back).
         backend: run the configurations as units of work on it (e.g. a Dask cluster, see
             :mod:`rulewright.invariants.units`); default: one after the other, here.
+        aim: aim the search (:mod:`rulewright.invariants.aim`); False: plain random play.
 
     Raises:
         UsageError: unknown profile, spec, player count or variant.
     """
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
-    prof = PROFILES[profile]
+    prof = evolve(PROFILES[profile], aim=aim)
     traces = trace_dir or database_root().parent / "traces"
     started = time.perf_counter()
     report = Report(profile, strict, seed=new_seed() if seed is None else seed)

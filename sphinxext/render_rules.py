@@ -21,6 +21,7 @@ from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_
                                           folded_code, literal, literate, para,
                                           provenance_nodes, reference, section, strong, table)
 from rulewright.sphinx.source import covering_invariants, gaps_in, source_of
+from rulewright.sphinx.render_coverage import coverage_nodes
 from rulewright.sphinx.verify_json import InvariantResult, SpecResults
 
 #: Declarations rendered in the "Rules" section, in file order.
@@ -159,6 +160,9 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
                     f"{decl_title(d)}, spec lines {d.span.line}-{d.span.end_line}")
     sec.extend(provenance_nodes(prov))
     sec.extend(gap_nodes(getattr(d, "body", ())))
+    if isinstance(d, (ast.RuleDecl, ast.ScoringDecl)):
+        rule = d.name if isinstance(d, ast.RuleDecl) else "scoring"
+        sec.extend(coverage_nodes(page.verified, rule, d.span.line, d.span.end_line))
     for e in amended_by:
         sec += admonition("erratum", f"Amended by erratum {e.name}",
                           para(f"{e.title} ({e.date}, {e.source}) - see ",

@@ -403,12 +403,12 @@ def test_verify_holds_at_2_3_and_4_players(tmp_path: Path,
     assert "worked examples: 8 of 8 passed" in out
 
 
-def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap() -> None:
+def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap_then_plays_on() -> None:
     # a player who only takes face-up albums empties the album pile (34 cards, 2 face up)
     game = _game(2)
     rng = random.Random(0)
     state = game.new_initial_state(0)
-    while not state.is_terminal():
+    while not state.is_terminal() and not state.ruled:
         if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
             continue
@@ -417,9 +417,12 @@ def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap() -> None:
         if choice is None:
             choice = min(labels.values())
         state.apply_action(choice)
-    assert state.finding is not None
-    assert (state.finding.kind, state.finding.rule) == ("gap", "refill_display")
-    assert state.finding.message.startswith("A face-up album was taken but the album pile is empty")
+    (ruled,) = state.ruled
+    assert ruled.gap.site.rule == "refill_display"
+    assert ruled.gap.text.startswith("A face-up album was taken but the album pile is empty")
+    assert ruled.gap.ruling == ("nothing replaces it: play goes on with the face-up albums "
+                                "that are left")
     # the 32 albums of the pile all went to replace taken ones; the 33rd taken found none
     assert len(_zone(state, "albums")) == 33
     assert len(_zone(state, "album_pile")) == 0 and len(_zone(state, "display")) == 1
+    assert not state.is_terminal()  # play goes on under the ruling

@@ -155,22 +155,26 @@ def test_auction_game_three_and_three(players: int) -> None:
 
 
 @pytest.mark.parametrize("auction", [False, True])
-def test_two_players_reach_the_gifts_gap_exactly_when_gifts_is_drawn(auction: bool) -> None:
-    finished = 0
+def test_two_players_reach_the_gifts_gap_exactly_when_gifts_is_drawn_and_play_on(
+        auction: bool) -> None:
+    ruled = 0
     for seed in range(8):
         state, labels = play(game(2, auction), seed)
         gifts = any(lab.startswith("exchange card: gifts") for lab in labels)
+        # the gap is reached exactly when Gifts comes up; under its ruling each player
+        # gives the other one envelope, and the game goes on to its end
+        assert [(r.gap.site.rule, r.step > 0) for r in state.ruled] == \
+            ([(GIFTS_GAP[1], True)] if gifts else [])
+        assert state.finding is None, state.finding
+        assert counter(state, "round") == 6
         if gifts:
-            assert state.finding is not None
-            assert (state.finding.kind, state.finding.rule) == GIFTS_GAP
-        else:
-            assert state.finding is None, state.finding
-            assert counter(state, "round") == 6
-            finished += 1
+            gives = [lab for lab in labels if lab.startswith("give to the other player")]
+            assert len(gives) == 2  # one envelope from each player
+        ruled += gifts
     if auction:
-        assert finished > 0  # 3 of the 6 normal cards: Gifts is left out half of the time
+        assert 0 < ruled < 8  # 3 of the 6 normal cards: Gifts is left out half of the time
     else:
-        assert finished == 0  # the basic deck always holds Gifts
+        assert ruled == 8  # the basic deck always holds Gifts
 
 
 def test_two_player_auction_supply_is_set_out() -> None:

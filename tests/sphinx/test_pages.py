@@ -18,7 +18,7 @@ from rulewright.sphinx.flow import PHASE_LIMIT
 from rulewright.sphinx.render_rules import status_text
 from rulewright.sphinx.verify_json import InvariantResult
 from rulewright.sphinx.source import folded_source, gaps_in, source_of
-from tests.sphinx.conftest import Builder, BuildWarnings, page_text, section_text, spec_files
+from tests.sphinx.conftest import REPO, Builder, BuildWarnings, page_text, section_text, spec_files
 
 
 def _page(spec: Path, extra: str = "") -> str:
@@ -314,3 +314,45 @@ def test_docs_verify_and_verify_json_exclude_each_other(
     assert main(["docs", "tic_tac_toe", "--verify", "--verify-json", str(tmp_path / "v.json"),
                  "--out", str(tmp_path / "site")]) == 2
     assert "give --verify (verify now) or --verify-json FILE" in capsys.readouterr().err
+
+
+def test_each_rule_shows_its_coverage_from_the_verify_json(build_site: Builder,
+                                                           tmp_path: Path) -> None:
+    spec = REPO / "tests" / "specs" / "coverage.rules"
+    out_json = tmp_path / "v.json"
+    assert main(["verify", str(spec), "--profile", "ci", "--players", "2,3", "--seed", "1",
+                 "--examples", "6", "--no-database", "--trace-dir", str(tmp_path / "t"),
+                 "--json", str(out_json)]) == 0
+    doc = json.loads(out_json.read_text(encoding="utf-8"))
+    (game,) = doc["games"]
+    points = game["points"]
+    total = sum(c["games"] for c in game["configs"])
+
+    def games_of(kind: str, line: int) -> int:
+        i = next(i for i, p in enumerate(points) if (p["kind"], p["line"]) == (kind, line))
+        return sum(c["coverage"]["games"][i] or 0 for c in game["configs"])
+
+    page = ("cover\n=====\n\n.. rulewright-spec:: cover.rules\n   :players: all\n"
+            "   :verify-json: verify-cover.json\n")
+    out = build_site({"spec-cover": page},
+                     extra={"cover.rules": spec.read_text(encoding="utf-8"),
+                            "verify-cover.json": out_json.read_text(encoding="utf-8")})
+    html_page = out / "spec-cover.html"
+    play = " ".join(section_text(html_page, "cover-rule-play").split())
+    # rule play: 12 places (over 2p, 3p, each with and without the variant); 3 cannot run
+    assert (f"Coverage: ran in {games_of('rule', 12)} of {total} verified games; "
+            "9 of 12 branches, options and gaps ran") in play
+    assert ('line 15: elif r > 10 - never run line 20: if total > 50 - never run '
+            'line 20: gap "the total passes 50" - never run') in play
+    act = " ".join(section_text(html_page, "cover-rule-act").split())
+    assert (f"Coverage: ran in {games_of('rule', 24)} of {total} verified games; "
+            "2 of 4 branches, options and gaps ran") in act
+    assert 'line 27: option "give" - never run line 29: pass "skip" - never run' in act
+    unused = " ".join(section_text(html_page, "cover-rule-unused").split())
+    assert f"Coverage: ran in 0 of {total} verified games" in unused
+    # rule extra_rule runs only with the variant: its count is of all games even so
+    extra = " ".join(section_text(html_page, "cover-rule-extra-rule").split())
+    assert 0 < games_of("rule", 33) < total
+    assert f"Coverage: ran in {games_of('rule', 33)} of {total} verified games" in extra
+    scoring = " ".join(section_text(html_page, "cover-scoring").split())
+    assert f"Coverage: ran in {games_of('scoring', 36)} of {total} verified games" in scoring
