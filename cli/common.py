@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import AbstractContextManager
 from typing import Any
 
 from rulewright.errors import UsageError
+from rulewright.invariants.backend import Backend, open_backend
 from rulewright.invariants.report import versions
 
 
@@ -49,6 +51,23 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
     return value
+
+
+def add_backend(p: argparse.ArgumentParser, unit: str) -> None:
+    """--workers N, --scheduler ADDRESS: run the units of work (``unit`` names them in the
+    help) on a Dask cluster instead of one after the other here."""
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--workers", type=positive, metavar="N",
+                       help=f"run {unit} in parallel on a local Dask cluster of N worker "
+                            "processes on 127.0.0.1 (needs pip install 'rulewright[dask]')")
+    group.add_argument("--scheduler", metavar="ADDRESS",
+                       help=f"run {unit} on the workers of an existing Dask scheduler, e.g. "
+                            "tcp://10.0.0.5:8786 (see docs/cluster.md)")
+
+
+def backend(args: Any) -> AbstractContextManager[Backend | None]:
+    """The backend add_backend's flags ask for (None: serial, without importing Dask)."""
+    return open_backend(workers=args.workers, scheduler=args.scheduler)
 
 
 def add_config(p: argparse.ArgumentParser) -> None:

@@ -57,10 +57,16 @@ class LineProgress:
             self.stream.flush()
             self.last = now
 
-    def started(self, what: str) -> None:
-        """A configuration started (no line: one is printed when it finishes)."""
+    def started(self, what: str, since: float | None = None) -> None:
+        """A configuration started (no line: one is printed when it finishes).
+
+        Args:
+            since: when it started (``time.monotonic()``; default now): on a cluster the
+                heartbeat names the oldest of the configurations still running.
+        """
         with self._lock:
-            self.current, self.current_since = what, time.monotonic()
+            self.current = what
+            self.current_since = time.monotonic() if since is None else since
 
     def finished(self, text: str) -> None:
         """A configuration finished: print its line."""

@@ -1,9 +1,14 @@
-"""``rulewright simulate GAME``: play K games and summarise them."""
+"""``rulewright simulate GAME``: play K games and summarise them.
+
+With ``--workers N`` or ``--scheduler ADDRESS`` the seeds are played in batches on a Dask
+cluster (:class:`~rulewright.engines.simulate.SeedBatch`); the summary is the serial run's.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +16,17 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from rulewright.cli.common import add_config, config, positive
+from rulewright.cli.common import add_backend, add_config, backend, config, positive
 from rulewright.cli.paths import output_folder
-from rulewright.engines.game import load
-from rulewright.engines.simulate import POLICIES, simulate
+from rulewright.cli.progress_lines import LineProgress
+from rulewright.engines.game import Game, load
+from rulewright.engines.simulate import (POLICIES, SeedBatch, Summary, Tally, seed_batches,
+                                         simulate, summarise)
+from rulewright.engines.source import SpecText
 from rulewright.engines.state import State
 from rulewright.engines.trace import trace_json, write_trace
 from rulewright.errors import UsageError
+from rulewright.invariants.backend import Backend
 
 #: The ``--json`` document's format (schema: rulewright.engines.schemas).
 FORMAT = "rulewright-simulate/1"
@@ -39,6 +48,7 @@ def register(sub: Any) -> None:
     p.add_argument("--trace-dir", type=Path, help="write one trace file per game here")
     p.add_argument("--json", action="store_true",
                    help=f"print the summary as JSON (format {FORMAT})")
+    add_backend(p, "batches of seeds")
     p.set_defaults(run=run)
 
 
@@ -65,17 +75,21 @@ def run(args: argparse.Namespace) -> int:
     game = load(args.game, **config(args))
     console = Console(stderr=True)
 
-    with Progress(console=console, transient=True, disable=args.json) as progress:
-        task = progress.add_task("playing", total=args.games)
+    with backend(args) as on:
+        if on is not None:
+            summary = _on_cluster(on, args, game)
+        else:
+            with Progress(console=console, transient=True, disable=args.json) as progress:
+                task = progress.add_task("playing", total=args.games)
 
-        def on_game(i: int, state: State, steps: list[dict[str, Any]]) -> None:
-            progress.advance(task)
-            if args.trace_dir is not None:
-                write_trace(args.trace_dir / f"{game.machine.game.id}-{args.seed + i}.json",
-                            trace_json(game, state, steps))
+                def on_game(i: int, state: State, steps: list[dict[str, Any]]) -> None:
+                    progress.advance(task)
+                    if args.trace_dir is not None:
+                        write_trace(args.trace_dir / f"{game.machine.game.id}-{args.seed + i}"
+                                    ".json", trace_json(game, state, steps))
 
-        summary = simulate(game, args.games, args.seed, POLICIES[args.policy], on_game,
-                           record=args.trace_dir is not None)
+                summary = simulate(game, args.games, args.seed, POLICIES[args.policy],
+                                   on_game, record=args.trace_dir is not None)
     defects = sum(n for (kind, _, _), n in summary.findings.items() if kind != "gap")
     code = 1 if defects else 0
     if args.json:
@@ -105,3 +119,37 @@ def run(args: argparse.Namespace) -> int:
         out.print(f"[bold red]{defects} game(s) ended with a spec defect[/] (not a gap): "
                   "rerun one with --trace-dir and 'rulewright replay' it")
     return code
+
+
+def _on_cluster(on: Backend, args: argparse.Namespace, game: Game) -> Summary:
+    """Play the seeds in batches on a backend; progress per batch (a bar on a terminal, a
+    line each in a log); trace files written here, from the documents sent back."""
+    batches = seed_batches(SpecText.of(args.game), game.num_players, tuple(args.variant),
+                           tuple(args.erratum), args.games, args.seed, args.policy, on.slots,
+                           traces=args.trace_dir is not None)
+    gid = game.machine.game.id
+    names = [f"{gid} seeds {b.start}..{b.start + b.count - 1}" for b in batches]
+    if sys.stderr.isatty():
+        with Progress(console=Console(stderr=True), transient=True,
+                      disable=args.json) as progress:
+            task = progress.add_task("playing", total=args.games)
+            tallies = on.run(batches, names,
+                             finished=lambda i, t: progress.advance(task, t.games))
+    else:
+        done = 0
+        with LineProgress(sys.stderr) as lines:
+
+            def on_done(i: int, t: Tally) -> None:
+                nonlocal done
+                done += 1
+                found = sum(t.findings.values())
+                lines.finished(f"{done}/{len(batches)} {names[i]}: {t.games} games"
+                               + (f", {found} ended with a finding" if found else ""))
+
+            tallies = on.run(batches, names, finished=on_done)
+    total = Tally(game.num_players)
+    for t in tallies:
+        total.add(t)
+    for seed, doc in total.traces:
+        write_trace(args.trace_dir / f"{gid}-{seed}.json", doc)
+    return summarise(total)

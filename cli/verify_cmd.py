@@ -9,22 +9,25 @@ in the summary line; progress goes to stderr, results to stdout (:mod:`.verify_o
 from __future__ import annotations
 
 import argparse
-import sys
 import json
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rulewright.cli.common import player_list, positive
+from rulewright.cli.common import add_backend, backend, player_list, positive
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table
 from rulewright.cli.paths import output_file, output_folder
 from rulewright.engines.game import bundled_specs
+from rulewright.invariants.database import DatabaseLocation
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
 from rulewright.invariants.report import FORMAT, ConfigResult, GameResult, Report
-from rulewright.invariants.runner import new_seed, verify
+from rulewright.invariants.runner import new_seed, plan_specs, verify
 
 
 def register(sub: Any) -> None:
@@ -70,8 +73,15 @@ def register(sub: Any) -> None:
     p.add_argument("--strict", action="store_true", help="fail (exit 1) when a gap is reached")
     p.add_argument("--trace-dir", type=Path, metavar="DIR",
                    help="where counterexample and gap traces go (default: the user cache)")
-    p.add_argument("--no-database", action="store_true",
-                   help="do not use or update Hypothesis' example database")
+    db = p.add_mutually_exclusive_group()
+    db.add_argument("--no-database", action="store_true",
+                    help="do not use or update Hypothesis' example database")
+    db.add_argument("--database", metavar="WHERE",
+                    help="keep Hypothesis' example database here instead of the user cache: "
+                         "redis://HOST:PORT (a Redis server every worker reaches) or a folder "
+                         "(e.g. on storage a cluster shares); a counterexample saved there is "
+                         "replayed first by every later run of the same spec text")
+    add_backend(p, "the configurations")
     p.set_defaults(run=run)
 
 
@@ -144,19 +154,37 @@ def run(args: argparse.Namespace) -> int:
         output_file(args.json, "--json")
     if args.trace_dir is not None:
         output_folder(args.trace_dir, "--trace-dir")
+    database = None
+    if args.database is not None:
+        database = DatabaseLocation.parse(args.database)
+        database.check()
     specs = args.games or bundled_specs()
     seed = new_seed() if args.seed is None else args.seed
-
-    def run_verify(progress: Any = None, finished: Any = None) -> Report:
-        return verify(specs, players=args.players, variants=args.variant or None,
-                      errata=args.errata, edition=args.edition, profile=args.profile,
-                      examples=args.examples,
-                      strict=args.strict, trace_dir=args.trace_dir,
-                      use_database=not args.no_database, seed=seed, progress=progress,
-                      finished=finished)
-
-    print(f"rulewright verify: seed {seed}, profile {args.profile} "
+    where = ""
+    if args.workers is not None:
+        where = f", on a local cluster of {args.workers} worker(s)"
+    elif args.scheduler is not None:
+        where = f", on the cluster at {args.scheduler}"
+    print(f"rulewright verify: seed {seed}, profile {args.profile}{where} "
           f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
+    if args.workers is not None or args.scheduler is not None:
+        # a misspelt spec or player count fails now, not after the cluster has started
+        plan_specs(specs, args.players, args.variant or None, args.errata, args.edition)
+    with backend(args) as on:
+
+        def run_verify(progress: Any = None, finished: Any = None) -> Report:
+            return verify(specs, players=args.players, variants=args.variant or None,
+                          errata=args.errata, edition=args.edition, profile=args.profile,
+                          examples=args.examples, strict=args.strict, trace_dir=args.trace_dir,
+                          use_database=not args.no_database, seed=seed, progress=progress,
+                          finished=finished, database=database, backend=on)
+
+        report = _run_with_progress(run_verify)
+    return _print_report(args, report)
+
+
+def _run_with_progress(run_verify: Any) -> Report:
+    """Run with a live progress bar on a terminal, progress lines in a log."""
     if sys.stderr.isatty():
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=Console(stderr=True),
@@ -164,21 +192,39 @@ def run(args: argparse.Namespace) -> int:
             task = progress.add_task("verifying", total=None)
 
             def on_config(spec: str, label: str, done: int, total: int) -> None:
-                progress.update(task, description=f"{spec} {label}", completed=done,
-                                total=total)
+                progress.update(task, description=f"{spec} {label}", total=total)
 
-            report = run_verify(progress=on_config)
+            def on_done(spec: str, c: ConfigResult, done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            report: Report = run_verify(progress=on_config, finished=on_done)
     else:
         # a log shows nothing of a live display until the end: print lines instead
+        # on a cluster several run at once: the heartbeat names the oldest still running
+        running: dict[str, float] = {}
+        lock = threading.Lock()
         with LineProgress(sys.stderr) as lines:
 
             def on_start(spec: str, label: str, done: int, total: int) -> None:
-                lines.started(f"{spec} {label}")
+                with lock:
+                    running[f"{spec} {label}"] = time.monotonic()
+                    oldest = min(running.items(), key=lambda kv: kv[1])
+                lines.started(*oldest)
 
             def on_finish(spec: str, c: ConfigResult, done: int, total: int) -> None:
+                with lock:
+                    running.pop(f"{spec} {c.label}", None)
+                    left = min(running.items(), key=lambda kv: kv[1], default=None)
                 lines.finished(finished_line(spec, c, done, total))
+                if left is not None:
+                    lines.started(*left)
 
             report = run_verify(progress=on_start, finished=on_finish)
+    return report
+
+
+def _print_report(args: argparse.Namespace, report: Report) -> int:
+    """Print the results (stdout) and write ``--json``; returns the exit code."""
     # long messages and trace paths stay whole lines; tables fit 80 columns in a log
     out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 80)
     for g in report.games:

@@ -384,9 +384,9 @@ class _Applier:
         if op.op == "add":
             assert op.row is not None
             self.added_rows += 1
-            rid = (card.name, "added", self.added_rows)
-            self.row_labels[rid] = row_text(op.row.values)
-            rows.append((rid, op.row.values, op.row.count, op.row.span,
+            added: object = (card.name, "added", self.added_rows)
+            self.row_labels[added] = row_text(op.row.values)
+            rows.append((added, op.row.values, op.row.count, op.row.span,
                          self.texts.source_of(op.row.span)))
             return
         assert op.match is not None

@@ -1,4 +1,11 @@
-"""Playouts: play whole games under a policy and summarise them."""
+"""Playouts: play whole games under a policy and summarise them.
+
+:func:`simulate` plays seeds ``seed, seed+1, ...`` here. A long balance study splits them
+into :class:`SeedBatch` units of work that a cluster's workers play
+(:mod:`rulewright.invariants.backend`): each returns its :class:`Tally`, the games' raw
+outcomes, and the tallies added in seed order summarise to exactly the serial run's
+:class:`Summary` (sums of whole numbers and exact statistics do not depend on the split).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +16,10 @@ import statistics
 from collections import Counter
 from typing import Any, Callable
 
-from attrs import frozen
+from attrs import define, field, frozen
 
 from rulewright.engines.game import Game
+from rulewright.engines.source import SpecText
 from rulewright.engines.state import State
 from rulewright.engines.trace import record_step, trace_json
 
@@ -113,6 +121,86 @@ def _mean_sd(values: list[int]) -> tuple[float, float]:
         return (math.nan, math.nan)
 
 
+@define
+class Tally:
+    """The raw outcomes of playouts, to be summarised (:func:`summarise`) or added up.
+
+    Attributes:
+        players: seats. games: games played. turns, steps: per game, in seed order.
+        scores: per seat, the scores of the games that ended normally. wins: per seat, games
+        won. findings: (kind, rule, message) -> count. traces: (seed, trace document) of each
+        game, when recorded.
+    """
+
+    players: int
+    games: int = 0
+    turns: list[int] = field(factory=list)
+    steps: list[int] = field(factory=list)
+    scores: list[list[int]] = field(factory=list)
+    wins: list[int] = field(factory=list)
+    findings: Counter[tuple[str, str, str]] = field(factory=Counter)
+    traces: list[tuple[int, dict[str, Any]]] = field(factory=list)
+
+    def __attrs_post_init__(self) -> None:
+        self.scores = self.scores or [[] for _ in range(self.players)]
+        self.wins = self.wins or [0] * self.players
+
+    def add(self, other: Tally) -> None:
+        """Append ``other``'s games (the seeds after this tally's)."""
+        self.games += other.games
+        self.turns += other.turns
+        self.steps += other.steps
+        for mine, theirs in zip(self.scores, other.scores):
+            mine += theirs
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.findings.update(other.findings)
+        self.traces += other.traces
+
+
+def tally(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,
+          on_game: Callable[[int, State, list[dict[str, Any]]], None] | None = None,
+          record: bool = False, keep_traces: bool = False) -> Tally:
+    """Play ``games`` playouts with seeds ``seed, seed+1, ...`` and tally their outcomes.
+
+    Args:
+        on_game: called after each game with (index, terminal state, trace steps).
+        record: keep trace steps (for trace files). keep_traces: also keep each game's
+            trace document in the tally (what a worker sends back).
+    """
+    out = Tally(game.num_players)
+    for i in range(games):
+        state, trace = playout(game, seed + i, policy, record or keep_traces)
+        out.games += 1
+        out.turns.append(sum(state.turns))
+        out.steps.append(len(state.history))
+        if state.finding is not None:
+            f = state.finding
+            out.findings[(f.kind, f.rule, f.message)] += 1
+        else:
+            for p, s in enumerate(state.returns()):
+                out.scores[p].append(s)
+            for p, place in enumerate(state.ranking()):
+                out.wins[p] += place == 1
+        if keep_traces:
+            out.traces.append((seed + i, trace_json(game, state, trace)))
+        if on_game is not None:
+            on_game(i, state, trace)
+    return out
+
+
+def summarise(t: Tally) -> Summary:
+    """The :class:`Summary` of a tally."""
+    finished = t.games - sum(t.findings.values())
+    turns, steps = t.turns, t.steps
+    return Summary(
+        games=t.games,
+        turns=(statistics.fmean(turns) if turns else 0.0, min(turns, default=0), max(turns, default=0)),
+        steps=(statistics.fmean(steps) if steps else 0.0, min(steps, default=0), max(steps, default=0)),
+        scores=tuple(_mean_sd(s) for s in t.scores),
+        wins=tuple((w / finished if finished else 0.0, *wilson(w, finished)) for w in t.wins),
+        findings=dict(t.findings))
+
+
 def simulate(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,
              on_game: Callable[[int, State, list[dict[str, Any]]], None] | None = None,
              record: bool = False) -> Summary:
@@ -122,32 +210,47 @@ def simulate(game: Game, games: int, seed: int = 0, policy: Policy = random_poli
         on_game: called after each game with (index, terminal state, trace steps).
         record: keep trace steps (for trace files).
     """
-    n = game.num_players
-    turns, steps, wins = [], [], [0] * n
-    scores: list[list[int]] = [[] for _ in range(n)]
-    findings: Counter[tuple[str, str, str]] = Counter()
-    for i in range(games):
-        state, trace = playout(game, seed + i, policy, record)
-        turns.append(sum(state.turns))
-        steps.append(len(state.history))
-        if state.finding is not None:
-            f = state.finding
-            findings[(f.kind, f.rule, f.message)] += 1
-        else:
-            for p, s in enumerate(state.returns()):
-                scores[p].append(s)
-            for p, place in enumerate(state.ranking()):
-                wins[p] += place == 1
-        if on_game is not None:
-            on_game(i, state, trace)
-    finished = games - sum(findings.values())
-    return Summary(
-        games=games,
-        turns=(statistics.fmean(turns) if turns else 0.0, min(turns, default=0), max(turns, default=0)),
-        steps=(statistics.fmean(steps) if steps else 0.0, min(steps, default=0), max(steps, default=0)),
-        scores=tuple(_mean_sd(s) for s in scores),
-        wins=tuple((w / finished if finished else 0.0, *wilson(w, finished)) for w in wins),
-        findings=dict(findings))
+    return summarise(tally(game, games, seed, policy, on_game, record))
+
+
+#: The most games in one :class:`SeedBatch` (a batch's tally holds a few numbers per game).
+MAX_BATCH = 10_000
+
+
+@frozen
+class SeedBatch:
+    """A unit of work: play the seeds ``start .. start+count-1`` of one configuration.
+
+    Attributes:
+        spec: the spec's text. players, variants, errata: the configuration. policy: a name
+        in :data:`POLICIES`. traces: send each game's trace document back.
+    """
+
+    spec: SpecText
+    players: int
+    variants: tuple[str, ...]
+    errata: tuple[str, ...]
+    start: int
+    count: int
+    policy: str
+    traces: bool = False
+
+    def run(self) -> Tally:
+        """Compile the configuration and play the batch."""
+        game = self.spec.load(self.players, self.variants, self.errata)
+        return tally(game, self.count, self.start, POLICIES[self.policy],
+                     keep_traces=self.traces)
+
+
+def seed_batches(spec: SpecText, players: int, variants: tuple[str, ...],
+                 errata: tuple[str, ...], games: int, seed: int, policy: str, slots: int,
+                 traces: bool = False) -> list[SeedBatch]:
+    """``games`` seeds from ``seed`` in batches: about four per worker thread (so a slow
+    batch does not leave the others idle), at most :data:`MAX_BATCH` games each."""
+    size = max(1, min(MAX_BATCH, math.ceil(games / (4 * max(1, slots)))))
+    return [SeedBatch(spec, players, variants, errata, seed + k, min(size, games - k), policy,
+                      traces)
+            for k in range(0, games, size)]
 
 
 def trace_of(game: Game, seed: int, policy: Policy = random_policy) -> dict[str, Any]:

@@ -1,6 +1,14 @@
-"""Hypothesis' example database, read defensively.
+"""Hypothesis' example database: where it is, one per spec version, read defensively.
 
-The database is a folder of small files under the user's cache; anything can end up there (a
+Verification keeps one database per spec version and configuration (:func:`entry_name`), so
+a counterexample of one spec text is replayed first by the next run of that text and never
+by a changed one. :class:`DatabaseLocation` says where: a folder (the user cache by default,
+or one on storage a cluster shares) or a Redis server through Hypothesis'
+:class:`~hypothesis.extra.redis.RedisExampleDatabase`, so a counterexample found on one
+machine is replayed first by every later run anywhere. It is plain data, sent to workers,
+each of which opens the database itself.
+
+A folder database is a folder of small files under the user's cache; anything can end up there (a
 copied folder, a symbolic link to ``/dev/zero``, a file another tool wrote). Hypothesis'
 :class:`~hypothesis.database.DirectoryBasedExampleDatabase` reads every entry whole, so one
 such entry ends a verification in ``MemoryError`` or a hang. :class:`GuardedDirectoryDatabase`
@@ -13,11 +21,19 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, Literal
+from urllib.parse import urlsplit
 
-from hypothesis.database import DirectoryBasedExampleDatabase
+from attrs import frozen
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+
+from rulewright.errors import UsageError
+
+if TYPE_CHECKING:
+    from redis import Redis
 
 #: An entry larger than this is not a Hypothesis example (they are a few kilobytes).
 MAX_ENTRY_BYTES = 4 * 1024 * 1024
@@ -82,4 +98,114 @@ class GuardedDirectoryDatabase(DirectoryBasedExampleDatabase):
                 yield data
 
 
-__all__ = ["MAX_ENTRY_BYTES", "GuardedDirectoryDatabase"]
+def entry_name(spec_id: str, fingerprint: str, label: str) -> str:
+    """The database of one spec version and configuration: ``braff-af12078600cb-4p_v_tiny``
+    (a folder name, or a Redis key prefix), safe as one path component."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{spec_id}-{fingerprint[:12]}-{label}").strip("_")
+
+
+def default_root() -> Path:
+    """The user cache's database folder (:func:`rulewright.invariants.profiles.database_root`)."""
+    from rulewright.invariants.profiles import database_root  # profiles imports this module
+    return database_root()
+
+
+#: The key prefix of every rulewright entry in a Redis database.
+REDIS_PREFIX = b"rulewright:"
+
+
+@frozen
+class DatabaseLocation:
+    """Where verification keeps its example databases: plain data, opened where it runs.
+
+    Attributes:
+        kind: "default" (the user cache of the process that opens it: on a cluster, each
+            worker's own), "directory" (a folder, e.g. on storage all workers share) or
+            "redis" (a Redis server all workers reach).
+        where: the folder, or the ``redis://HOST:PORT[/DB]`` address ("" for the default).
+    """
+
+    kind: Literal["default", "directory", "redis"]
+    where: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> DatabaseLocation:
+        """``redis://HOST:PORT[/DB]`` (or ``rediss://`` for TLS), else a folder.
+
+        Raises:
+            UsageError: a Redis address without a host or port, with options (``?...``),
+                or a database number that is not a whole number.
+        """
+        if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", text):
+            url = urlsplit(text)
+            if url.scheme not in ("redis", "rediss"):
+                raise UsageError(f"--database takes redis://HOST:PORT or a folder, not a "
+                                 f"{url.scheme}:// address")
+            try:
+                port = url.port
+            except ValueError:
+                port = None
+            if not url.hostname or port is None:
+                raise UsageError(f"--database {_shown(text)}: a Redis address is "
+                                 "redis://HOST:PORT (e.g. redis://127.0.0.1:6379)")
+            if url.query or url.fragment or not re.fullmatch(r"(/[0-9]{0,5})?", url.path):
+                # options in the query could change how replies decode; only the database
+                # number may follow the port
+                raise UsageError(f"--database {_shown(text)}: only a database number may "
+                                 "follow the port (redis://HOST:PORT/DB)")
+            return cls("redis", text)
+        if not text:
+            raise UsageError("--database needs redis://HOST:PORT or a folder")
+        return cls("directory", str(Path(text).absolute()))
+
+    def describe(self) -> str:
+        """For messages: the folder, or the Redis address without its password."""
+        if self.kind == "redis":
+            url = urlsplit(self.where)
+            return f"{url.scheme}://{url.hostname}:{url.port}{url.path}"
+        return self.where or str(default_root())
+
+    def check(self) -> None:
+        """Fail early, before a run that may take hours, when the database cannot be used.
+
+        Raises:
+            UsageError: a Redis server that does not answer (or the ``redis`` client is not
+                installed), or a folder path that is a file.
+        """
+        if self.kind == "redis":
+            try:
+                self._redis().ping()
+            except Exception as err:  # noqa: BLE001 - any failure to reach it is the user's
+                raise UsageError(f"cannot use the example database {self.describe()}: "
+                                 f"{type(err).__name__}: {err}") from None
+            return
+        root = Path(self.where) if self.where else default_root()
+        if root.exists() and not root.is_dir():
+            raise UsageError(f"the example database {root} is not a folder")
+
+    def open(self, name: str) -> ExampleDatabase:
+        """The database called ``name`` (see :func:`entry_name`) at this location."""
+        if self.kind == "redis":
+            # imported here: the redis client is needed only for a Redis database
+            from rulewright.invariants.redis_database import GuardedRedisDatabase
+            return GuardedRedisDatabase(self._redis(),
+                                        key_prefix=REDIS_PREFIX + name.encode() + b":")
+        root = Path(self.where) if self.where else default_root()
+        return GuardedDirectoryDatabase(str(root / name))
+
+    def _redis(self) -> Redis:
+        try:
+            from redis import Redis
+        except ImportError:
+            raise UsageError("--database redis://... needs the Redis client: pip install "
+                             "'rulewright[dask]'") from None
+        # a dead server fails in seconds, not after the operating system's TCP timeout
+        return Redis.from_url(self.where, socket_connect_timeout=10, socket_timeout=60)
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+__all__ = ["MAX_ENTRY_BYTES", "REDIS_PREFIX", "DatabaseLocation", "GuardedDirectoryDatabase",
+           "entry_name"]

@@ -14,10 +14,11 @@ import re
 import secrets
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from attrs import frozen
 from hypothesis import seed as hypothesis_seed
+from hypothesis.database import ExampleDatabase
 from hypothesis.stateful import run_state_machine_as_test
 
 from rulewright.dsl import ast
@@ -28,12 +29,16 @@ from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.base import Invariant, InvariantViolation
+from rulewright.invariants.database import DatabaseLocation, entry_name
 from rulewright.invariants.library import applicable, invariants_for, names
 from rulewright.invariants.profiles import (PROFILES, Profile, database_root,
                                             hypothesis_settings, shrink_limit)
 from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResult, GapReport,
                                           Report, ViolationReport)
 from rulewright.invariants.stateful import Plan, Recorder, machine_class, plan_for
+
+if TYPE_CHECKING:
+    from rulewright.invariants.backend import Backend
 
 #: Hypothesis runs per configuration at most: each later one without the invariants violated.
 ROUNDS = 3
@@ -43,6 +48,9 @@ Progress = Callable[[str, str, int, int], None]
 
 #: Called as finished(spec, result, done, total) after each configuration (done counts it).
 Finished = Callable[[str, ConfigResult, int, int], None]
+
+#: Trace documents by file path, when a run returns them instead of writing them.
+Traces = dict[str, dict[str, Any]]
 
 
 def new_seed() -> int:
@@ -85,6 +93,10 @@ class Config:
     def selection(self) -> tuple[tuple[str, ...], tuple[str, ...], str]:
         """(errata, variants, edition): what the configuration selects."""
         return (self.errata, self.variants, self.edition)
+
+
+#: One spec of a run: (spec, its configurations, or None and the rendered spec error).
+SpecPlan = tuple[str | Path, list[Config] | None, str | None]
 
 
 def configurations(spec: str | Path, players: Sequence[int] | None = None,
@@ -208,14 +220,28 @@ def game_trace(game: Game, seed: int, history: Sequence[int],
     return state, trace_json(game, state, steps)
 
 
+def _keep(path: Path, doc: dict[str, Any], traces: Traces | None) -> None:
+    if traces is None:
+        write_trace(path, doc)
+    else:
+        traces[str(path)] = doc
+
+
+def write_traces(traces: Traces) -> None:
+    """Write trace documents a run returned (see :func:`verify_config`'s ``traces``)."""
+    for path, doc in traces.items():
+        write_trace(Path(path), doc)
+
+
 def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Invariant | None,
-                     trace_dir: Path) -> ViolationReport:
-    """A violation with its rules, play-by-play and trace file (written to ``trace_dir``)."""
+                     trace_dir: Path, traces: Traces | None = None) -> ViolationReport:
+    """A violation with its rules, play-by-play and trace file (written to ``trace_dir``, or
+    kept in ``traces``)."""
     states: list[State] = []
     state, doc = game_trace(game, v.state.seed, v.state.history, states)
     doc["violation"] = {"invariant": v.invariant, "message": v.message}
     path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-{v.invariant}.json")
-    write_trace(path, doc)
+    _keep(path, doc, traces)
     lines = play_by_play(game, doc, states)
     lines.append(f"VIOLATED {v.invariant}: {v.message}")
     rules = rules_involved(game, state, doc["steps"])
@@ -241,17 +267,19 @@ def _violations(err: BaseException) -> tuple[list[InvariantViolation], list[Base
 
 def verify_config(game: Game, config: Config, profile: Profile, *,
                   examples: int | None = None, budget: float | None = None,
-                  trace_dir: Path, database: Path | None = None,
-                  seed: int | None = None) -> ConfigResult:
+                  trace_dir: Path, database: ExampleDatabase | Path | None = None,
+                  seed: int | None = None, traces: Traces | None = None) -> ConfigResult:
     """Run the state machine on one configuration.
 
     Args:
         examples: Hypothesis examples (default: what fits ``budget``, in the profile's range).
         budget: seconds this configuration may take (an estimate guides the example count).
         trace_dir: where violation and gap traces are written.
-        database: the example database directory, or None for none.
+        database: the example database, or its directory, or None for none.
         seed: Hypothesis' random seed (None: Hypothesis picks one). The same seed, example
             count, database contents and Hypothesis version give the same run.
+        traces: when given, trace documents go here by path instead of being written (a
+            cluster's worker returns them to the client, which writes them).
 
     A bug in rulewright met while running (any exception other than an invariant
     violation) stops the configuration and is recorded as its ``internal_error``.
@@ -310,7 +338,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             continue
         seen.add(v.invariant)
         result.violations.append(violation_report(game, config, v, by_name.get(v.invariant),
-                                                  trace_dir))
+                                                  trace_dir, traces))
     for name in names(invariants):
         if name in seen:
             result.status[name] = "violated"
@@ -325,7 +353,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         _, doc = game_trace(game, rec.seed, rec.history)
         path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-gap-{rec.rule}-"
                                  f"{rec.line}.json")
-        write_trace(path, doc)
+        _keep(path, doc, traces)
         result.gaps.append(GapReport(rec.kind, rec.rule, rec.line, rec.message, list(rec.cites),
                                      rec.count, len(rec.history), str(path.resolve())))
     result.games, result.finished, result.steps = (recorder.games, recorder.finished,
@@ -337,28 +365,42 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     return result
 
 
-def run_examples(spec: str | Path, selections: Sequence[tuple[str, ...]
-                                                | tuple[tuple[str, ...], tuple[str, ...]]]
-                 ) -> list[ExampleResult]:
-    """Run every worked example of ``spec`` under each selection of errata (and variants).
+#: Compiles one configuration: (players, variants, errata) -> Game.
+Loader = Callable[[int, Sequence[str], Sequence[str]], Game]
 
-    Args:
-        selections: errata tuples, or (errata, variants) pairs (an edition's variants apply
-            to its examples too).
+#: What worked examples run under: errata, or (errata, variants) (an edition's variants).
+Selection = tuple[str, ...] | tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def run_examples(spec: str | Path, selections: Sequence[Selection], *,
+                 parsed: ast.Spec | None = None,
+                 load_game: Loader | None = None) -> list[ExampleResult]:
+    """Run every worked example of ``spec`` under each selection of errata (and variants).
 
     Pass means: the example ran to its end with no finding (every ``expect`` held and no
     decision was left unanswered).
+
+    Args:
+        parsed, load_game: the parsed spec and how to compile a configuration of it (default
+            :func:`~rulewright.engines.game.load_spec` and :func:`~rulewright.engines.game.load`
+            of ``spec``; a worker passes those of its :class:`~rulewright.engines.source.SpecText`).
     """
     out = []
-    parsed = load_spec(spec)
+    if parsed is None:
+        parsed = load_spec(spec)
+    if load_game is None:
+        def load_game(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
+            return load(spec, players, variants, errata)
     for sel in selections:
-        if sel and isinstance(sel[0], tuple):
-            errata, extra = sel[0], tuple(sel[1])  # type: ignore[arg-type]
+        errata: tuple[str, ...]
+        extra: tuple[str, ...] = ()
+        if len(sel) == 2 and isinstance(sel[0], tuple) and isinstance(sel[1], tuple):
+            errata, extra = sel[0], sel[1]
         else:
-            errata, extra = tuple(sel), ()  # type: ignore[arg-type]
+            errata = tuple(str(e) for e in sel)
         for name, ex in examples_of(parsed, errata, extra).items():
             chosen = tuple(dict.fromkeys((*extra, *ex.variants)))
-            game = load(spec, ex.players, chosen, errata)
+            game = load_game(ex.players, chosen, errata)
             state = game.example_state(name)
             problem = None
             if state.finding is not None:
@@ -391,11 +433,14 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
                 examples: int | None = None, budget: float | None = None,
                 trace_dir: Path, use_database: bool = True, seed: int | None = None,
                 progress: Progress | None = None, finished: Finished | None = None,
-                done: int = 0, total: int = 0) -> GameResult:
+                done: int = 0, total: int = 0,
+                database: DatabaseLocation | None = None) -> GameResult:
     """Verify one spec in the given configurations and run its worked examples.
 
     Args:
         budget: seconds for the whole spec, shared equally by its configurations.
+        use_database, database: whether to use an example database, and where (default: the
+            user cache); one per spec version and configuration.
         seed: the run's seed; each configuration's is :func:`config_seed` of it.
         progress, finished: called before and after each configuration.
         done, total: configurations of the whole run done before this spec, and in all.
@@ -418,8 +463,8 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
             share = (budget - (time.perf_counter() - started)) / (len(configs) - i)
         db = None
         if use_database:
-            m = game.machine
-            db = database_root() / _safe(f"{spec_id}-{m.fingerprint[:12]}-{config.label}")
+            where = database or DatabaseLocation("default")
+            db = where.open(entry_name(spec_id, game.machine.fingerprint, config.label))
         result.configs.append(verify_config(game, config, profile, examples=examples,
                                             budget=share, trace_dir=trace_dir, database=db,
                                             seed=None if seed is None else
@@ -430,13 +475,32 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
     return result
 
 
+def plan_specs(specs: Sequence[str | Path], players: Sequence[int] | None = None,
+               variants: Sequence[str] | None = None, errata: str = "both",
+               edition: str | None = None) -> list[SpecPlan]:
+    """Each spec with its configurations (:func:`configurations`), or its rendered error
+    when it does not parse.
+
+    Raises:
+        UsageError: an unknown spec, player count, variant or edition.
+    """
+    plans: list[SpecPlan] = []
+    for spec in specs:
+        try:
+            plans.append((spec, configurations(spec, players, variants, errata, edition), None))
+        except SpecError as err:
+            plans.append((spec, None, err.render()))
+    return plans
+
+
 def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
            variants: Sequence[str] | None = None, errata: str = "both",
            edition: str | None = None,
            profile: str = "dev", examples: int | None = None, strict: bool = False,
            trace_dir: Path | None = None, use_database: bool = True,
            seed: int | None = None, progress: Progress | None = None,
-           finished: Finished | None = None) -> Report:
+           finished: Finished | None = None, database: DatabaseLocation | None = None,
+           backend: Backend | None = None) -> Report:
     """Verify specs: every invariant in every configuration, plus the worked examples.
 
     Args:
@@ -447,9 +511,14 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         strict: reached gaps fail the run.
         trace_dir: where traces go (default ``<cache>/rulewright/traces``).
         use_database: use Hypothesis' example database.
+        database: where it is (default: the user cache; see
+            :class:`~rulewright.invariants.database.DatabaseLocation`).
         seed: the run's seed (default: a new one, recorded in the report); each
             configuration's Hypothesis seed is :func:`config_seed` of it.
-        progress, finished: called before and after each configuration.
+        progress, finished: called before and after each configuration (with a backend:
+            when a worker starts it, and when its result is back).
+        backend: run the configurations as units of work on it (e.g. a Dask cluster, see
+            :mod:`rulewright.invariants.units`); default: one after the other, here.
 
     Raises:
         UsageError: unknown profile, spec, player count or variant.
@@ -460,12 +529,15 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
     traces = trace_dir or database_root().parent / "traces"
     started = time.perf_counter()
     report = Report(profile, strict, seed=new_seed() if seed is None else seed)
-    plans: list[tuple[str | Path, list[Config] | None, str | None]] = []
-    for spec in specs:
-        try:
-            plans.append((spec, configurations(spec, players, variants, errata, edition), None))
-        except SpecError as err:
-            plans.append((spec, None, err.render()))
+    plans = plan_specs(specs, players, variants, errata, edition)
+    if backend is not None:
+        from rulewright.invariants.units import verify_units  # it builds on this module
+        verify_units(backend, report, plans, prof, examples=examples,
+                     trace_dir=traces.absolute(),
+                     database=(database or DatabaseLocation("default")) if use_database else None,
+                     progress=progress, finished=finished)
+        report.seconds = time.perf_counter() - started
+        return report
     total = sum(len(c) for _, c, _ in plans if c)
     done = 0
     for spec, configs, error in plans:
@@ -481,7 +553,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
                                             budget=budget, trace_dir=traces,
                                             use_database=use_database, seed=report.seed,
                                             progress=progress, finished=finished,
-                                            done=done, total=total))
+                                            done=done, total=total, database=database))
         except SpecError as err:
             report.games.append(GameResult(str(spec), str(spec), str(spec), error=err.render()))
         done += len(configs)
