@@ -37,8 +37,11 @@ def source_of(source: str, span: Span) -> str:
     if chunk:
         chunk[-1] = chunk[-1][:max(0, span.end_column - 1)]
         # Anything before the span on its first line belongs to something else: blank it,
-        # keeping the width so the dedent keeps the block's shape.
-        chunk[0] = " " * (span.column - 1) + chunk[0][span.column - 1:]
+        # keeping the width so the dedent keeps the block's shape; a patch's own word
+        # (``replace rule ...``) is dropped, so the declaration reads as if on its own line.
+        before = chunk[0][:span.column - 1]
+        indent = before if not before.strip() else before[:len(before) - len(before.lstrip())]
+        chunk[0] = indent + chunk[0][span.column - 1:]
     return textwrap.dedent("\n".join(chunk)).strip("\n")
 
 
@@ -147,7 +150,9 @@ def card_text(source: str, card: ast.CardDecl, rows: list[str]) -> str:
     text = source_of(source, card.span)
     at = _first_token(text, ("{", "data"))
     head = (text if at is None else text[:at]).rstrip()
-    lines = [f"{head} {{"]
+    # the brace stays where the declaration put it: on the header's line or its own
+    lines = [head, "{"] if at is not None and text[at] == "{" and "\n" in text[len(head):at] \
+        else [f"{head} {{"]
     if card.data_file is not None:
         lines.append(f"  # the rows of {card.data_file}")
     lines += [f"  {r}" for r in rows]
