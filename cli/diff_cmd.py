@@ -66,7 +66,8 @@ def print_diff(out: Console, d: SpecDiff, *, brief: bool, games: int) -> None:
     chosen = ", ".join(d.after.errata + d.after.variants)
     out.print(Text(f"{d.title} ({d.spec}): {a} against {b}"
                    + (f" ({chosen})" if chosen and not b.endswith(chosen) else "")
-                   + f", {d.players} players, {games} games on seeds {d.seed}-"
+                   + f", {d.players} player{'s' if d.players != 1 else ''}, {games} games on "
+                     f"seeds {d.seed}-"
                      f"{d.seed + games - 1}", style="bold"), soft_wrap=True)
     _declarations(out, d, brief)
     _examples(out, d)
