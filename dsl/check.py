@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterable, Iterator, Sequence
 
-from rulewright.dsl import ast
+from rulewright.dsl import ast, constraints
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
 from rulewright.dsl.check_patches import check_patches
 from rulewright.dsl.layout import MAX_COMPONENTS
@@ -514,6 +514,12 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
         diags.append(Diagnostic(first_span, "the spec has no 'scoring' block",
                                 "add: scoring(p) { score <expr for player p> }"))
     dim_names = set(sym.enums) | set(sym.cards) | {"player"}
+    paused: list[set[str]] = []
+
+    def pausing() -> set[str]:
+        if not paused:
+            paused.append(constraints.pausing_rules(sym))
+        return paused[0]
     max_players = min(games[0].players[1], MAX_PLAYERS) if games else 1
     declared_components, too_many_reported = 0, False
     for d in decls:
@@ -552,9 +558,11 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
                 if d.capacity is not None:
                     ck.expr(d.capacity, set())
                     ck.constant(d.capacity, f"the capacity of zone {d.name!r}")
+                constraints.check_zone(ck, d)
             else:
                 ck.expr(d.init, set())
                 ck.constant(d.init, f"the initial value of counter {d.name!r}")
+                constraints.check_var(ck, d)
         elif isinstance(d, ast.CardDecl):
             home = sym.zones.get(d.home)
             home_span = loc(d.span, d.home, "in")
@@ -605,6 +613,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
                 ck.expr(t.expr, {d.var})
         elif isinstance(d, ast.InvariantDecl):
             ck.expr(d.expr, set())
+            constraints.check_phase(ck, d, pausing)
         elif isinstance(d, ast.ExampleDecl):
             _check_example(ck, d, games)
         elif isinstance(d, ast.EditionDecl):

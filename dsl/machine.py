@@ -503,6 +503,11 @@ class Machine:
         invariants, tokens, scoring: what verification checks.
         examples: example name -> compiled pseudo-rule index.
         spec: the AST it came from.
+        constraints: the declarative invariants (zone conditions, counter ranges, counters
+            that never decrease) of :mod:`rulewright.dsl.constraints`.
+        evaluate: compiles an expression of the spec for this configuration, with some
+            names bound (:data:`rulewright.dsl.constraints.Evaluate`): the explanation of a
+            violated invariant evaluates its parts with it.
         code_space: the :class:`~rulewright.dsl.codegen.Namespace` of its generated code
             (for listings).
     """
@@ -527,6 +532,8 @@ class Machine:
     scoring: Scoring = field(eq=False)
     examples: dict[str, int] = field(eq=False)
     kind_totals: dict[str, int] = field(eq=False)
+    constraints: tuple[Any, ...] = field(default=(), eq=False)
+    evaluate: Callable[..., Any] | None = field(default=None, eq=False)
     code_space: Any = field(eq=False, default=None)
 
     def graph(self) -> dict[str, Any]:

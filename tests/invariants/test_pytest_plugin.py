@@ -159,3 +159,17 @@ def test_editions_are_configurations_with_their_own_worked_examples(
     result = pytester.runpytest("love_letter.rules", "-p", "no:cacheprovider",
                                 "-k", "worked_examples")
     result.assert_outcomes(passed=10, deselected=len(ids) - 10)
+
+
+def test_declarative_invariants_are_items_that_fail_at_their_line(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))
+    (pytester.path / "supply.rules").write_text(
+        (BROKEN / "supply_below_zero.rules").read_text())
+    result = pytester.runpytest("supply.rules", "-p", "no:cacheprovider",
+                                "--rulewright-examples", "10")
+    result.assert_outcomes(failed=1, passed=11, skipped=3)
+    out = result.stdout.str()
+    assert "_ 2p::range:supply _" in out
+    assert ("supply.rules:13: VIOLATED range:supply [2p]: supply[cat] is -1, outside its "
+            "range 0..2") in out
