@@ -14,34 +14,8 @@ from rulewright.engines.game import Game
 from rulewright.engines.simulate import playout
 from rulewright.errors import UsageError
 
-BASE = '''game small "Small" {
-  rulebook "none" language "en"
-  players 2..3
-  start play
-  bound 200 steps
-}
-enum suit { red blue }
-card c "card" (suit, value) in deck {
-  (red, 1) (red, 2) (blue, 3) (blue, 4) * 2
-}
-zone deck: deck of c hidden
-zone hand[player]: set of c owner capacity 3
-var bonus = 0
-var chips[player] = 0
-
-rule play cite "Play" "Each player draws until the deck is empty." {
-  let p = 0
-  while count(deck) > 0 {
-    turn p {
-      draw x from deck to hand[p]
-      choose p { option "keep" { chips[p] += 1 } option "pass" { } }
-    }
-    let p = left(p)
-  }
-}
-scoring(p) { score sum(c.value for c in hand[p]) + chips[p] + bonus tiebreak most chips[p] "most chips" then shared }
-invariant small "hands stay small": all(count(hand[p]) <= 3 for p in players)
-'''
+#: A small spec the tests patch (also tests/invariants/test_diff.py's base).
+BASE = (Path(__file__).parents[1] / "specs" / "patchable.rules").read_text(encoding="utf-8")
 #: The first line after BASE.
 LINE = BASE.count("\n") + 1
 
@@ -217,7 +191,7 @@ def test_a_patch_that_breaks_a_reference_is_reported_at_the_patch() -> None:
     assert diagnostics('''erratum e1 "E" date "2020" source "S" {
   remove var bonus
 }
-''') == [(2, "error", "erratum 'e1' removes var 'bonus', but line 26 still uses it: "
+''') == [(2, "error", "erratum 'e1' removes var 'bonus', but line 27 still uses it: "
                       "unknown name 'bonus'")]
 
 

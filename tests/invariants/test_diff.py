@@ -15,35 +15,11 @@ from rulewright.engines import schemas
 from rulewright.errors import UsageError
 from rulewright.invariants.diff import diff_spec
 
-SPEC = '''game small "Small" {
-  rulebook "none" language "en"
-  players 2..3
-  start play
-  bound 200 steps
-}
-enum suit { red blue }
-card c "card" (suit, value) in deck {
-  (red, 1) (red, 2) (blue, 3) (blue, 4) * 2
-}
-zone deck: deck of c hidden
-zone hand[player]: set of c owner capacity 3
-var chips[player] = 0
-
-rule play cite "Play" "Each player draws until the deck is empty." {
-  let p = 0
-  while count(deck) > 0 {
-    turn p {
-      draw x from deck to hand[p]
-      choose p { option "keep" { chips[p] += 1 } option "pass" { } }
-    }
-    let p = left(p)
-  }
-}
-scoring(p) {
-  score sum(c.value for c in hand[p]) + chips[p]
-  tiebreak most chips[p] "most chips"
-  then shared
-}
+BASE = (Path(__file__).parents[1] / "specs" / "patchable.rules").read_text(encoding="utf-8")
+#: The first line after the base spec.
+LINE = BASE.count("\n") + 1
+#: tests/specs/patchable.rules with a worked example, two errata and two editions.
+SPEC = BASE + '''
 example two_chips "Two keeps, two chips" players 2 {
   script ["keep", "keep"]
   chips[0] += 2
@@ -52,7 +28,7 @@ example two_chips "Two keeps, two chips" players 2 {
 
 erratum double "Double scores" date "2024-05-01" source "Publisher FAQ" {
   replace scoring(p) {
-    score 2 * (sum(c.value for c in hand[p]) + chips[p])
+    score 2 * (sum(c.value for c in hand[p]) + chips[p] + bonus)
     tiebreak most chips[p] "most chips"
     then shared
   }
@@ -92,10 +68,10 @@ def test_an_erratum_that_doubles_every_score_doubles_the_score_distribution(smal
     assert d.findings == {} and d.gaps == [] and d.examples == []
     assert [(x.kind, x.status) for x in d.declarations] == [("scoring", "changed")]
     assert [ln for ln in d.declarations[0].lines if ln[:1] in "+-"] == [
-        "--- the scoring block (as written, lines 25-29)",
-        "+++ the scoring block (erratum double, lines 37-41)",
-        "-  score sum(c.value for c in hand[p]) + chips[p]",
-        "+  score 2 * (sum(c.value for c in hand[p]) + chips[p])"]
+        "--- the scoring block (as written, lines 26-30)",
+        f"+++ the scoring block (erratum double, lines {LINE + 8}-{LINE + 12})",
+        "-  score sum(c.value for c in hand[p]) + chips[p] + bonus",
+        "+  score 2 * (sum(c.value for c in hand[p]) + chips[p] + bonus)"]
 
 
 def test_a_then_gap_erratum_opens_a_gap_with_its_reach_and_changes_an_example(small: Path
