@@ -57,7 +57,10 @@ def register(sub: Any) -> None:
                    help="verify with exactly these variants (repeatable; default: none, then "
                         "each variant alone)")
     p.add_argument("--errata", choices=("on", "off", "both"), default="both",
-                   help="without errata, with all of them, or both (default both)")
+                   help="off: the spec as written; on: with its errata (those in no edition) "
+                        "and each edition; both: all of these (default)")
+    p.add_argument("--edition", metavar="E",
+                   help="verify this edition only (its errata and variants)")
     p.add_argument("--examples", type=positive, metavar="N",
                    help="test runs (Hypothesis examples) per configuration (default: what the "
                         "profile's time budget allows)")
@@ -192,13 +195,13 @@ def run(args: argparse.Namespace) -> int:
           f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
     if args.workers is not None or args.scheduler is not None:
         # a misspelt spec or player count fails now, not after the cluster has started
-        plan_specs(specs, args.players, args.variant or None, args.errata)
+        plan_specs(specs, args.players, args.variant or None, args.errata, args.edition)
     with backend(args) as on:
 
         def run_verify(progress: Any = None, finished: Any = None) -> Report:
             return verify(specs, players=args.players, variants=args.variant or None,
-                          errata=args.errata, profile=args.profile, examples=args.examples,
-                          strict=args.strict, trace_dir=args.trace_dir,
+                          errata=args.errata, edition=args.edition, profile=args.profile,
+                          examples=args.examples, strict=args.strict, trace_dir=args.trace_dir,
                           use_database=not args.no_database, seed=seed, progress=progress,
                           finished=finished, database=database, backend=on,
                           aim=not args.no_aim)

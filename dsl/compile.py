@@ -22,6 +22,7 @@ from rulewright.dsl.expr import ExprCompiler, Scope
 from rulewright.dsl.fold import FoldError, evaluate
 from rulewright.dsl.layout import Dims, build_components, counter_slots, make_dims, zone_slots
 from rulewright.dsl.locate import Locator
+from rulewright.dsl.patch import apply_patches
 from rulewright.dsl.machine import (CompiledInvariant, CompiledRule, CounterSlot, Fn, Machine,
                                     Return, Scoring, Site, TokenConservation, ZoneSlot)
 from rulewright.dsl.runtime import STEP_WORK
@@ -29,30 +30,16 @@ from rulewright.dsl.statements import RuleCompiler
 from rulewright.errors import Diagnostic, SpecError, UsageError
 
 
-def effective_decls(spec: ast.Spec, errata: Sequence[str]) -> list[ast.Decl]:
-    """The spec's declarations with the selected errata applied, in order.
+def effective_decls(spec: ast.Spec, errata: Sequence[str],
+                    variants: Sequence[str] = ()) -> list[ast.Decl]:
+    """The spec's declarations with the selected errata (and variants' patches) applied.
 
-    An erratum's rule or example replaces the one of the same name, or is added.
+    See :func:`rulewright.dsl.patch.apply_patches`; errata and editions are left out.
 
     Raises:
-        UsageError: an erratum name the spec does not declare.
+        UsageError: an erratum or variant name the spec does not declare.
     """
-    decls = list(spec.decls)
-    known = {d.name: d for d in decls if isinstance(d, ast.ErratumDecl)}
-    for name in errata:
-        er = known.get(name)
-        if er is None:
-            raise UsageError(f"unknown erratum {name!r}; the spec declares: "
-                             f"{', '.join(known) or 'none'}")
-        patches: list[ast.RuleDecl | ast.ExampleDecl] = [*er.rules, *er.examples]
-        for patch in patches:
-            for i, d in enumerate(decls):
-                if type(d) is type(patch) and getattr(d, "name", None) == patch.name:
-                    decls[i] = patch
-                    break
-            else:
-                decls.append(patch)
-    return decls
+    return apply_patches(spec, errata, variants).decls
 
 
 def _constant(x: ExprCompiler, e: ast.Expr, what: str, diags: list[Diagnostic]) -> Any:
@@ -140,18 +127,25 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     diags = [d for d in check(spec) if d.severity == "error"]
     if diags:
         raise SpecError(diags, {spec.path: spec.source})
-    game = next(d for d in spec.decls if isinstance(d, ast.Game))
-    lo, hi = game.players
-    if not lo <= players <= hi:
-        span = f"{lo} players" if lo == hi else f"{lo} to {hi} players"
-        raise UsageError(f"{game.id} is for {span}, not {players}")
+    declared_game = next(d for d in spec.decls if isinstance(d, ast.Game))
     declared_variants = {d.name for d in spec.decls if isinstance(d, ast.VariantDecl)}
     for v in variants:
         if v not in declared_variants:
-            raise UsageError(f"unknown variant {v!r}; {game.id} declares: "
+            raise UsageError(f"unknown variant {v!r}; {declared_game.id} declares: "
                              f"{', '.join(sorted(declared_variants)) or 'none'}")
-    decls = effective_decls(spec, errata)
-    sym = collect_symbols([d for d in decls if not isinstance(d, ast.ErratumDecl)], [])
+    applied = apply_patches(spec, errata, variants)
+    if applied.errors:
+        # a selection the checker does not try (one erratum of several that build on each
+        # other) can still fail to apply
+        raise SpecError(applied.errors, {spec.path: spec.source})
+    decls = applied.decls
+    game = applied.header() or declared_game
+    lo, hi = game.players
+    if not lo <= players <= hi:
+        span = f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+        selected = f" with {', '.join([*errata, *variants])}" if errata or variants else ""
+        raise UsageError(f"{game.id} is for {span}{selected}, not {players}")
+    sym = collect_symbols(decls, [])
     enums = {n: e.members for n, e in sym.enums.items()}
     first_data_diag = len(diags)
     comps, kinds = build_components(list(sym.cards.values()), spec.file or spec.path, diags)
@@ -205,11 +199,9 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     rule_index = {r.name: i for i, r in enumerate(rule_decls)}
     for i, ex in enumerate(examples):
         rule_index[f"example:{ex.name}"] = len(rule_decls) + i
-    erratum_of = {}
-    for ename in errata:
-        er = next(d for d in spec.decls if isinstance(d, ast.ErratumDecl) and d.name == ename)
-        for patched in er.rules:
-            erratum_of[patched.name] = ename
+    # the erratum that last changed each rule (a variant's change is not an erratum's)
+    erratum_of = {name: origin.name for (kind, name), origin in applied.changed_by.items()
+                  if kind == "rule" and origin.kind == "erratum"}
     rules = []
     table = PointTable(spec.source)
     rule_points = [table.add("rule", r.name, r.span, r.name,

@@ -563,7 +563,8 @@ class Scoring:
 
     Attributes:
         score: player -> score. keys: one (direction, fn, text) per tiebreak, fn: player -> int.
-        tie_end: "shared" or "decision"; tie_decision names the outside decision.
+        tie_end: "shared", "decision" or "gap"; tie_decision names the outside decision, or
+            is the gap's text (a tie for first place after the chain is then a gap finding).
     """
 
     decl: ast.ScoringDecl

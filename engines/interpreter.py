@@ -334,6 +334,18 @@ class Interpreter:
         except SpecRuntimeError as err:
             self._finish(err.kind, f"scoring: {err}", getattr(err, "site", None)
                          or self._scoring_site())
+            return
+        scoring = self.game.machine.scoring
+        if scoring.tie_end == "gap":
+            # ``then gap``: the book names no way to break a tie that remains for first place
+            keys = self.result[1]
+            best = max(keys)
+            tied = [p for p, k in enumerate(keys) if k == best]
+            if len(tied) > 1:
+                decl = scoring.decl
+                self._finish("gap", f"{scoring.tie_decision} (players {tied} are still tied "
+                             "for first place after the tie-break chain)",
+                             Site("scoring", decl.tie_span or decl.span, "then gap"))
 
     def _scoring_site(self) -> Site:
         decl = self.game.machine.scoring.decl

@@ -174,11 +174,13 @@ def test_every_json_output_names_its_format_and_matches_its_schema(
         capsys: pytest.CaptureFixture[str]) -> None:
     docs = {}
     for args in (["check", str(TINY)], ["simulate", str(TINY), "--games", "3", "--seed", "7"],
-                 ["explore", "tic_tac_toe", "--max-states", "50"]):
+                 ["explore", "tic_tac_toe", "--max-states", "50"],
+                 ["diff", "love_letter", "--edition", "2019", "--games", "3"]):
         main([*args, "--json"])
         docs[args[0]] = json.loads(capsys.readouterr().out)
     assert [d["format"] for d in docs.values()] == [
-        "rulewright-check/1", "rulewright-simulate/1", "rulewright-explore/1"]
+        "rulewright-check/1", "rulewright-simulate/1", "rulewright-explore/1",
+        "rulewright-diff/1"]
     for doc in docs.values():
         schemas.validate(doc)
     assert docs["simulate"]["seed"] == 7 and docs["simulate"]["policy"] == "random"
@@ -186,8 +188,9 @@ def test_every_json_output_names_its_format_and_matches_its_schema(
 
 
 def test_schemas_are_valid_and_catch_a_wrong_document() -> None:
-    assert schemas.formats() == ["rulewright-check/1", "rulewright-explore/1",
-                                 "rulewright-mutate/1", "rulewright-simulate/1",
+    assert schemas.formats() == ["rulewright-check/1", "rulewright-diff/1",
+                                 "rulewright-explore/1", "rulewright-mutate/1",
+                                 "rulewright-simulate/1",
                                  "rulewright-verify/2"]
     for fmt in schemas.formats():
         jsonschema.Draft202012Validator.check_schema(schemas.schema(fmt))

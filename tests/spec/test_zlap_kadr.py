@@ -392,3 +392,31 @@ def test_a_recorded_game_replays_to_the_same_end() -> None:
     assert len(states) == len(doc["history"]) + 1
     assert states[-1].returns() == doc["returns"]
     assert states[-1].key() == playout(game, 21)[0].key()
+
+
+# ---- the proposed erratum: disjoint solo rating bands -------------------------------------
+
+def test_proposed_solo_bands_remove_the_overlap_and_rate_no_score_differently() -> None:
+    from rulewright.invariants.diff import diff_spec
+    d = diff_spec(SPEC, edition="proposed", players=1, games=4)
+    assert d.after.errata == ("solo_bands_proposed",)
+    assert [(x.kind, x.name) for x in d.declarations] == [
+        ("table", "solo_rating_table"), ("example", "solo_band_boundaries")]
+    assert [ln for ln in d.declarations[0].lines if ln[:1] in "+-" and not ln.startswith(
+            ("---", "+++", "-  assume", "+  assume"))] == [
+        '-    20..30 -> "Looks like you forgot to open the aperture!",',
+        '-    0..20 -> "Something went wrong with the film – develop it once again!",',
+        '+    20..29 -> "Looks like you forgot to open the aperture!",',
+        '+    0..19 -> "Something went wrong with the film – develop it once again!",']
+    assert [(sev, side) for _, sev, _, side in d.diagnostics] == [("warning", "before")] * 2
+    plain, fixed = load(1), rw.load(SPEC, players=1, edition="proposed")
+    for score in range(0, 100):
+        games = [with_counters(g, {"solo_bonus": score, **{f"species_of[0, {t}]": k
+                                                             for t, k in zip(TREES, COLOURS)}})
+                 for g in (plain, fixed)]
+        ratings = [counter(State(g, 0, start=g.machine.rule_index["finish_game"]), "solo_rating")
+                   for g in games]
+        assert ratings[0] == ratings[1], score
+    assert [e.name for e in d.examples] == ["solo_band_boundaries"]
+    assert d.examples[0].before is None and d.examples[0].after is not None
+    assert d.examples[0].after.passed
