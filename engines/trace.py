@@ -223,7 +223,7 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
     """Readable lines, one per step: step, turn, who, action label, the rule and spec line it
     came from, and score changes (when ``states`` from :func:`replay` are given)."""
     lines = []
-    scores = states[0].returns() if states else None
+    scores = states[0].scores_so_far() if states else None
     rulings: dict[int, list[dict[str, Any]]] = {}
     for r in doc.get("rulings", []):
         rulings.setdefault(r["step"], []).append(r)
@@ -237,12 +237,14 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
         who = "chance" if step["player"] == -1 else f"player {step['player']}"
         turn = sum(step.get("turns", [])) or 0
         line = f"{n:4d}  turn {turn:3d}  {who:9s}  {step['label']}   [{step['rule']}, line {step['line']}]"
-        if states is not None and n < len(states) and scores is not None:
-            after = states[n].returns()
-            changes = [f"p{p}{after[p] - scores[p]:+d}" for p in range(len(after))
-                       if after[p] != scores[p]]
-            if changes:
-                line += "   score " + " ".join(changes)
+        if states is not None and n < len(states):
+            # score changes where the scoring can be computed (not before setup is done)
+            after = states[n].scores_so_far()
+            if after is not None and scores is not None:
+                changes = [f"p{p}{after[p] - scores[p]:+d}" for p in range(len(after))
+                           if after[p] != scores[p]]
+                if changes:
+                    line += "   score " + " ".join(changes)
             scores = after
         lines.append(line)
         ruled(n)
