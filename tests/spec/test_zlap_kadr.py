@@ -20,6 +20,8 @@ from rulewright.engines.game import Game
 from rulewright.engines.simulate import playout, random_policy, trace_of
 from rulewright.engines.trace import replay
 from rulewright.engines.state import State
+from rulewright.invariants.base import Context
+from rulewright.invariants.declared import in_phase
 
 SPEC = Path(__file__).parents[2] / "spec" / "zlap_kadr.rules"
 COLOURS = ("red", "blue", "yellow", "green")
@@ -67,13 +69,18 @@ def attrs(state: State, comp: int) -> dict[str, Any]:
     return state.game.machine.components[comp].attrs
 
 
-def broken_invariants(state: State, game_over: bool | None = None) -> list[str]:
+def broken_invariants(state: State, game_over: bool | None = None,
+                      ctx: Context | None = None) -> list[str]:
     """Names of spec invariants that fail in ``state``; ``at end`` ones only at the end of a
-    game (default: when the state is terminal; an example's end is not a game's end)."""
+    game (default: when the state is terminal; an example's end is not a game's end). ``ctx``
+    carries the game so far, for invariants scoped to a phase (``after rule R``); without it
+    those are not checked."""
     out = []
     over = state.is_terminal() if game_over is None else game_over
     for inv in state.game.machine.invariants:
         if inv.at_end and not over:
+            continue
+        if inv.decl.phase and (ctx is None or not in_phase(inv, ctx, state)):
             continue
         if not inv.check(state):
             out.append(inv.name)
@@ -92,11 +99,12 @@ def eager_policy(state: State, rng: random.Random) -> int:
 def play_checked(state: State, seed: int, policy: Any = random_policy) -> State:
     """Play to the end, checking every spec invariant after every step."""
     rng = random.Random(seed)
-    assert broken_invariants(state) == []
+    ctx = Context(state.game, [], random.Random(seed))
+    assert broken_invariants(state, ctx=ctx) == []
     while not state.is_terminal():
         state.apply_action(state.sample_chance(rng) if state.is_chance_node()
                            else policy(state, rng))
-        assert broken_invariants(state) == [], state.history
+        assert broken_invariants(state, ctx=ctx) == [], state.history
     return state
 
 
@@ -388,3 +396,53 @@ def test_a_recorded_game_replays_to_the_same_end() -> None:
     assert len(states) == len(doc["history"]) + 1
     assert states[-1].returns() == doc["returns"]
     assert states[-1].key() == playout(game, 21)[0].key()
+
+
+# ---- scenario examples: the assumed components and single rules --------------------------
+
+SCENARIOS = {"components": (), "board_sides": (), "board_sides_advanced": ("side_b",),
+             "board_sides_free": ("free_sides",), "add_anywhere_last_branch": (),
+             "draw_tasks_only_below_three": ()}
+
+
+def test_every_example_is_the_books_or_a_scenario() -> None:
+    names = {d.name for d in load(2).machine.spec.decls if isinstance(d, ast.ExampleDecl)}
+    assert names == set(SCENARIOS) | {"kamila_turn"}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_scenario_runs_its_whole_script(name: str) -> None:
+    state = load(2, SCENARIOS[name]).example_state(name)
+    assert state.is_terminal() and state.finding is None, state.finding
+    assert state.script == []
+
+
+def test_the_advanced_side_is_dealt_without_a_choice() -> None:
+    state = load(2, ("side_b",)).example_state("board_sides_advanced")
+    assert counter(state, "side_of", 0) == "B"
+    assert [counter(state, "species_of", 0, t) for t in TREES] == ["set"] * 4
+
+
+def test_the_last_empty_branch_takes_the_parrot_and_then_only_parrot_cards_play() -> None:
+    state = load(2).example_state("add_anywhere_last_branch")
+    assert [counter(state, "perched", 0, t, 0, "blue") for t in TREES] == [0, 0, 0, 1]
+    assert counter(state, "supply", "blue") == 19 and counter(state, "supply", "red") == 17
+
+
+def test_tasks_are_drawn_only_below_three() -> None:
+    state = load(2).example_state("draw_tasks_only_below_three")
+    assert [len(zone(state, "private_open", p)) for p in (0, 1)] == [3, 3]
+    assert len(zone(state, "private_deck")) == 37
+
+
+def test_a_changed_private_task_breaks_the_components_example(tmp_path: Path) -> None:
+    for f in SPEC.parent.glob("zlap_kadr*"):
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    csv = tmp_path / "zlap_kadr_private.csv"
+    text = csv.read_text(encoding="utf-8")
+    assert text.count("\n5,red,red,blue,green\n") == 1
+    csv.write_text(text.replace("\n5,red,red,blue,green\n", "\n6,red,red,blue,green\n"),
+                   encoding="utf-8")
+    state = rw.load(tmp_path / "zlap_kadr.rules", players=2).example_state("components")
+    assert state.finding is not None
+    assert state.finding.message == "43 private tasks worth 168 points in all"
