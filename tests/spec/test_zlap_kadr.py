@@ -195,7 +195,10 @@ def test_turn_example_with_erratum_board_a2_gives_12_points() -> None:
     crown = zone(state, "crowned", 0, "tree2")
     assert sum(attrs(state, c)["points"] for c in crown) + 5 * counter(state, "gpa_won", 0) == 12
     assert [attrs(state, c)["points"] for c in zone(state, "private_done", 0)] == [5]
-    assert broken_invariants(state, game_over=False) == []
+    # an example starts from the bare layout: no setup boxed the unused cards, and its
+    # parrots were placed by hand, not by cards played
+    assert broken_invariants(state, game_over=False,
+                             ignore=frozenset({"unused_cards_boxed", "parrots_from_icons"})) == []
     # the erratum replaced the example: its title says so
     ex = game.machine.rules[game.machine.examples["kamila_turn"]]
     assert "A2" in ex.decl.title
