@@ -239,7 +239,10 @@ def _play(players: int, variants: tuple[str, ...], seed: int, every: int) -> Sta
             most_at_last_round_start = max(len(zone(state, f"portfolio[{p}]"))
                                            for p in range(players))
         if step % every == 0 or state.is_terminal():
+            running = {frame[0] for frame in state.stack}
             for inv in m.invariants:
+                if inv.decl.phase == "during" and m.rule_index[inv.decl.rule] not in running:
+                    continue  # scoped to a rule that is not running now
                 if not inv.at_end or state.is_terminal() and state.finding is None:
                     assert inv.check(state), (inv.name, seed, step)
             for tok in m.tokens:
