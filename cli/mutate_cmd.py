@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rulewright.cli.common import player_list, positive
+from rulewright.cli.common import add_backend, backend, player_list, positive
 from rulewright.cli.paths import output_file
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_cmd import seed_number
@@ -27,7 +27,8 @@ from rulewright.cli.verify_output import plain
 from rulewright.dsl.mutants import OPERATORS, Mutant
 from rulewright.engines.game import spec_path
 from rulewright.errors import SpecError
-from rulewright.invariants.mutation import PLAYOUTS, mutate, pool_for, sample, spec_mutants
+from rulewright.invariants.backend import Backend
+from rulewright.invariants.mutation import PLAYOUTS, mutate, sample, spec_mutants
 from rulewright.invariants.mutation_report import FORMAT, MutantRun, MutationReport
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.runner import new_seed
@@ -67,8 +68,7 @@ def register(sub: Any) -> None:
     p.add_argument("--playouts", type=positive, default=PLAYOUTS, metavar="N",
                    help=f"seeded random games per configuration that decide 'possibly "
                         f"equivalent' (default {PLAYOUTS})")
-    p.add_argument("--jobs", type=positive, default=1, metavar="J",
-                   help="worker processes (default 1: in this process)")
+    add_backend(p, "the mutants")
     p.add_argument("--min-score", type=score_fraction, metavar="X",
                    help="exit 1 when the score is below X: a fraction (0.8) or a percentage "
                         "(80%%)")
@@ -191,9 +191,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.list:
             return _list(out, args, seed)
-        print(f"rulewright mutate: seed {seed}, profile {args.profile} "
+        where = ""
+        if args.workers is not None:
+            where = f", on a local cluster of {args.workers} worker(s)"
+        elif args.scheduler is not None:
+            where = f", on the cluster at {args.scheduler}"
+        print(f"rulewright mutate: seed {seed}, profile {args.profile}{where} "
               f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
-        report = _run(args, seed)
+        with backend(args) as on:
+            report = _run(args, seed, on)
     except SpecError as err:
         print(err.render(), file=sys.stderr)
         return 2
@@ -214,10 +220,10 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _run(args: argparse.Namespace, seed: int) -> MutationReport:
+def _run(args: argparse.Namespace, seed: int, on: Backend | None) -> MutationReport:
     kwargs: dict[str, Any] = dict(seed=seed, n=args.n, profile=args.profile,
                                   players=args.players, examples=args.examples,
-                                  playouts=args.playouts, pool=pool_for(args.jobs))
+                                  playouts=args.playouts, backend=on)
     if sys.stderr.isatty():
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=Console(stderr=True),

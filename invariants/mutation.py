@@ -4,10 +4,11 @@
 *baseline*), then each sampled mutant of :mod:`rulewright.dsl.mutants`, and collects a
 :class:`~rulewright.invariants.mutation_report.MutationReport`.
 
-One mutant is one job, :func:`run_mutant` of (spec, mutant id, profile, seed): a plain
-function of picklable values that rebuilds the mutant from the spec in the worker, so any
-pool can run it -- :class:`SerialPool` in this process, :class:`ProcessPool` over local
-processes (:mod:`concurrent.futures`), or any object with the :class:`Pool` method.
+One mutant is one unit of work, a :class:`MutantJob` of (spec, mutant id, profile, seed):
+plain picklable values whose ``run()`` (:func:`run_mutant`) rebuilds the mutant from the spec
+in the worker, so any :class:`~rulewright.invariants.backend.Backend` runs it -- the serial
+one in this process, or a Dask cluster (``--workers N``: local processes; ``--scheduler``:
+an existing cluster), as for ``verify`` and ``simulate``.
 
 A job, in order, stopping at the first failure (a *kill*):
 
@@ -27,13 +28,11 @@ A job, in order, stopping at the first failure (a *kill*):
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import random
 import tempfile
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
 from attrs import frozen
 
@@ -41,6 +40,7 @@ from rulewright.dsl import ast
 from rulewright.dsl.mutants import OPERATORS, Mutant, apply_mutant, mutants
 from rulewright.engines.game import Game, load_parsed, load_spec, spec_path
 from rulewright.errors import SpecError, UsageError
+from rulewright.invariants.backend import Backend, SerialBackend
 from rulewright.invariants.mutation_report import (GapCount, Kill, MutantRun, MutationReport)
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.runner import (Config, config_seed, configurations, run_examples,
@@ -70,6 +70,16 @@ class MutantJob:
     players: tuple[int, ...] | None = None
     examples: int | None = None
     playouts: int = PLAYOUTS
+
+    def run(self) -> MutantRun:
+        """:func:`run_mutant` of this job (what a backend's workers call)."""
+        return run_mutant(self.spec, self.mutant, self.profile, self.seed, self.players,
+                          self.examples, self.playouts)
+
+    @property
+    def name(self) -> str:
+        """The unit's name in progress and on a cluster's dashboard."""
+        return "baseline" if self.mutant is None else f"mutant-{self.mutant}"
 
 
 _CACHE: dict[tuple[str, float], tuple[ast.Spec, list[Mutant]]] = {}
@@ -187,59 +197,6 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                 play=digest.hexdigest()[:16])
 
 
-def run_job(job: MutantJob) -> MutantRun:
-    """:func:`run_mutant` of a :class:`MutantJob` (what a pool's workers call)."""
-    return run_mutant(job.spec, job.mutant, job.profile, job.seed, job.players, job.examples,
-                      job.playouts)
-
-
-class Pool(Protocol):
-    """Runs jobs somewhere and yields their results as they finish (in any order)."""
-
-    def results(self, jobs: Sequence[MutantJob]) -> Iterator[MutantRun]:
-        """Run ``jobs``; yield each :class:`MutantRun` when it is done. A job's exception is
-        raised here (after the remaining jobs are cancelled)."""
-        ...
-
-
-class SerialPool:
-    """Runs jobs one after another in this process."""
-
-    def results(self, jobs: Sequence[MutantJob]) -> Iterator[MutantRun]:
-        """See :meth:`Pool.results`."""
-        for job in jobs:
-            yield run_job(job)
-
-
-class ProcessPool:
-    """Runs jobs in ``workers`` local processes (:class:`concurrent.futures.ProcessPoolExecutor`).
-
-    Workers are started with ``spawn``: a fresh interpreter imports rulewright and rebuilds
-    each mutant from its job, so nothing of the parent's state (threads, caches) is copied.
-    """
-
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-
-    def results(self, jobs: Sequence[MutantJob]) -> Iterator[MutantRun]:
-        """See :meth:`Pool.results`."""
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-        try:
-            pending: set[Future[MutantRun]] = {pool.submit(run_job, j) for j in jobs}
-            while pending:
-                ready, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in ready:
-                    yield future.result()
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-
-
-def pool_for(jobs: int) -> Pool:
-    """The local pool for ``--jobs N``: in this process for 1, else N worker processes."""
-    return SerialPool() if jobs <= 1 else ProcessPool(jobs)
-
-
 def sample(all_mutants: Sequence[Mutant], n: int | None, seed: int) -> list[Mutant]:
     """``n`` mutants (all when None), chosen reproducibly from ``seed``, sorted by id.
 
@@ -268,7 +225,7 @@ Finished = Callable[[Mutant, MutantRun, MutationReport, int, int], None]
 
 def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
            players: Sequence[int] | None = None, examples: int | None = None,
-           playouts: int = PLAYOUTS, pool: Pool | None = None,
+           playouts: int = PLAYOUTS, backend: Backend | None = None,
            started: Callable[[str], None] | None = None,
            baseline: Callable[[MutantRun], None] | None = None,
            finished: Finished | None = None) -> MutationReport:
@@ -279,7 +236,8 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
         seed: the run's seed: it picks the sample and seeds every verify run and playout.
         n: how many mutants (default: all of them); see :func:`sample`.
         profile, players, examples, playouts: as for :class:`MutantJob`.
-        pool: where jobs run (default: this process).
+        backend: where the mutants are verified (default: one after the other in this
+            process); the report is the same on any backend for the same seed.
         started: called with a description before the baseline and before the mutants.
         baseline: called with the baseline's run when it is done.
         finished: called after each mutant.
@@ -300,14 +258,14 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
     parsed, all_mutants = spec_mutants(spec)
     configs: list[Config] = configurations(spec, list(players) if players else None)
     chosen = sample(all_mutants, n, seed)
-    pool = pool or SerialPool()
+    backend = backend or SerialBackend()
     counts = tuple(players) if players else None
     job = MutantJob(str(spec), None, profile, seed, counts, examples, playouts)
     report = MutationReport.start(parsed, str(spec), all_mutants, chosen, configs, job,
                                   PROFILES[profile].max_examples)
     if started is not None:
         started("the spec as written")
-    (report.baseline,) = list(pool.results([job]))
+    (report.baseline,) = backend.run([job], [job.name])
     if baseline is not None:
         baseline(report.baseline)
     if not report.baseline_failed:
@@ -316,10 +274,12 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
         by_id = {m.id: m for m in chosen}
         jobs = [MutantJob(str(spec), m.id, profile, seed, counts, examples, playouts)
                 for m in chosen]
-        for run in pool.results(jobs):
+
+        def one_done(_: int, run: MutantRun) -> None:
             assert run.mutant is not None
             report.add(by_id[run.mutant], run)
             if finished is not None:
                 finished(by_id[run.mutant], run, report, len(report.runs), len(chosen))
+        backend.run(jobs, [j.name for j in jobs], finished=one_done)
     report.seconds = time.perf_counter() - t0
     return report

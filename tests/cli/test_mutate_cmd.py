@@ -39,12 +39,13 @@ def test_a_logged_run_prints_a_line_per_mutant_and_exits_1_below_min_score(
     out_json = tmp_path / "m.json"
     run = subprocess.run([sys.executable, "-m", "rulewright.cli.main", "mutate", str(WEAK),
                           "--n", "3", "--seed", "1", "--examples", "2", "--playouts", "2",
-                          "--jobs", "2", "--min-score", "50%", "--json", str(out_json)],
+                          "--workers", "2", "--min-score", "50%", "--json", str(out_json)],
                          capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 1, run.stderr
     err = [line.replace(str(WEAK), "weak.rules") for line in run.stderr.splitlines()
            if "] still verifying " not in line]
-    assert err[0] == "rulewright mutate: seed 1, profile ci (repeat with --seed 1)"
+    assert err[0] == ("rulewright mutate: seed 1, profile ci, on a local cluster of 2 "
+                      "worker(s) (repeat with --seed 1)")
     assert re.fullmatch(r"\[ +\d+\.\ds\] the spec as written: verify passed \(\d+\.\ds\)",
                         err[1]), err
     done = sorted(re.sub(r"^\[ +\d+\.\ds\] \d/3 ", "", line) for line in err[2:])
@@ -68,7 +69,9 @@ def test_a_logged_run_prints_a_line_per_mutant_and_exits_1_below_min_score(
 
 @pytest.mark.parametrize("args, message", [
     (["--n", "0"], "argument --n: 0 must be 1 or more"),
-    (["--jobs", "0"], "argument --jobs: 0 must be 1 or more"),
+    (["--workers", "0"], "argument --workers: 0 must be 1 or more"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+     "argument --scheduler: not allowed with argument --workers"),
     (["--min-score", "2"], "argument --min-score: '2' is not between 0 and 1 (0% and 100%)"),
     (["--min-score", "most"], "argument --min-score: 'most' is not a number; write a fraction "
                               "(0.8) or a percentage (80%)"),

@@ -1,6 +1,6 @@
 """Mutation runs: a weakly checked spec lets most mutants survive, the same rules with
 checks kill them all (exact counts at a fixed seed); a failing spec is refused; an invalid
-mutant is left out; processes give the results a serial run gives; the JSON validates."""
+mutant is left out; a job is a backend's unit of work; the JSON validates."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from rulewright.engines import schemas
-from rulewright.invariants.mutation import (MutantJob, ProcessPool, SerialPool, mutate,
-                                            run_mutant)
+from rulewright.invariants.backend import SerialBackend
+from rulewright.invariants.mutation import MutantJob, mutate, run_mutant
 from rulewright.invariants.mutation_report import GapCount, MutantRun, MutationReport, changes
 
 from .conftest import BROKEN
@@ -99,15 +99,12 @@ def test_a_mutant_that_does_not_compile_is_invalid(tmp_path: Path) -> None:
         run.error
 
 
-def test_processes_give_the_serial_results() -> None:
+def test_a_job_is_a_unit_of_work_named_by_its_mutant() -> None:
     jobs = [MutantJob(WEAK, m, "ci", 1, None, 2, 3) for m in (None, 6, 7)]
-    serial = sorted(SerialPool().results(jobs), key=lambda r: -1 if r.mutant is None
-                    else r.mutant)
-    parallel = sorted(ProcessPool(2).results(jobs), key=lambda r: -1 if r.mutant is None
-                      else r.mutant)
-    assert [(r.mutant, r.status, r.kills, r.gaps, r.statuses, r.play) for r in serial] == \
-        [(r.mutant, r.status, r.kills, r.gaps, r.statuses, r.play) for r in parallel]
-    assert [r.status for r in serial] == ["lived", "killed", "lived"]
+    runs = SerialBackend().run(jobs, [j.name for j in jobs])
+    assert [j.name for j in jobs] == ["baseline", "mutant-6", "mutant-7"]
+    assert [(r.mutant, r.status) for r in runs] == [(None, "lived"), (6, "killed"),
+                                                    (7, "lived")]
 
 
 def test_the_json_names_its_format_and_matches_its_schema() -> None:
