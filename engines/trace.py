@@ -20,6 +20,7 @@ from rulewright.dsl import ast
 from rulewright.engines.game import (MAX_SPEC_BYTES, Game, bundled_specs, display_path, load,
                                      load_spec, spec_path)
 from rulewright.engines.schema import read_json, validate
+from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.engines.state import State
 from rulewright.errors import SpecError, TraceError, UsageError
 
@@ -200,17 +201,33 @@ def _check_outcome(doc: dict[str, Any], state: State) -> None:
                              f"{_short(got)}")
 
 
+def _scores(state: State) -> list[int] | str:
+    """The state's scores, or why they cannot be computed (a spec defect, shown in the
+    play-by-play's score column: the run's violation or finding reports the defect itself)."""
+    try:
+        return state.returns()
+    except SpecRuntimeError as err:
+        return str(err)
+
+
 def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = None) -> list[str]:
     """Readable lines, one per step: step, turn, who, action label, the rule and spec line it
     came from, and score changes (when ``states`` from :func:`replay` are given)."""
     lines = []
-    scores = states[0].returns() if states else None
+    first = _scores(states[0]) if states else None
+    scores = first if isinstance(first, list) else None
     for n, step in enumerate(doc["steps"], start=1):
         who = "chance" if step["player"] == -1 else f"player {step['player']}"
         turn = sum(step.get("turns", [])) or 0
         line = f"{n:4d}  turn {turn:3d}  {who:9s}  {step['label']}   [{step['rule']}, line {step['line']}]"
         if states is not None and n < len(states) and scores is not None:
-            after = states[n].returns()
+            after = _scores(states[n])
+            if isinstance(after, str):
+                # a broken spec's score (e.g. a counter set to none): said once, then the
+                # score column stops; the violation or finding below explains the defect
+                lines.append(line + f"   score cannot be computed: {after}")
+                scores = None
+                continue
             changes = [f"p{p}{after[p] - scores[p]:+d}" for p in range(len(after))
                        if after[p] != scores[p]]
             if changes:
