@@ -20,6 +20,7 @@ from rulewright.dsl import ast
 from rulewright.engines.game import (MAX_SPEC_BYTES, Game, bundled_specs, display_path, load,
                                      load_spec, spec_path)
 from rulewright.engines.schema import read_json, validate
+from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.engines.state import State
 from rulewright.errors import SpecError, TraceError, UsageError
 
@@ -219,11 +220,23 @@ def _check_outcome(doc: dict[str, Any], state: State) -> None:
                          f"replaying gives {_short(rulings_json(state))}")
 
 
+def _scores(state: State) -> list[int] | str:
+    """The state's scores, or why they cannot be computed (a spec defect, shown in the
+    play-by-play's score column: the run's violation or finding reports the defect itself)."""
+    try:
+        return state.returns()
+    except SpecRuntimeError as err:
+        return str(err)
+
+
 def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = None) -> list[str]:
     """Readable lines, one per step: step, turn, who, action label, the rule and spec line it
     came from, and score changes (when ``states`` from :func:`replay` are given)."""
     lines = []
-    scores = states[0].scores_so_far() if states else None
+    first = _scores(states[0]) if states else None
+    # before setup is done a scoring may read what is not there yet: no score column then
+    scores = first if isinstance(first, list) else None
+    said = False
     rulings: dict[int, list[dict[str, Any]]] = {}
     for r in doc.get("rulings", []):
         rulings.setdefault(r["step"], []).append(r)
@@ -238,14 +251,22 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
         turn = sum(step.get("turns", [])) or 0
         line = f"{n:4d}  turn {turn:3d}  {who:9s}  {step['label']}   [{step['rule']}, line {step['line']}]"
         if states is not None and n < len(states):
-            # score changes where the scoring can be computed (not before setup is done)
-            after = states[n].scores_so_far()
-            if after is not None and scores is not None:
-                changes = [f"p{p}{after[p] - scores[p]:+d}" for p in range(len(after))
-                           if after[p] != scores[p]]
-                if changes:
-                    line += "   score " + " ".join(changes)
-            scores = after
+            after = _scores(states[n])
+            if isinstance(after, str):
+                if scores is not None and not said:
+                    # computable before, not now (e.g. a counter set to none): said once;
+                    # the violation or finding below explains the defect
+                    line += f"   score cannot be computed: {after}"
+                    said = True
+                after_list = None
+            else:
+                after_list = after
+                if scores is not None:
+                    changes = [f"p{p}{after[p] - scores[p]:+d}" for p in range(len(after))
+                               if after[p] != scores[p]]
+                    if changes:
+                        line += "   score " + " ".join(changes)
+            scores = after_list
         lines.append(line)
         ruled(n)
     if doc.get("finding"):
