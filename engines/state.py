@@ -286,21 +286,6 @@ class State(Interpreter):
         """
         return list(self._result()[0])
 
-    def scores_so_far(self) -> list[int] | None:
-        """:meth:`returns` where the spec's scoring can be computed, else None.
-
-        For displays and comparisons in the middle of a game: a rulebook's scoring applies at
-        the end, and before setup is done it may read what is not there yet (a board not
-        dealt), which is no defect of the spec. At a terminal state this is :meth:`returns`,
-        whose failures are the game's finding.
-        """
-        if self.is_terminal():
-            return self.returns()
-        try:
-            return self.returns()
-        except SpecRuntimeError:
-            return None
-
     def rank_keys(self) -> list[tuple[int, ...]]:
         """Per player: (score, tie-break values...), each oriented so larger is better.
 

@@ -220,9 +220,13 @@ def _check_outcome(doc: dict[str, Any], state: State) -> None:
                          f"replaying gives {_short(rulings_json(state))}")
 
 
-def _scores(state: State) -> list[int] | str:
-    """The state's scores, or why they cannot be computed (a spec defect, shown in the
-    play-by-play's score column: the run's violation or finding reports the defect itself)."""
+def scores_or_reason(state: State) -> list[int] | str:
+    """The state's scores, or why the spec's scoring cannot compute them there.
+
+    For displays and comparisons in the middle of a game: before setup is done a scoring
+    may read what is not there yet (Złap Kadr's undealt boards), which is no defect; a
+    scoring that breaks later is one, and the run's violation or finding reports it.
+    """
     try:
         return state.returns()
     except SpecRuntimeError as err:
@@ -233,7 +237,7 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
     """Readable lines, one per step: step, turn, who, action label, the rule and spec line it
     came from, and score changes (when ``states`` from :func:`replay` are given)."""
     lines = []
-    first = _scores(states[0]) if states else None
+    first = scores_or_reason(states[0]) if states else None
     # before setup is done a scoring may read what is not there yet: no score column then
     scores = first if isinstance(first, list) else None
     said = False
@@ -251,7 +255,7 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
         turn = sum(step.get("turns", [])) or 0
         line = f"{n:4d}  turn {turn:3d}  {who:9s}  {step['label']}   [{step['rule']}, line {step['line']}]"
         if states is not None and n < len(states):
-            after = _scores(states[n])
+            after = scores_or_reason(states[n])
             if isinstance(after, str):
                 if scores is not None and not said:
                     # computable before, not now (e.g. a counter set to none): said once;
