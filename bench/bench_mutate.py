@@ -1,40 +1,46 @@
-"""Time per mutant of a small ``rulewright mutate`` campaign, and its verdicts.
+"""Time per mutant of ``rulewright mutate``, and each mutant's verdict.
 
-Run: ``python bench/bench_mutate.py SPEC [--n 6] [--seed 1] [--examples N] [--players 2]``.
-Runs the campaign serially in this process (the spec's parse and mutant list are made once,
-as in one worker) and prints each mutant's verdict, what killed it and its seconds, then the
-mean time per mutant. Run it on two checkouts (``PYTHONPATH=/path/to/old/parent``) at the same
-seed to compare both the time and the verdicts. Not a test: the numbers go into the notes.
+Run: ``python bench/bench_mutate.py SPEC [--n 6 | --only 0,291] [--seed 1] [--examples N]
+[--players 2]``. Runs each chosen mutant's job (:func:`~rulewright.invariants.mutation.run_mutant`)
+one after the other in this process, after parsing the spec and listing its mutants once (as
+one worker does), without the baseline; prints each verdict (killed / lived / invalid), what
+killed it, the play digest of a mutant that lived (equal to the baseline's means "possibly
+equivalent") and its seconds, then the mean time per mutant. Run it on two checkouts
+(``PYTHONPATH`` pointing at the other one's installed layout) at the same seed to compare time
+and verdicts. Not a test: the numbers go into the notes.
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 
-from rulewright.invariants.mutation import mutate
+from rulewright.invariants.mutation import run_mutant, sample, spec_mutants
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("spec")
     ap.add_argument("--n", type=int, default=6)
+    ap.add_argument("--only", default=None, help="mutant ids, e.g. 0,291")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", default="ci")
     ap.add_argument("--examples", type=int, default=None)
     ap.add_argument("--players", default=None, help="e.g. 2 or 2,3")
     args = ap.parse_args()
-    players = [int(p) for p in args.players.split(",")] if args.players else None
-    report = mutate(args.spec, seed=args.seed, n=args.n, profile=args.profile,
-                    players=players, examples=args.examples)
-    print(f"baseline {report.baseline.status} {report.baseline.seconds:.1f}s")
+    players = tuple(int(p) for p in args.players.split(",")) if args.players else None
+    _, all_mutants = spec_mutants(args.spec)
+    ids = [int(i) for i in args.only.split(",")] if args.only else \
+        [m.id for m in sample(all_mutants, args.n, args.seed)]
     times = []
-    for m in report.chosen:
-        run = report.runs[m.id]
-        killer = run.kills[0].check if run.kills else ""
-        times.append(run.seconds)
-        print(f"#{m.id:<5} {report.status(m):11} {run.seconds:6.1f}s  {killer}", flush=True)
-    print(f"{len(times)} mutants, {sum(times) / max(1, len(times)):.1f}s per mutant "
-          f"(total {report.seconds:.0f}s with the baseline)")
+    for i in ids:
+        t = time.perf_counter()
+        run = run_mutant(args.spec, i, args.profile, args.seed, players, args.examples)
+        times.append(time.perf_counter() - t)
+        killer = f"{run.kills[0].check} [{run.kills[0].config}]" if run.kills else ""
+        print(f"#{i:<5} {run.status:8} {times[-1]:6.1f}s  {killer}{run.play or ''}",
+              flush=True)
+    print(f"{len(times)} mutants, {sum(times) / max(1, len(times)):.1f}s per mutant")
 
 
 if __name__ == "__main__":

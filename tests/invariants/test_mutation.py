@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Sequence
 
 import pytest
 
 from rulewright.engines import schemas
+from rulewright.engines.game import Game
+from rulewright.errors import UsageError
 from rulewright.invariants.backend import SerialBackend
+from rulewright.invariants import mutation
 from rulewright.invariants.mutation import MutantJob, mutate, run_mutant
 from rulewright.invariants.mutation_report import GapCount, MutantRun, MutationReport, changes
 
@@ -69,6 +73,30 @@ def test_every_mutant_weak_and_strong() -> None:
     assert _by_status(weak)["killed"] == [6, 9, 12, 13, 14]
     assert _by_status(weak)["equivalent"] == [19, 21, 23, 25, 27]
     assert strong.counts() == {"killed": 28}
+
+
+def test_only_runs_the_named_mutants_with_the_sampled_verdicts() -> None:
+    r = mutate(STRONG, only=[14, 7, 7], **SETTINGS)  # type: ignore[arg-type]
+    assert [m.id for m in r.chosen] == [7, 14]
+    assert {m.id: r.runs[m.id].kills[0].check for m in r.chosen} == {
+        7: "spec:deck_done", 14: "termination"}   # as in the sampled run above
+    with pytest.raises(UsageError, match=r"no mutant #28; the spec has 28 \(#0 to #27\)"):
+        mutate(STRONG, only=[28], **SETTINGS)  # type: ignore[arg-type]
+
+
+def test_a_job_compiles_each_configuration_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the worked examples run in the configurations' games instead of compiling their own
+    calls: list[tuple[int | None, tuple[str, ...], tuple[str, ...]]] = []
+    real = mutation.load_parsed
+
+    def counting(parsed: Any, players: int | None = None, variants: Sequence[str] = (),
+                 errata: Sequence[str] = (), *, source: str = "") -> Game:
+        calls.append((players, tuple(variants), tuple(errata)))
+        return real(parsed, players, variants, errata, source=source)
+    monkeypatch.setattr(mutation, "load_parsed", counting)
+    run = run_mutant(STRONG, 7, "ci", 1, examples=2, playouts=1)
+    assert run.kills[0].check == "spec:deck_done"   # both worked examples passed first
+    assert calls == [(2, (), ())]
 
 
 def test_min_score_sets_the_exit_code() -> None:
