@@ -5,7 +5,8 @@ Run: ``python bench/bench_mutate.py SPEC [--n 6 | --only 0,291] [--seed 1] [--ex
 one after the other in this process, after parsing the spec and listing its mutants once (as
 one worker does), without the baseline; prints each verdict (killed / lived / invalid), what
 killed it, the play digest of a mutant that lived (equal to the baseline's means "possibly
-equivalent") and its seconds, then the mean time per mutant. Run it on two checkouts
+equivalent") and its seconds (wall clock, and CPU time of this process, which a loaded machine
+changes less), then the means per mutant. Run it on two checkouts
 (``PYTHONPATH`` pointing at the other one's installed layout) at the same seed to compare time
 and verdicts. Not a test: the numbers go into the notes.
 """
@@ -32,15 +33,18 @@ def main() -> None:
     _, all_mutants = spec_mutants(args.spec)
     ids = [int(i) for i in args.only.split(",")] if args.only else \
         [m.id for m in sample(all_mutants, args.n, args.seed)]
-    times = []
+    times, cpu = [], []
     for i in ids:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         run = run_mutant(args.spec, i, args.profile, args.seed, players, args.examples)
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
         killer = f"{run.kills[0].check} [{run.kills[0].config}]" if run.kills else ""
-        print(f"#{i:<5} {run.status:8} {times[-1]:6.1f}s  {killer}{run.play or ''}",
-              flush=True)
-    print(f"{len(times)} mutants, {sum(times) / max(1, len(times)):.1f}s per mutant")
+        print(f"#{i:<5} {run.status:8} {times[-1]:6.1f}s wall {cpu[-1]:6.1f}s CPU  "
+              f"{killer}{run.play or ''}", flush=True)
+    n = max(1, len(times))
+    print(f"{len(times)} mutants, {sum(times) / n:.1f}s wall, {sum(cpu) / n:.1f}s CPU per "
+          f"mutant", flush=True)
 
 
 if __name__ == "__main__":

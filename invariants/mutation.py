@@ -16,9 +16,12 @@ A job, in order, stopping at the first failure (a *kill*):
    *invalid*, and left out of the score);
 2. runs the spec's worked examples;
 3. runs the verify state machine of :mod:`rulewright.invariants.runner` on each
-   configuration with the profile's largest example count (no time budget, so the same seed
-   repeats the run), its seed derived from the run's seed as ``verify`` derives it, without
-   shrinking and without an example database;
+   configuration, in verify's order, with the profile's largest example count (no time
+   budget, so the same seed repeats the run), its seed derived from the run's seed as
+   ``verify`` derives it, without shrinking, without an example database and without
+   verify's wall-clock limit per game (under a heavy load a long game of a bundled spec ran
+   past it: a "termination" kill, or a Hypothesis "inconsistent data generation" error, that
+   depended on the machine, not on the mutant); the spec's ``bound`` still ends every game;
 4. when nothing failed, plays ``playouts`` seeded random games per configuration and keeps
    a digest of every offered option, chosen action, return and finding: a surviving mutant
    whose digest equals the baseline's plays exactly like the original there, and is reported
@@ -186,7 +189,7 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
             result = verify_config(game, config, prof, examples=examples or prof.max_examples,
                                    trace_dir=Path(traces), database=None,
                                    seed=config_seed(seed, header.id, config.label),
-                                   shrink=False, rounds=1)
+                                   shrink=False, rounds=1, game_seconds=None)
             if result.internal_error is not None:  # a bug in rulewright: stop loudly
                 raise RuntimeError(f"verify of {spec} mutant #{mutant} [{config.label}]: "
                                    f"internal error {result.internal_error}")

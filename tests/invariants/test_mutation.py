@@ -4,6 +4,7 @@ mutant is left out; a job is a backend's unit of work; the JSON validates."""
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
@@ -11,10 +12,10 @@ from typing import Any, Sequence
 import pytest
 
 from rulewright.engines import schemas
-from rulewright.engines.game import Game
+from rulewright.engines.game import Game, load_parsed, load_spec
 from rulewright.errors import UsageError
 from rulewright.invariants.backend import SerialBackend
-from rulewright.invariants import mutation
+from rulewright.invariants import mutation, stateful
 from rulewright.invariants.mutation import MutantJob, mutate, run_mutant
 from rulewright.invariants.mutation_report import GapCount, MutantRun, MutationReport, changes
 
@@ -97,6 +98,31 @@ def test_a_job_compiles_each_configuration_once(monkeypatch: pytest.MonkeyPatch)
     run = run_mutant(STRONG, 7, "ci", 1, examples=2, playouts=1)
     assert run.kills[0].check == "spec:deck_done"   # both worked examples passed first
     assert calls == [(2, (), ())]
+
+
+class _SlowClock:
+    """A machine so loaded that every reading of the game clock is 1000 s after the last."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.perf_counter = time.perf_counter
+
+    def monotonic(self) -> float:
+        self.now += 1000.0
+        return self.now
+
+
+def test_a_verdict_does_not_depend_on_the_machine_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    # verify's wall-clock limit per game would end every game here with a "time limit"
+    # (a termination violation); a mutant job only has the spec's deterministic bound
+    monkeypatch.setattr(stateful, "time", _SlowClock())
+    game = load_parsed(load_spec(STRONG), 2)
+    playing = stateful.Playing(game, stateful.Checker(game, [], stateful.Recorder()), 0)
+    playing.apply(playing.options()[0], False)
+    assert playing.state.finding is not None and playing.state.finding.kind == "time limit"
+    assert run_mutant(STRONG, None, "ci", 1, examples=2, playouts=1).status == "lived"
+    assert run_mutant(STRONG, 14, "ci", 1, examples=2, playouts=1).kills[0].check == \
+        "termination"   # `do take(p)` deleted: the bound still ends the game
 
 
 def test_min_score_sets_the_exit_code() -> None:
