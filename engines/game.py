@@ -12,6 +12,7 @@ from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.machine import Machine
 from rulewright.dsl.parse import parse
 from rulewright.dsl.patch import apply_patches, edition_selection
+from rulewright.engines.flow import lazy_flows
 from rulewright.engines.state import State
 from rulewright.errors import UsageError
 
@@ -113,6 +114,8 @@ class Game:
         self.source = source or machine.game.id
         self.codes = tuple(r.code for r in machine.rules)
         self.nlocals = tuple(r.nlocals for r in machine.rules)
+        # each rule's control flow as one generated function, built on first use
+        self.flows = lazy_flows(self.codes, f"{machine.game.id} {machine.players}")
         self.bound = machine.game.bound
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
