@@ -146,11 +146,12 @@ def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
             out += [_set("k", _slot(ins.slot, ast.Load())),
                     _set("pc", ast.Subscript(_n(f"t{pc}"), _n("k"), ast.Load())),
                     ast.Assign([_slot(ins.slot, ast.Store())], ast.Constant(None))]
-            test = ast.Compare(_n("cover"), [ast.IsNot()], [ast.Constant(None)])
+            covering = ast.Compare(_n("cover"), [ast.IsNot()], [ast.Constant(None)])
             at = ast.BinOp(_int(ins.point), ast.Add(), _n("k"))
-            out.append(ast.If(test, [ast.Assign([ast.Subscript(_n("cover"), at, ast.Store())],
-                                                _int(1))], []))
-            return out + [ast.Continue()]
+            out.append(ast.If(covering, [ast.Assign([ast.Subscript(_n("cover"), at,
+                                                                   ast.Store())], _int(1))], []))
+            # the options' blocks follow the switch: reached by falling through
+            return out + ([] if all(t > start for t in ins.targets) else [ast.Continue()])
         else:
             return out + [_back(pc)]
         pc += 1
@@ -249,9 +250,14 @@ def flow_function(code: Sequence[Instr], label: str) -> Flow:
     return fn
 
 
-def lazy_flows(codes: Sequence[Sequence[Instr]], label: str) -> list[Flow]:
+def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str) -> list[Flow]:
     """One flow per rule, each compiled on its first call (most configurations loaded by a
-    check or a mutation campaign run few of their rules, or none)."""
+    check or a mutation campaign run few of their rules, or none).
+
+    Args:
+        code_of: rule index -> its instructions, read when the flow is built.
+        rules: how many rules. label: names the generated files (see :func:`flow_function`).
+    """
     flows: list[Flow] = []
 
     def stub(r: int) -> Flow:
@@ -259,8 +265,8 @@ def lazy_flows(codes: Sequence[Sequence[Instr]], label: str) -> list[Flow]:
                        cover: Any) -> tuple[int, int]:
             fn = flows[r]
             if fn is first_call:  # a caller may hold this stub after the flow was built
-                fn = flows[r] = flow_function(codes[r], f"{label} {r}")
+                fn = flows[r] = flow_function(code_of(r), f"{label} {r}")
             return fn(st, fr, loc, pc, budget, cover)
         return first_call
-    flows.extend(stub(r) for r in range(len(codes)))
+    flows.extend(stub(r) for r in range(rules))
     return flows

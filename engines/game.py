@@ -115,7 +115,8 @@ class Game:
         self.codes = tuple(r.code for r in machine.rules)
         self.nlocals = tuple(r.nlocals for r in machine.rules)
         # each rule's control flow as one generated function, built on first use
-        self.flows = lazy_flows(self.codes, f"{machine.game.id} {machine.players}")
+        self.flows = lazy_flows(lambda r: self.codes[r], len(self.codes),
+                                f"{machine.game.id} {machine.players}")
         self.bound = machine.game.bound
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
