@@ -140,6 +140,7 @@ class Interpreter:
         """
         codes = self.game.codes
         flows = self.game.flows
+        entries = self.game.flow_entry
         stack = self.stack
         if not stack:
             self._end()
@@ -148,7 +149,7 @@ class Interpreter:
         budget = INSTRUCTION_BUDGET
         fr = stack[-1]
         code = codes[fr[0]]
-        flow = flows[fr[0]]
+        flow, entry = flows[fr[0]], entries[fr[0]]
         pc = fr[1]
         loc = fr[2]
         cover = self.cover
@@ -157,12 +158,13 @@ class Interpreter:
             while True:
                 # the rule's local instructions in one call (rulewright.engines.flow); the
                 # loop below runs the instruction it stops at
-                try:
-                    pc, budget = flow(self, fr, loc, pc, budget, cover)
-                except SpecRuntimeError:
-                    pc = fr[1]  # the flow's instruction that raised
-                    ins = code[pc]
-                    raise
+                if entry[pc]:
+                    try:
+                        pc, budget = flow(self, fr, loc, pc, budget, cover)
+                    except SpecRuntimeError:
+                        pc = fr[1]  # the flow's instruction that raised
+                        ins = code[pc]
+                        raise
                 ins = code[pc]
                 cls = type(ins)  # a builtin call: faster than .__class__ on CPython 3.11
                 # what the flow leaves here is mostly a call, a return or a pause: tested first
@@ -172,7 +174,8 @@ class Interpreter:
                     args.extend([None] * (self.game.nlocals[ins.rule] - len(args)))
                     fr = [ins.rule, 0, args]
                     stack.append(fr)
-                    code, flow, pc, loc = codes[ins.rule], flows[ins.rule], 0, args
+                    code, pc, loc = codes[ins.rule], 0, args
+                    flow, entry = flows[ins.rule], entries[ins.rule]
                     if cover is not None:
                         cover[ins.point] = 1
                     if len(stack) > MAX_CALL_DEPTH:
@@ -191,7 +194,8 @@ class Interpreter:
                         self._end()
                         return
                     fr = stack[-1]
-                    code, flow, pc, loc = codes[fr[0]], flows[fr[0]], fr[1], fr[2]
+                    code, pc, loc = codes[fr[0]], fr[1], fr[2]
+                    flow, entry = flows[fr[0]], entries[fr[0]]
                 elif cls is Choice or cls is Draw or cls is Chance:
                     fr[1] = pc
                     if not self._pause(ins, loc):
