@@ -87,12 +87,26 @@ def _goto(target: int, start: int) -> list[ast.stmt]:
     return [_set("pc", _int(target))] + ([ast.Continue()] if target <= start else [])
 
 
-def _jump(pc: int, target: int, start: int) -> list[ast.stmt]:
-    """A jump: one unit of budget, or back to the interpreter when it is used up."""
-    spend = ast.AugAssign(_store("budget"), ast.Sub(), _int(1))
-    out = ast.If(ast.Compare(_n("budget"), [ast.Lt()], [_int(0)]),
-                 [ast.AugAssign(_store("budget"), ast.Add(), _int(1)), _back(pc)], [])
-    return [spend, out, *_goto(target, start)]
+#: The most jumps to jumps one block follows (the end of an ``if`` inside a loop jumps to
+#: the loop's end, which jumps to its test).
+CHAIN = 8
+
+
+def _jump(code: Sequence[Instr], pc: int, start: int) -> list[ast.stmt]:
+    """The jump at ``pc`` and the jumps it lands on, one unit of budget each. When they
+    would use the budget up, the interpreter takes over at ``pc`` (it runs one jump, the flow
+    the rest, until the jump that exhausts it, where the interpreter reports the livelock)."""
+    at, jumps = pc, 0
+    for _ in range(CHAIN):
+        ins = code[at]
+        assert isinstance(ins, Jump)
+        at, jumps = ins.target, jumps + 1
+        if not 0 <= at < len(code) or type(code[at]) is not Jump:
+            break
+    spend = ast.AugAssign(_store("budget"), ast.Sub(), _int(jumps))
+    over = ast.If(ast.Compare(_n("budget"), [ast.Lt()], [_int(0)]),
+                  [ast.AugAssign(_store("budget"), ast.Add(), _int(jumps)), _back(pc)], [])
+    return [spend, over, *_goto(at, start)]
 
 
 def _at(pc: int, start: int) -> list[ast.stmt]:
@@ -124,7 +138,7 @@ def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
             return out + [*_at(pc, start), ast.If(test, yes, no)]
         elif cls is Jump:
             assert isinstance(ins, Jump)
-            return out + _jump(pc, ins.target, start)
+            return out + _jump(code, pc, start)
         elif cls is ForNext:
             assert isinstance(ins, ForNext)
             done = [ast.Assign([_slot(ins.list_slot, ast.Store()),
