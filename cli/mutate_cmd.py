@@ -27,7 +27,7 @@ from rulewright.cli.verify_cmd import seed_number
 from rulewright.cli.verify_output import plain
 from rulewright.dsl.mutants import OPERATORS, Mutant
 from rulewright.engines.game import spec_path
-from rulewright.errors import SpecError
+from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.backend import Backend
 from rulewright.invariants.mutation import PLAYOUTS, mutate, sample, spec_mutants
 from rulewright.invariants.mutation_report import FORMAT, MutantRun, MutationReport
@@ -69,6 +69,10 @@ def register(sub: Any) -> None:
     p.add_argument("--playouts", type=positive, default=PLAYOUTS, metavar="N",
                    help=f"seeded random games per configuration that decide 'possibly "
                         f"equivalent' (default {PLAYOUTS})")
+    p.add_argument("--only", type=mutant_ids, metavar="IDS",
+                   help="run only these mutants, e.g. 12,407 (the #ids of --list or of a "
+                        "report), instead of a sample: to check survivors again after "
+                        "strengthening the spec; give the same --seed for the same verdicts")
     add_backend(p, "the mutants")
     p.add_argument("--min-score", type=score_fraction, metavar="X",
                    help="exit 1 when the score is below X: a fraction (0.8) or a percentage "
@@ -78,6 +82,18 @@ def register(sub: Any) -> None:
     p.add_argument("--list", action="store_true",
                    help="list the sampled mutants without running them")
     p.set_defaults(run=run)
+
+
+def mutant_ids(text: str) -> list[int]:
+    """An argparse type: ``12,407`` (a leading ``#`` is allowed), mutant ids."""
+    try:
+        ids = [int(part.strip().lstrip("#")) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of mutant ids like "
+                                         "12,407") from None
+    if not ids:
+        raise argparse.ArgumentTypeError("--only needs at least one mutant id")
+    return ids
 
 
 def score_fraction(text: str) -> float:
@@ -119,6 +135,12 @@ def finished_line(m: Mutant, run: MutantRun, report: MutationReport, done: int,
 def _list(out: Console, args: argparse.Namespace, seed: int) -> int:
     parsed, all_mutants = spec_mutants(args.spec)
     chosen = sample(all_mutants, args.n, seed)
+    if args.only is not None:
+        wrong = [i for i in args.only if not 0 <= i < len(all_mutants)]
+        if wrong:
+            raise UsageError(f"{args.spec}: no mutant #{wrong[0]}; the spec has "
+                             f"{len(all_mutants)} (#0 to #{len(all_mutants) - 1})")
+        chosen = [m for m in all_mutants if m.id in set(args.only)]
     by_op = Counter(m.operator for m in all_mutants)
     out.print(f"{parsed.path}: {len(all_mutants)} mutants ("
               + ", ".join(f"{by_op[o]} {o}" for o in OPERATORS if by_op[o])
@@ -232,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, seed: int, on: Backend | None) -> MutationReport:
     kwargs: dict[str, Any] = dict(seed=seed, n=args.n, profile=args.profile,
                                   players=args.players, examples=args.examples,
-                                  playouts=args.playouts, backend=on)
+                                  playouts=args.playouts, backend=on, only=args.only)
     if sys.stderr.isatty():
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=Console(stderr=True),

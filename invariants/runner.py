@@ -37,7 +37,8 @@ from rulewright.invariants.profiles import (PROFILES, Profile, database_root,
                                             hypothesis_settings, shrink_limit)
 from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResult, GapReport,
                                           Report, ViolationReport)
-from rulewright.invariants.stateful import Plan, Recorder, machine_class, plan_for
+from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, machine_class,
+                                            plan_for)
 
 if TYPE_CHECKING:
     from rulewright.invariants.backend import Backend
@@ -271,7 +272,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
                   examples: int | None = None, budget: float | None = None,
                   trace_dir: Path, database: ExampleDatabase | Path | None = None,
                   seed: int | None = None, traces: Traces | None = None,
-                  shrink: bool = True, rounds: int = ROUNDS) -> ConfigResult:
+                  shrink: bool = True, rounds: int = ROUNDS,
+                  game_seconds: float | None = GAME_SECONDS) -> ConfigResult:
     """Run the state machine on one configuration.
 
     Args:
@@ -287,6 +289,9 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             to know that something failed, and skips it).
         rounds: Hypothesis runs at most, each later one without the invariants already
             violated (1: stop at the first violation).
+        game_seconds: the wall-clock limit of one game (see
+            :func:`~rulewright.invariants.stateful.machine_class`); None: only the spec's
+            ``bound``, so the same seed gives the same run at any machine load.
 
     A bug in rulewright met while running (any exception other than an invariant
     violation) stops the configuration and is recorded as its ``internal_error``.
@@ -297,7 +302,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     started = time.perf_counter()
     invariants = invariants_for(game)
     try:
-        plan: Plan = plan_for(game, invariants, profile.step_count)
+        plan: Plan = plan_for(game, invariants, profile.step_count,
+                              game_seconds=game_seconds)
     except Exception as err:  # noqa: BLE001 - a bug in rulewright, reported as one (exit 3)
         return ConfigResult(config.label, config.players, list(config.variants),
                             list(config.errata), seconds=time.perf_counter() - started,
@@ -319,7 +325,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     if not shrink:
         chosen = settings(chosen, phases=[p for p in chosen.phases if p is not Phase.shrink])
     for _ in range(rounds):
-        cls = machine_class(game, active, plan, recorder, aim=profile.aim)
+        cls = machine_class(game, active, plan, recorder, aim=profile.aim,
+                            game_seconds=game_seconds)
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:

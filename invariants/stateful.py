@@ -208,8 +208,9 @@ class Playing:
     policy its decisions follow (:mod:`rulewright.invariants.aim`)."""
 
     def __init__(self, game: Game, checker: Checker, seed: int,
-                 policy: str = "uniform") -> None:
-        self.deadline = time.monotonic() + GAME_SECONDS
+                 policy: str = "uniform", game_seconds: float | None = GAME_SECONDS) -> None:
+        self.game_seconds = game_seconds
+        self.deadline = None if game_seconds is None else time.monotonic() + game_seconds
         self.state = game.new_initial_state(seed, coverage=True)
         self.flags = self.state.cover  # kept: the recorder drops the state's at the end
         self.policy = policy
@@ -239,8 +240,9 @@ class Playing:
         """Apply ``action``; check the new state unless the caller checks it later."""
         s = self.state
         s.apply_action(action)
-        if time.monotonic() > self.deadline:
-            s.stop_for_time(GAME_SECONDS)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            assert self.game_seconds is not None
+            s.stop_for_time(self.game_seconds)
         self.checker.recorder.steps += 1
         self.ctx.keys.append(s.key())
         if s.is_terminal():
@@ -250,7 +252,7 @@ class Playing:
 
 
 def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: int = 3,
-             seed: int = 0) -> Plan:
+             seed: int = 0, game_seconds: float | None = GAME_SECONDS) -> Plan:
     """Measure a few random games and size the ``play`` chunk.
 
     The first game runs with every check (its time prices an example); the others are plain
@@ -259,6 +261,8 @@ def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: i
     Args:
         step_count: Hypothesis' ``stateful_step_count``.
         probes: games to play for the measurement.
+        game_seconds: as for :func:`machine_class` (a probe cut by it is shorter, and the
+            chunk it sizes smaller).
     """
     checker = Checker(game, invariants, Recorder())
     lengths = []
@@ -266,7 +270,7 @@ def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: i
     for i in range(probes):
         rng = random.Random(seed + i)
         started = time.perf_counter()
-        g = Playing(game, checker, seed + i)
+        g = Playing(game, checker, seed + i, game_seconds=game_seconds)
         try:
             if i == 0:
                 checker.check(g.ctx, g.state)
@@ -286,7 +290,8 @@ def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: i
 
 
 def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
-                  recorder: Recorder, aim: bool = True) -> type[RuleBasedStateMachine]:
+                  recorder: Recorder, aim: bool = True,
+                  game_seconds: float | None = GAME_SECONDS) -> type[RuleBasedStateMachine]:
     """A ``RuleBasedStateMachine`` subclass that plays ``game`` and checks ``invariants``.
 
     Args:
@@ -294,6 +299,9 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             each example reports its longest game and the rarity of what it ran to
             ``hypothesis.target`` (see :mod:`rulewright.invariants.aim`); False: plain
             uniform random play, untargeted.
+        game_seconds: wall-clock seconds one game may run before it ends with a "time
+            limit" finding (a ``termination`` violation); None: no such limit, only the
+            spec's deterministic ``bound`` (a run then does not depend on the machine's load).
 
     Run it with ``hypothesis.stateful.run_state_machine_as_test``.
     """
@@ -313,7 +321,7 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             self.played: list[Playing] = []
 
         def _begin(self, seed: int, policy: str) -> None:
-            self.current = Playing(game, checker, seed, policy)
+            self.current = Playing(game, checker, seed, policy, game_seconds)
             self.played.append(self.current)
 
         def _playing(self) -> bool:

@@ -39,6 +39,13 @@ weak.rules: 28 mutants (8 integer, 4 comparison, 1 arithmetic, 7 statement, 2 co
 """
 
 
+def test_list_with_only_shows_those_mutants(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mutate", str(WEAK), "--list", "--only", "#21,11", "--seed", "1"]) == 0
+    out = capsys.readouterr().out.replace(str(WEAK), "weak.rules").splitlines()
+    assert out[0].endswith("; 2 chosen with seed 1")
+    assert [line.split()[0] for line in out[1::3]] == ["#11", "#21"]
+
+
 def test_a_logged_run_prints_a_line_per_mutant_and_exits_1_below_min_score(
         tmp_path: Path) -> None:
     out_json = tmp_path / "m.json"
@@ -82,6 +89,9 @@ def test_a_logged_run_prints_a_line_per_mutant_and_exits_1_below_min_score(
                               "(0.8) or a percentage (80%)"),
     (["--profile", "fast"], "argument --profile: invalid choice: 'fast'"),
     (["--players", "9"], "race: 9 players is outside 2..2"),
+    (["--only", "7,x"], "argument --only: '7,x' is not a list of mutant ids like 12,407"),
+    (["--only", "7,28", "--examples", "1"], "no mutant #28; the spec has 28 (#0 to #27)"),
+    (["--only", "99", "--list"], "no mutant #99; the spec has 28 (#0 to #27)"),
 ])
 def test_usage_errors_exit_2_with_a_clear_message(args: list[str], message: str,
                                                   capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,13 +4,18 @@ mutant is left out; a job is a backend's unit of work; the JSON validates."""
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Sequence
 
 import pytest
 
 from rulewright.engines import schemas
+from rulewright.engines.game import Game, load_parsed, load_spec
+from rulewright.errors import UsageError
 from rulewright.invariants.backend import SerialBackend
+from rulewright.invariants import mutation, stateful
 from rulewright.invariants.mutation import MutantJob, mutate, run_mutant
 from rulewright.invariants.mutation_report import GapCount, MutantRun, MutationReport, changes
 
@@ -69,6 +74,55 @@ def test_every_mutant_weak_and_strong() -> None:
     assert _by_status(weak)["killed"] == [6, 9, 12, 13, 14]
     assert _by_status(weak)["equivalent"] == [19, 21, 23, 25, 27]
     assert strong.counts() == {"killed": 28}
+
+
+def test_only_runs_the_named_mutants_with_the_sampled_verdicts() -> None:
+    r = mutate(STRONG, only=[14, 7, 7], **SETTINGS)  # type: ignore[arg-type]
+    assert [m.id for m in r.chosen] == [7, 14]
+    assert {m.id: r.runs[m.id].kills[0].check for m in r.chosen} == {
+        7: "spec:deck_done", 14: "termination"}   # as in the sampled run above
+    with pytest.raises(UsageError, match=r"no mutant #28; the spec has 28 \(#0 to #27\)"):
+        mutate(STRONG, only=[28], **SETTINGS)  # type: ignore[arg-type]
+
+
+def test_a_job_compiles_each_configuration_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the worked examples run in the configurations' games instead of compiling their own
+    calls: list[tuple[int | None, tuple[str, ...], tuple[str, ...]]] = []
+    real = mutation.load_parsed
+
+    def counting(parsed: Any, players: int | None = None, variants: Sequence[str] = (),
+                 errata: Sequence[str] = (), *, source: str = "") -> Game:
+        calls.append((players, tuple(variants), tuple(errata)))
+        return real(parsed, players, variants, errata, source=source)
+    monkeypatch.setattr(mutation, "load_parsed", counting)
+    run = run_mutant(STRONG, 7, "ci", 1, examples=2, playouts=1)
+    assert run.kills[0].check == "spec:deck_done"   # both worked examples passed first
+    assert calls == [(2, (), ())]
+
+
+class _SlowClock:
+    """A machine so loaded that every reading of the game clock is 1000 s after the last."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.perf_counter = time.perf_counter
+
+    def monotonic(self) -> float:
+        self.now += 1000.0
+        return self.now
+
+
+def test_a_verdict_does_not_depend_on_the_machine_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    # verify's wall-clock limit per game would end every game here with a "time limit"
+    # (a termination violation); a mutant job only has the spec's deterministic bound
+    monkeypatch.setattr(stateful, "time", _SlowClock())
+    game = load_parsed(load_spec(STRONG), 2)
+    playing = stateful.Playing(game, stateful.Checker(game, [], stateful.Recorder()), 0)
+    playing.apply(playing.options()[0], False)
+    assert playing.state.finding is not None and playing.state.finding.kind == "time limit"
+    assert run_mutant(STRONG, None, "ci", 1, examples=2, playouts=1).status == "lived"
+    assert run_mutant(STRONG, 14, "ci", 1, examples=2, playouts=1).kills[0].check == \
+        "termination"   # `do take(p)` deleted: the bound still ends the game
 
 
 def test_min_score_sets_the_exit_code() -> None:

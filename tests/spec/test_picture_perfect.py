@@ -210,6 +210,13 @@ def test_two_player_theft_takes_one_envelope_from_the_other_player() -> None:
     assert _guests(state, "held[1]") == ["chef", "little_boy"]
 
 
+def test_two_player_gifts_with_one_envelope_give_it_to_the_other_player() -> None:
+    state = game(2, auction=True).example_state("gifts_two_players_one_envelope")
+    assert state.finding is None and state.is_terminal() and state.script == []
+    assert _guests(state, "held[0]") == ["groom"]
+    assert _guests(state, "held[1]") == ["bride", "little_boy"]
+
+
 def test_a_played_two_player_theft_swaps_one_envelope_each_way() -> None:
     for seed in range(8):
         state, labels = play(game(2, auction=True), seed)

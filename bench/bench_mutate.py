@@ -1,0 +1,51 @@
+"""Time per mutant of ``rulewright mutate``, and each mutant's verdict.
+
+Run: ``python bench/bench_mutate.py SPEC [--n 6 | --only 0,291] [--seed 1] [--examples N]
+[--players 2]``. Runs each chosen mutant's job (:func:`~rulewright.invariants.mutation.run_mutant`)
+one after the other in this process, after parsing the spec and listing its mutants once (as
+one worker does), without the baseline; prints each verdict (killed / lived / invalid), what
+killed it, the play digest of a mutant that lived (equal to the baseline's means "possibly
+equivalent") and its seconds (wall clock, and CPU time of this process, which a loaded machine
+changes less), then the means per mutant. Run it on two checkouts
+(``PYTHONPATH`` pointing at the other one's installed layout) at the same seed to compare time
+and verdicts. Not a test: the numbers go into the notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from rulewright.invariants.mutation import run_mutant, sample, spec_mutants
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("spec")
+    ap.add_argument("--n", type=int, default=6)
+    ap.add_argument("--only", default=None, help="mutant ids, e.g. 0,291")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", default="ci")
+    ap.add_argument("--examples", type=int, default=None)
+    ap.add_argument("--players", default=None, help="e.g. 2 or 2,3")
+    args = ap.parse_args()
+    players = tuple(int(p) for p in args.players.split(",")) if args.players else None
+    _, all_mutants = spec_mutants(args.spec)
+    ids = [int(i) for i in args.only.split(",")] if args.only else \
+        [m.id for m in sample(all_mutants, args.n, args.seed)]
+    times, cpu = [], []
+    for i in ids:
+        t, c = time.perf_counter(), time.process_time()
+        run = run_mutant(args.spec, i, args.profile, args.seed, players, args.examples)
+        times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+        killer = f"{run.kills[0].check} [{run.kills[0].config}]" if run.kills else ""
+        print(f"#{i:<5} {run.status:8} {times[-1]:6.1f}s wall {cpu[-1]:6.1f}s CPU  "
+              f"{killer}{run.play or ''}", flush=True)
+    n = max(1, len(times))
+    print(f"{len(times)} mutants, {sum(times) / n:.1f}s wall, {sum(cpu) / n:.1f}s CPU per "
+          f"mutant", flush=True)
+
+
+if __name__ == "__main__":
+    main()
