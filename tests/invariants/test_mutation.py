@@ -113,13 +113,17 @@ class _SlowClock:
 
 
 def test_a_verdict_does_not_depend_on_the_machine_load(monkeypatch: pytest.MonkeyPatch) -> None:
-    # verify's wall-clock limit per game would end every game here with a "time limit"
-    # (a termination violation); a mutant job only has the spec's deterministic bound
+    # a wall-clock limit per game would end every game here with a "time limit" (a
+    # termination violation); verify and mutant jobs only have the spec's deterministic bound
     monkeypatch.setattr(stateful, "time", _SlowClock())
     game = load_parsed(load_spec(STRONG), 2)
+    limited = stateful.Playing(game, stateful.Checker(game, [], stateful.Recorder()), 0,
+                               game_seconds=60.0)
+    limited.apply(limited.options()[0], False)
+    assert limited.state.finding is not None and limited.state.finding.kind == "time limit"
     playing = stateful.Playing(game, stateful.Checker(game, [], stateful.Recorder()), 0)
     playing.apply(playing.options()[0], False)
-    assert playing.state.finding is not None and playing.state.finding.kind == "time limit"
+    assert playing.state.finding is None   # verify's default: no wall-clock limit
     assert run_mutant(STRONG, None, "ci", 1, examples=2, playouts=1).status == "lived"
     assert run_mutant(STRONG, 14, "ci", 1, examples=2, playouts=1).kills[0].check == \
         "termination"   # `do take(p)` deleted: the bound still ends the game
