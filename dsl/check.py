@@ -12,6 +12,7 @@ from typing import Iterable, Iterator
 
 from rulewright.dsl import ast
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
+from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
 from rulewright.dsl.locate import Locate, Locator, no_locate
 from rulewright.dsl.purity import check_recursion, nonconstant
@@ -534,6 +535,7 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
                 ck.expr(d.init, set())
                 ck.constant(d.init, f"the initial value of counter {d.name!r}")
         elif isinstance(d, ast.CardDecl):
+            diags.extend(check_label(d, spec.source))
             home = sym.zones.get(d.home)
             home_span = loc(d.span, d.home, "in")
             if home is None:

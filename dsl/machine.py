@@ -504,6 +504,9 @@ class Machine:
         spec: the AST it came from.
         code_space: the :class:`~rulewright.dsl.codegen.Namespace` of its generated code
             (for listings).
+        twins: per component, the lowest id of its twins (same kind, same attributes).
+        twinned_zones: the zone slots whose card kind has twins (a draw there merges them).
+        twin_state: per twinned component, the (counter slots, zone slots) indexed by it.
     """
 
     game: ast.Game
@@ -527,6 +530,10 @@ class Machine:
     examples: dict[str, int] = field(eq=False)
     kind_totals: dict[str, int] = field(eq=False)
     code_space: Any = field(eq=False, default=None)
+    twins: tuple[int, ...] = field(eq=False, default=())
+    twinned_zones: frozenset[int] = field(eq=False, default=frozenset())
+    twin_state: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(eq=False,
+                                                                         factory=dict)
 
     def graph(self) -> dict[str, Any]:
         """The machine as a graph for the docs.

@@ -16,6 +16,7 @@ from rulewright.dsl import ast
 from rulewright.dsl.codegen import call, name, reraise, state_attr, store_local, subscript
 from rulewright.dsl.expr import Code, ExprCompiler, Scope, contents
 from rulewright.dsl.fold import FoldError
+from rulewright.dsl.labels import distinct
 from rulewright.dsl.machine import (PASS, Call, Chance, Choice, Draw, End, Exec, Expect, Fn,
                                     ForNext, Gap, Instr, Jump, JumpUnless, Return, Script, Site,
                                     SpecRuntimeError, Switch, ZoneSlot)
@@ -204,8 +205,10 @@ class RuleCompiler:
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             if plain and pass_label is None:
                 chosen = kept(st, l)
-                return chosen, lambda: tuple(
-                    f"{label}: {comps[x].label if comps is not None else x}" for x in chosen), chosen
+                if comps is None:
+                    return chosen, lambda: tuple(f"{label}: {x}" for x in chosen), chosen
+                return chosen, lambda: distinct(
+                    [f"{label}: {comps[x].label}" for x in chosen], chosen), chosen
             values = list(dict.fromkeys(kept(st, l)))
             ids = _ids(values)
             passing = pass_label is not None and (pass_when is None or pass_when(st, l))
@@ -219,7 +222,7 @@ class RuleCompiler:
                        for v in (values[:-1] if passing else values)]
                 if passing:
                     out.append(str(pass_label))
-                return tuple(out)
+                return distinct(out, values)
             return tuple(values), labels, tuple(ids)
         self.emit(Choice(player, options, slot, self.site(s, label)))
 
@@ -294,8 +297,8 @@ class RuleCompiler:
             values = tuple(counts)
             probs = tuple(counts[v] / total for v in values)
             return values, probs, \
-                lambda: tuple(f"{label}: {comps[v].label if comps is not None else v}"
-                              for v in values), tuple(_ids(list(values)))
+                lambda: distinct([f"{label}: {comps[v].label if comps is not None else v}"
+                                  for v in values], values), tuple(_ids(list(values)))
         self.emit(Chance(outcomes, slot, self.site(s, label)))
 
     # ---- control flow

@@ -39,8 +39,8 @@ KUHN_CARDS = {"jack": "Deal:0", "queen": "Deal:1", "king": "Deal:2"}
 
 
 def kuhn_ours(label: str) -> str:
-    """'check' -> 'Pass'; 'deal: queen 2' -> 'Deal:1' (OpenSpiel numbers J, Q, K as 0, 1, 2)."""
-    m = re.fullmatch(r"deal: (\w+) \d", label)
+    """'check' -> 'Pass'; 'deal: queen' -> 'Deal:1' (OpenSpiel numbers J, Q, K as 0, 1, 2)."""
+    m = re.fullmatch(r"deal: (\w+)", label)
     return KUHN_CARDS[m.group(1)] if m else KUHN_MOVES[label]
 
 
