@@ -101,6 +101,7 @@ class Game:
         self.codes = tuple(r.code for r in machine.rules)
         self.nlocals = tuple(r.nlocals for r in machine.rules)
         self.bound = machine.game.bound
+        self.component_labels = tuple(c.label for c in machine.components)
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
 
@@ -163,3 +164,16 @@ def load(spec: str | Path, players: int | None = None, variants: Sequence[str] =
     bundled = spec_path(spec) == spec_path(machine.game.id) if machine.game.id in bundled_specs() \
         else False
     return Game(machine, machine.game.id if bundled else str(spec_path(spec)))
+
+
+@lru_cache(maxsize=32)
+def cached_game(source: str, players: int, variants: tuple[str, ...], errata: tuple[str, ...],
+                auto_resolve: bool = True) -> Game:
+    """:func:`load` once per configuration and process (unpickled states share their game).
+
+    Args:
+        source: a bundled spec's name or a spec file's path (:attr:`Game.source`).
+        auto_resolve: False for :meth:`Game.with_forced_nodes`.
+    """
+    game = load(source, players, variants, errata)
+    return game if auto_resolve else game.with_forced_nodes()
