@@ -251,7 +251,9 @@ def connect(*, workers: int | None = None,
             with _sigint_ignored():
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
                                        processes=True, host="127.0.0.1",
-                                       dashboard_address=None, silence_logs=logging.ERROR,
+                                       # a free loopback port: the scheduler serves its HTTP routes
+                                       # even without a dashboard, and a fixed 8787 may be taken
+                                       dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
                                        preload=[__name__])
             client = Client(cluster)
             where = "the local cluster"
