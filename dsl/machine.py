@@ -194,12 +194,19 @@ OutcomesFn = Callable[[Any, list[Any]], tuple[tuple[Any, ...], tuple[float, ...]
 @frozen
 class Choice:
     """A decision node: player ``player(state, locals)`` picks one of ``options``; the chosen
-    value goes to local ``slot``."""
+    value goes to local ``slot``.
+
+    ``ids_below`` bounds its action ids (every id but :data:`PASS` is below it), known at
+    compile time; None when the options are values computed at run time (adapters such as
+    OpenSpiel's need a fixed action-id space). ``passes``: it may offer :data:`PASS`.
+    """
 
     player: Fn = field(repr=False)
     options: OptionsFn = field(repr=False)
     slot: int
     site: Site
+    ids_below: int | None = None
+    passes: bool = False
 
 
 @final
@@ -228,11 +235,15 @@ class Draw:
 @final
 @frozen
 class Chance:
-    """A chance node with explicit outcomes (``roll``, ``random``); the value goes to ``slot``."""
+    """A chance node with explicit outcomes (``roll``, ``random``); the value goes to ``slot``.
+
+    ``ids_below`` bounds its outcome ids as :attr:`Choice.ids_below` does.
+    """
 
     outcomes: OutcomesFn = field(repr=False)
     slot: int
     site: Site
+    ids_below: int | None = None
 
 
 @final

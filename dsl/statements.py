@@ -224,7 +224,9 @@ class RuleCompiler:
                     out.append(str(pass_label))
                 return distinct(out, values)
             return tuple(values), labels, tuple(ids)
-        self.emit(Choice(player, options, slot, self.site(s, label)))
+        bound = len(self.x.comps) if comps is not None else _fixed_ids_below(fixed)
+        self.emit(Choice(player, options, slot, self.site(s, label), bound,
+                         pass_label is not None))
 
     def s_ChooseOption(self, s: ast.ChooseOption) -> None:
         player = self.x.expr(s.player, self.scope)
@@ -237,7 +239,8 @@ class RuleCompiler:
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
             return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
-        self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels))))
+        self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels)),
+                         len(s.options)))
         switch = self.emit(Switch(slot, (), self.site(s)))
         targets, ends = [], []
         for o in s.options:
@@ -275,7 +278,14 @@ class RuleCompiler:
             p = 1.0 / len(values)
             return values, (p,) * len(values), lambda: tuple(f"{label}: {v}" for v in values), \
                 tuple(_ids(list(values)))
-        self.emit(Chance(outcomes, slot, self.site(s, label)))
+        low, high = (self.x.code(e, self.scope) for e in (s.low, s.high))
+        bound = None
+        if self.x.space.is_const(low.node) and self.x.space.is_const(high.node):
+            a, b = self.x.space.value(low.node), self.x.space.value(high.node)
+            if a.__class__ is int and b.__class__ is int:
+                # ids are the values when all are >= 0, else positions (see _ids)
+                bound = max(0, b + 1 if a >= 0 else b - a + 1)
+        self.emit(Chance(outcomes, slot, self.site(s, label), bound))
 
     def s_RandomPick(self, s: ast.RandomPick) -> None:
         src = self.x.expr(s.source, self.scope)
@@ -299,7 +309,10 @@ class RuleCompiler:
             return values, probs, \
                 lambda: distinct([f"{label}: {comps[v].label if comps is not None else v}"
                                   for v in values], values), tuple(_ids(list(values)))
-        self.emit(Chance(outcomes, slot, self.site(s, label)))
+        source = self.x.code(s.source, self.scope)
+        bound = len(self.x.comps) if comps is not None else _fixed_ids_below(
+            self.x.space.value(source.node) if self.x.space.is_const(source.node) else None)
+        self.emit(Chance(outcomes, slot, self.site(s, label), bound))
 
     # ---- control flow
     def s_If(self, s: ast.If) -> None:
@@ -407,6 +420,17 @@ def _weights(counts: dict[Any, int], weight: Fn, slot: int, st: Any,
     if not out:
         raise SpecRuntimeError(f"every weight is 0 (elements: {list(counts)!r})")
     return out
+
+
+def _fixed_ids_below(fixed: Any) -> int | None:
+    """The bound of :func:`_ids` over the items of a list known at compile time (None when
+    the list is not known then)."""
+    if not isinstance(fixed, tuple):
+        return None
+    values = list(dict.fromkeys(fixed))
+    # a subset of the list gets either its values (all whole numbers >= 0) or positions
+    ints = [v for v in values if v.__class__ is int and v >= 0]
+    return max(len(values), max(ints, default=-1) + 1)
 
 
 def _ids(values: list[Any]) -> list[int]:

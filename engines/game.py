@@ -102,6 +102,9 @@ class Game:
         self.nlocals = tuple(r.nlocals for r in machine.rules)
         self.bound = machine.game.bound
         self.component_labels = tuple(c.label for c in machine.components)
+        # observations name every zone and counter: their labels once, not per call
+        self.zone_labels = tuple(z.label for z in machine.zones)
+        self.counter_labels = tuple(c.label for c in machine.counters)
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
 

@@ -27,6 +27,7 @@ that tracks them costs nothing.
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring as _text  # json.dumps(s, ensure_ascii=False)
 from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
@@ -39,9 +40,21 @@ Log = tuple[Entry, Any] | None
 
 
 def _value(path: str, value: Any, labels: tuple[str, ...]) -> str:
-    """One observation value as text; a zone's components as ``#id label``."""
-    if path.startswith("zones.") and isinstance(value, list):
-        return "[" + ", ".join(f"#{c} {labels[c]}" for c in value) + "]"
+    """One observation value as text (JSON); a zone's components as ``#id label``."""
+    cls = value.__class__
+    if cls is int:  # the common cases, as json.dumps writes them
+        return str(value)
+    if cls is bool:
+        return "true" if value else "false"
+    if cls is str:
+        return _text(value)
+    if cls is list:
+        if path.startswith("zones."):
+            return "[" + ", ".join([f"#{c} {labels[c]}" for c in value]) + "]"
+        if all(v.__class__ is int for v in value):
+            return "[" + ", ".join(map(str, value)) + "]"
+        if all(v.__class__ is str for v in value):
+            return "[" + ", ".join(map(_text, value)) + "]"
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
@@ -109,6 +122,10 @@ class Recall:
             logs.append((("see", _delta(before, now)), log))
         return Recall(tuple(seen), tuple(logs))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # flat lists: pickling the linked lists would nest one level per step
+        return (_unflatten, (self.seen, tuple(self.entries(p) for p in range(len(self.logs)))))
+
     def entries(self, player: int) -> tuple[Entry, ...]:
         """``player``'s lines, oldest first."""
         out: list[Entry] = []
@@ -117,6 +134,16 @@ class Recall:
             out.append(node[0])
             node = node[1]
         return tuple(reversed(out))
+
+
+def _unflatten(seen: tuple[dict[str, str], ...], entries: tuple[tuple[Entry, ...], ...]) -> Recall:
+    logs = []
+    for lines in entries:
+        log: Log = None
+        for entry in lines:
+            log = (entry, log)
+        logs.append(log)
+    return Recall(seen, tuple(logs))
 
 
 def entries_text(entries: tuple[Entry, ...]) -> str:

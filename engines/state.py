@@ -207,7 +207,7 @@ class State(Interpreter):
             self.events.append(p.labels()[i])
         recall = self.recall
         if recall is not None:
-            actor = p.player if type(p) is Decision else CHANCE_PLAYER  # type: ignore[union-attr]
+            actor = p.player if type(p) is Decision else CHANCE_PLAYER  # type: ignore[union-attr, unused-ignore]
             label = p.labels()[i]
         at = p.at
         if type(at) is Choice:  # the common case, written out (see _resolve)
@@ -335,7 +335,7 @@ class State(Interpreter):
         """Pickle as (configuration, seed, history): the generated functions of the game are
         not picklable, so unpickling loads the spec again and replays (see :func:`rebuild`)."""
         return (rebuild, (self.game.describe(), self.game.auto_resolve, self.seed,
-                          tuple(self.history), self.recall is not None))
+                          tuple(self.history), self.recall))
 
     # ---- information
     def track_information(self) -> None:
@@ -450,16 +450,17 @@ class State(Interpreter):
         ``hidden`` to nobody (size only); a deck's order is never shown. Counters likewise.
         """
         m = self.game.machine
+        zone_labels, counter_labels = self.game.zone_labels, self.game.counter_labels
         zones: dict[str, Any] = {}
         for z in m.zones:
             visible = z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
             if visible and z.kind != "deck":
                 items = contents(self, z.index)
-                zones[z.label] = sorted(items) if z.kind == "set" else list(items)
+                zones[zone_labels[z.index]] = sorted(items) if z.kind == "set" else list(items)
             else:
-                zones[z.label] = len(self.zones[z.index]) + len(self.mids[z.index]) \
-                    + len(self.bottoms[z.index])
-        counters = {c.label: self.counters[c.index] for c in m.counters
+                zones[zone_labels[z.index]] = len(self.zones[z.index]) \
+                    + len(self.mids[z.index]) + len(self.bottoms[z.index])
+        counters = {counter_labels[c.index]: self.counters[c.index] for c in m.counters
                     if c.visibility == "public" or (c.visibility == "owner" and c.owner == player)}
         obs: dict[str, Any] = {"zones": zones, "counters": counters, "turns": list(self.turns),
                                "to_move": self.current_player()}
@@ -480,8 +481,9 @@ class State(Interpreter):
 
 
 def rebuild(config: dict[str, Any], auto_resolve: bool, seed: int, history: tuple[int, ...],
-            tracking: bool) -> State:
-    """Unpickle a state: load its configuration (cached per process) and replay its history.
+            recall: Recall | None) -> State:
+    """Unpickle a state: load its configuration (cached per process) and replay its history;
+    the information states it kept (``recall``) come along as they were.
 
     Raises:
         TraceError: the spec has changed since the state was pickled (another fingerprint),
@@ -496,13 +498,12 @@ def rebuild(config: dict[str, Any], auto_resolve: bool, seed: int, history: tupl
                          f"(fingerprint {config['fingerprint']}, now "
                          f"{game.machine.fingerprint})")
     state = game.new_initial_state(seed)
-    if tracking:
-        state.track_information()
     for n, action in enumerate(history):
         try:
             state.apply_action(action)
         except UsageError as err:
             raise TraceError(f"step {n + 1}: {err}") from None
+    state.recall = recall
     return state
 
 
