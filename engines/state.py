@@ -469,14 +469,15 @@ class State(Interpreter):
         return obs
 
     def __str__(self) -> str:
-        m = self.game.machine
+        g = self.game
+        labels = g.component_labels
         lines = []
-        for z in m.zones:
-            items = contents(self, z.index)
+        for z, name in enumerate(g.zone_labels):
+            items = contents(self, z)
             if items:
-                lines.append(f"{z.label}: " + ", ".join(m.components[c].label for c in items))
-        lines.append("counters: " + ", ".join(f"{c.label}={self.counters[c.index]}"
-                                              for c in m.counters))
+                lines.append(f"{name}: " + ", ".join([labels[c] for c in items]))
+        lines.append("counters: " + ", ".join([f"{name}={value}" for name, value
+                                               in zip(g.counter_labels, self.counters)]))
         return "\n".join(lines)
 
 
