@@ -23,7 +23,7 @@ Register = Callable[[Any], None]
 def _commands() -> list[Register]:
     from rulewright.cli import check_cmd, replay_cmd, simulate_cmd
     registers: list[Register] = [check_cmd.register, simulate_cmd.register, replay_cmd.register]
-    for optional in ("verify_cmd", "docs_cmd", "explore_cmd"):
+    for optional in ("verify_cmd", "docs_cmd", "explore_cmd", "mutate_cmd"):
         try:
             module = __import__(f"rulewright.cli.{optional}", fromlist=["register"])
         except ModuleNotFoundError as err:

@@ -26,12 +26,14 @@ class LineProgress:
 
     Args:
         stream: where lines go (stderr). heartbeat: seconds of silence before a "still"
-            line.
+            line. unit: what :meth:`started` reports ("configuration", "mutant").
     """
 
-    def __init__(self, stream: TextIO, heartbeat: float = HEARTBEAT) -> None:
+    def __init__(self, stream: TextIO, heartbeat: float = HEARTBEAT,
+                 unit: str = "configuration") -> None:
         self.stream = stream
         self.heartbeat = heartbeat
+        self.unit = unit
         self.start = time.monotonic()
         self.last = self.start          # when the last line was printed
         self.current = ""               # the configuration being verified
@@ -58,7 +60,7 @@ class LineProgress:
             self.last = now
 
     def started(self, what: str, since: float | None = None) -> None:
-        """A configuration started (no line: one is printed when it finishes).
+        """A configuration (a unit) started (no line: one is printed when it finishes).
 
         Args:
             since: when it started (``time.monotonic()``; default now): on a cluster the
@@ -69,7 +71,7 @@ class LineProgress:
             self.current_since = time.monotonic() if since is None else since
 
     def finished(self, text: str) -> None:
-        """A configuration finished: print its line."""
+        """A configuration (a unit) finished: print its line."""
         with self._lock:
             self.current = ""
         self.line(text)
@@ -81,5 +83,5 @@ class LineProgress:
                 quiet = now - self.last >= self.heartbeat
                 what, since = self.current, self.current_since
             if quiet:
-                self.line(f"still verifying {what} ({now - since:.1f}s in this configuration)"
+                self.line(f"still verifying {what} ({now - since:.1f}s in this {self.unit})"
                           if what else "still working")

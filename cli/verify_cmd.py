@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rulewright.cli.common import add_backend, backend, player_list, positive
@@ -110,7 +111,7 @@ def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
 
 def _print_game(out: Console, g: GameResult) -> None:
     if g.error is not None:
-        out.print(f"[bold red]{g.spec}: spec error[/]")
+        out.print(f"[bold red]{escape(g.spec)}: spec error[/]")
         out.print(g.error, markup=False, highlight=False)
         return
     print_table(out, g)
@@ -120,7 +121,8 @@ def _print_game(out: Console, g: GameResult) -> None:
         for e in g.examples:
             if not e.passed:
                 errata = f" +{','.join(e.errata)}" if e.errata else ""
-                out.print(f"  [red]FAILED[/] example {e.name}{errata}: {e.problem}",
+                out.print(f"  [red]FAILED[/] example {escape(e.name + errata)}: "
+                          f"{escape(e.problem or '')}",
                           highlight=False)
     for c in g.configs:
         if c.internal_error is not None:
@@ -128,17 +130,20 @@ def _print_game(out: Console, g: GameResult) -> None:
                       "(a bug in rulewright, not in the spec; please report it)",
                       highlight=False)
         for v in c.violations:
-            out.print(f"\n[bold red]VIOLATED[/] {v.invariant} [{c.label}]: {v.message}",
-                      highlight=False)
+            # messages name zones and counters (hand[p]): plain text, never markup
+            what = escape(f"{v.invariant} [{c.label}]: {v.message}")
+            out.print(f"\n[bold red]VIOLATED[/] {what}", highlight=False)
             for r in v.rules:
-                out.print(f"  rule {r['rule']} (line {r['line']})", highlight=False)
+                out.print(f"  rule {r['rule']} (line {r['line']})", markup=False,
+                          highlight=False)
                 for cite in r["cites"]:
                     out.print(f"    cites: {cite}", markup=False, highlight=False)
             steps = f"{v.steps} step" + ("" if v.steps == 1 else "s")
             out.print(f"  counterexample, shrunk to {steps}:")
             for line in v.play_by_play:
                 out.print("  " + line, markup=False, highlight=False)
-            out.print(f"  trace: {v.trace}  (rulewright replay it)", highlight=False)
+            out.print(f"  trace: {v.trace}  (rulewright replay it)", markup=False,
+                      highlight=False)
         for gap in c.gaps:
             out.print(f"rulebook gap reached [{c.label}]: {gap.kind} in rule {gap.rule} "
                       f"(line {gap.line}), {gap.count} game(s): {gap.message}; shortest {gap.shortest} steps: "

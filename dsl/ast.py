@@ -6,8 +6,9 @@ kinds and types are resolved by :mod:`rulewright.dsl.check`.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Iterator, Union
 
+import attrs
 from attrs import frozen
 
 from rulewright.errors import Span
@@ -517,7 +518,13 @@ class CardDecl:
 
 @frozen
 class ZoneDecl:
-    """A zone: ``zone name[dims]: deck|list|set of kind visibility [capacity n]``."""
+    """A zone: ``zone name[dims]: deck|list|set of kind visibility [capacity n] [where c]``.
+
+    Attributes:
+        where: what every component in the zone must satisfy (a declarative invariant), with
+            the attributes of the card kind ``of`` as bare names (``where species == yeti``);
+            None when any component of that kind may be there.
+    """
 
     span: Span
     name: str
@@ -527,11 +534,18 @@ class ZoneDecl:
     visibility: str
     capacity: Expr | None
     prov: Provenance
+    where: Expr | None = None
 
 
 @frozen
 class VarDecl:
-    """A counter (a family of counters with ``dims``), with its initial value."""
+    """A counter (a family of counters with ``dims``), with its initial value.
+
+    Attributes:
+        low, high: ``in low..high``: the values every instance must keep to (a declarative
+            invariant), or None.
+        never_decreases: ``never decreases``: no instance may ever go down.
+    """
 
     span: Span
     name: str
@@ -539,6 +553,9 @@ class VarDecl:
     init: Expr
     visibility: str
     prov: Provenance
+    low: Expr | None = None
+    high: Expr | None = None
+    never_decreases: bool = False
 
 
 @frozen
@@ -619,7 +636,13 @@ class ScoringDecl:
 
 @frozen
 class InvariantDecl:
-    """A spec invariant: checked after every transition, or only at the end."""
+    """A spec invariant: checked after every transition, or only at the end.
+
+    Attributes:
+        phase: ``"after"`` (checked once rule ``rule`` has run), ``"during"`` (checked while
+            rule ``rule`` runs) or ``""`` (always).
+        rule: the rule that scopes it, or ``""``.
+    """
 
     span: Span
     name: str
@@ -627,6 +650,8 @@ class InvariantDecl:
     at_end: bool
     prov: Provenance
     expr: Expr
+    phase: str = ""
+    rule: str = ""
 
 
 @frozen
@@ -670,9 +695,26 @@ class Spec:
         source: its text.
         decls: the declarations in file order.
         file: where it was read from on disk (data files are found beside it), or "".
+        mutation: for a mutant built on the AST (:mod:`rulewright.dsl.mutants`), what was
+            changed; "" for a spec as written. It is part of the fingerprint, so a mutant's
+            example database and traces never mix with the original's.
     """
 
     path: str
     source: str
     decls: tuple[Decl, ...]
     file: str = ""
+    mutation: str = ""
+
+
+def walk(node: object) -> Iterator[Any]:
+    """``node`` and every AST node below it (in tuples too), depth first, spans left out."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+        elif attrs.has(type(item)) and not isinstance(item, Span):
+            yield item
+            stack.extend(reversed([getattr(item, f.name)
+                                   for f in attrs.fields(type(item))]))  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterable, Iterator
 
-from rulewright.dsl import ast
+from rulewright.dsl import ast, constraints
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
 from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
@@ -493,6 +493,12 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
         diags.append(Diagnostic(first_span, "the spec has no 'scoring' block",
                                 "add: scoring(p) { score <expr for player p> }"))
     dim_names = set(sym.enums) | set(sym.cards) | {"player"}
+    paused: list[set[str]] = []
+
+    def pausing() -> set[str]:
+        if not paused:
+            paused.append(constraints.pausing_rules(sym))
+        return paused[0]
     max_players = min(games[0].players[1], MAX_PLAYERS) if games else 1
     declared_components, too_many_reported = 0, False
     for d in decls:
@@ -531,9 +537,11 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
                 if d.capacity is not None:
                     ck.expr(d.capacity, set())
                     ck.constant(d.capacity, f"the capacity of zone {d.name!r}")
+                constraints.check_zone(ck, d)
             else:
                 ck.expr(d.init, set())
                 ck.constant(d.init, f"the initial value of counter {d.name!r}")
+                constraints.check_var(ck, d)
         elif isinstance(d, ast.CardDecl):
             diags.extend(check_label(d, spec.source))
             home = sym.zones.get(d.home)
@@ -585,6 +593,7 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
                 ck.expr(t.expr, {d.var})
         elif isinstance(d, ast.InvariantDecl):
             ck.expr(d.expr, set())
+            constraints.check_phase(ck, d, pausing)
         elif isinstance(d, ast.ExampleDecl):
             _check_example(ck, d, games)
         elif isinstance(d, ast.ErratumDecl):

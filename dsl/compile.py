@@ -16,6 +16,7 @@ import attrs
 
 from rulewright.dsl import ast
 from rulewright.dsl.check import check, collect_symbols
+from rulewright.dsl.constraints import compile_constraints, evaluator
 from rulewright.dsl.expr import ExprCompiler, Scope
 from rulewright.dsl.fold import FoldError, evaluate
 from rulewright.dsl.layout import (Dims, build_components, counter_slots, make_dims, twin_classes,
@@ -114,8 +115,10 @@ def _at_data_files(diags: list[Diagnostic], cards: Iterable[ast.CardDecl],
 
 
 def fingerprint(spec: ast.Spec) -> str:
-    """A short hash of the spec text, stored in traces to detect another spec version."""
-    return hashlib.sha256(spec.source.encode("utf-8")).hexdigest()[:16]
+    """A short hash of the spec text (and of a mutant's change), stored in traces to detect
+    another spec version."""
+    text = spec.source if not spec.mutation else f"{spec.source}\0mutant {spec.mutation}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
@@ -243,6 +246,9 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     scoring = Scoring(scoring_decl, per_player(score_fn),
                       tuple((dr, per_player(f), t) for dr, f, t in keys),
                       scoring_decl.tie_end, scoring_decl.tie_decision)
+    declared = compile_constraints(decls, x, {c.name: c.attributes for c in sym.cards.values()},
+                                   counter_base, counter_dims, init_counters, diags,
+                                   lambda e, what: _constant(x, e, what, diags))
     if diags:
         raise SpecError(diags, {spec.path: spec.source})
     kind_totals = {k: len(v) for k, v in kinds.items()}
@@ -261,7 +267,7 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         start=rule_index[game.start], invariants=tuple(invariants), tokens=tuple(tokens),
         scoring=scoring, examples={e.name: rule_index[f"example:{e.name}"] for e in examples},
         kind_totals=kind_totals, code_space=x.space, twins=twins, twinned_zones=twinned_zones,
-        twin_state=twin_state)
+        twin_state=twin_state, constraints=declared, evaluate=evaluator(x))
 
 
 def _zone_kind(decls: Sequence[ast.Decl], zone: str) -> str:

@@ -513,6 +513,11 @@ class Machine:
         invariants, tokens, scoring: what verification checks.
         examples: example name -> compiled pseudo-rule index.
         spec: the AST it came from.
+        constraints: the declarative invariants (zone conditions, counter ranges, counters
+            that never decrease) of :mod:`rulewright.dsl.constraints`.
+        evaluate: compiles an expression of the spec for this configuration, with some
+            names bound (:data:`rulewright.dsl.constraints.Evaluate`): the explanation of a
+            violated invariant evaluates its parts with it.
         code_space: the :class:`~rulewright.dsl.codegen.Namespace` of its generated code
             (for listings).
         twins: per component, the lowest id of its twins (same kind, same attributes).
@@ -540,6 +545,8 @@ class Machine:
     scoring: Scoring = field(eq=False)
     examples: dict[str, int] = field(eq=False)
     kind_totals: dict[str, int] = field(eq=False)
+    constraints: tuple[Any, ...] = field(default=(), eq=False)
+    evaluate: Callable[..., Any] | None = field(default=None, eq=False)
     code_space: Any = field(eq=False, default=None)
     twins: tuple[int, ...] = field(eq=False, default=())
     twinned_zones: frozenset[int] = field(eq=False, default=frozenset())

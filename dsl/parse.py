@@ -172,18 +172,29 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
 
     def zone_decl(self, meta: Meta, c: list[Any]) -> ast.ZoneDecl:
         dims = _opt(c, "dims") or ()
-        rest = [x for x in c[1:] if not (isinstance(x, tuple) and x and x[0] == "dims")]
+        where = _opt(c, "where")
+        rest = [x for x in c[1:] if not (isinstance(x, tuple) and x and x[0] in ("dims", "where"))]
         kind, of, vis = str(rest[0]), str(rest[1]), str(rest[2])
         capacity = rest[3] if len(rest) > 3 and not _is_prov(rest[3]) else None
-        return ast.ZoneDecl(self.s(meta), str(c[0]), dims, kind, of, vis, capacity, _prov(rest))
+        return ast.ZoneDecl(self.s(meta), str(c[0]), dims, kind, of, vis, capacity, _prov(rest),
+                            where)
+
+    def var_range(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("range", (c[0], c[1]))
+
+    def never_decreases(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("never_decreases", True)
 
     def var_decl(self, meta: Meta, c: list[Any]) -> ast.VarDecl:
         dims = _opt(c, "dims") or ()
-        rest = [x for x in c[1:] if not (isinstance(x, tuple) and x and x[0] == "dims")]
+        low, high = _opt(c, "range") or (None, None)
+        rest = [x for x in c[1:] if not (isinstance(x, tuple) and x and x[0] in (
+            "dims", "range", "never_decreases"))]
         vis = "public"
         if len(rest) > 1 and isinstance(rest[1], Token) and rest[1].type == "VISIBILITY":
             vis = str(rest[1])
-        return ast.VarDecl(self.s(meta), str(c[0]), dims, rest[0], vis, _prov(rest))
+        return ast.VarDecl(self.s(meta), str(c[0]), dims, rest[0], vis, _prov(rest), low, high,
+                           bool(_opt(c, "never_decreases")))
 
     def token_decl(self, meta: Meta, c: list[Any]) -> ast.TokenDecl:
         return ast.TokenDecl(self.s(meta), str(c[0]), c[1], c[2], _prov(c[3:]))
@@ -239,12 +250,16 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def at_end(self, meta: Meta, c: list[Any]) -> tuple[str, bool]:
         return ("at_end", True)
 
+    def phase(self, meta: Meta, c: list[Token]) -> tuple[str, Any]:
+        return ("phase", (str(c[0]), str(c[1])))
+
     def invariant_decl(self, meta: Meta, c: list[Any]) -> ast.InvariantDecl:
         desc = ""
         if len(c) > 1 and isinstance(c[1], Token) and c[1].type == "STRING":
             desc = _unquote(c[1])
+        phase, rule = _opt(c, "phase") or ("", "")
         return ast.InvariantDecl(self.s(meta), str(c[0]), desc, bool(_opt(c, "at_end")),
-                                 _prov(c[1:]), c[-1])
+                                 _prov(c[1:]), c[-1], phase, rule)
 
     def example_decl(self, meta: Meta, c: list[Any]) -> ast.ExampleDecl:
         variants = tuple(str(x) for x in c[3:] if isinstance(x, Token) and x.type == "NAME")

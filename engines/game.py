@@ -161,12 +161,30 @@ def load(spec: str | Path, players: int | None = None, variants: Sequence[str] =
     if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
         raise UsageError(f"players must be a whole number, not {players!r}")
     parsed = load_spec(spec)
+    probe = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
+    bundled = probe is not None and probe.id in bundled_specs() and \
+        spec_path(spec) == spec_path(probe.id)
+    return load_parsed(parsed, players, variants, errata,
+                       source=probe.id if bundled and probe else str(spec_path(spec)))
+
+
+def load_parsed(parsed: ast.Spec, players: int | None = None, variants: Sequence[str] = (),
+                errata: Sequence[str] = (), *, source: str = "") -> Game:
+    """Check and compile an already parsed spec (or one built on the AST, such as a mutant
+    of :mod:`rulewright.dsl.mutants`) for one configuration.
+
+    Args:
+        parsed: the spec. players, variants, errata: as for :func:`load`.
+        source: what the game was loaded from, recorded in traces (default: the game's id).
+
+    Raises:
+        UsageError: a player count, variant or erratum the spec does not offer.
+        SpecError: the spec has errors.
+    """
     game = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
     n = players if players is not None else (game.players[0] if game else 2)
     machine = compile_spec(parsed, players=n, variants=variants, errata=errata)
-    bundled = spec_path(spec) == spec_path(machine.game.id) if machine.game.id in bundled_specs() \
-        else False
-    return Game(machine, machine.game.id if bundled else str(spec_path(spec)))
+    return Game(machine, source or machine.game.id)
 
 
 @lru_cache(maxsize=32)

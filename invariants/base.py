@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Callable
 
-from attrs import define, frozen
+from attrs import define, field, frozen
 
 if TYPE_CHECKING:
     from rulewright.engines.game import Game
@@ -33,11 +33,14 @@ class Context:
             the determinism check's replay.
         rng: randomness for checks that sample (hidden-information rearrangements); seeded
             from the game's history so a run is reproducible and Hypothesis sees no flakiness.
+        memo: what checks remember from the game's earlier checked states (a counter's last
+            value, whether a rule has run), by a key each check chooses.
     """
 
     game: Game
     keys: list[tuple[Any, ...]]
     rng: random.Random
+    memo: dict[str, Any] = field(factory=dict)
 
 
 Check = Callable[[Context, "State"], "str | None"]

@@ -1,9 +1,20 @@
-"""The spec's own invariants (``invariant name "text" [at end] : expr``), and equal turns.
+"""The spec's own invariants (``invariant name "text" [at end | after rule R | during rule R]
+: expr``), and equal turns.
 
 A spec states facts of its game in the language: ``invariant small "hands stay small":
-all(count(hand[p]) <= 3 for p in players)`` is checked after every transition; an ``at end``
-invariant only at terminal states of games that ended normally (a game cut short by a gap or a
-defect has no meaningful end).
+all(count(hand[p]) <= 3 for p in players)`` is checked at every checked state (see
+:mod:`rulewright.invariants.stateful`: the state after setup has run to the first decision or
+chance event, then the state after every action); an ``at end`` invariant only at terminal
+states of games that ended normally (a game cut short by a gap or a defect has no meaningful
+end). A broken one says why, with the values of its parts (:mod:`.explain`).
+
+A phase scopes an invariant to part of the game, by the rule that makes that part:
+
+- ``during rule R``: checked at the states where ``R`` is running (on the call stack);
+- ``after rule R``: checked from the first state at which ``R`` has run and returned, to the
+  end of the game. "Has run" is seen at checked states: ``R`` was on the call stack at an
+  earlier one (the checker requires ``R`` to contain, or call a rule that contains, a
+  decision or chance statement, where play waits).
 
 **Equal turns** is opt-in, because only some rulebooks promise it: a spec declares it as an
 ``at end`` invariant over the ``turns(p)`` built-in, e.g.::
@@ -17,13 +28,41 @@ and the verify table shows it as ``spec:equal_turns``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rulewright.dsl.machine import CompiledInvariant, SpecRuntimeError
+from rulewright.dsl.machine import CompiledInvariant, Machine, SpecRuntimeError
 from rulewright.invariants.base import Check, Context, Invariant
+from rulewright.invariants.explain import Explainer
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
+
+
+def explainer(ctx: Context) -> Explainer:
+    """The explainer of the context's machine (one per game in progress)."""
+    found = ctx.memo.get("explainer")
+    if not isinstance(found, Explainer) or found.m is not ctx.game.machine:
+        found = ctx.memo["explainer"] = Explainer(ctx.game.machine)
+    return found
+
+
+def in_phase(inv: CompiledInvariant, ctx: Context, state: State) -> bool:
+    """Whether ``state`` is in the phase ``inv`` is scoped to (always, without a phase)."""
+    decl = inv.decl
+    if not decl.phase:
+        return True
+    m: Machine = ctx.game.machine
+    index = m.rule_index[decl.rule]
+    running = any(frame[0] == index for frame in state.stack)
+    if decl.phase == "during":
+        return running
+    # after: [seen running at a checked state, then seen not running] -- for this game
+    memo = ctx.memo.setdefault(f"after rule {decl.rule}", [False, False])
+    if running:
+        memo[0] = True
+    elif memo[0]:
+        memo[1] = True
+    return bool(memo[1])
 
 
 def _check(inv: CompiledInvariant) -> Check:
@@ -32,11 +71,16 @@ def _check(inv: CompiledInvariant) -> Check:
     def check(ctx: Context, state: State) -> str | None:
         if inv.at_end and state.finding is not None:
             return None
+        if not in_phase(inv, ctx, state):
+            return None
         try:
             ok = inv.check(state)
         except SpecRuntimeError as err:  # a spec defect in the invariant's expression
             return f"{text}: cannot be evaluated ({err})"
-        return None if ok else f"{text}: false"
+        if ok:
+            return None
+        why = explainer(ctx).explain(inv.decl.expr, state)
+        return "\n".join([f"{text}: false", *("  " + line for line in why)])
     return check
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rulewright.invariants.base import Invariant
 from rulewright.invariants.conservation import BOUNDS, CONSERVATION, TOKENS
+from rulewright.invariants.declarative import declarative_invariants
 from rulewright.invariants.declared import spec_invariants
 from rulewright.invariants.determinism import CLONE, REPLAY
 from rulewright.invariants.hidden import HIDDEN
@@ -23,8 +24,10 @@ GENERIC: tuple[Invariant, ...] = (CONSERVATION, TOKENS, BOUNDS, TIEBREAK, TERMIN
 
 
 def invariants_for(game: Game) -> list[Invariant]:
-    """The generic invariants and the spec's declared ones for ``game``."""
-    return [*GENERIC, *spec_invariants(game.machine.invariants)]
+    """The generic invariants, the spec's declarative ones (zone conditions, counter ranges,
+    counters that never decrease) and its ``invariant`` declarations, for ``game``."""
+    return [*GENERIC, *declarative_invariants(game.machine),
+            *spec_invariants(game.machine.invariants)]
 
 
 def names(invariants: list[Invariant]) -> list[str]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from attrs import frozen
+from hypothesis import Phase, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
 from hypothesis.stateful import run_state_machine_as_test
@@ -222,7 +223,8 @@ def _violations(err: BaseException) -> tuple[list[InvariantViolation], list[Base
 def verify_config(game: Game, config: Config, profile: Profile, *,
                   examples: int | None = None, budget: float | None = None,
                   trace_dir: Path, database: ExampleDatabase | Path | None = None,
-                  seed: int | None = None, traces: Traces | None = None) -> ConfigResult:
+                  seed: int | None = None, traces: Traces | None = None,
+                  shrink: bool = True, rounds: int = ROUNDS) -> ConfigResult:
     """Run the state machine on one configuration.
 
     Args:
@@ -234,6 +236,10 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             count, database contents and Hypothesis version give the same run.
         traces: when given, trace documents go here by path instead of being written (a
             cluster's worker returns them to the client, which writes them).
+        shrink: shrink each failure to its shortest game (``rulewright mutate`` only needs
+            to know that something failed, and skips it).
+        rounds: Hypothesis runs at most, each later one without the invariants already
+            violated (1: stop at the first violation).
 
     A bug in rulewright met while running (any exception other than an invariant
     violation) stops the configuration and is recorded as its ``internal_error``.
@@ -262,14 +268,16 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     active = invariants
     # Hypothesis stops generating at the first failure; so that "held" means "searched and
     # not falsified", the run is repeated without the invariants already violated.
-    for _ in range(ROUNDS):
+    chosen = hypothesis_settings(profile, examples, database)
+    if not shrink:
+        chosen = settings(chosen, phases=[p for p in chosen.phases if p is not Phase.shrink])
+    for _ in range(rounds):
         cls = machine_class(game, active, plan, recorder)
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:
             with shrink_limit(profile.shrink_seconds):
-                run_state_machine_as_test(  # type: ignore[no-untyped-call]
-                    cls, settings=hypothesis_settings(profile, examples, database))
+                run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call]
             break
         except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
             new, other = _violations(err)
@@ -324,8 +332,8 @@ Loader = Callable[[int, Sequence[str], Sequence[str]], Game]
 
 
 def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]], *,
-                 parsed: ast.Spec | None = None,
-                 load_game: Loader | None = None) -> list[ExampleResult]:
+                 parsed: ast.Spec | None = None, load_game: Loader | None = None,
+                 first_failure: bool = False) -> list[ExampleResult]:
     """Run every worked example of ``spec`` under each errata set.
 
     Pass means: the example ran to its end with no finding (every ``expect`` held and no
@@ -334,7 +342,9 @@ def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]], *,
     Args:
         parsed, load_game: the parsed spec and how to compile a configuration of it (default
             :func:`~rulewright.engines.game.load_spec` and :func:`~rulewright.engines.game.load`
-            of ``spec``; a worker passes those of its :class:`~rulewright.engines.source.SpecText`).
+            of ``spec``; a worker passes those of its :class:`~rulewright.engines.source.SpecText`,
+            ``rulewright mutate`` those of a mutant).
+        first_failure: stop after the first example that fails.
     """
     out = []
     if parsed is None:
@@ -362,6 +372,8 @@ def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]], *,
             out.append(ExampleResult(name, ex.title, ex.players, list(ex.variants),
                                      list(errata), problem is None, len(state.history),
                                      problem))
+            if first_failure and problem is not None:
+                return out
     return out
 
 

@@ -7,6 +7,7 @@ seeds 0..N-1), so pages are reproducible: the same spec gives the same numbers.
 from __future__ import annotations
 
 import os
+import textwrap
 from collections import Counter
 from typing import Any
 
@@ -121,9 +122,15 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
     elif not failed:
         vsec += para("Verification found no violated invariant.")
     for name, rs in failed.items():
-        items: list[nodes.Node | str] = [
-            para(literal(name), f" violated ({r.config})" + (f": {r.message}" if r.message else ""))
-            for r in rs]
+        items: list[nodes.Node | str] = []
+        for res in rs:
+            first, _, why = (res.message or "").partition("\n")
+            items.append(para(literal(name), f" violated ({res.config})"
+                              + (f": {first}" if first else "")))
+            if why:  # the values of the invariant's parts, as verify prints them
+                why = textwrap.dedent(why)
+                items.append(nodes.literal_block(why, why, classes=["rw-trace"],
+                                                 language="text"))
         items.extend(trace_links(page, rs))
         vsec += bullets(items)
     sec += vsec

@@ -92,7 +92,10 @@ def status_text(results: list[InvariantResult], stale: bool = False) -> str:
         return "not verified (no verify results given)"
     failed = [r for r in results if r.status == "failed"]
     if failed:
-        shown = "; ".join(f"{r.config}" + (f" ({r.message})" if r.message else "")
+        # a message's first line says what broke; the lines below it (the values of the
+        # invariant's parts) are shown with the violation in the findings section
+        shown = "; ".join(f"{r.config}" + (f" ({r.message.splitlines()[0]})" if r.message
+                                           else "")
                           for r in failed[:LIST_CONFIGS])
         more = len(failed) - LIST_CONFIGS
         return "VIOLATED in " + shown + (f"; and {more} more configurations (see the summary)"

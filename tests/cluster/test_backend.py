@@ -21,11 +21,12 @@ from rulewright.engines.source import SpecText
 from rulewright.invariants.backend import Finished, SerialBackend, Started, Unit
 from rulewright.invariants.cluster import DaskBackend, connect
 from rulewright.invariants.database import DatabaseLocation
+from rulewright.invariants.mutation import mutate
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.runner import Config, verify
 from rulewright.invariants.units import ConfigUnit
 
-from .conftest import BROKEN, CLEAN, GAPPY, TINY, read_json, without_timings
+from .conftest import BROKEN, CLEAN, GAPPY, TESTS, TINY, read_json, without_timings
 
 
 def test_serial_verify_and_simulate_do_not_import_dask(tmp_path: Path) -> None:
@@ -113,6 +114,16 @@ def test_simulate_on_two_workers_gives_the_serial_summary(tmp_path: Path,
     for name in made:
         assert (tmp_path / "cluster" / name).read_bytes() == \
             (tmp_path / "serial" / name).read_bytes()
+
+
+def test_mutate_on_the_cluster_gives_the_serial_report(cluster: DaskBackend) -> None:
+    weak = str(TESTS / "invariants" / "specs" / "mutate" / "weak.rules")
+    settings = dict(seed=1, n=4, profile="ci", examples=2, playouts=2)
+    serial = mutate(weak, **settings)  # type: ignore[arg-type]
+    parallel = mutate(weak, backend=cluster, **settings)  # type: ignore[arg-type]
+    assert without_timings(parallel.to_json()) == without_timings(serial.to_json())
+    assert [(m.id, serial.status(m)) for m in serial.chosen] == [
+        (11, "survived"), (14, "killed"), (18, "survived"), (21, "equivalent")]
 
 
 class KillingBackend:

@@ -139,3 +139,17 @@ def test_whole_directory_and_scenario_fixtures(specs: pytest.Pytester) -> None:
     result.assert_outcomes(passed=1)
     result = specs.runpytest("spec", "-p", "no:cacheprovider", "--co", "-q")
     assert "44 tests collected" in result.stdout.str()
+
+
+def test_declarative_invariants_are_items_that_fail_at_their_line(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))
+    (pytester.path / "supply.rules").write_text(
+        (BROKEN / "supply_below_zero.rules").read_text())
+    result = pytester.runpytest("supply.rules", "-p", "no:cacheprovider",
+                                "--rulewright-examples", "10")
+    result.assert_outcomes(failed=1, passed=11, skipped=3)
+    out = result.stdout.str()
+    assert "_ 2p::range:supply _" in out
+    assert ("supply.rules:13: VIOLATED range:supply [2p]: supply[cat] is -1, outside its "
+            "range 0..2") in out

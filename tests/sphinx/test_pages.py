@@ -302,6 +302,8 @@ def test_docs_verify_shows_fresh_results(tmp_path: Path,
     assert "1/1 counter 2p" in err
     text = " ".join(page_text(out / "counter.html").split())
     assert "small: n stays below 4 - VIOLATED in 2p (n stays below 4: false)" in text
+    # the game never waits: its first checked state is the end, n = 6
+    assert "spec:small violated (2p): n stays below 4: false n < 4 is false n = 6" in text
     assert "non_negative: n is never negative - held in 2p" in text
     assert "final scores: [6, 6]" in text
     assert "Not verified" not in text

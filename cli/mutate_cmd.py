@@ -1,0 +1,256 @@
+"""``rulewright mutate SPEC``: how many small rule changes do the spec's checks notice?
+
+Exit codes: 0 done (and the score is at least ``--min-score``), 1 the score is below
+``--min-score`` or the spec as written does not verify cleanly, 2 a usage or spec error, 3 an
+internal error (from :func:`rulewright.cli.main.main`). The seed is printed first (stderr);
+progress goes to stderr, results to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from rulewright.cli.common import add_backend, backend, player_list, positive
+from rulewright.cli.paths import output_file
+from rulewright.cli.progress_lines import LineProgress
+from rulewright.cli.verify_cmd import seed_number
+from rulewright.cli.verify_output import plain
+from rulewright.dsl.mutants import OPERATORS, Mutant
+from rulewright.engines.game import spec_path
+from rulewright.errors import SpecError
+from rulewright.invariants.backend import Backend
+from rulewright.invariants.mutation import PLAYOUTS, mutate, sample, spec_mutants
+from rulewright.invariants.mutation_report import FORMAT, MutantRun, MutationReport
+from rulewright.invariants.profiles import PROFILES
+from rulewright.invariants.runner import new_seed
+
+
+def register(sub: Any) -> None:
+    """Add the subcommand."""
+    p = sub.add_parser(
+        "mutate", help="measure how many small rule changes verify notices (mutation score)",
+        description="Make small changes (mutants) to a spec's rules and data -- numbers +-1, "
+                    "comparisons, and/or, arithmetic, a statement deleted, a condition or "
+                    "where-filter negated, a card attribute changed, a move's destination "
+                    "swapped -- never to its checks (invariants, examples, expect), and run "
+                    "verify on each. A mutant verify fails on is killed; one it passes "
+                    "survived, and shows a blind spot of the checks. A survivor that plays "
+                    "exactly like the original in seeded games is 'possibly equivalent' and "
+                    "left out of the score. On a terminal a progress bar shows the run; in a "
+                    "log (stderr not a terminal) one line per finished mutant.",
+        epilog="Exit codes: 0 done (score at least --min-score), 1 score below --min-score or "
+               "the spec itself fails verify, 2 a usage or spec error, 3 an internal error "
+               "(a bug in rulewright).")
+    p.add_argument("spec", metavar="SPEC", help="a bundled spec name or a .rules path")
+    p.add_argument("--n", type=positive, metavar="N",
+                   help="run N mutants, sampled from the seed in turn from each kind of "
+                        "change (default: every mutant)")
+    p.add_argument("--seed", type=seed_number, metavar="S",
+                   help="picks the sample and seeds every verify run (default: a new one; "
+                        "every run prints it)")
+    p.add_argument("--profile", choices=sorted(PROFILES), default="ci",
+                   help="verify profile for each mutant (default ci): its largest example "
+                        "count and its step count, without its time budget")
+    p.add_argument("--examples", type=positive, metavar="N",
+                   help="test runs (Hypothesis examples) per configuration (default: the "
+                        "profile's largest)")
+    p.add_argument("--players", type=player_list,
+                   help="player counts, e.g. 2,3 or 2-4 (default: all the spec allows)")
+    p.add_argument("--playouts", type=positive, default=PLAYOUTS, metavar="N",
+                   help=f"seeded random games per configuration that decide 'possibly "
+                        f"equivalent' (default {PLAYOUTS})")
+    add_backend(p, "the mutants")
+    p.add_argument("--min-score", type=score_fraction, metavar="X",
+                   help="exit 1 when the score is below X: a fraction (0.8) or a percentage "
+                        "(80%%)")
+    p.add_argument("--json", type=Path, metavar="OUT",
+                   help=f"write the results as JSON here (format {FORMAT})")
+    p.add_argument("--list", action="store_true",
+                   help="list the sampled mutants without running them")
+    p.set_defaults(run=run)
+
+
+def score_fraction(text: str) -> float:
+    """An argparse type: ``0.8`` or ``80%``, a score from 0 to 1."""
+    raw = text.strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number; write a fraction (0.8) "
+                                         "or a percentage (80%)") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not between 0 and 1 (0% and 100%)")
+    return value
+
+
+def _percent(rate: float | None) -> str:
+    return "-" if rate is None else f"{100 * rate:.0f}%"
+
+
+def _where(m: Mutant) -> str:
+    return f"{m.span.path}:{m.span.line}  {m.where}  [{m.operator}]"
+
+
+def finished_line(m: Mutant, run: MutantRun, report: MutationReport, done: int,
+                  total: int) -> str:
+    """A mutant's progress line: ``3/40 #17 killed by tokens [2p] (0.4s): spec/x.rules:30``."""
+    status = report.status(m)
+    if status == "killed":
+        k = run.kills[0]
+        what = f"killed by {plain(k.check)}" + (f" [{k.config}]" if k.config else "")
+    elif status == "equivalent":
+        what = "survived, plays like the original (possibly equivalent)"
+    else:
+        what = status
+    return (f"{done}/{total} #{m.id} {what} ({run.seconds:.1f}s): {m.span.path}:{m.span.line} "
+            f"{m.operator}")
+
+
+def _list(out: Console, args: argparse.Namespace, seed: int) -> int:
+    parsed, all_mutants = spec_mutants(args.spec)
+    chosen = sample(all_mutants, args.n, seed)
+    by_op = Counter(m.operator for m in all_mutants)
+    out.print(f"{parsed.path}: {len(all_mutants)} mutants ("
+              + ", ".join(f"{by_op[o]} {o}" for o in OPERATORS if by_op[o])
+              + f"); {len(chosen)} chosen with seed {seed}", highlight=False, markup=False)
+    for m in chosen:
+        out.print(f"  #{m.id} {_where(m)}", markup=False, highlight=False)
+        out.print(f"      was: {m.original}", markup=False, highlight=False)
+        out.print(f"      now: {m.mutated}", markup=False, highlight=False)
+    return 0
+
+
+def print_report(out: Console, r: MutationReport) -> None:
+    """The results: the score, the survivors with what they changed, the equivalents."""
+    b = r.baseline
+    if r.baseline_failed and b is not None:
+        out.print(f"[bold red]{escape(r.spec)}: the spec as written does not pass verify[/] "
+                  "(profile {r.profile}, seed {r.seed}); fix it before measuring its checks:")
+        for k in b.kills:
+            where = f" [{k.config}]" if k.config else ""
+            out.print(f"  {plain(k.check)}{where}: {k.message}", markup=False, highlight=False)
+        if b.error:
+            out.print(b.error, markup=False, highlight=False)
+        return
+    c = r.counts()
+    by_op = Counter(m.operator for m in r.generated)
+    out.print(f"[bold]{escape(r.spec)}[/]: mutation score {_percent(r.rate)} - {c['killed']} of "
+              f"{c['killed'] + c['survived']} mutants killed; {c['equivalent']} possibly "
+              f"equivalent, {c['invalid']} invalid", highlight=False)
+    out.print(f"  {len(r.generated)} mutants generated ("
+              + ", ".join(f"{by_op[o]} {o}" for o in OPERATORS if by_op[o])
+              + f"), {len(r.chosen)} run; {r.examples} test runs per configuration, "
+              f"configurations {', '.join(r.configs)}", markup=False, highlight=False)
+    survivors = [m for m in r.chosen if r.status(m) == "survived"]
+    if survivors:
+        out.print(f"\n[bold]surviving mutants[/] ({len(survivors)}): verify passed with these "
+                  "changes")
+        for m in survivors:
+            out.print(f"  #{m.id} {_where(m)}", markup=False, highlight=False)
+            out.print(f"      was: {m.original}", markup=False, highlight=False)
+            out.print(f"      now: {m.mutated}", markup=False, highlight=False)
+            for line in r.changes(m)[:8]:
+                out.print(f"      {line}", markup=False, highlight=False)
+    same = [m for m in r.chosen if r.status(m) == "equivalent"]
+    if same:
+        out.print(f"\n[bold]possibly equivalent[/] ({len(same)}): verify passed and "
+                  f"{r.playouts} seeded games per configuration played exactly as the "
+                  "original's")
+        for m in same:
+            out.print(f"  #{m.id} {_where(m)}: {m.original} => {m.mutated}", markup=False,
+                      highlight=False)
+    invalid = [m for m in r.chosen if r.status(m) == "invalid"]
+    for m in invalid:
+        first = r.runs[m.id].error.splitlines()[0] if r.runs[m.id].error else ""
+        out.print(f"invalid #{m.id} {_where(m)}: {first}", markup=False, highlight=False)
+    killers = Counter("worked examples" if not r.runs[m.id].kills[0].config
+                      else plain(r.runs[m.id].kills[0].check)
+                      for m in r.chosen if r.status(m) == "killed")
+    if killers:
+        out.print("\nkilled by: " + ", ".join(f"{name} {n}" for name, n in
+                                               killers.most_common()), markup=False,
+                  highlight=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Mutate, verify and print; returns the exit code."""
+    if args.json is not None:  # before the run, which can take long
+        output_file(args.json, "--json")
+    spec_path(args.spec)  # an unknown spec is a usage error before anything runs
+    seed = new_seed() if args.seed is None else args.seed
+    out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 80)
+    try:
+        if args.list:
+            return _list(out, args, seed)
+        where = ""
+        if args.workers is not None:
+            where = f", on a local cluster of {args.workers} worker(s)"
+        elif args.scheduler is not None:
+            where = f", on the cluster at {args.scheduler}"
+        print(f"rulewright mutate: seed {seed}, profile {args.profile}{where} "
+              f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
+        with backend(args) as on:
+            report = _run(args, seed, on)
+    except SpecError as err:
+        print(err.render(), file=sys.stderr)
+        return 2
+    report.min_score = args.min_score
+    print_report(out, report)
+    code = report.exit_code()
+    verdict = f"mutation score {_percent(report.rate)}"
+    if report.baseline_failed:
+        verdict = "[bold red]the spec fails verify[/]"
+    elif code == 1:
+        verdict = f"[bold red]{verdict}, below --min-score {_percent(args.min_score)}[/]"
+    out.print(f"\n{verdict} - {escape(report.spec)}, profile {report.profile}, seed "
+              f"{report.seed}, {report.seconds:.1f}s")
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n",
+                             encoding="utf-8")
+    return code
+
+
+def _run(args: argparse.Namespace, seed: int, on: Backend | None) -> MutationReport:
+    kwargs: dict[str, Any] = dict(seed=seed, n=args.n, profile=args.profile,
+                                  players=args.players, examples=args.examples,
+                                  playouts=args.playouts, backend=on)
+    if sys.stderr.isatty():
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=Console(stderr=True),
+                      transient=True) as progress:
+            task = progress.add_task("verifying the spec as written", total=None)
+
+            def on_start(what: str) -> None:
+                progress.update(task, description=f"verifying {what}")
+
+            def on_done(m: Mutant, run: MutantRun, r: MutationReport, done: int,
+                        total: int) -> None:
+                progress.update(task, completed=done, total=total)
+            return mutate(args.spec, started=on_start, finished=on_done, **kwargs)
+    with LineProgress(sys.stderr, unit="run") as lines:
+        def started(what: str) -> None:
+            lines.started(what)
+
+        def baseline(run: MutantRun) -> None:
+            verdict = {"lived": "verify passed", "killed": "verify FAILED",
+                       "invalid": "spec errors"}[run.status]
+            lines.finished(f"the spec as written: {verdict} ({run.seconds:.1f}s)")
+
+        def finished(m: Mutant, run: MutantRun, r: MutationReport, done: int,
+                     total: int) -> None:
+            lines.finished(finished_line(m, run, r, done, total))
+            if done < total:
+                lines.started(f"mutants ({done} of {total} done)")
+        return mutate(args.spec, started=started, baseline=baseline, finished=finished,
+                      **kwargs)
+

@@ -1,0 +1,104 @@
+"""The declarative invariants of :mod:`rulewright.dsl.constraints`, as checks verify runs.
+
+=========================  ====================================================================
+name in the verify table   what it checks, at every checked state
+=========================  ====================================================================
+``zone:NAME``              every component in every instance of zone NAME satisfies its
+                           ``where`` (``zone yeti_stack: deck of photo hidden where species
+                           == yeti``)
+``range:NAME``             every instance of counter NAME is within its ``in LOW..HIGH``
+``never_decreases:NAME``   no instance of counter NAME is lower than at the game's previous
+                           checked state
+=========================  ====================================================================
+
+Each reports the declaration's line, and says which component, which instance and what
+values broke it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulewright.dsl.constraints import (COMPONENT, CounterRange, NeverDecreases,
+                                        ZoneCondition)
+from rulewright.dsl.machine import Machine, SpecRuntimeError
+from rulewright.dsl.unparse import span_text
+from rulewright.invariants.base import Context, Invariant
+from rulewright.invariants.declared import explainer
+
+if TYPE_CHECKING:
+    from rulewright.engines.state import State
+
+
+def _cites(decl: object) -> tuple[str, ...]:
+    prov = getattr(decl, "prov", None)
+    return tuple(f"{c.section}: {c.quote}" for c in prov.cites) if prov else ()
+
+
+def _zone(c: ZoneCondition, source: str) -> Invariant:
+    assert c.decl.where is not None
+    condition = span_text(source, c.decl.where.span)
+    title = f"zone {c.zone} holds only {c.decl.of} where {condition}"
+
+    def check(ctx: Context, state: State) -> str | None:
+        try:
+            bad = c.offending(state)
+        except SpecRuntimeError as err:  # a spec defect in the condition
+            return f"the condition of zone {c.zone} cannot be evaluated ({err})"
+        if not bad:
+            return None
+        m = ctx.game.machine
+        comp = bad[0]
+        where = m.zones[state.loc[comp]].label
+        why = explainer(ctx).explain(c.condition, state, {COMPONENT: comp})
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        return "\n".join([f"{where} holds {m.components[comp].label} (#{comp}){more}, but "
+                          f"{c.zone} may hold only {c.decl.of} where {condition}",
+                          *("  " + line for line in why)])
+    return Invariant(f"zone:{c.zone}", title, "step", check, c.decl.span.line,
+                     _cites(c.decl))
+
+
+def _range(c: CounterRange) -> Invariant:
+    def check(ctx: Context, state: State) -> str | None:
+        values = state.counters
+        for slot in c.slots:
+            v = values[slot]
+            if v.__class__ is not int or not c.low <= v <= c.high:
+                label = ctx.game.machine.counters[slot].label
+                return f"{label} is {v!r}, outside its range {c.low}..{c.high}"
+        return None
+    return Invariant(f"range:{c.counter}", f"counter {c.counter} stays within {c.low}..{c.high}",
+                     "step", check, c.decl.span.line, _cites(c.decl))
+
+
+def _never_decreases(c: NeverDecreases) -> Invariant:
+    key = f"never decreases {c.counter}"
+
+    def check(ctx: Context, state: State) -> str | None:
+        now = tuple(state.counters[slot] for slot in c.slots)
+        before = ctx.memo.get(key)
+        ctx.memo[key] = now
+        if before is None:
+            return None
+        for slot, old, new in zip(c.slots, before, now):
+            if new < old:
+                label = ctx.game.machine.counters[slot].label
+                return f"{label} went down from {old} to {new}, but it never decreases"
+        return None
+    return Invariant(f"never_decreases:{c.counter}", f"counter {c.counter} never decreases",
+                     "step", check, c.decl.span.line, _cites(c.decl))
+
+
+def declarative_invariants(machine: Machine) -> list[Invariant]:
+    """One :class:`Invariant` per declarative invariant of ``machine``, in declaration order."""
+    out = []
+    for c in machine.constraints:
+        if isinstance(c, ZoneCondition):
+            out.append(_zone(c, machine.spec.source))
+        elif isinstance(c, CounterRange):
+            out.append(_range(c))
+        elif isinstance(c, NeverDecreases):
+            out.append(_never_decreases(c))
+    return out
+

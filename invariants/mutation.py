@@ -1,0 +1,285 @@
+"""Run mutants of a spec through ``verify``: which of them do the spec's checks notice?
+
+:func:`mutate` is what ``rulewright mutate`` calls. It verifies the spec as written (the
+*baseline*), then each sampled mutant of :mod:`rulewright.dsl.mutants`, and collects a
+:class:`~rulewright.invariants.mutation_report.MutationReport`.
+
+One mutant is one unit of work, a :class:`MutantJob` of (spec, mutant id, profile, seed):
+plain picklable values whose ``run()`` (:func:`run_mutant`) rebuilds the mutant from the spec
+in the worker, so any :class:`~rulewright.invariants.backend.Backend` runs it -- the serial
+one in this process, or a Dask cluster (``--workers N``: local processes; ``--scheduler``:
+an existing cluster), as for ``verify`` and ``simulate``.
+
+A job, in order, stopping at the first failure (a *kill*):
+
+1. compiles the mutant for each configuration (a mutant that does not compile is
+   *invalid*, and left out of the score);
+2. runs the spec's worked examples;
+3. runs the verify state machine of :mod:`rulewright.invariants.runner` on each
+   configuration with the profile's largest example count (no time budget, so the same seed
+   repeats the run), its seed derived from the run's seed as ``verify`` derives it, without
+   shrinking and without an example database;
+4. when nothing failed, plays ``playouts`` seeded random games per configuration and keeps
+   a digest of every offered option, chosen action, return and finding: a surviving mutant
+   whose digest equals the baseline's plays exactly like the original there, and is reported
+   as *possibly equivalent* (left out of the score).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from attrs import frozen
+
+from rulewright.dsl import ast
+from rulewright.dsl.mutants import OPERATORS, Mutant, apply_mutant, mutants
+from rulewright.engines.game import Game, load_parsed, load_spec, spec_path
+from rulewright.errors import SpecError, UsageError
+from rulewright.invariants.backend import Backend, SerialBackend
+from rulewright.invariants.mutation_report import (GapCount, Kill, MutantRun, MutationReport)
+from rulewright.invariants.profiles import PROFILES
+from rulewright.invariants.runner import (Config, config_seed, configurations, run_examples,
+                                          verify_config)
+
+#: Seeded random games per configuration for the equivalence check, by default.
+PLAYOUTS = 10
+
+
+@frozen
+class MutantJob:
+    """One mutant to verify (or the baseline, ``mutant=None``): everything a worker needs.
+
+    Attributes:
+        spec: a bundled spec name or a ``.rules`` path.
+        mutant: the id in :func:`rulewright.dsl.mutants.mutants`, or None for the spec itself.
+        profile: a name in :data:`~rulewright.invariants.profiles.PROFILES`.
+        seed: the run's seed. players: player counts (None: every count).
+        examples: Hypothesis examples per configuration (None: the profile's largest).
+        playouts: seeded random games per configuration for the equivalence digest.
+    """
+
+    spec: str
+    mutant: int | None
+    profile: str
+    seed: int
+    players: tuple[int, ...] | None = None
+    examples: int | None = None
+    playouts: int = PLAYOUTS
+
+    def run(self) -> MutantRun:
+        """:func:`run_mutant` of this job (what a backend's workers call)."""
+        return run_mutant(self.spec, self.mutant, self.profile, self.seed, self.players,
+                          self.examples, self.playouts)
+
+    @property
+    def name(self) -> str:
+        """The unit's name in progress and on a cluster's dashboard."""
+        return "baseline" if self.mutant is None else f"mutant-{self.mutant}"
+
+
+_CACHE: dict[tuple[str, float], tuple[ast.Spec, list[Mutant]]] = {}
+
+
+def spec_mutants(spec: str | Path) -> tuple[ast.Spec, list[Mutant]]:
+    """The parsed spec and all its mutants (cached per file and modification time).
+
+    Raises:
+        UsageError: no such spec. SpecError: a syntax error.
+    """
+    p = spec_path(spec)
+    key = (str(p.resolve()), p.stat().st_mtime)
+    if key not in _CACHE:
+        parsed = load_spec(spec)
+        _CACHE.clear()  # one spec per run: keep only the latest
+        _CACHE[key] = (parsed, mutants(parsed))
+    return _CACHE[key]
+
+
+def _playout_digest(game: Game, label: str, seed: int, spec_id: str, playouts: int) -> str:
+    """A digest of ``playouts`` seeded random games: options, actions, returns, findings."""
+    h = hashlib.sha256()
+    for i in range(playouts):
+        game_seed = config_seed(seed, spec_id, f"{label} playout {i}") % 2**32
+        rng = random.Random(game_seed)
+        state = game.new_initial_state(game_seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = state.sample_chance(rng)
+                h.update(repr(("c", outcomes, action)).encode())
+            else:
+                actions = state.legal_actions()
+                action = rng.choice(actions)
+                h.update(repr(("d", state.current_player(), actions, action)).encode())
+            state.apply_action(action)
+        f = state.finding
+        h.update(repr(("end", state.returns(), state.ranking(),
+                       None if f is None else (f.kind, f.message, f.rule, f.line))).encode())
+    return h.hexdigest()[:16]
+
+
+def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
+               players: Sequence[int] | None = None, examples: int | None = None,
+               playouts: int = PLAYOUTS) -> MutantRun:
+    """Verify one mutant of ``spec`` (or ``spec`` itself when ``mutant`` is None).
+
+    Args: see :class:`MutantJob`.
+
+    Returns:
+        Its :class:`~rulewright.invariants.mutation_report.MutantRun`: killed (with what
+        killed it), lived (with its gaps, statuses and play digest) or invalid.
+
+    Raises:
+        UsageError: unknown spec, profile, player count or mutant id.
+        BaseException: anything else is a rulewright bug and is not caught.
+    """
+    started = time.perf_counter()
+    if profile not in PROFILES:
+        raise UsageError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
+    prof = PROFILES[profile]
+    parsed, all_mutants = spec_mutants(spec)
+    if mutant is not None and not 0 <= mutant < len(all_mutants):
+        raise UsageError(f"{spec}: no mutant #{mutant}; the spec has {len(all_mutants)} "
+                         f"(#0 to #{len(all_mutants) - 1})")
+    target = parsed if mutant is None else apply_mutant(parsed, all_mutants[mutant])
+    configs = configurations(spec, list(players) if players else None)
+    header = next(d for d in parsed.decls if isinstance(d, ast.Game))
+
+    def done(status: str, **kw: Any) -> MutantRun:
+        return MutantRun(mutant, status, seconds=time.perf_counter() - started, **kw)
+
+    try:
+        games = [(c, load_parsed(target, c.players, c.variants, c.errata, source=str(spec)))
+                 for c in configs]
+    except SpecError as err:
+        return done("invalid", error=err.render())
+    errata_sets = list(dict.fromkeys(c.errata for c in configs)) or [()]
+    def load_mutant(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
+        return load_parsed(target, players, variants, errata, source=str(spec))
+    try:  # an example may be for a player count or variant no configuration has
+        worked = run_examples(spec, errata_sets, parsed=target, load_game=load_mutant,
+                              first_failure=True)
+    except SpecError as err:
+        return done("invalid", error=err.render())
+    for ex in worked:
+        if not ex.passed:
+            errata = f" +{','.join(ex.errata)}" if ex.errata else ""
+            return done("killed", kills=(Kill("", f"example {ex.name}{errata}",
+                                              ex.problem or ""),))
+    gaps: list[GapCount] = []
+    statuses: list[tuple[str, str, str]] = []
+    finished: list[tuple[str, int]] = []
+    with tempfile.TemporaryDirectory(prefix="rulewright-mutant-") as traces:
+        for config, game in games:
+            result = verify_config(game, config, prof, examples=examples or prof.max_examples,
+                                   trace_dir=Path(traces), database=None,
+                                   seed=config_seed(seed, header.id, config.label),
+                                   shrink=False, rounds=1)
+            if result.internal_error is not None:  # a bug in rulewright: stop loudly
+                raise RuntimeError(f"verify of {spec} mutant #{mutant} [{config.label}]: "
+                                   f"internal error {result.internal_error}")
+            if result.violations:
+                return done("killed", kills=tuple(
+                    Kill(config.label, v.invariant, v.message) for v in result.violations))
+            finished.append((config.label, result.finished))
+            statuses += [(config.label, name, st) for name, st in result.status.items()]
+            gaps += [GapCount(config.label, g.kind, g.rule, g.line, g.message, g.count)
+                     for g in result.gaps]
+    digest = hashlib.sha256()
+    for config, game in games:
+        digest.update(_playout_digest(game, config.label, seed, header.id, playouts).encode())
+    return done("lived", gaps=tuple(gaps), statuses=tuple(statuses), finished=tuple(finished),
+                play=digest.hexdigest()[:16])
+
+
+def sample(all_mutants: Sequence[Mutant], n: int | None, seed: int) -> list[Mutant]:
+    """``n`` mutants (all when None), chosen reproducibly from ``seed``, sorted by id.
+
+    They are taken in turn from each operator of :data:`~rulewright.dsl.mutants.OPERATORS`
+    (so a small ``n`` still tries every kind of change, even in a spec whose card data gives
+    hundreds of card mutants), in a seeded random order within each operator.
+    """
+    if n is None or n >= len(all_mutants):
+        return list(all_mutants)
+    queues = []
+    for op in OPERATORS:
+        group = [m for m in all_mutants if m.operator == op]
+        random.Random(f"{seed}:{op}").shuffle(group)
+        queues.append(group)
+    chosen: list[Mutant] = []
+    while len(chosen) < n:
+        for q in queues:
+            if q and len(chosen) < n:
+                chosen.append(q.pop(0))
+    return sorted(chosen, key=lambda m: m.id)
+
+
+#: Called as finished(mutant, run, done, total) after each mutant (done counts it).
+Finished = Callable[[Mutant, MutantRun, MutationReport, int, int], None]
+
+
+def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
+           players: Sequence[int] | None = None, examples: int | None = None,
+           playouts: int = PLAYOUTS, backend: Backend | None = None,
+           started: Callable[[str], None] | None = None,
+           baseline: Callable[[MutantRun], None] | None = None,
+           finished: Finished | None = None) -> MutationReport:
+    """Verify ``spec`` and a sample of its mutants; report which mutants its checks kill.
+
+    Args:
+        spec: a bundled spec name or a ``.rules`` path.
+        seed: the run's seed: it picks the sample and seeds every verify run and playout.
+        n: how many mutants (default: all of them); see :func:`sample`.
+        profile, players, examples, playouts: as for :class:`MutantJob`.
+        backend: where the mutants are verified (default: one after the other in this
+            process); the report is the same on any backend for the same seed.
+        started: called with a description before the baseline and before the mutants.
+        baseline: called with the baseline's run when it is done.
+        finished: called after each mutant.
+
+    Returns:
+        The report. When the baseline itself fails (a violation, a failed worked example or a
+        spec error), no mutant is run and the report says so (``report.baseline_failed``).
+
+    Raises:
+        UsageError: unknown spec, profile or player count, or ``n`` below 1.
+        SpecError: the spec does not parse.
+    """
+    if n is not None and n < 1:
+        raise UsageError(f"--n must be 1 or more, not {n}")
+    if profile not in PROFILES:
+        raise UsageError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
+    t0 = time.perf_counter()
+    parsed, all_mutants = spec_mutants(spec)
+    configs: list[Config] = configurations(spec, list(players) if players else None)
+    chosen = sample(all_mutants, n, seed)
+    backend = backend or SerialBackend()
+    counts = tuple(players) if players else None
+    job = MutantJob(str(spec), None, profile, seed, counts, examples, playouts)
+    report = MutationReport.start(parsed, str(spec), all_mutants, chosen, configs, job,
+                                  PROFILES[profile].max_examples)
+    if started is not None:
+        started("the spec as written")
+    (report.baseline,) = backend.run([job], [job.name])
+    if baseline is not None:
+        baseline(report.baseline)
+    if not report.baseline_failed:
+        if started is not None:
+            started(f"{len(chosen)} mutants")
+        by_id = {m.id: m for m in chosen}
+        jobs = [MutantJob(str(spec), m.id, profile, seed, counts, examples, playouts)
+                for m in chosen]
+
+        def one_done(_: int, run: MutantRun) -> None:
+            assert run.mutant is not None
+            report.add(by_id[run.mutant], run)
+            if finished is not None:
+                finished(by_id[run.mutant], run, report, len(report.runs), len(chosen))
+        backend.run(jobs, [j.name for j in jobs], finished=one_done)
+    report.seconds = time.perf_counter() - t0
+    return report

@@ -1,0 +1,267 @@
+"""The results of ``rulewright mutate``: each mutant's fate, the score, and the JSON form.
+
+A mutant is **killed** when verify fails on it (a violated invariant in some configuration,
+or a failed worked example), **survived** when everything held, **possibly equivalent** when
+it survived and its seeded playouts are identical to the original's (same options, actions,
+returns and findings: the change may not alter the game at all), and **invalid** when it does
+not compile. The score is killed / (killed + survived).
+
+``rulewright mutate --json OUT`` writes :meth:`MutationReport.to_json`; its JSON Schema is
+``rulewright-mutate-1.schema.json`` in :mod:`rulewright.engines.schemas`. Shape::
+
+    {
+      "format": "rulewright-mutate/1",
+      "spec": "tiny", "title": "Tiny", "source": "tests/specs/tiny.rules",
+      "fingerprint": "9f86d081884c7d65",
+      "profile": "ci", "seed": 1, "players": [2] | null, "examples": 8, "playouts": 10,
+      "configurations": ["2p", "3p"],
+      "versions": {"rulewright": "0.1.0", "hypothesis": "6.155.2", "python": "3.11.7"},
+      "seconds": 12.5,
+      "generated": {"total": 37, "by_operator": {"integer": 14, ...}},
+      "baseline": {"status": "lived" | "killed" | "invalid", "kills": [...], "error": null,
+                   "seconds": 1.2},
+      "score": {"killed": 20, "survived": 5, "equivalent": 2, "invalid": 0,
+                "rate": 0.8 | null},          # null: no mutant was killed or survived
+      "min_score": 0.75 | null,
+      "exit": 0,              # 0 ok, 1 below --min-score or the spec fails verify, 2 errors
+      "mutants": [{
+        "id": 12, "operator": "comparison", "file": "tests/specs/tiny.rules", "line": 21,
+        "column": 9, "in": "rule play", "original": "count(deck) > 0",
+        "mutated": "count(deck) >= 0", "status": "killed",
+        "killed_by": [{"configuration": "2p" | "", "check": "termination",
+                       "message": "..."}],   # "" configuration: a worked example
+        "changes": ["2p: gap \\"...\\" (line 30) newly reached in 4 of 25 games"],
+        "error": null | "file:line:col: ...",   # an invalid mutant's compile error
+        "seconds": 2.5
+      }]
+    }
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Sequence
+
+from attrs import define, field, frozen
+
+from rulewright.dsl import ast
+from rulewright.dsl.compile import fingerprint
+from rulewright.dsl.mutants import OPERATORS, Mutant
+from rulewright.invariants.report import versions
+
+FORMAT = "rulewright-mutate/1"
+
+
+@frozen
+class Kill:
+    """What failed on a mutant: a configuration's invariant, or (config "") a worked example."""
+
+    config: str
+    check: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"configuration": self.config, "check": self.check, "message": self.message}
+
+
+@frozen
+class GapCount:
+    """A gap reached in one configuration, and in how many games."""
+
+    config: str
+    kind: str
+    rule: str
+    line: int
+    message: str
+    count: int
+
+
+@frozen
+class MutantRun:
+    """One job's result (picklable: it comes back from a worker process).
+
+    Attributes:
+        mutant: the mutant's id, None for the spec as written.
+        status: "killed", "lived" or "invalid".
+        kills: what failed (killed runs). error: the compile error (invalid runs).
+        gaps, statuses, finished: per configuration, the gaps reached, each invariant's
+            status and the games played to their end (lived runs).
+        play: the playout digest (lived runs). seconds: the job's wall time.
+    """
+
+    mutant: int | None
+    status: str
+    kills: tuple[Kill, ...] = ()
+    error: str = ""
+    gaps: tuple[GapCount, ...] = ()
+    statuses: tuple[tuple[str, str, str], ...] = ()
+    finished: tuple[tuple[str, int], ...] = ()
+    play: str = ""
+    seconds: float = 0.0
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
+
+
+#: A gap's share of the games must change by this much to be reported as a change: once play
+#: differs, Hypothesis draws other games, and small changes in a share are noise.
+SHARE_CHANGE = 0.2
+
+
+def changes(baseline: MutantRun, run: MutantRun) -> list[str]:
+    """How a surviving mutant's verify run differs from the baseline's, one line each:
+    gaps newly reached, no longer reached or reached in another share of the games (by at
+    least :data:`SHARE_CHANGE` of the games), and invariants whose status changed (``held``
+    to ``not reached``, say)."""
+    out = []
+    games_b, games_m = dict(baseline.finished), dict(run.finished)
+
+    def per(gaps: Sequence[GapCount]) -> dict[tuple[str, str, str, int, str], int]:
+        return {(g.config, g.kind, g.rule, g.line, g.message): g.count for g in gaps}
+    before, after = per(baseline.gaps), per(run.gaps)
+    for key in sorted(set(before) | set(after), key=lambda k: (k[0], k[3], k[4])):
+        config, kind, _, line, message = key
+        what = f"{config}: {kind} \"{_short(message)}\" (line {line})"
+        b, m = before.get(key, 0), after.get(key, 0)
+        gb, gm = games_b.get(config, 0), games_m.get(config, 0)
+        if abs(m / max(gm, 1) - b / max(gb, 1)) < SHARE_CHANGE:
+            continue
+        if b == 0:
+            out.append(f"{what} newly reached in {m} of {gm} games")
+        elif m == 0:
+            out.append(f"{what} no longer reached (was {b} of {gb} games)")
+        else:
+            out.append(f"{what} reached in {m} of {gm} games (was {b} of {gb})")
+    status_b = {(c, n): s for c, n, s in baseline.statuses}
+    for c, n, s in run.statuses:
+        if (c, n) in status_b and status_b[c, n] != s:
+            out.append(f"{c}: {n} {status_b[c, n]} -> {s}")
+    return out
+
+
+@define
+class MutationReport:
+    """A whole ``rulewright mutate`` run (see the module docstring for the JSON).
+
+    Attributes:
+        spec, title, source, file, fp: the spec's id, title, what was named on the command
+            line, its display path and fingerprint.
+        profile, seed, players, examples, playouts: the run's settings (examples: per
+            configuration). configs: configuration labels.
+        generated: every mutant of the spec. chosen: the sampled ones, by id.
+        baseline: the spec's own run. runs: mutant id -> its run.
+        min_score: the --min-score threshold, or None. seconds: wall time.
+    """
+
+    spec: str
+    title: str
+    source: str
+    file: str
+    fp: str
+    profile: str
+    seed: int
+    players: list[int] | None
+    examples: int
+    playouts: int
+    configs: list[str]
+    generated: list[Mutant]
+    chosen: list[Mutant]
+    baseline: MutantRun | None = None
+    runs: dict[int, MutantRun] = field(factory=dict)
+    min_score: float | None = None
+    seconds: float = 0.0
+
+    @classmethod
+    def start(cls, parsed: ast.Spec, source: str, generated: list[Mutant],
+              chosen: list[Mutant], configs: Sequence[Any], job: Any,
+              default_examples: int) -> MutationReport:
+        """An empty report for a run of ``job`` (a :class:`~.mutation.MutantJob`)."""
+        header = next(d for d in parsed.decls if isinstance(d, ast.Game))
+        return cls(header.id, header.title, source, parsed.path, fingerprint(parsed),
+                   job.profile, job.seed, list(job.players) if job.players else None,
+                   job.examples or default_examples, job.playouts,
+                   [c.label for c in configs], generated, chosen)
+
+    def add(self, mutant: Mutant, run: MutantRun) -> None:
+        """Record a mutant's run."""
+        self.runs[mutant.id] = run
+
+    @property
+    def baseline_failed(self) -> bool:
+        """The spec as written does not verify cleanly: a mutation score would mean nothing."""
+        return self.baseline is not None and self.baseline.status != "lived"
+
+    def status(self, mutant: Mutant) -> str:
+        """"killed", "survived", "equivalent", "invalid" or "not run"."""
+        run = self.runs.get(mutant.id)
+        if run is None:
+            return "not run"
+        if run.status == "lived":
+            same = self.baseline is not None and run.play == self.baseline.play
+            return "equivalent" if same else "survived"
+        return run.status
+
+    def counts(self) -> Counter[str]:
+        """How many chosen mutants have each :meth:`status`."""
+        return Counter(self.status(m) for m in self.chosen)
+
+    @property
+    def rate(self) -> float | None:
+        """killed / (killed + survived), or None when neither happened."""
+        c = self.counts()
+        scored = c["killed"] + c["survived"]
+        return c["killed"] / scored if scored else None
+
+    def exit_code(self) -> int:
+        """2 when the spec as written has errors; 1 when it fails verify or the rate is below
+        ``min_score``; else 0."""
+        if self.baseline is not None and self.baseline.status == "invalid":
+            return 2
+        if self.baseline_failed:
+            return 1
+        rate = self.rate
+        if self.min_score is not None and (rate is None or rate < self.min_score):
+            return 1
+        return 0
+
+    def changes(self, mutant: Mutant) -> list[str]:
+        """What a surviving mutant changed in gaps and statuses (see :func:`changes`)."""
+        run = self.runs.get(mutant.id)
+        if run is None or run.status != "lived" or self.baseline is None:
+            return []
+        return changes(self.baseline, run)
+
+    def to_json(self) -> dict[str, Any]:
+        """The document described in the module docstring."""
+        c = self.counts()
+        by_op = Counter(m.operator for m in self.generated)
+        b = self.baseline
+        rate = self.rate
+        return {
+            "format": FORMAT, "spec": self.spec, "title": self.title, "source": self.source,
+            "fingerprint": self.fp, "profile": self.profile, "seed": self.seed,
+            "players": self.players, "examples": self.examples, "playouts": self.playouts,
+            "configurations": self.configs, "versions": versions(),
+            "seconds": round(self.seconds, 3),
+            "generated": {"total": len(self.generated),
+                          "by_operator": {op: by_op[op] for op in OPERATORS}},
+            "baseline": None if b is None else {
+                "status": b.status, "kills": [k.to_json() for k in b.kills],
+                "error": b.error or None, "seconds": round(b.seconds, 3)},
+            "score": {"killed": c["killed"], "survived": c["survived"],
+                      "equivalent": c["equivalent"], "invalid": c["invalid"],
+                      "rate": None if rate is None else round(rate, 4)},
+            "min_score": self.min_score, "exit": self.exit_code(),
+            "mutants": [self._mutant_json(m) for m in self.chosen if m.id in self.runs],
+        }
+
+    def _mutant_json(self, m: Mutant) -> dict[str, Any]:
+        run = self.runs[m.id]
+        return {"id": m.id, "operator": m.operator, "file": m.span.path, "line": m.span.line,
+                "column": m.span.column, "in": m.where, "original": m.original,
+                "mutated": m.mutated, "status": self.status(m),
+                "killed_by": [k.to_json() for k in run.kills], "changes": self.changes(m),
+                "error": run.error or None, "seconds": round(run.seconds, 3)}

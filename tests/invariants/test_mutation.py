@@ -1,0 +1,139 @@
+"""Mutation runs: a weakly checked spec lets most mutants survive, the same rules with
+checks kill them all (exact counts at a fixed seed); a failing spec is refused; an invalid
+mutant is left out; a job is a backend's unit of work; the JSON validates."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from rulewright.engines import schemas
+from rulewright.invariants.backend import SerialBackend
+from rulewright.invariants.mutation import MutantJob, mutate, run_mutant
+from rulewright.invariants.mutation_report import GapCount, MutantRun, MutationReport, changes
+
+from .conftest import BROKEN
+
+SPECS = Path(__file__).parent / "specs" / "mutate"
+WEAK, STRONG = str(SPECS / "weak.rules"), str(SPECS / "strong.rules")
+SETTINGS = dict(seed=1, profile="ci", examples=2, playouts=3)
+
+
+@lru_cache(maxsize=None)
+def _run(spec: str, n: int | None) -> MutationReport:
+    return mutate(spec, n=n, **SETTINGS)  # type: ignore[arg-type]
+
+
+def _by_status(r: MutationReport) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for m in r.chosen:
+        out.setdefault(r.status(m), []).append(m.id)
+    return out
+
+
+def test_the_weak_spec_lets_most_mutants_survive() -> None:
+    r = _run(WEAK, 12)
+    assert [m.id for m in r.chosen] == [0, 1, 7, 8, 11, 14, 18, 20, 21, 22, 24, 26]
+    assert _by_status(r) == {"survived": [0, 1, 7, 8, 11, 18, 20, 22, 24, 26],
+                             "killed": [14], "equivalent": [21]}
+    assert r.runs[14].kills[0].check == "termination"   # `do take(p)` deleted: no end
+    assert r.rate == pytest.approx(1 / 11)
+    # a survivor says what it changed: no card is ever drawn once the loop is gone
+    (loop,) = [m for m in r.chosen if m.id == 7]
+    assert (loop.operator, loop.where, loop.span.line) == ("statement", "rule play", 19)
+    assert r.changes(loop) == ["2p: chance held -> not reached",
+                               "2p: hidden information held -> not reached"]
+
+
+def test_the_strong_spec_kills_the_same_mutants() -> None:
+    r = _run(STRONG, 12)
+    assert [m.id for m in r.chosen] == [0, 1, 7, 8, 11, 14, 18, 20, 21, 22, 24, 26]
+    assert _by_status(r) == {"killed": [0, 1, 7, 8, 11, 14, 18, 20, 21, 22, 24, 26]}
+    killers = {m.id: r.runs[m.id].kills[0].check for m in r.chosen}
+    assert killers == {0: "example discard_two", 1: "example bank_three",
+                       7: "spec:deck_done", 8: "spec:deck_done", 11: "spec:deck_done",
+                       14: "termination", 18: "example bank_three",
+                       20: "example discard_two", 21: "example discard_two",
+                       22: "example discard_two", 24: "example discard_two",
+                       26: "example discard_two"}
+    assert r.rate == 1.0 and r.exit_code() == 0
+
+
+@pytest.mark.slow
+def test_every_mutant_weak_and_strong() -> None:
+    weak, strong = _run(WEAK, None), _run(STRONG, None)
+    assert len(weak.chosen) == len(strong.chosen) == 28
+    assert weak.counts() == {"survived": 18, "killed": 5, "equivalent": 5}
+    assert _by_status(weak)["killed"] == [6, 9, 12, 13, 14]
+    assert _by_status(weak)["equivalent"] == [19, 21, 23, 25, 27]
+    assert strong.counts() == {"killed": 28}
+
+
+def test_min_score_sets_the_exit_code() -> None:
+    r = _run(WEAK, 12)
+    r.min_score = 0.5
+    assert r.exit_code() == 1
+    r.min_score = 0.05
+    assert r.exit_code() == 0
+    r.min_score = None
+
+
+def test_a_spec_that_fails_verify_is_not_mutated() -> None:
+    r = mutate(str(BROKEN / "token_from_nothing.rules"), n=3, **SETTINGS)  # type: ignore[arg-type]
+    assert r.baseline is not None and r.baseline.status == "killed"
+    assert r.baseline.kills[0].check == "tokens"
+    assert r.baseline_failed and r.runs == {} and r.exit_code() == 1
+
+
+def test_a_mutant_that_does_not_compile_is_invalid(tmp_path: Path) -> None:
+    spec = tmp_path / "div.rules"
+    spec.write_text('game div "Div" { players 2..2 start play }\n'
+                    "var x = 10 / 1\n"
+                    "rule play { x += 1 }\n"
+                    "scoring(p) { score x }\n")
+    run = run_mutant(str(spec), 4, "ci", 1, examples=2, playouts=1)   # 10 / 1 => 10 / 0
+    assert run.status == "invalid"
+    assert "the initial value of counter 'x' cannot be computed before the game starts" in \
+        run.error
+
+
+def test_a_job_is_a_unit_of_work_named_by_its_mutant() -> None:
+    jobs = [MutantJob(WEAK, m, "ci", 1, None, 2, 3) for m in (None, 6, 7)]
+    runs = SerialBackend().run(jobs, [j.name for j in jobs])
+    assert [j.name for j in jobs] == ["baseline", "mutant-6", "mutant-7"]
+    assert [(r.mutant, r.status) for r in runs] == [(None, "lived"), (6, "killed"),
+                                                    (7, "lived")]
+
+
+def test_the_json_names_its_format_and_matches_its_schema() -> None:
+    doc = _run(WEAK, 12).to_json()
+    schemas.validate(doc)
+    assert doc["format"] == "rulewright-mutate/1"
+    assert doc["score"] == {"killed": 1, "survived": 10, "equivalent": 1, "invalid": 0,
+                            "rate": 0.0909}
+    assert doc["generated"]["total"] == 28
+    assert doc["generated"]["by_operator"]["statement"] == 7
+    first = doc["mutants"][0]
+    assert (first["id"], first["file"], first["line"], first["in"], first["original"],
+            first["mutated"], first["status"]) == (0, WEAK, 10, "card c", "(1)", "(2)",
+                                                   "survived")
+
+
+def test_changes_name_gaps_whose_share_moved_and_statuses() -> None:
+    def run(gaps: list[tuple[str, int, str, int]], finished: int,
+            status: str) -> MutantRun:
+        return MutantRun(None, "lived",
+                         gaps=tuple(GapCount(c, "gap", "r", line, msg, n)
+                                    for c, line, msg, n in gaps),
+                         statuses=(("2p", "spec:x", status),), finished=(("2p", finished),))
+    baseline = run([("2p", 10, "the bank runs out", 5), ("2p", 20, "a rare one", 1),
+                    ("2p", 30, "often", 9)], 20, "held")
+    mutant = run([("2p", 10, "the bank runs out", 19), ("2p", 20, "a rare one", 2),
+                  ("2p", 40, "new", 8)], 20, "not reached")
+    assert changes(baseline, mutant) == [
+        '2p: gap "the bank runs out" (line 10) reached in 19 of 20 games (was 5 of 20)',
+        '2p: gap "often" (line 30) no longer reached (was 9 of 20 games)',
+        '2p: gap "new" (line 40) newly reached in 8 of 20 games',
+        "2p: spec:x held -> not reached"]   # 1 -> 2 of 20 games: noise, not shown
