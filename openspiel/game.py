@@ -54,7 +54,7 @@ def _game_type(engine: Game, f: Facts) -> Any:
                                       "errata": ""})
 
 
-class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
+class RulewrightGame(pyspiel.Game):
     """One configuration of a spec as a ``pyspiel.Game``.
 
     Attributes:
@@ -90,7 +90,7 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
                         params)
 
 
-class RulewrightState(pyspiel.State):  # type: ignore[misc]
+class RulewrightState(pyspiel.State):
     """An engine state as a ``pyspiel.State``: OpenSpiel's action ids, float returns."""
 
     def __init__(self, game: RulewrightGame, state: State) -> None:
