@@ -22,6 +22,15 @@ def bundled_specs() -> list[str]:
                   if p.name.endswith(".rules"))
 
 
+def bundled_configurations() -> list[tuple[str, int]]:
+    """(spec name, player count) for every bundled spec and every player count it supports."""
+    out = []
+    for name in bundled_specs():
+        header = next(d for d in load_spec(name).decls if isinstance(d, ast.Game))
+        out.extend((name, n) for n in range(header.players[0], header.players[1] + 1))
+    return out
+
+
 def spec_path(spec: str | Path) -> Path:
     """Resolve a bundled spec name or a file path.
 

@@ -13,21 +13,12 @@ pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed "
 
 import rulewright as rw  # noqa: E402  (after the skip: the adapter needs pyspiel)
 from rulewright.dsl.runtime import MAX_LIST  # noqa: E402
-from rulewright.engines.game import bundled_specs, load_spec  # noqa: E402
-from rulewright.dsl import ast  # noqa: E402
+from rulewright.engines.game import bundled_configurations  # noqa: E402
 from rulewright.errors import UsageError  # noqa: E402
 import rulewright.openspiel as ro  # noqa: E402
 
 
-def configurations() -> list[tuple[str, int]]:
-    out = []
-    for name in bundled_specs():
-        header = next(d for d in load_spec(name).decls if isinstance(d, ast.Game))
-        out.extend((name, n) for n in range(header.players[0], header.players[1] + 1))
-    return out
-
-
-CONFIGS = configurations()
+CONFIGS = bundled_configurations()
 IDS = [f"{n}-{p}p" for n, p in CONFIGS]
 #: Short games whose states are serialized at every step in the regular run too (a
 #: deserialized state replays its history: the check costs the square of a game's length).
