@@ -205,8 +205,8 @@ class Choice:
     options: OptionsFn = field(repr=False)
     slot: int
     site: Site
-    ids_below: int | None = None
-    passes: bool = False
+    ids_below: int | None = field(default=None, repr=False)
+    passes: bool = field(default=False, repr=False)
 
 
 @final
@@ -243,7 +243,7 @@ class Chance:
     outcomes: OutcomesFn = field(repr=False)
     slot: int
     site: Site
-    ids_below: int | None = None
+    ids_below: int | None = field(default=None, repr=False)
 
 
 @final
