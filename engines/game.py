@@ -24,7 +24,7 @@ def bundled_specs() -> list[str]:
 
 def bundled_configurations() -> list[tuple[str, int]]:
     """(spec name, player count) for every bundled spec and every player count it supports."""
-    out = []
+    out: list[tuple[str, int]] = []
     for name in bundled_specs():
         header = next(d for d in load_spec(name).decls if isinstance(d, ast.Game))
         out.extend((name, n) for n in range(header.players[0], header.players[1] + 1))
