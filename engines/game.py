@@ -127,6 +127,12 @@ class Game:
         # observations name every zone and counter: their labels once, not per call
         self.zone_labels = tuple(z.label for z in machine.zones)
         self.counter_labels = tuple(c.label for c in machine.counters)
+        # per player, the (labels, slots) of the counters they see (State.observation)
+        self.visible_counters = tuple(
+            (tuple(self.counter_labels[c.index] for c in cs), tuple(c.index for c in cs))
+            for cs in ([c for c in machine.counters if c.visibility == "public"
+                        or (c.visibility == "owner" and c.owner == p)]
+                       for p in range(machine.players)))
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
 
