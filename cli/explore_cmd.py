@@ -18,7 +18,7 @@ from rulewright.engines.game import load
 EXIT_OK, EXIT_FAIL = 0, 1
 
 #: The ``--json`` document's format (schema: rulewright.engines.schemas).
-FORMAT = "rulewright-explore/1"
+FORMAT = "rulewright-explore/2"
 
 
 def register(sub: Any) -> None:
@@ -30,7 +30,8 @@ def register(sub: Any) -> None:
                     "actions only for the player on move, clone equality, replay, returns, no "
                     "deadlock, the spec's invariants and token totals) and print counts: "
                     "distinct states, game-tree nodes and histories as OpenSpiel counts them "
-                    "(one-option nodes included), information states per player, depth. "
+                    "(one-option nodes included), information states per player (perfect recall, "
+                    "on trees of at most 100,000 nodes), depth. "
                     "Exit code 1 when an invariant fails.")
     p.add_argument("game", help="bundled spec name or .rules path")
     add_config(p)
@@ -81,8 +82,13 @@ def _print(title: str, players: int, r: Exploration) -> None:
     out.print(f"complete games: {_count(r.histories)}; longest game: {_count(r.depth)} actions")
     if r.cyclic:
         out.print("[yellow]the state graph has a cycle: histories are unbounded[/]")
-    out.print("information states per player: "
-              + ", ".join(f"{p}: {n:,}" for p, n in enumerate(r.information_states)))
+    if r.information_states is None:
+        out.print(f"information states per player: {r.information_note}")
+    else:
+        out.print("information states per player (perfect recall): "
+                  + ", ".join(f"{p}: {n:,}" for p, n in enumerate(r.information_states)))
+    out.print("observations at decisions per player: "
+              + ", ".join(f"{p}: {n:,}" for p, n in enumerate(r.observation_states)))
     if r.returns_range is not None:
         out.print(f"returns range: {r.returns_range[0]} .. {r.returns_range[1]}")
     if r.outcomes:

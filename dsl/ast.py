@@ -515,8 +515,24 @@ class CardRow:
 
 
 @frozen
+class LabelTemplate:
+    """A card kind's ``label "..."`` template (see :mod:`rulewright.dsl.labels`).
+
+    Attributes:
+        span: the string literal's span. text: the template, unquoted.
+    """
+
+    span: Span
+    text: str
+
+
+@frozen
 class CardDecl:
-    """A kind of card: attributes, rows (inline or from a CSV file) and the zone it starts in."""
+    """A kind of card: attributes, rows (inline or from a CSV file) and the zone it starts in.
+
+    Attributes:
+        label: how its components are named, or None (their attribute values joined).
+    """
 
     span: Span
     name: str
@@ -526,6 +542,7 @@ class CardDecl:
     prov: Provenance
     rows: tuple[CardRow, ...]
     data_file: str | None
+    label: LabelTemplate | None = None
 
 
 @frozen

@@ -13,6 +13,7 @@ from typing import Iterable, Iterator, Sequence
 from rulewright.dsl import ast, constraints
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
 from rulewright.dsl.check_patches import check_patches
+from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
 from rulewright.dsl.locate import Locate, Locator, no_locate
 from rulewright.dsl.purity import check_recursion, nonconstant
@@ -582,6 +583,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
                 ck.constant(d.init, f"the initial value of counter {d.name!r}")
                 constraints.check_var(ck, d)
         elif isinstance(d, ast.CardDecl):
+            diags.extend(check_label(d, loc.source if isinstance(loc, Locator) else None))
             home = sym.zones.get(d.home)
             home_span = loc(d.span, d.home, "in")
             if home is None:

@@ -20,10 +20,12 @@ from rulewright.dsl.coverage import PointTable
 from rulewright.dsl.constraints import compile_constraints, evaluator
 from rulewright.dsl.expr import ExprCompiler, Scope
 from rulewright.dsl.fold import FoldError, evaluate
-from rulewright.dsl.layout import Dims, build_components, counter_slots, make_dims, zone_slots
+from rulewright.dsl.layout import (Dims, build_components, counter_slots, make_dims, twin_classes,
+                                   zone_slots)
 from rulewright.dsl.locate import Locator
 from rulewright.dsl.patch import apply_patches
-from rulewright.dsl.machine import (CompiledInvariant, CompiledRule, CounterSlot, Fn, Machine,
+from rulewright.dsl.machine import (CompiledInvariant, CompiledRule, Component, CounterSlot, Fn,
+                                    Machine,
                                     Return, Scoring, Site, TokenConservation, ZoneSlot)
 from rulewright.dsl.runtime import STEP_WORK
 from rulewright.dsl.statements import RuleCompiler
@@ -257,6 +259,11 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     if diags:
         raise SpecError(diags, {spec.path: spec.source})
     kind_totals = {k: len(v) for k, v in kinds.items()}
+    twins = twin_classes(comps)
+    twinned_kinds = {comps[c].kind for c in range(len(comps)) if twins[c] != c}
+    twinned_zones = frozenset(z.index for z in zslots if _zone_kind(decls, z.name) in twinned_kinds)
+    twin_state = _component_state(comps, twins, kinds, counter_base, counter_dims, zone_base,
+                                  zone_dims)
     return Machine(
         game=game, spec=spec, players=players, variants=frozenset(variants),
         errata=tuple(errata), fingerprint=fingerprint(spec), components=tuple(comps),
@@ -266,8 +273,40 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         initial_counters=tuple(init_counters), rules=tuple(rules), rule_index=rule_index,
         start=rule_index[game.start], invariants=tuple(invariants), tokens=tuple(tokens),
         scoring=scoring, examples={e.name: rule_index[f"example:{e.name}"] for e in examples},
-        kind_totals=kind_totals, code_space=x.space, constraints=declared,
-        evaluate=evaluator(x),
+        kind_totals=kind_totals, code_space=x.space, twins=twins, twinned_zones=twinned_zones,
+        twin_state=twin_state, constraints=declared, evaluate=evaluator(x),
         points=table.finish([r.name for r in rule_decls], rule_index[game.start], live_calls,
                             called),
         rule_points=tuple(rule_points) + (0,) * len(examples), scoring_point=scoring_point)
+
+
+def _zone_kind(decls: Sequence[ast.Decl], zone: str) -> str:
+    """The card kind zone ``zone`` is declared to hold."""
+    return next(d.of for d in decls if isinstance(d, ast.ZoneDecl) and d.name == zone)
+
+
+def _component_state(comps: Sequence[Component], twins: Sequence[int],
+                     kinds: dict[str, list[int]], counter_base: dict[str, int],
+                     counter_dims: dict[str, Dims], zone_base: dict[str, int],
+                     zone_dims: dict[str, Dims]) -> dict[int, tuple[tuple[int, ...],
+                                                                   tuple[int, ...]]]:
+    """Per twinned component, the counter and zone slots indexed by it (``dice_on[c]``).
+
+    Twins whose such slots differ are told apart at a draw: a token on one copy makes it
+    another card for the rules.
+    """
+    twinned = {c.id for c in comps if twins[c.id] != c.id} | {twins[c.id] for c in comps
+                                                               if twins[c.id] != c.id}
+    counters: dict[int, list[int]] = {c: [] for c in twinned}
+    zones: dict[int, list[int]] = {c: [] for c in twinned}
+    for base, dims, out in [*[(counter_base[n], counter_dims[n], counters) for n in counter_base],
+                            *[(zone_base[n], zone_dims[n], zones) for n in zone_base]]:
+        axes = [j for j, d in enumerate(dims.names) if isinstance(d, str) and d in kinds]
+        if not axes:
+            continue
+        for i, key in enumerate(dims.keys()):
+            for j in axes:
+                if key[j] in out:
+                    out[key[j]].append(base + i)
+    return {c: (tuple(counters[c]), tuple(zones[c])) for c in sorted(twinned)
+            if counters[c] or zones[c]}

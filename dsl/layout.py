@@ -13,7 +13,7 @@ from typing import Any, Sequence, cast
 
 from attrs import frozen
 
-from rulewright.dsl import ast
+from rulewright.dsl import ast, labels
 from rulewright.dsl.machine import Component, CounterSlot, SpecRuntimeError, ZoneSlot
 from rulewright.errors import Diagnostic
 
@@ -262,13 +262,41 @@ def build_components(cards: Sequence[ast.CardDecl], spec_path: str,
                                     "a spec declares at most that many cards over all card "
                                     "kinds"))
             continue
+        parts = labels.parse_template(decl.label.text) if decl.label is not None else None
+        named: dict[str, tuple[int | str, ...]] = {}
         for values, count in rows:
             attrs = dict(zip(decl.attributes, values))
-            label = " ".join(str(v) for v in values)
+            label = labels.render(parts, decl.name, attrs) if parts is not None \
+                else labels.default_label(decl.name, values)
+            other = named.setdefault(label, values)
+            if other != values:
+                diags.append(_same_label(decl, label, other, values))
             for _ in range(count):
                 ids.append(len(comps))
                 comps.append(Component(len(comps), decl.name, attrs, label))
     return comps, by_kind
+
+
+def _same_label(decl: ast.CardDecl, label: str, a: Sequence[int | str],
+                b: Sequence[int | str]) -> Diagnostic:
+    """Two different cards of one kind would share ``label``."""
+    differ = [f"{n} {x!r} / {y!r}" for n, x, y in zip(decl.attributes, a, b) if x != y]
+    where = decl.label.span if decl.label is not None else decl.span
+    fix = ("name one of those attributes in the template" if decl.label is not None else
+           'declare a label template, e.g. label "' + " ".join(
+               "{" + n + "}" for n in decl.attributes) + '"')
+    return Diagnostic(where, f"two different {decl.name!r} cards are both labelled {label!r} "
+                      f"(they differ in {', '.join(differ)})", fix)
+
+
+def twin_classes(comps: Sequence[Component]) -> tuple[int, ...]:
+    """Per component, the lowest id of its twins: components of one kind with equal attributes.
+
+    Twins cannot be told apart (a shuffled deck's copies of one card): a draw offers one
+    outcome per twin class (:mod:`rulewright.engines.interpreter`).
+    """
+    first: dict[tuple[str, tuple[Any, ...]], int] = {}
+    return tuple(first.setdefault((c.kind, tuple(c.attrs.items())), c.id) for c in comps)
 
 
 def zone_slots(decl: ast.ZoneDecl, base: int, dims: Dims,

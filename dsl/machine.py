@@ -220,12 +220,19 @@ OutcomesFn = Callable[[Any, list[Any]], tuple[tuple[Any, ...], tuple[float, ...]
 @frozen
 class Choice:
     """A decision node: player ``player(state, locals)`` picks one of ``options``; the chosen
-    value goes to local ``slot``."""
+    value goes to local ``slot``.
+
+    ``ids_below`` bounds its action ids (every id but :data:`PASS` is below it), known at
+    compile time; None when the options are values computed at run time (adapters such as
+    OpenSpiel's need a fixed action-id space). ``passes``: it may offer :data:`PASS`.
+    """
 
     player: Fn = field(repr=False)
     options: OptionsFn = field(repr=False)
     slot: int
     site: Site
+    ids_below: int | None = field(default=None, repr=False)
+    passes: bool = field(default=False, repr=False)
 
 
 @final
@@ -256,11 +263,15 @@ class Draw:
 @final
 @frozen
 class Chance:
-    """A chance node with explicit outcomes (``roll``, ``random``); the value goes to ``slot``."""
+    """A chance node with explicit outcomes (``roll``, ``random``); the value goes to ``slot``.
+
+    ``ids_below`` bounds its outcome ids as :attr:`Choice.ids_below` does.
+    """
 
     outcomes: OutcomesFn = field(repr=False)
     slot: int
     site: Site
+    ids_below: int | None = field(default=None, repr=False)
 
 
 @final
@@ -594,6 +605,9 @@ class Machine:
             violated invariant evaluates its parts with it.
         code_space: the :class:`~rulewright.dsl.codegen.Namespace` of its generated code
             (for listings).
+        twins: per component, the lowest id of its twins (same kind, same attributes).
+        twinned_zones: the zone slots whose card kind has twins (a draw there merges them).
+        twin_state: per twinned component, the (counter slots, zone slots) indexed by it.
         points: the coverage points (index 0 is the sink). rule_points: rule index -> the
             index of its point (0 for worked examples, which verification does not play).
             scoring_point: the scoring block's point (run when a game ends normally).
@@ -622,6 +636,10 @@ class Machine:
     constraints: tuple[Any, ...] = field(default=(), eq=False)
     evaluate: Callable[..., Any] | None = field(default=None, eq=False)
     code_space: Any = field(eq=False, default=None)
+    twins: tuple[int, ...] = field(eq=False, default=())
+    twinned_zones: frozenset[int] = field(eq=False, default=frozenset())
+    twin_state: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(eq=False,
+                                                                         factory=dict)
     points: tuple[CoverPoint, ...] = field(eq=False, default=(SINK,))
     rule_points: tuple[int, ...] = field(eq=False, default=())
     scoring_point: int = field(eq=False, default=0)

@@ -174,10 +174,13 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def card_data(self, meta: Meta, c: list[Token]) -> tuple[str, Any]:
         return ("data", _unquote(c[0]))
 
+    def card_label(self, meta: Meta, c: list[Token]) -> tuple[str, Any]:
+        return ("label", ast.LabelTemplate(self.s(c[0]), _unquote(c[0])))
+
     def card_decl(self, meta: Meta, c: list[Any]) -> ast.CardDecl:
         rows = _opt(c, "rows") or ()
         return ast.CardDecl(self.s(meta), str(c[0]), _unquote(c[1]), c[2], str(c[3]),
-                            _prov(c[4:]), rows, _opt(c, "data"))
+                            _prov(c[4:]), rows, _opt(c, "data"), _opt(c, "label"))
 
     def dims(self, meta: Meta, c: list[Token]) -> tuple[str, Any]:
         return ("dims", tuple(int(t) if t.type == "INT" else str(t) for t in c))

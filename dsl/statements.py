@@ -17,6 +17,7 @@ from rulewright.dsl.codegen import call, name, reraise, state_attr, store_local,
 from rulewright.dsl.coverage import PointTable, constant_truth
 from rulewright.dsl.expr import Code, ExprCompiler, Scope, contents
 from rulewright.dsl.fold import FoldError
+from rulewright.dsl.labels import distinct
 from rulewright.dsl.machine import (PASS, Call, Chance, Choice, Draw, End, Exec, Expect, Fn,
                                     ForNext, Gap, Instr, Jump, JumpUnless, Return, Script, Site,
                                     SpecRuntimeError, Switch, ZoneSlot)
@@ -230,8 +231,10 @@ class RuleCompiler:
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             if plain and pass_label is None:
                 chosen = kept(st, l)
-                return chosen, lambda: tuple(
-                    f"{label}: {comps[x].label if comps is not None else x}" for x in chosen), chosen
+                if comps is None:
+                    return chosen, lambda: tuple(f"{label}: {x}" for x in chosen), chosen
+                return chosen, lambda: distinct(
+                    [f"{label}: {comps[x].label}" for x in chosen], chosen), chosen
             values = list(dict.fromkeys(kept(st, l)))
             ids = _ids(values)
             passing = pass_label is not None and (pass_when is None or pass_when(st, l))
@@ -245,9 +248,11 @@ class RuleCompiler:
                        for v in (values[:-1] if passing else values)]
                 if passing:
                     out.append(str(pass_label))
-                return tuple(out)
+                return distinct(out, values)
             return tuple(values), labels, tuple(ids)
-        self.emit(Choice(player, options, slot, self.site(s, label)))
+        bound = len(self.x.comps) if comps is not None else _fixed_ids_below(fixed)
+        self.emit(Choice(player, options, slot, self.site(s, label), bound,
+                         pass_label is not None))
         if pass_label is not None:
             # which way the decision went (an item, or the pass) for coverage: both ways
             # go on to the next instruction
@@ -275,7 +280,8 @@ class RuleCompiler:
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
             return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
-        self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels))))
+        self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels)),
+                         len(s.options)))
         switch = self.emit(Switch(slot, (), self.site(s), first))
         targets, ends = [], []
         for o, out in zip(s.options, ruled_out):
@@ -313,7 +319,14 @@ class RuleCompiler:
             p = 1.0 / len(values)
             return values, (p,) * len(values), lambda: tuple(f"{label}: {v}" for v in values), \
                 tuple(_ids(list(values)))
-        self.emit(Chance(outcomes, slot, self.site(s, label)))
+        low, high = (self.x.code(e, self.scope) for e in (s.low, s.high))
+        bound = None
+        if self.x.space.is_const(low.node) and self.x.space.is_const(high.node):
+            a, b = self.x.space.value(low.node), self.x.space.value(high.node)
+            if a.__class__ is int and b.__class__ is int:
+                # ids are the values when all are >= 0, else positions (see _ids)
+                bound = max(0, b + 1 if a >= 0 else b - a + 1)
+        self.emit(Chance(outcomes, slot, self.site(s, label), bound))
 
     def s_RandomPick(self, s: ast.RandomPick) -> None:
         src = self.x.expr(s.source, self.scope)
@@ -338,9 +351,12 @@ class RuleCompiler:
             values = tuple(counts)
             probs = tuple(counts[v] / total for v in values)
             return values, probs, \
-                lambda: tuple(f"{label}: {comps[v].label if comps is not None else v}"
-                              for v in values), tuple(_ids(list(values)))
-        self.emit(Chance(outcomes, slot, self.site(s, label)))
+                lambda: distinct([f"{label}: {comps[v].label if comps is not None else v}"
+                                  for v in values], values), tuple(_ids(list(values)))
+        source = self.x.code(s.source, self.scope)
+        bound = len(self.x.comps) if comps is not None else _fixed_ids_below(
+            self.x.space.value(source.node) if self.x.space.is_const(source.node) else None)
+        self.emit(Chance(outcomes, slot, self.site(s, label), bound))
 
     # ---- control flow
     def s_If(self, s: ast.If) -> None:
@@ -471,6 +487,17 @@ def _weights(counts: dict[Any, int], weight: Fn, slot: int, st: Any,
     if not out:
         raise SpecRuntimeError(f"every weight is 0 (elements: {list(counts)!r})")
     return out
+
+
+def _fixed_ids_below(fixed: Any) -> int | None:
+    """The bound of :func:`_ids` over the items of a list known at compile time (None when
+    the list is not known then)."""
+    if not isinstance(fixed, tuple):
+        return None
+    values = list(dict.fromkeys(fixed))
+    # a subset of the list gets either its values (all whole numbers >= 0) or positions
+    ints = [v for v in values if v.__class__ is int and v >= 0]
+    return max(len(values), max(ints, default=-1) + 1)
 
 
 def _ids(values: list[Any]) -> list[int]:

@@ -11,12 +11,15 @@ Counts are those of the full game tree as OpenSpiel counts them: exploration run
 outcome is a node here too (in play the engine resolves such nodes by itself). ``forced``
 says how many distinct states are such nodes.
 
-Information states are grouped by :meth:`State.observation` of the player on move at their
-decision states (what the player sees now: their own zones, public zones and counters, the
-sizes of hidden zones, the turn counts). That is the partition a player can act on when the
-visible position records what they saw earlier, as chips in a pot record the betting; a game
-whose visible position forgets earlier public events has fewer such states than
-perfect-recall information states.
+Information states are counted as OpenSpiel counts them, with perfect recall: the distinct
+:meth:`State.information_state_string` values of the player on move at their decision nodes
+(everything they saw after every step and every action they took; see
+:mod:`rulewright.engines.information`). Two histories that merge into one state may still be
+two information states, so these are counted on the game tree itself, walked a second time
+when it has at most ``max_information_nodes`` nodes. ``observation_states`` counts the coarser
+partition by what the player on move sees now (:meth:`State.observation`), over the distinct
+states: a game whose visible position records what was seen earlier (as chips in a pot record
+the betting) has as many of those as information states.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ from rulewright.errors import UsageError
 #: Finding kinds that are spec defects, not rulebook gaps: each is an invariant violation.
 DEFECT_KINDS = frozenset({"deadlock", "livelock", "termination", "runtime error",
                           "work budget"})
+
+#: The largest game tree whose information states :func:`explore` counts by default (the tree
+#: walk computes every player's observation after every step; tic-tac-toe's 549,946 nodes
+#: take about a minute).
+INFORMATION_TREE_LIMIT = 100_000
 
 #: How many violations are kept with their histories (all are counted).
 KEEP_VIOLATIONS = 20
@@ -74,7 +82,11 @@ class Exploration:
             such a state), as OpenSpiel counts them; None when the walk was cut short or the
             state graph has a cycle.
         histories: complete games (= terminal_nodes). outcomes: returns -> complete games.
-        information_states: per player, distinct observations at that player's decisions.
+        information_states: per player, distinct perfect-recall information states at that
+            player's decision nodes; None when the tree was not walked (``information_note``
+            says why).
+        observation_states: per player, distinct observations at that player's decision
+            states.
         depth: the longest history (actions, forced ones included).
         returns_range: (lowest, highest) return of any player at a terminal state.
         findings: finding kind -> terminal states ending with it.
@@ -93,7 +105,9 @@ class Exploration:
     terminal_nodes: int | None = None
     histories: int | None = None
     outcomes: dict[tuple[int, ...], int] = field(factory=dict)
-    information_states: list[int] = field(factory=list)
+    information_states: list[int] | None = None
+    information_note: str = ""
+    observation_states: list[int] = field(factory=list)
     depth: int | None = None
     returns_range: tuple[int, int] | None = None
     findings: dict[str, int] = field(factory=dict)
@@ -112,7 +126,9 @@ class Exploration:
             "decision_nodes": self.decision_nodes, "terminal_nodes": self.terminal_nodes,
             "histories": self.histories,
             "outcomes": {",".join(map(str, k)): v for k, v in sorted(self.outcomes.items())},
-            "information_states": self.information_states, "depth": self.depth,
+            "information_states": self.information_states,
+            "information_note": self.information_note,
+            "observation_states": self.observation_states, "depth": self.depth,
             "returns_range": list(self.returns_range) if self.returns_range else None,
             "findings": dict(sorted(self.findings.items())),
             "violations": [v.to_json() for v in self.violations],
@@ -268,7 +284,8 @@ class _Checker:
 
 
 def explore(game: Game, *, max_states: int | None = None,
-            progress: Callable[[int], None] | None = None) -> Exploration:
+            progress: Callable[[int], None] | None = None,
+            max_information_nodes: int = INFORMATION_TREE_LIMIT) -> Exploration:
     """Visit every reachable state of ``game`` once and count its game tree.
 
     Args:
@@ -276,12 +293,14 @@ def explore(game: Game, *, max_states: int | None = None,
         max_states: stop after this many distinct states (``complete`` is then False and the
             tree counts are None).
         progress: called with the number of distinct states seen, every 1,000 states.
+        max_information_nodes: count information states when the game tree has at most this
+            many nodes (:data:`INFORMATION_TREE_LIMIT`; 0 never).
 
     Returns:
         The :class:`Exploration`. Invariant failures are recorded in it, never raised.
     """
     game = game.with_forced_nodes()
-    result = Exploration(information_states=[0] * game.num_players)
+    result = Exploration(observation_states=[0] * game.num_players)
     checker = _Checker(game, result)
     info: list[set[str]] = [set() for _ in range(game.num_players)]
     below: dict[Any, _Below] = {}
@@ -343,14 +362,48 @@ def explore(game: Game, *, max_states: int | None = None,
             below[key] = (acc[0], acc[1], acc[2], acc[3], acc[4])
             if stack:
                 _add(stack[-1][3], below[key])
-    result.information_states = [len(s) for s in info]
+    result.observation_states = [len(s) for s in info]
     if checker.lo <= checker.hi:
         result.returns_range = (int(checker.lo), int(checker.hi))
     if result.complete and not result.cyclic:
         c, d, t, depth, outcomes = below[root.key()]
         result.chance_nodes, result.decision_nodes, result.terminal_nodes = c, d, t
         result.histories, result.depth, result.outcomes = t, depth, dict(outcomes)
+        if c + d + t <= max_information_nodes:
+            result.information_states = information_states(game)
+        else:
+            result.information_note = (f"not counted: the game tree has {c + d + t:,} nodes, "
+                                       f"more than {max_information_nodes:,}")
+    else:
+        result.information_note = "not counted: the walk was cut short or the state graph has a cycle"
     return result
+
+
+def information_states(game: Game) -> list[int]:
+    """Per player, the distinct perfect-recall information states at their decision nodes.
+
+    Walks every history of ``game`` (as given: call it on :meth:`Game.with_forced_nodes` to
+    count as OpenSpiel does); the tree must be finite.
+    """
+    seen: list[set[str]] = [set() for _ in range(game.num_players)]
+    root = game.new_initial_state()
+    root.track_information()
+    stack = [root]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            options = [o for o, _ in state.chance_outcomes()]
+        else:
+            p = state.current_player()
+            seen[p].add(state.information_state_string(p))
+            options = state.legal_actions()
+        for a in options:
+            child = state.clone()
+            child.apply_action(a)
+            stack.append(child)
+    return [len(s) for s in seen]
 
 
 def _add(acc: list[Any], done: _Below) -> None:

@@ -24,6 +24,15 @@ def bundled_specs() -> list[str]:
                   if p.name.endswith(".rules"))
 
 
+def bundled_configurations() -> list[tuple[str, int]]:
+    """(spec name, player count) for every bundled spec and every player count it supports."""
+    out: list[tuple[str, int]] = []
+    for name in bundled_specs():
+        header = next(d for d in load_spec(name).decls if isinstance(d, ast.Game))
+        out.extend((name, n) for n in range(header.players[0], header.players[1] + 1))
+    return out
+
+
 def spec_path(spec: str | Path) -> Path:
     """Resolve a bundled spec name or a file path.
 
@@ -122,6 +131,16 @@ class Game:
                                 for code in self.codes)
         self.bound = machine.game.bound
         self._start: State | None = None  # the state after setup (new_initial_state)
+        self.component_labels = tuple(c.label for c in machine.components)
+        # observations name every zone and counter: their labels once, not per call
+        self.zone_labels = tuple(z.label for z in machine.zones)
+        self.counter_labels = tuple(c.label for c in machine.counters)
+        # per player, the (labels, slots) of the counters they see (State.observation)
+        self.visible_counters = tuple(
+            (tuple(self.counter_labels[c.index] for c in cs), tuple(c.index for c in cs))
+            for cs in ([c for c in machine.counters if c.visibility == "public"
+                        or (c.visibility == "owner" and c.owner == p)]
+                       for p in range(machine.players)))
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
 
@@ -221,3 +240,16 @@ def load_parsed(parsed: ast.Spec, players: int | None = None, variants: Sequence
         n = players
     machine = compile_spec(parsed, players=n, variants=variants, errata=errata)
     return Game(machine, source or machine.game.id)
+
+
+@lru_cache(maxsize=32)
+def cached_game(source: str, players: int, variants: tuple[str, ...], errata: tuple[str, ...],
+                auto_resolve: bool = True) -> Game:
+    """:func:`load` once per configuration and process (unpickled states share their game).
+
+    Args:
+        source: a bundled spec's name or a spec file's path (:attr:`Game.source`).
+        auto_resolve: False for :meth:`Game.with_forced_nodes`.
+    """
+    game = load(source, players, variants, errata)
+    return game if auto_resolve else game.with_forced_nodes()

@@ -21,6 +21,7 @@ from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceN
                                     Decision, Draw, End, Exec, Expect, ForNext, Gap, InternalError,
                                     Jump, JumpUnless, Return, Ruled, Script, Site,
                                     SpecRuntimeError, Switch)
+from rulewright.dsl.labels import distinct
 from rulewright.dsl.runtime import STEP_WORK, relocate
 
 if TYPE_CHECKING:
@@ -302,12 +303,19 @@ class Interpreter:
                 values = (self.bottoms[slot][0],)
             else:
                 raise SpecRuntimeError(f"draw from empty {zone.label}", "exhausted")
-            comps = self.game.machine.components
-            p = 1.0 / len(values)
-            what = ins.site.what
-            drawn = values
-            pending = ChanceNode(values, lambda: tuple(f"{what}: {comps[v].label}" for v in drawn),
-                                 values, (p,) * len(values), ins)
+            if len(values) > 1 and slot in self.game.machine.twinned_zones:
+                # twins merge into one outcome, but a draw among several cards still waits
+                # (values keeps their number): a state where the deck holds only copies of
+                # one card stays a checked state for verify, as it was before the merge
+                pending = self._twin_draw(values, ins)
+            else:
+                comps = self.game.machine.components
+                p = 1.0 / len(values)
+                what = ins.site.what
+                drawn = values
+                pending = ChanceNode(values, lambda: tuple(f"{what}: {comps[v].label}"
+                                                           for v in drawn),
+                                     values, (p,) * len(values), ins)
         else:
             values, probs, labels, ids = ins.outcomes(self, loc)
             pending = ChanceNode(values, labels, tuple(ids), probs, ins)
@@ -315,6 +323,35 @@ class Interpreter:
         if (len(values) == 1 and self.game.auto_resolve) or self.script:
             return self._auto(pending)
         return False
+
+    def _twin_draw(self, values: tuple[int, ...], ins: Draw) -> ChanceNode:
+        """A draw from ``values`` (ascending ids) with each set of twins one outcome.
+
+        Twins (copies of one card, :attr:`Machine.twins`) cannot be told apart in a deck, so
+        drawing any of them is one outcome, as likely as their number; the copy that moves is
+        the one with the lowest id. Twins whose own counters or zones (``dice_on[c]``) differ
+        stay apart, as they are different cards for the rules.
+        """
+        m = self.game.machine
+        twins, state = m.twins, m.twin_state
+        groups: dict[Any, list[int]] = {}
+        for c in values:
+            extra = state.get(c)
+            key: Any = twins[c] if extra is None else (
+                twins[c], tuple([self.counters[s] for s in extra[0]]),
+                tuple([tuple(self.zones[z]) for z in extra[1]]))
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [c, 1]
+            else:
+                group[1] += 1
+        drawn = tuple(g[0] for g in groups.values())
+        n = len(values)
+        comps = m.components
+        what = ins.site.what
+        return ChanceNode(drawn, lambda: distinct([f"{what}: {comps[v].label}" for v in drawn],
+                                                  drawn),
+                          drawn, tuple(g[1] / n for g in groups.values()), ins)
 
     def _auto(self, p: Decision | ChanceNode) -> bool:
         """Resolve a one-option node, or the next scripted label. False when it must pause."""

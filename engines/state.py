@@ -21,6 +21,8 @@ from rulewright.engines.interpreter import (INSTRUCTION_BUDGET, MAX_CALL_DEPTH, 
 
 __all__ = ["CHANCE_PLAYER", "INSTRUCTION_BUDGET", "MAX_CALL_DEPTH", "TERMINAL_PLAYER", "Action",
            "Finding", "State"]
+from rulewright.engines.information import (Recall, entries_text, lines_text,
+                                            observation_string, replayed)
 from rulewright.engines.schema import validate
 from rulewright.errors import TraceError, UsageError
 
@@ -61,7 +63,7 @@ class State(Interpreter):
 
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
                  "history", "finding", "seed", "pending", "script", "events", "work", "result",
-                 "example", "cover", "ruled")
+                 "example", "recall", "cover", "ruled")
 
     def __init__(self, game: Game, seed: int = 0, *, start: int | None = None,
                  coverage: bool = False) -> None:
@@ -90,6 +92,7 @@ class State(Interpreter):
         self.work = STEP_WORK
         self.result: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
         self.example = start is not None
+        self.recall: Recall | None = None
         self.ruled: tuple[Ruled, ...] = ()
         self.cover: bytearray | None = None
         if coverage:
@@ -213,16 +216,24 @@ class State(Interpreter):
         history.append(action)
         if self.events is not None:
             self.events.append(p.labels()[i])
+        recall = self.recall
+        if recall is not None:
+            actor = p.player if type(p) is Decision else CHANCE_PLAYER  # type: ignore[union-attr, unused-ignore]
+            label = p.labels()[i]
         at = p.at
         if type(at) is Choice:  # the common case, written out (see _resolve)
             fr = self.stack[-1]
             fr[2][at.slot] = p.values[i]
             fr[1] += 1
         elif not self._resolve(p, i):
+            if recall is not None:
+                self.recall = recall.step(self, actor, label)
             return
         self._advance()
         if len(history) >= self.game.bound and self.pending is not TERMINAL:
             self._finish("termination", f"no end after {self.game.bound} steps (the spec's bound)")
+        if recall is not None:
+            self.recall = recall.step(self, actor, label)
 
     def sample_chance(self, rng: random.Random | None = None) -> int:
         """Draw a chance outcome by its probability (from the state's seed when rng is None)."""
@@ -320,9 +331,85 @@ class State(Interpreter):
         new.work = self.work
         new.result = self.result
         new.example = self.example
+        new.recall = self.recall
         new.ruled = self.ruled  # a tuple: shared, never changed in place
         new.cover = None  # a clone is a check's copy: what it runs is not the game's coverage
         return new
+
+    def __copy__(self) -> State:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        # a state is a value: its clone shares only the immutable game (whose generated
+        # functions copy.deepcopy could not copy anyway)
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as (configuration, seed, history): the generated functions of the game are
+        not picklable, so unpickling loads the spec again and replays (see :func:`rebuild`)."""
+        return (rebuild, (self.game.describe(), self.game.auto_resolve, self.seed,
+                          tuple(self.history), self.recall))
+
+    # ---- information
+    def track_information(self) -> None:
+        """Keep every player's information state from now on (and build it for the steps so
+        far), so that :meth:`information_state` costs no replay. Off by default: it computes
+        every player's observation after every step.
+
+        Raises:
+            UsageError: an example state (:meth:`Game.example_state`), which has no history
+                from the start of a game.
+        """
+        if self.example:
+            raise UsageError("an example state starts from a bare layout: it has no "
+                             "information states")
+        if self.recall is None:
+            recall = None
+            for s, actor, label in replayed(self):
+                recall = Recall.start(s) if recall is None else recall.step(s, actor, label)
+            self.recall = recall
+
+    def information_state(self, player: int) -> tuple[tuple[str, str], ...]:
+        """``player``'s information state: what they saw after every step and what they did.
+
+        Perfect recall: the entries are ``("see", what changed)`` after each step (the first
+        lists the whole observation) and ``("do", label)`` for each of the player's own
+        actions, oldest first (:mod:`rulewright.engines.information`). Without
+        :meth:`track_information` the history is replayed.
+
+        Raises:
+            UsageError: ``player`` is not a player of the game.
+        """
+        self._check_player(player)
+        if self.recall is not None:
+            return self.recall.entries(player)
+        copy = State.__new__(State)
+        copy.game, copy.seed, copy.history, copy.recall = self.game, self.seed, self.history, None
+        copy.example = self.example
+        State.track_information(copy)
+        assert copy.recall is not None
+        return copy.recall.entries(player)
+
+    def information_state_string(self, player: int) -> str:
+        """The canonical string of :meth:`information_state` (one ``see``/``do`` line each)."""
+        self._check_player(player)
+        if self.recall is not None:
+            return self.recall.text(player)
+        return entries_text(self.information_state(player))
+
+    def observation_string(self, player: int) -> str:
+        """The canonical string of :meth:`observation`: one ``path: value`` line per item
+        (with :meth:`track_information`, from the observation it keeps of this state)."""
+        self._check_player(player)
+        if self.recall is not None:
+            return lines_text(self.recall.lines[player])
+        return observation_string(self, player)
+
+    def _check_player(self, player: int) -> None:
+        if not isinstance(player, int) or isinstance(player, bool) \
+                or not 0 <= player < len(self.turns):
+            raise UsageError(f"player {player!r} is not a player of this game "
+                             f"(0..{len(self.turns) - 1})")
 
     def key(self) -> tuple[Any, ...]:
         """The state's value: layout, counters, turns and control position (not the history)."""
@@ -382,17 +469,19 @@ class State(Interpreter):
         ``hidden`` to nobody (size only); a deck's order is never shown. Counters likewise.
         """
         m = self.game.machine
+        zone_labels = self.game.zone_labels
         zones: dict[str, Any] = {}
         for z in m.zones:
             visible = z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
             if visible and z.kind != "deck":
                 items = contents(self, z.index)
-                zones[z.label] = sorted(items) if z.kind == "set" else list(items)
+                zones[zone_labels[z.index]] = sorted(items) if z.kind == "set" else list(items)
             else:
-                zones[z.label] = len(self.zones[z.index]) + len(self.mids[z.index]) \
-                    + len(self.bottoms[z.index])
-        counters = {c.label: self.counters[c.index] for c in m.counters
-                    if c.visibility == "public" or (c.visibility == "owner" and c.owner == player)}
+                zones[zone_labels[z.index]] = len(self.zones[z.index]) \
+                    + len(self.mids[z.index]) + len(self.bottoms[z.index])
+        names, slots = self.game.visible_counters[player]
+        values = self.counters
+        counters = dict(zip(names, [values[i] for i in slots]))
         obs: dict[str, Any] = {"zones": zones, "counters": counters, "turns": list(self.turns),
                                "to_move": self.current_player()}
         if self.current_player() == player:
@@ -400,15 +489,43 @@ class State(Interpreter):
         return obs
 
     def __str__(self) -> str:
-        m = self.game.machine
+        g = self.game
+        labels = g.component_labels
         lines = []
-        for z in m.zones:
-            items = contents(self, z.index)
+        for z, name in enumerate(g.zone_labels):
+            items = contents(self, z)
             if items:
-                lines.append(f"{z.label}: " + ", ".join(m.components[c].label for c in items))
-        lines.append("counters: " + ", ".join(f"{c.label}={self.counters[c.index]}"
-                                              for c in m.counters))
+                lines.append(f"{name}: " + ", ".join([labels[c] for c in items]))
+        lines.append("counters: " + ", ".join(map("{}={}".format, g.counter_labels,
+                                                  self.counters)))
         return "\n".join(lines)
+
+
+def rebuild(config: dict[str, Any], auto_resolve: bool, seed: int, history: tuple[int, ...],
+            recall: Recall | None) -> State:
+    """Unpickle a state: load its configuration (cached per process) and replay its history;
+    the information states it kept (``recall``) come along as they were.
+
+    Raises:
+        TraceError: the spec has changed since the state was pickled (another fingerprint),
+            or the history does not replay.
+    """
+    from rulewright.engines.game import cached_game  # the game module imports this one
+
+    game = cached_game(config["source"], config["players"], tuple(config["variants"]),
+                       tuple(config["errata"]), auto_resolve)
+    if game.machine.fingerprint != config["fingerprint"]:
+        raise TraceError(f"the state was saved with another version of spec {config['spec']!r} "
+                         f"(fingerprint {config['fingerprint']}, now "
+                         f"{game.machine.fingerprint})")
+    state = game.new_initial_state(seed)
+    for n, action in enumerate(history):
+        try:
+            state.apply_action(action)
+        except UsageError as err:
+            raise TraceError(f"step {n + 1}: {err}") from None
+    state.recall = recall
+    return state
 
 
 def rule_index(m: Any, name: str) -> int:

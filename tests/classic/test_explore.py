@@ -67,7 +67,8 @@ def test_cli_prints_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explore", "kuhn_poker"]) == 0
     out = capsys.readouterr().out
     assert "│ terminal │ 27              │ 30                     │" in out
-    assert "information states per player: 0: 6, 1: 6" in out
+    assert "information states per player (perfect recall): 0: 6, 1: 6" in out
+    assert "observations at decisions per player: 0: 6, 1: 6" in out
     assert "no invariant violations" in out
 
 

@@ -39,8 +39,8 @@ KUHN_CARDS = {"jack": "Deal:0", "queen": "Deal:1", "king": "Deal:2"}
 
 
 def kuhn_ours(label: str) -> str:
-    """'check' -> 'Pass'; 'deal: queen 2' -> 'Deal:1' (OpenSpiel numbers J, Q, K as 0, 1, 2)."""
-    m = re.fullmatch(r"deal: (\w+) \d", label)
+    """'check' -> 'Pass'; 'deal: queen' -> 'Deal:1' (OpenSpiel numbers J, Q, K as 0, 1, 2)."""
+    m = re.fullmatch(r"deal: (\w+)", label)
     return KUHN_CARDS[m.group(1)] if m else KUHN_MOVES[label]
 
 
@@ -93,10 +93,12 @@ def test_same_game_as_openspiel(ours_name: str, theirs_name: str, mine: Mapper, 
 
 
 def test_kuhn_information_states_match_openspiel() -> None:
-    """Our information-state partition equals OpenSpiel's information_state_string one."""
+    """Our partitions (information states, and observations) equal OpenSpiel's
+    information_state_string one."""
     game = rw.load("kuhn_poker").with_forced_nodes()
     peer = pyspiel.load_game("kuhn_poker")
     ours: dict[str, set[str]] = {}
+    recall: dict[str, set[str]] = {}
     for deal in [(a, b) for a in range(3) for b in range(3) if a != b]:
         for bets in ([], [0], [1], [0, 1]):
             s, t = game.new_initial_state(), peer.new_initial_state()
@@ -110,6 +112,9 @@ def test_kuhn_information_states_match_openspiel() -> None:
                 t.apply_action(b)
             p = t.current_player()
             ours.setdefault(t.information_state_string(p), set()).add(repr(s.observation(p)))
-    assert len(ours) == 12
-    assert all(len(v) == 1 for v in ours.values())
-    assert len({next(iter(v)) for v in ours.values()}) == 12
+            recall.setdefault(t.information_state_string(p), set()).add(
+                s.information_state_string(p))
+    for partition in (ours, recall):
+        assert len(partition) == 12
+        assert all(len(v) == 1 for v in partition.values())
+        assert len({next(iter(v)) for v in partition.values()}) == 12

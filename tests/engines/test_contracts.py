@@ -13,17 +13,8 @@ import random
 import pytest
 
 import rulewright as rw
-from rulewright.dsl import ast
-from rulewright.engines.game import bundled_specs, load_spec
+from rulewright.engines.game import bundled_configurations
 from rulewright.engines.state import CHANCE_PLAYER, TERMINAL_PLAYER, State
-
-
-def configurations() -> list[tuple[str, int]]:
-    out = []
-    for name in bundled_specs():
-        header = next(d for d in load_spec(name).decls if isinstance(d, ast.Game))
-        out.extend((name, n) for n in range(header.players[0], header.players[1] + 1))
-    return out
 
 
 def random_states(game: rw.Game, seed: int, limit: int = 400) -> list[State]:
@@ -39,7 +30,7 @@ def random_states(game: rw.Game, seed: int, limit: int = 400) -> list[State]:
     return seen
 
 
-@pytest.mark.parametrize("name,players", configurations())
+@pytest.mark.parametrize("name,players", bundled_configurations())
 def test_node_contracts(name: str, players: int) -> None:
     game = rw.load(name, players=players)
     for state in random_states(game, players)[::7]:
@@ -63,7 +54,7 @@ def test_node_contracts(name: str, players: int) -> None:
                     assert "choice" not in state.observation(other)
 
 
-@pytest.mark.parametrize("name,players", configurations())
+@pytest.mark.parametrize("name,players", bundled_configurations())
 def test_clone_json_and_replay(name: str, players: int) -> None:
     game = rw.load(name, players=players)
     states = random_states(game, 100 + players)
@@ -79,7 +70,7 @@ def test_clone_json_and_replay(name: str, players: int) -> None:
         assert again == state
 
 
-@pytest.mark.parametrize("name,players", configurations())
+@pytest.mark.parametrize("name,players", bundled_configurations())
 def test_observation_follows_visibility(name: str, players: int) -> None:
     game = rw.load(name, players=players)
     m = game.machine

@@ -18,8 +18,11 @@ def test_initial_state_is_a_chance_node_over_the_shuffled_deck() -> None:
     state = rw.load(TINY, players=2).new_initial_state()
     assert state.is_chance_node()
     outcomes = state.chance_outcomes()
-    assert [o for o, _ in outcomes] == [0, 1, 2, 3, 4]
-    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    # the two copies of (blue, 4) are one outcome, twice as likely; its id is the first copy's
+    assert outcomes == [(0, 0.2), (1, 0.2), (2, 0.2), (3, 0.4)]
+    assert [a.label for a in state.legal_action_labels()] == []
+    assert [state.action_label(o) for o, _ in outcomes] == [
+        "draw x: red 1", "draw x: red 2", "draw x: blue 3", "draw x: blue 4"]
 
 
 def test_game_counts_five_turns_and_conserves_chips() -> None:

@@ -90,8 +90,10 @@ def test_chance_and_moves_checks() -> None:
     assert chance_sane(_ctx(state), state) is None
     p = state.pending
     assert isinstance(p, ChanceNode)
+    # the first draw: 5 cards, "blue 4" twice, so 4 outcomes (one per set of twins)
+    assert len(p.ids) == 4
     state.pending = ChanceNode(p.values, p.labels, p.ids, (0.5,) * len(p.ids), p.at)
-    assert chance_sane(_ctx(state), state) == "chance outcomes sum to 2.5, not 1"
+    assert chance_sane(_ctx(state), state) == "chance outcomes sum to 2.0, not 1"
     state.pending = ChanceNode((), p.labels, (), (), p.at)
     assert offers_moves(_ctx(state), state) == "a chance node without outcomes"
 

@@ -1,0 +1,248 @@
+"""A rulewright game as an OpenSpiel game: ``pyspiel.Game`` and ``pyspiel.State`` over the engine.
+
+The state is the engine's :class:`~rulewright.engines.state.State` (paused at one-option
+nodes too, as OpenSpiel's games are: :meth:`Game.with_forced_nodes`); this module only
+renumbers actions (:mod:`rulewright.openspiel.facts`) and converts types. Information-state
+and observation strings are the engine's (:meth:`State.information_state_string`,
+:meth:`State.observation_string`); there are no tensors yet. States clone and pickle as the
+engine's do, by (configuration, seed, history).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pyspiel
+
+from rulewright.engines.game import Game, bundled_specs, cached_game, load as load_engine
+from rulewright.engines.state import State
+from rulewright.errors import UsageError
+from rulewright.openspiel.facts import Facts, facts, node_bound
+
+#: OpenSpiel's short name of a bundled spec: ``rulewright_`` + its name.
+PREFIX = "rulewright_"
+#: How the ``variants`` and ``errata`` parameters join names: ``variants=tiny+short``.
+JOIN = "+"
+
+_registered: set[str] = set()
+
+
+def _names(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, str):
+        raise UsageError(f"OpenSpiel parameter {what} is text ('a{JOIN}b'), not {value!r}")
+    return tuple(n for n in value.split(JOIN) if n)
+
+
+def _game_type(engine: Game, f: Facts) -> Any:
+    header = engine.machine.game
+    T = pyspiel.GameType
+    utility = T.Utility.GENERAL_SUM if f.utility_sum is None else \
+        T.Utility.ZERO_SUM if f.utility_sum == 0 else T.Utility.CONSTANT_SUM
+    return T(short_name=PREFIX + header.id if engine.source == header.id else "rulewright_file",
+             long_name=f"{header.title} (rulewright)",
+             dynamics=T.Dynamics.SEQUENTIAL,
+             chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if f.stochastic
+             else T.ChanceMode.DETERMINISTIC,
+             information=T.Information.PERFECT_INFORMATION if f.perfect_information
+             else T.Information.IMPERFECT_INFORMATION,
+             utility=utility, reward_model=T.RewardModel.TERMINAL,
+             max_num_players=header.players[1], min_num_players=header.players[0],
+             provides_information_state_string=True, provides_information_state_tensor=False,
+             provides_observation_string=True, provides_observation_tensor=False,
+             parameter_specification={"players": header.players[0], "variants": "",
+                                      "errata": ""})
+
+
+class RulewrightGame(pyspiel.Game):
+    """One configuration of a spec as a ``pyspiel.Game``.
+
+    Attributes:
+        engine: the rulewright :class:`~rulewright.engines.game.Game` (forced nodes kept).
+        facts: its :class:`~rulewright.openspiel.facts.Facts`.
+    """
+
+    def __init__(self, engine: Game) -> None:
+        self.engine = engine.with_forced_nodes()
+        self.facts = _facts(self.engine)
+        # OpenSpiel asks for initial states often: build the first one (and what every
+        # player has seen in it) once and clone it
+        self._initial = self.engine.new_initial_state()
+        self._initial.track_information()
+        f = self.facts
+        info = pyspiel.GameInfo(
+            num_distinct_actions=f.actions.size, max_chance_outcomes=f.outcomes.size,
+            num_players=engine.num_players, min_utility=f.min_utility,
+            max_utility=f.max_utility, utility_sum=f.utility_sum,
+            max_game_length=f.max_game_length)
+        m = engine.machine
+        super().__init__(_game_type(engine, f), info,
+                         {"players": m.players, "variants": JOIN.join(sorted(m.variants)),
+                          "errata": JOIN.join(m.errata)})
+
+    def new_initial_state(self) -> RulewrightState:
+        """The state after setup, at the first decision or chance node."""
+        return RulewrightState(self, self._initial.clone())
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        """The observer OpenSpiel asks for information-state and observation strings."""
+        return Observer(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+                        params)
+
+
+class RulewrightState(pyspiel.State):
+    """An engine state as a ``pyspiel.State``: OpenSpiel's action ids, float returns."""
+
+    def __init__(self, game: RulewrightGame, state: State) -> None:
+        super().__init__(game)
+        self.state = state
+        self.facts = game.facts
+
+    def _ids(self) -> list[int]:
+        """OpenSpiel's ids of the pending node's options, in the engine's option order."""
+        s = self.state
+        node = s.pending
+        space = self.facts.outcomes if s.is_chance_node() else self.facts.actions
+        return space.ids(node, node_bound(node, len(s.game.machine.components)))  # type: ignore[arg-type]
+
+    def current_player(self) -> int:
+        """The player on move, ``PlayerId.CHANCE`` (-1) or ``PlayerId.TERMINAL`` (-4)."""
+        return self.state.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self._ids()) if player == self.state.current_player() else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome id, probability) pairs, sorted by id."""
+        if not self.state.is_chance_node():
+            return []
+        return sorted(zip(self._ids(), self.state.pending.probs))  # type: ignore[union-attr]
+
+    def _engine_id(self, action: int) -> int:
+        ids = self._ids()
+        if action not in ids:
+            raise UsageError(f"action {action} is not legal here; legal: {sorted(ids)}")
+        return int(self.state.pending.ids[ids.index(action)])  # type: ignore[union-attr]
+
+    def _apply_action(self, action: int) -> None:
+        self.state.apply_action(self._engine_id(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.state.action_label(self._engine_id(action))
+
+    def is_terminal(self) -> bool:
+        """True when the game is over (normally, or by a finding)."""
+        return self.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        """The spec's scores at a terminal state; zeros before (rewards come at the end)."""
+        if not self.state.is_terminal():
+            return [0.0] * len(self.state.turns)
+        return [float(r) for r in self.state.returns()]
+
+    def __str__(self) -> str:
+        return str(self.state)
+
+
+class Observer:
+    """OpenSpiel's Python observer interface over the engine's strings (no tensor).
+
+    Perfect recall (``IIGObservationType(perfect_recall=True)``, what
+    ``information_state_string`` uses) gives :meth:`State.information_state_string`; else
+    :meth:`State.observation_string`.
+
+    Raises:
+        ValueError: parameters, or an observation type other than a player's own view
+            (public-only or all-private views are not defined by specs).
+    """
+
+    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        if not iig_obs_type.public_info or \
+                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("rulewright observations are one player's view: public_info=True, "
+                             "private_info=SINGLE_PLAYER")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: RulewrightState, player: int) -> None:
+        """No tensor to fill."""
+
+    def string_from(self, state: RulewrightState, player: int) -> str:
+        """``player``'s information-state or observation string of ``state``."""
+        if self.perfect_recall:
+            return state.state.information_state_string(player)
+        return state.state.observation_string(player)
+
+
+def load(spec: str, players: int | None = None, variants: Sequence[str] = (),
+         errata: Sequence[str] = ()) -> RulewrightGame:
+    """A spec (a bundled name or a ``.rules`` path) as a ``pyspiel.Game``.
+
+    A bundled spec is registered first (:func:`register`), so that OpenSpiel can rebuild
+    the game from its name when it deserializes a state; a spec file's game has no such
+    name (``rulewright_file``) and its states do not deserialize through OpenSpiel.
+
+    Raises:
+        UsageError, SpecError: as :func:`rulewright.load`.
+    """
+    engine = load_engine(spec, players, variants, errata)
+    if engine.source == engine.machine.game.id:
+        register([engine.source])
+    return RulewrightGame(engine)
+
+
+_FACTS: dict[tuple[object, ...], Facts] = {}
+
+
+def _facts(engine: Game) -> Facts:
+    """:func:`facts`, once per configuration and spec version (OpenSpiel makes a new game
+    object for every state it deserializes)."""
+    key = (engine.config, engine.machine.fingerprint)
+    known = _FACTS.get(key)
+    if known is None:
+        known = _FACTS[key] = facts(engine)
+    return known
+
+
+def _game_class(spec: str) -> type[RulewrightGame]:
+    """The class OpenSpiel makes ``rulewright_SPEC`` games with, from their parameters.
+
+    (A class, not a function: a registered Python function crashes OpenSpiel at exit.)
+    """
+    def init(self: RulewrightGame, params: dict[str, Any] | None = None) -> None:
+        p = params or {}
+        players = p.get("players")
+        n = int(players) if players is not None else load_engine(spec).num_players
+        RulewrightGame.__init__(self, cached_game(
+            spec, n, _names(p.get("variants", ""), "variants"),
+            _names(p.get("errata", ""), "errata")))
+    return type(f"RulewrightGame_{spec}", (RulewrightGame,), {"__init__": init})
+
+
+def register(specs: Sequence[str] | None = None) -> list[str]:
+    """Register bundled specs with OpenSpiel as ``rulewright_NAME`` (all by default), so that
+    ``pyspiel.load_game("rulewright_braff(players=4,errata=...)")`` works.
+
+    Registering twice is harmless. Returns the short names registered.
+
+    Raises:
+        UsageError: a name that is not a bundled spec.
+    """
+    names = bundled_specs() if specs is None else list(specs)
+    unknown = sorted(set(names) - set(bundled_specs()))
+    if unknown:
+        raise UsageError(f"not bundled specs: {', '.join(unknown)}; bundled: "
+                         f"{', '.join(bundled_specs())}")
+    out = []
+    for name in names:
+        short = PREFIX + name
+        if short not in _registered:
+            default = load_engine(name)
+            pyspiel.register_game(_game_type(default, _facts(default.with_forced_nodes())),
+                                  _game_class(name))
+            _registered.add(short)
+        out.append(short)
+    return out

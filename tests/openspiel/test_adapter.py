@@ -1,0 +1,186 @@
+"""The OpenSpiel adapter: OpenSpiel's own random_sim_test on every bundled game at every player
+count, the facts computed from the machine, strings, pickling, CFR and MCTS."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import time
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed "
+                              "(pip install -e '.[test]' installs it)")
+
+import rulewright as rw  # noqa: E402  (after the skip: the adapter needs pyspiel)
+from rulewright.dsl.runtime import MAX_LIST  # noqa: E402
+from rulewright.engines.game import bundled_configurations, bundled_specs  # noqa: E402
+from rulewright.errors import UsageError  # noqa: E402
+from rulewright.invariants.runner import configurations  # noqa: E402
+import rulewright.openspiel as ro  # noqa: E402
+
+
+def adapter_configurations() -> list[tuple[str, int, tuple[str, ...]]]:
+    """(spec, players, errata): every bundled spec at every player count, the counts that
+    only an erratum allows (Love Letter's 2019 edition: 5 and 6) with that erratum."""
+    out = [(name, n, ()) for name, n in bundled_configurations()]
+    for name in bundled_specs():
+        counts = {n for spec, n, _ in out if spec == name}
+        for c in configurations(name):
+            if c.players not in counts and not c.variants:
+                out.append((name, c.players, tuple(c.errata)))
+                counts.add(c.players)
+    return out
+
+
+CONFIGS = adapter_configurations()
+IDS = [f"{n}-{p}p" + "".join(f"+{e}" for e in errata) for n, p, errata in CONFIGS]
+#: Short games whose states are serialized at every step in the regular run too (a
+#: deserialized state replays its history: the check costs the square of a game's length).
+SHORT = {("kuhn_poker", 2), ("tic_tac_toe", 2), ("braff", 2)}
+
+
+def sim_test(name: str, players: int, errata: tuple[str, ...], sims: int,
+             serialize: bool) -> str:
+    """Run random_sim_test; returns the line for the summary (game string, time)."""
+    started = time.perf_counter()
+    ro.register([name])
+    game = pyspiel.load_game(f"rulewright_{name}(players={players},"
+                             f"errata={'+'.join(errata)})")
+    loaded = time.perf_counter() - started
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=serialize, verbose=False)
+    return (f"{game} sims={sims} serialize={serialize}: {time.perf_counter() - started:.1f} s "
+            f"(game facts {loaded:.1f} s)")
+
+
+@pytest.mark.parametrize(("name", "players", "errata"), CONFIGS, ids=IDS)
+def test_random_sim_test_passes(name: str, players: int, errata: tuple[str, ...],
+                                record_property: Any) -> None:
+    """OpenSpiel's checks at every step of a random game: legal actions sorted and unique
+    action strings, chance probabilities, clones, legal-action masks, returns within the
+    utility bounds, game length within max_game_length (and serialize/deserialize round
+    trips on the short games)."""
+    record_property("random_sim_test", f"rulewright_{name}(players={players}"
+                    + "".join(f",errata={e}" for e in errata) + ")")
+    line = sim_test(name, players, errata, 1, (name, players) in SHORT)
+    record_property("random_sim_test", line)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players", "errata"), CONFIGS, ids=IDS)
+def test_random_sim_test_with_serialization_passes(name: str, players: int,
+                                                   errata: tuple[str, ...]) -> None:
+    """As above, two games each, every state serialized and deserialized (about 9 minutes
+    for all on a loaded 2-core machine)."""
+    sim_test(name, players, errata, 2, True)
+
+
+def test_kuhn_poker_facts_are_openspiels() -> None:
+    game = ro.load("kuhn_poker")
+    peer = pyspiel.load_game("kuhn_poker")
+    for fact in ("num_distinct_actions", "max_chance_outcomes", "num_players", "min_utility",
+                 "max_utility", "utility_sum"):
+        assert getattr(game, fact)() == getattr(peer, fact)(), fact
+    kind, theirs = game.get_type(), peer.get_type()
+    for fact in ("dynamics", "chance_mode", "information", "utility", "reward_model"):
+        assert getattr(kind, fact) == getattr(theirs, fact), fact
+    assert game.max_game_length() == 5  # the spec's bound (OpenSpiel's counts bets only: 3)
+
+
+def test_tic_tac_toe_facts() -> None:
+    game = ro.load("tic_tac_toe")
+    kind = game.get_type()
+    assert (game.num_distinct_actions(), game.max_chance_outcomes()) == (9, 0)
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+def test_large_games_have_unknown_utility_bounds_and_positional_ids() -> None:
+    """Picture Perfect's bids are values computed at run time: numbered by position after
+    the fixed ids and the pass id; its scores are not bounded by the compiler."""
+    game = ro.load("picture_perfect", players=3)
+    space = game.facts.actions
+    assert space.fixed == 77 and space.pass_id == 77 and space.positional == 78
+    assert game.num_distinct_actions() == 78 + MAX_LIST
+    assert game.max_chance_outcomes() == 77  # the draws' components
+    assert (game.min_utility(), game.max_utility()) == (-math.inf, math.inf)
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+
+
+def test_strings_are_the_engines() -> None:
+    game = ro.load("kuhn_poker")
+    state = game.new_initial_state()
+    for outcome in (0, 1):  # jack to player 0, queen to player 1
+        state.apply_action(outcome)
+    assert state.legal_actions() == [0, 1]
+    assert [state.action_to_string(0, a) for a in (0, 1)] == ["check", "bet"]
+    engine = state.state
+    assert state.information_state_string(1) == engine.information_state_string(1)
+    assert state.observation_string(0) == engine.observation_string(0)
+    assert "zones.hand[0]: [#0 jack]" in state.observation_string(0)
+    assert "zones.hand[0]: 1" in state.observation_string(1)
+
+
+def test_states_pickle_and_clone() -> None:
+    game = ro.load("braff", players=3)
+    state = game.new_initial_state()
+    for _ in range(25):
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node()
+                           else state.legal_actions()[-1])
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == state.history()
+    assert copy.information_state_string(2) == state.information_state_string(2)
+    twin = state.clone()
+    twin.apply_action(twin.chance_outcomes()[0][0] if twin.is_chance_node()
+                      else twin.legal_actions()[0])
+    assert len(state.history()) == 25 and len(twin.history()) == 26
+
+
+def test_registered_parameters_select_the_configuration() -> None:
+    ro.register(["zlap_kadr"])
+    game = pyspiel.load_game("rulewright_zlap_kadr(players=3,variants=side_b)")
+    assert game.engine.config == ("zlap_kadr", 3, ("side_b",), ())
+    assert str(game) == "rulewright_zlap_kadr(errata=,players=3,variants=side_b)"
+    with pytest.raises(UsageError, match="^not bundled specs: chess; bundled: braff, "):
+        ro.register(["chess"])
+
+
+def test_cfr_on_kuhn_poker_reaches_the_game_value() -> None:
+    """Kuhn's value for player 0 is -1/18 (Kuhn 1950); OpenSpiel's CFR on our game gets there
+    as on its own C++ game."""
+    from open_spiel.python.algorithms import cfr, expected_game_score
+
+    game = ro.load("kuhn_poker")
+    solver = cfr.CFRSolver(game)
+    for _ in range(300):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    value = expected_game_score.policy_value(game.new_initial_state(), [policy] * 2)[0]
+    assert abs(value - (-1 / 18)) < 0.003
+
+
+def test_an_mcts_bot_plays_a_bundled_game_to_the_end() -> None:
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    game = ro.load("tic_tac_toe")
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(7))
+    bots = [mcts.MCTSBot(game, 2.0, 50, evaluator, random_state=np.random.RandomState(s))
+            for s in (1, 2)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    assert state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+    assert len(state.history()) >= 5
+
+
+def test_engine_game_is_untouched() -> None:
+    """The adapter plays on a copy that pauses at one-option nodes; the caller's game does
+    not change."""
+    engine = rw.load("tic_tac_toe")
+    game = ro.RulewrightGame(engine)
+    assert engine.auto_resolve and not game.engine.auto_resolve
