@@ -213,10 +213,13 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
             erratum_of[patched.name] = ename
     rules = []
     bodies: list[ast.RuleDecl | ast.ExampleDecl] = [*rule_decls, *examples]
+    # turns skip eliminated players only in specs that eliminate (others run unchanged code)
+    eliminates = any(isinstance(n, ast.Eliminate) for r in bodies for n in ast.walk(r.body))
     for r in bodies:
         rname = r.name if isinstance(r, ast.RuleDecl) else f"example:{r.name}"
         scope = Scope(r.params if isinstance(r, ast.RuleDecl) else ())
         rc = RuleCompiler(x, rule_index, rname, scope, zslots, diags)
+        rc.eliminates = eliminates
         rc.block(r.body)
         rc.emit(Return(Site(rname, r.span, "end of rule")))
         rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name)))
