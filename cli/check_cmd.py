@@ -8,7 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from rulewright.dsl import ast
+from rulewright.dsl.check_patches import selections
+from rulewright.dsl.patch import apply_patches
 from rulewright.dsl.check import check
 from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.listing import machine_listing
@@ -40,14 +44,43 @@ def register(sub: Any) -> None:
 def _compile_errors(spec: ast.Spec) -> list[Diagnostic]:
     """What only compiling finds (card data files, constants that fail to evaluate).
 
-    Compiled for the smallest player count, with no variant or erratum.
+    Compiled for the smallest player count, as written and with each selection of errata and
+    variants the checker tries (:func:`rulewright.dsl.check_patches.selections`); a problem
+    only a selection has names it.
     """
-    game = next(d for d in spec.decls if isinstance(d, ast.Game))
-    try:
-        compile_spec(spec, players=game.players[0])
-    except SpecError as err:
-        return list(err.diagnostics)
-    return []
+    out: list[Diagnostic] = []
+    seen: set[tuple[object, str]] = set()
+    for label, errata, variants in [("", (), ()), *selections(spec)]:
+        header = apply_patches(spec, errata, variants).header()
+        if header is None:
+            continue
+        try:
+            compile_spec(spec, players=header.players[0], variants=variants, errata=errata)
+        except SpecError as err:
+            for d in err.diagnostics:
+                if (d.span, d.message) in seen:
+                    continue
+                seen.add((d.span, d.message))
+                out.append(attrs.evolve(d, message=f"with {label}: {d.message}") if label else d)
+    return out
+
+
+def editions(spec: ast.Spec) -> list[dict[str, Any]]:
+    """The spec's editions as JSON-ready dicts (name, title, date, source, errata, variants)."""
+    return [{"name": d.name, "title": d.title, "date": d.date, "source": d.source,
+             "errata": list(d.errata), "variants": list(d.variants)}
+            for d in spec.decls if isinstance(d, ast.EditionDecl)]
+
+
+def edition_lines(spec: ast.Spec) -> list[str]:
+    """``  edition 2019 (2019): Love Letter, Z-Man Games - errata z_man_2019`` per edition."""
+    out = []
+    for e in editions(spec):
+        parts = [f"errata {', '.join(e['errata'])}" if e["errata"] else "",
+                 f"variants {', '.join(e['variants'])}" if e["variants"] else ""]
+        what = "; ".join(p for p in parts if p) or "the spec as written"
+        out.append(f"  edition {e['name']} ({e['date']}): {e['title']} - {what}")
+    return out
 
 
 def _listing(args: argparse.Namespace) -> int:
@@ -71,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     report: list[dict[str, Any]] = []
     for name in args.specs:
         path = spec_path(name)
+        spec: ast.Spec | None = None
         try:
             spec = load_spec(path)
             diags = check(spec)
@@ -83,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
         errors = [d for d in diags if d.severity == "error"]
         failed |= bool(errors)
         if args.json:
-            report.append({"spec": str(path), "ok": not errors, "diagnostics": [
+            report.append({"spec": str(path), "ok": not errors,
+                           "editions": editions(spec) if spec is not None else [],
+                           "diagnostics": [
                 {"severity": d.severity, "file": d.span.path, "line": d.span.line,
                  "column": d.span.column, "end_line": d.span.end_line,
                  "end_column": d.span.end_column, "message": d.message, "hint": d.hint}
@@ -95,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
         warnings = len(diags) - len(errors)
         status = "ok" if not errors else f"{len(errors)} error(s)"
         print(f"{display_path(path)}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
+        if spec is not None and not errors:
+            for line in edition_lines(spec):
+                print(line)
     if args.json:
         print(json.dumps({"format": FORMAT, "specs": report}, indent=1))
     return 1 if failed else 0

@@ -71,15 +71,23 @@ def backend(args: Any) -> AbstractContextManager[Backend | None]:
 
 
 def add_config(p: argparse.ArgumentParser) -> None:
-    """--players N, --variant V (repeatable), --erratum E (repeatable)."""
+    """--players N, --variant V (repeatable), --erratum E (repeatable), --edition E."""
     p.add_argument("--players", type=positive, help="player count (default: the smallest)")
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help="select a variant (repeatable)")
     p.add_argument("--erratum", action="append", default=[], metavar="E",
                    help="apply an erratum (repeatable)")
+    add_edition(p)
+
+
+def add_edition(p: argparse.ArgumentParser) -> None:
+    """--edition E: an edition's errata and variants ('rulewright check SPEC' lists them)."""
+    p.add_argument("--edition", metavar="E",
+                   help="select an edition: its errata and variants ('rulewright check SPEC' "
+                        "lists the editions)")
 
 
 def config(args: Any) -> dict[str, Any]:
     """The load() keyword arguments from add_config's flags."""
     return {"players": args.players, "variants": tuple(args.variant),
-            "errata": tuple(args.erratum)}
+            "errata": tuple(args.erratum), "edition": args.edition}

@@ -12,6 +12,7 @@ import sys
 import traceback
 from typing import Any, Callable, Sequence
 
+from rulewright.cli import interrupt
 from rulewright.cli.common import version_line
 from rulewright.errors import RulewrightError, SpecError, TraceError, UsageError
 
@@ -21,8 +22,9 @@ Register = Callable[[Any], None]
 
 
 def _commands() -> list[Register]:
-    from rulewright.cli import check_cmd, replay_cmd, simulate_cmd
-    registers: list[Register] = [check_cmd.register, simulate_cmd.register, replay_cmd.register]
+    from rulewright.cli import check_cmd, diff_cmd, replay_cmd, simulate_cmd
+    registers: list[Register] = [check_cmd.register, simulate_cmd.register, replay_cmd.register,
+                                 diff_cmd.register]
     for optional in ("verify_cmd", "docs_cmd", "explore_cmd", "mutate_cmd"):
         try:
             module = __import__(f"rulewright.cli.{optional}", fromlist=["register"])
@@ -70,7 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "command", None):
             parser.print_help()
             return EXIT_USAGE
-        code: int = args.run(args)
+        with interrupt.watching():
+            code: int = args.run(args)
+            # a Ctrl-C swallowed where Python ignores exceptions (a gc callback) still counts
+            interrupt.raise_if_interrupted()
         return code
     except SpecError as err:
         print(err.render(), file=sys.stderr)

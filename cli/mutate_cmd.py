@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rulewright.cli.common import add_backend, backend, player_list, positive
+from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.paths import output_file
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_cmd import seed_number
@@ -203,6 +204,7 @@ def run(args: argparse.Namespace) -> int:
     except SpecError as err:
         print(err.render(), file=sys.stderr)
         return 2
+    raise_if_interrupted()  # an interrupted run has no results to print or write
     report.min_score = args.min_score
     print_report(out, report)
     code = report.exit_code()
@@ -235,6 +237,7 @@ def _run(args: argparse.Namespace, seed: int, on: Backend | None) -> MutationRep
 
             def on_done(m: Mutant, run: MutantRun, r: MutationReport, done: int,
                         total: int) -> None:
+                raise_if_interrupted()
                 progress.update(task, completed=done, total=total)
             return mutate(args.spec, started=on_start, finished=on_done, **kwargs)
     with LineProgress(sys.stderr, unit="run") as lines:
@@ -248,6 +251,7 @@ def _run(args: argparse.Namespace, seed: int, on: Backend | None) -> MutationRep
 
         def finished(m: Mutant, run: MutantRun, r: MutationReport, done: int,
                      total: int) -> None:
+            raise_if_interrupted()
             lines.finished(finished_line(m, run, r, done, total))
             if done < total:
                 lines.started(f"mutants ({done} of {total} done)")

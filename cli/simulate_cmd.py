@@ -13,12 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
 from rulewright.cli.common import add_backend, add_config, backend, config, positive
+from rulewright.cli.coverage_output import simulate_lines
+from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.paths import output_folder
 from rulewright.cli.progress_lines import LineProgress
+from rulewright.engines.coverage import almost_every
 from rulewright.engines.game import Game, load
 from rulewright.engines.simulate import (POLICIES, SeedBatch, Summary, Tally, seed_batches,
                                          simulate, summarise)
@@ -37,7 +41,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser("simulate", help="play many games and summarise them",
                        description="Play K full games with a policy and print games, turns, "
                                    "scores per seat, win share per seat with a 95% interval (a shared win counts for each winner), "
-                                   "and findings (gaps reached, spec defects). Scores and wins are "
+                                   "findings (gaps reached, spec defects), gaps play went on past "
+                                   "under a ruling, and rule coverage (the rules and branches no "
+                                   "game ran). Scores and wins are "
                                    "over the games that ended normally. Exit 1 when a game ended "
                                    "with a spec defect (anything but a gap).")
     p.add_argument("game", help="bundled spec name or .rules path")
@@ -83,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
                 task = progress.add_task("playing", total=args.games)
 
                 def on_game(i: int, state: State, steps: list[dict[str, Any]]) -> None:
+                    raise_if_interrupted()
                     progress.advance(task)
                     if args.trace_dir is not None:
                         write_trace(args.trace_dir / f"{game.machine.game.id}-{args.seed + i}"
@@ -90,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
                 summary = simulate(game, args.games, args.seed, POLICIES[args.policy],
                                    on_game, record=args.trace_dir is not None)
+    raise_if_interrupted()  # an interrupted run has no results to print
     defects = sum(n for (kind, _, _), n in summary.findings.items() if kind != "gap")
     code = 1 if defects else 0
     if args.json:
@@ -101,7 +109,10 @@ def run(args: argparse.Namespace) -> int:
               f"{summary.games} games, policy {args.policy}")
     out.print(f"turns per game: mean {summary.turns[0]:.1f}, min {summary.turns[1]}, "
               f"max {summary.turns[2]}; actions per game: mean {summary.steps[0]:.1f}")
-    finished = summary.games - sum(summary.findings.values())
+    out.print(f"ended normally: {summary.normal} of {summary.games} games "
+              f"({summary.normal / summary.games:.0%}; a gap play went on past under a ruling "
+              "does not stop a game)")
+    finished = summary.normal
     out.print(f"scores and wins over the {finished} game(s) that ended normally "
               "(a shared win counts for each winner)")
     table = Table("seat", "score mean", "score stdev", "win share", "95% interval")
@@ -115,6 +126,22 @@ def run(args: argparse.Namespace) -> int:
         out.print(ft)
     else:
         out.print("no findings")
+    if summary.rulings:
+        rt = Table("gap reached, play went on under the ruling", "rule", "line", "games")
+        for (rule, line, msg, ruling), n in sorted(summary.rulings.items(),
+                                                   key=lambda kv: -kv[1]):
+            rt.add_row(f"{msg}\n[dim]ruling:[/] {escape(ruling)}", rule, str(line), str(n))
+        out.print(rt)
+    reached = [(rule, msg, n) for (kind, rule, msg), n in summary.findings.items()
+               if kind == "gap"]
+    reached += [(rule, msg, n) for (rule, _, msg, _), n in summary.rulings.items()]
+    for rule, msg, n in sorted(reached, key=lambda r: -r[2]):
+        if almost_every(n, summary.games):
+            out.print(f"[bold]a gap reached in almost every game[/] ({n} of {summary.games}) "
+                      f"in rule {escape(rule)}: {escape(msg)}", highlight=False)
+    if summary.coverage is not None:
+        for text in simulate_lines(summary.coverage, min(out.width, 80)):
+            out.print(text, markup=False, highlight=False)
     if defects:
         out.print(f"[bold red]{defects} game(s) ended with a spec defect[/] (not a gap): "
                   "rerun one with --trace-dir and 'rulewright replay' it")

@@ -21,13 +21,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rulewright.cli.common import add_backend, backend, player_list, positive
+from rulewright.cli.coverage_output import coverage_lines
+from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table
 from rulewright.cli.paths import output_file, output_folder
 from rulewright.engines.game import bundled_specs
 from rulewright.invariants.database import DatabaseLocation
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
-from rulewright.invariants.report import FORMAT, ConfigResult, GameResult, Report
+from rulewright.invariants.report import FORMAT, ConfigResult, GameResult, GapReport, Report
 from rulewright.invariants.runner import new_seed, plan_specs, verify
 
 
@@ -55,7 +57,10 @@ def register(sub: Any) -> None:
                    help="verify with exactly these variants (repeatable; default: none, then "
                         "each variant alone)")
     p.add_argument("--errata", choices=("on", "off", "both"), default="both",
-                   help="without errata, with all of them, or both (default both)")
+                   help="off: the spec as written; on: with its errata (those in no edition) "
+                        "and each edition; both: all of these (default)")
+    p.add_argument("--edition", metavar="E",
+                   help="verify this edition only (its errata and variants)")
     p.add_argument("--examples", type=positive, metavar="N",
                    help="test runs (Hypothesis examples) per configuration (default: what the "
                         "profile's time budget allows)")
@@ -69,6 +74,9 @@ def register(sub: Any) -> None:
     p.add_argument("--json", type=Path, metavar="OUT",
                    help=f"write all results as JSON here (format {FORMAT})")
     p.add_argument("--strict", action="store_true", help="fail (exit 1) when a gap is reached")
+    p.add_argument("--no-aim", action="store_true",
+                   help="plain random play: no per-game policy mix, no Hypothesis targeting "
+                        "toward long games and rarely run rules (to compare coverage)")
     p.add_argument("--trace-dir", type=Path, metavar="DIR",
                    help="where counterexample and gap traces go (default: the user cache)")
     db = p.add_mutually_exclusive_group()
@@ -106,7 +114,21 @@ def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
         text += f"; VIOLATED: {', '.join(violated)}"
     if c.gaps:
         text += f"; {len(c.gaps)} rulebook gap(s) reached"
+    if c.normal_share is not None and c.normal_share < 1:
+        text += f"; {c.normal_share:.0%} ended normally"
     return text
+
+
+def gap_line(c: ConfigResult, gap: GapReport) -> str:
+    """One reached gap: where, in how many of the games played (flagged when almost all),
+    the ruling play went on under, the shortest game's trace."""
+    games = f"{gap.count} of {c.finished} games ({gap.share:.0%})" if c.finished \
+        else f"{gap.count} game(s)"
+    flag = " - REACHED IN ALMOST EVERY GAME" if gap.flagged else ""
+    ruling = f"; play went on under the ruling: {gap.ruling}" if gap.ruling is not None else ""
+    return (f"rulebook gap reached [{c.label}]: {gap.kind} in rule {gap.rule} (line "
+            f"{gap.line}), {games}{flag}: {gap.message}{ruling}; shortest {gap.shortest} "
+            f"steps: {gap.trace}")
 
 
 def _print_game(out: Console, g: GameResult) -> None:
@@ -115,6 +137,8 @@ def _print_game(out: Console, g: GameResult) -> None:
         out.print(g.error, markup=False, highlight=False)
         return
     print_table(out, g)
+    for line in coverage_lines(g, min(out.width, 80)):
+        out.print(line, markup=False, highlight=False)
     if g.examples:
         ok = sum(e.passed for e in g.examples)
         out.print(f"worked examples: {ok} of {len(g.examples)} passed")
@@ -145,9 +169,7 @@ def _print_game(out: Console, g: GameResult) -> None:
             out.print(f"  trace: {v.trace}  (rulewright replay it)", markup=False,
                       highlight=False)
         for gap in c.gaps:
-            out.print(f"rulebook gap reached [{c.label}]: {gap.kind} in rule {gap.rule} "
-                      f"(line {gap.line}), {gap.count} game(s): {gap.message}; shortest {gap.shortest} steps: "
-                      f"{gap.trace}", markup=False, highlight=False)
+            out.print(gap_line(c, gap), markup=False, highlight=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -167,19 +189,22 @@ def run(args: argparse.Namespace) -> int:
         where = f", on a local cluster of {args.workers} worker(s)"
     elif args.scheduler is not None:
         where = f", on the cluster at {args.scheduler}"
+    if args.no_aim:
+        where += ", plain random play (--no-aim)"
     print(f"rulewright verify: seed {seed}, profile {args.profile}{where} "
           f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
     if args.workers is not None or args.scheduler is not None:
         # a misspelt spec or player count fails now, not after the cluster has started
-        plan_specs(specs, args.players, args.variant or None, args.errata)
+        plan_specs(specs, args.players, args.variant or None, args.errata, args.edition)
     with backend(args) as on:
 
         def run_verify(progress: Any = None, finished: Any = None) -> Report:
             return verify(specs, players=args.players, variants=args.variant or None,
-                          errata=args.errata, profile=args.profile, examples=args.examples,
-                          strict=args.strict, trace_dir=args.trace_dir,
+                          errata=args.errata, edition=args.edition, profile=args.profile,
+                          examples=args.examples, strict=args.strict, trace_dir=args.trace_dir,
                           use_database=not args.no_database, seed=seed, progress=progress,
-                          finished=finished, database=database, backend=on)
+                          finished=finished, database=database, backend=on,
+                          aim=not args.no_aim)
 
         report = _run_with_progress(run_verify)
     return _print_report(args, report)
@@ -197,6 +222,7 @@ def _run_with_progress(run_verify: Any) -> Report:
                 progress.update(task, description=f"{spec} {label}", total=total)
 
             def on_done(spec: str, c: ConfigResult, done: int, total: int) -> None:
+                raise_if_interrupted()
                 progress.update(task, completed=done, total=total)
 
             report: Report = run_verify(progress=on_config, finished=on_done)
@@ -214,6 +240,7 @@ def _run_with_progress(run_verify: Any) -> Report:
                 lines.started(*oldest)
 
             def on_finish(spec: str, c: ConfigResult, done: int, total: int) -> None:
+                raise_if_interrupted()
                 with lock:
                     running.pop(f"{spec} {c.label}", None)
                     left = min(running.items(), key=lambda kv: kv[1], default=None)
@@ -227,6 +254,7 @@ def _run_with_progress(run_verify: Any) -> Report:
 
 def _print_report(args: argparse.Namespace, report: Report) -> int:
     """Print the results (stdout) and write ``--json``; returns the exit code."""
+    raise_if_interrupted()  # an interrupted run has no results to print or write
     # long messages and trace paths stay whole lines; tables fit 80 columns in a log
     out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 80)
     for g in report.games:

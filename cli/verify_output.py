@@ -18,13 +18,20 @@ from rich.table import Table
 
 from rulewright.invariants.report import PLAIN_NAMES, ConfigResult, GameResult, plain
 
-__all__ = ["OTHER_ROWS", "PLAIN_NAMES", "STATUS_MEANINGS", "config_lines", "held_count",
-           "legend", "plain", "print_table", "wide_table"]
+__all__ = ["OTHER_ROWS", "PLAIN_NAMES", "STATUS_MEANINGS", "config_lines", "covered_cell",
+           "held_count", "legend", "normal_cell", "plain", "print_table", "wide_table"]
 
 #: The table's other rows, in order, with what they mean (the legend).
 OTHER_ROWS: dict[str, str] = {
     "rulebook gaps reached": "places the rulebook is silent about (`gap` in the spec) that "
-                             "play reached; each is listed below the table",
+                             "play reached, with a provisional ruling or without; each is "
+                             "listed below the table",
+    "ended normally": "the share of the games played that reached the game's end, not a "
+                      "gap without a ruling or a spec defect (going on under a ruling counts "
+                      "as normal); column 'normal' when each configuration has a line",
+    "rules/branches run": "the share of the configuration's rules, if/elif/else arms, "
+                          "options, passes and gaps that some game ran (column 'covered'); "
+                          "the places none ran are listed below the table",
     "test runs": "generated runs of one or more whole games (Hypothesis examples): every "
                  "move and shuffle is drawn by Hypothesis, so a failure shrinks to a short "
                  "game",
@@ -46,6 +53,20 @@ def _gaps_cell(c: ConfigResult) -> str:
     return str(len(c.gaps)) if c.gaps else "[dim]none[/]"
 
 
+def normal_cell(c: ConfigResult) -> str:
+    """The share of games that ended normally, ``62%`` (``-`` when none finished)."""
+    share = c.normal_share
+    return "-" if share is None else f"{share:.0%}"
+
+
+def covered_cell(c: ConfigResult) -> str:
+    """The share of live coverage points some game ran, ``86%`` (``-`` without coverage)."""
+    if c.coverage is None:
+        return "-"
+    run, live = c.coverage.counts()
+    return f"{run / live:.0%}" if live else "-"
+
+
 def wide_table(g: GameResult) -> Table:
     """One row per check, one column per configuration."""
     table = Table(title=escape(f"{g.title} ({g.spec})"), title_justify="left")
@@ -55,7 +76,9 @@ def wide_table(g: GameResult) -> Table:
     for name in g.invariants:
         table.add_row(escape(plain(name)),
                       *(_STYLE.get(c.status.get(name, "n/a"), "?") for c in g.configs))
-    table.add_row("rulebook gaps reached", *(_gaps_cell(c) for c in g.configs),
+    table.add_row("rulebook gaps reached", *(_gaps_cell(c) for c in g.configs))
+    table.add_row("ended normally", *(normal_cell(c) for c in g.configs))
+    table.add_row("rules/branches run", *(covered_cell(c) for c in g.configs),
                   end_section=True)
     table.add_row("test runs", *(str(c.examples) for c in g.configs))
     table.add_row("games played", *(str(c.finished) for c in g.configs))
@@ -74,13 +97,14 @@ def held_count(g: GameResult, c: ConfigResult) -> str:
 def config_lines(g: GameResult, width: int) -> list[str]:
     """One line per configuration (rich markup), problems on indented lines below it."""
     label_w = max([len("configuration"), *(len(c.label) for c in g.configs)])
-    head = (f"  {'configuration':<{label_w}} {'checks held':>11} {'games':>7} "
-            f"{'length':>11} {'time':>7}")
+    head = (f"  {'configuration':<{label_w}} {'checks':>8} {'games':>6} {'normal':>6} "
+            f"{'covered':>7} {'length':>9} {'time':>6}")
     out = [f"[bold]{escape(g.title)} ({escape(g.spec)})[/]: {len(g.invariants)} checks, "
            f"{len(g.configs)} configurations", head]
     for c in g.configs:
-        out.append(f"  {escape(c.label):<{label_w}} {held_count(g, c):>11} {c.finished:>7} "
-                   f"{f'{c.mean_length:.0f} / {c.max_length}':>11} {f'{c.seconds:.1f}s':>7}")
+        out.append(f"  {escape(c.label):<{label_w}} {held_count(g, c):>8} {c.finished:>6} "
+                   f"{normal_cell(c):>6} {covered_cell(c):>7} "
+                   f"{f'{c.mean_length:.0f} / {c.max_length}':>9} {f'{c.seconds:.1f}s':>6}")
         violated = [plain(n) for n in g.invariants if c.status.get(n) == "violated"]
         unreached = [plain(n) for n in g.invariants if c.status.get(n) == "not reached"]
         # no-break spaces keep "rule:12 (3 games)" on one line when wrapped

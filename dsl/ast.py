@@ -415,11 +415,33 @@ class Eliminate:
 
 
 @frozen
-class Gap:
-    """``gap "..."``: the rulebook does not cover this situation; reaching it is a finding."""
+class Ruling:
+    """A gap's provisional ruling: ``ruling "..." { ... }`` after ``gap "..."``.
+
+    Attributes:
+        span: the ruling's text (the quoted string), for diagnostics.
+        text: the reading it takes, in words ("pay what is left").
+        body: what play does under it; play then goes on after the ``gap`` statement.
+    """
 
     span: Span
     text: str
+    body: tuple[Stmt, ...]
+
+
+@frozen
+class Gap:
+    """``gap "..."``: the rulebook does not cover this situation; reaching it is a finding.
+
+    Attributes:
+        text: what the book does not say.
+        ruling: a provisional ruling (not the book's): reaching the gap is still reported,
+            and play goes on under the ruling instead of ending; None for none.
+    """
+
+    span: Span
+    text: str
+    ruling: Ruling | None = None
 
 
 @frozen
@@ -480,12 +502,19 @@ class Game:
 
 @frozen
 class VariantDecl:
-    """``variant name "description"``: a run-time switch, read as ``variant(name)``."""
+    """``variant name "description" [{ patches }]``: a run-time switch, read as ``variant(name)``.
+
+    Attributes:
+        patches: what selecting the variant changes, as an erratum's patches do (applied
+            after the selected errata); empty for a variant the rules read only through
+            ``variant(name)``.
+    """
 
     span: Span
     name: str
     description: str
     prov: Provenance
+    patches: tuple[Patch, ...] = ()
 
 
 @frozen
@@ -655,7 +684,15 @@ class Tiebreak:
 
 @frozen
 class ScoringDecl:
-    """Final score per player, then the tie-break chain and how a remaining tie ends."""
+    """Final score per player, then the tie-break chain and how a remaining tie ends.
+
+    Attributes:
+        tie_end: ``"shared"`` (players still tied share the place), ``"decision"`` (an
+            outside decision, named by ``tie_decision``, breaks it) or ``"gap"`` (the book is
+            silent: a tie for first place after the chain is a gap finding; ``tie_decision``
+            holds the gap's text).
+        tie_span: where the ``then ...`` clause is, or None when it is left out.
+    """
 
     span: Span
     var: str
@@ -664,6 +701,7 @@ class ScoringDecl:
     tiebreaks: tuple[Tiebreak, ...]
     tie_end: str
     tie_decision: str
+    tie_span: Span | None = None
 
 
 @frozen
@@ -700,8 +738,113 @@ class ExampleDecl:
 
 
 @frozen
+class RowMatch:
+    """``where attr == value and ...``: the card rows a row patch applies to."""
+
+    span: Span
+    conds: tuple[tuple[str, int | str], ...]
+
+
+@frozen
+class RowOp:
+    """One change to a card kind's rows (inline or from its CSV file).
+
+    Attributes:
+        op: ``"add"`` (``row`` is added), ``"remove"`` (the matching rows go), ``"replace"``
+            (the one matching row becomes ``row``) or ``"set"`` (``assigns`` change attributes
+            of every matching row; the name ``count`` sets how many copies there are).
+        match: which rows; None for ``add``.
+    """
+
+    span: Span
+    op: str
+    match: RowMatch | None
+    row: CardRow | None = None
+    assigns: tuple[tuple[str, int | str], ...] = ()
+
+
+@frozen
+class DeclPatch:
+    """A whole declaration in an erratum or variant.
+
+    Attributes:
+        mode: ``"replace"`` (``replace DECL``: there must be one of that kind and name),
+            ``"add"`` (``add DECL``: there must be none) or ``"amend"`` (a bare ``rule`` or
+            ``example``: replaces one of that name, else it is added, with a warning).
+    """
+
+    span: Span
+    mode: str
+    decl: Decl
+
+
+@frozen
+class RemovePatch:
+    """``remove KIND NAME``: the declaration goes (every reference to it must go too)."""
+
+    span: Span
+    kind: str
+    name: str
+    prov: Provenance
+
+
+@frozen
+class PlayersPatch:
+    """``players LO..HI``: the game's player range."""
+
+    span: Span
+    low: int
+    high: int
+    prov: Provenance
+
+
+@frozen
+class ZonePatch:
+    """``zone NAME capacity EXPR | capacity none | visibility V``: a zone's capacity or visibility.
+
+    Attributes:
+        capacity: the new capacity expression (``none``: no capacity); None when unchanged.
+        visibility: the new visibility, or ``""`` when unchanged.
+    """
+
+    span: Span
+    name: str
+    capacity: Expr | None
+    visibility: str
+    prov: Provenance
+
+
+@frozen
+class VarPatch:
+    """``var NAME = EXPR``: a counter's initial value (its dimensions and visibility stay)."""
+
+    span: Span
+    name: str
+    init: Expr
+    prov: Provenance
+
+
+@frozen
+class CardPatch:
+    """``card NAME { add (...) * n; remove where ...; replace where ... with (...); set ... }``."""
+
+    span: Span
+    name: str
+    prov: Provenance
+    ops: tuple[RowOp, ...]
+
+
+Patch = Union[DeclPatch, RemovePatch, PlayersPatch, ZonePatch, VarPatch, CardPatch]
+
+
+@frozen
 class ErratumDecl:
-    """A dated, cited patch: its rules and examples replace (or add) those of the same name."""
+    """A dated, cited set of patches to the spec (any declaration, see :data:`Patch`).
+
+    Attributes:
+        patches: the changes, in order; :attr:`rules` and :attr:`examples` are the rules and
+            examples among them.
+    """
 
     span: Span
     name: str
@@ -709,13 +852,42 @@ class ErratumDecl:
     date: str
     source: str
     prov: Provenance
-    rules: tuple[RuleDecl, ...]
-    examples: tuple[ExampleDecl, ...]
+    patches: tuple[Patch, ...] = ()
+
+    @property
+    def rules(self) -> tuple[RuleDecl, ...]:
+        """The rules this erratum replaces or adds."""
+        return tuple(p.decl for p in self.patches
+                     if isinstance(p, DeclPatch) and isinstance(p.decl, RuleDecl))
+
+    @property
+    def examples(self) -> tuple[ExampleDecl, ...]:
+        """The worked examples this erratum replaces or adds."""
+        return tuple(p.decl for p in self.patches
+                     if isinstance(p, DeclPatch) and isinstance(p.decl, ExampleDecl))
+
+
+@frozen
+class EditionDecl:
+    """``edition NAME "title" date "..." source "..." [errata a, b] [variants v]``.
+
+    A published edition of the game as a named, dated set of errata and variants over the
+    spec as written (the base text is usually the first edition, an edition with none).
+    """
+
+    span: Span
+    name: str
+    title: str
+    date: str
+    source: str
+    prov: Provenance
+    errata: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
 
 
 Decl = Union[Game, VariantDecl, AssumeDecl, EnumDecl, CardDecl, ZoneDecl, VarDecl, TokenDecl,
              TableDecl, FunctionDecl, RuleDecl, ScoringDecl, InvariantDecl, ErratumDecl,
-             ExampleDecl]
+             ExampleDecl, EditionDecl]
 
 
 @frozen

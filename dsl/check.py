@@ -8,10 +8,11 @@ table, function, rule, variant or constant, and each use is checked against its 
 from __future__ import annotations
 
 import difflib
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from rulewright.dsl import ast, constraints
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
+from rulewright.dsl.check_patches import check_patches
 from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
 from rulewright.dsl.locate import Locate, Locator, no_locate
@@ -118,7 +119,7 @@ def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic],
             add(d.name, "variant", d, d.span)
             sym.variants[d.name] = d
         elif isinstance(d, (ast.TokenDecl, ast.InvariantDecl, ast.AssumeDecl, ast.ExampleDecl,
-                            ast.ErratumDecl)):
+                            ast.ErratumDecl, ast.EditionDecl)):
             add(d.name, type(d).__name__.removesuffix("Decl").lower(), d, d.span)
     return sym
 
@@ -404,6 +405,9 @@ class _Checker:
             self.expr(s.player, scope)
         elif isinstance(s, ast.Expect):
             self.expr(s.cond, scope)
+        elif isinstance(s, ast.Gap):
+            if s.ruling is not None:
+                self.ruling(s, s.ruling, scope, loop)
         elif isinstance(s, ast.Simple):
             if s.kind == "break" and not loop:
                 self.err(s.span, "'break' outside a loop",
@@ -430,6 +434,19 @@ class _Checker:
                      f"write the decisions inside: choose {s.var} x from ...")
 
 
+    def ruling(self, gap: ast.Gap, r: ast.Ruling, scope: set[str], loop: bool) -> None:
+        """A gap's ruling: a text that names the reading, then an ordinary block."""
+        if not r.text.strip():
+            self.err(r.span, "a ruling needs a text: the reading play follows here, in words",
+                     'e.g. gap "the bank runs out" ruling "pay what is left" { ... }')
+        elif r.text.strip() == gap.text.strip():
+            self.diags.append(Diagnostic(
+                r.span, "the ruling repeats the gap's text",
+                "the gap says what the book does not cover; the ruling says which reading "
+                "play follows", "warning"))
+        self.block(r.body, scope, loop)
+
+
 def _walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
     for s in body:
         yield s
@@ -442,6 +459,8 @@ def _walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
             yield from _walk_stmts(s.orelse)
         elif isinstance(s, (ast.While, ast.Repeat, ast.For, ast.Turn)):
             yield from _walk_stmts(s.body)
+        elif isinstance(s, ast.Gap) and s.ruling is not None:
+            yield from _walk_stmts(s.ruling.body)
 
 
 def walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
@@ -467,7 +486,11 @@ def check_tables(sym: Symbols, diags: list[Diagnostic]) -> None:
 
 
 def check(spec: ast.Spec) -> list[Diagnostic]:
-    """Check a parsed spec.
+    """Check a parsed spec, with every selection of errata and variants it offers.
+
+    The declarations as written are checked first; then, for the errata (those in no
+    edition), each edition and each variant with patches, the declarations with those
+    patches applied (:func:`rulewright.dsl.check_patches.check_patches`).
 
     Args:
         spec: the output of :func:`rulewright.dsl.parse.parse`.
@@ -475,14 +498,31 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     Returns:
         Every diagnostic, errors and warnings, in source order. An empty list means clean.
     """
+    loc = Locator(spec.source)
+    diags = check_decls(spec.decls, spec.path, loc)
+    diags += check_patches(spec, diags, loc, check_decls)
+    diags.sort(key=lambda x: (x.severity != "error", x.span.path, x.span.line, x.span.column))
+    return diags
+
+
+def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagnostic]:
+    """Check one list of declarations (a spec as written, or with patches applied).
+
+    Errata, editions and variants' patches are not looked into here (see :func:`check`).
+
+    Args:
+        decls: the declarations. path: the spec's name, for a missing header's diagnostic.
+        loc: finds words inside declarations (a :class:`Locator` of the spec's text).
+
+    Returns:
+        The diagnostics, unsorted.
+    """
     diags: list[Diagnostic] = []
-    decls = spec.decls
     games = [d for d in decls if isinstance(d, ast.Game)]
-    first_span = decls[0].span if decls else Span(spec.path, 1, 1, 1, 2)
+    first_span = decls[0].span if decls else Span(path, 1, 1, 1, 2)
     if not games:
         diags.append(Diagnostic(first_span, "the spec has no 'game' header",
                                 'start the file with: game id "Title" { players 2..4 start setup }'))
-    loc = Locator(spec.source)
     sym = collect_symbols(decls, diags, loc)
     ck = _Checker(sym, diags, loc)
     for g in games[1:]:
@@ -569,7 +609,7 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
                 ck.constant(d.init, f"the initial value of counter {d.name!r}")
                 constraints.check_var(ck, d)
         elif isinstance(d, ast.CardDecl):
-            diags.extend(check_label(d, spec.source))
+            diags.extend(check_label(d, loc.source if isinstance(loc, Locator) else None))
             home = sym.zones.get(d.home)
             home_span = loc(d.span, d.home, "in")
             if home is None:
@@ -622,22 +662,18 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
             constraints.check_phase(ck, d, pausing)
         elif isinstance(d, ast.ExampleDecl):
             _check_example(ck, d, games)
-        elif isinstance(d, ast.ErratumDecl):
-            for r in d.rules:
-                if r.name not in sym.rules:
-                    near = _near(r.name, sym.rules)
-                    diags.append(Diagnostic(
-                        loc(r.span, r.name, "rule"), f"erratum {d.name!r} adds rule {r.name!r}",
-                        f"no rule {r.name!r} exists, so it is added rather than replaced"
-                        + (f"; {near}" if near else ""), severity="warning"))
-                    sym.rules.setdefault(r.name, r)
-            for r in d.rules:
-                ck.block(r.body, set(r.params), False)
-            for ex in d.examples:
-                _check_example(ck, ex, games)
+        elif isinstance(d, ast.EditionDecl):
+            for name in d.errata:
+                if sym.kinds.get(name) != "erratum":
+                    ck.err(loc(d.span, name, "errata"), f"edition {d.name!r} lists unknown "
+                           f"erratum {name!r}", _near(name, [n for n, k in sym.kinds.items()
+                                                             if k == "erratum"], "errata"))
+            for name in d.variants:
+                if name not in sym.variants:
+                    ck.err(loc(d.span, name, "variants"), f"edition {d.name!r} lists unknown "
+                           f"variant {name!r}", _near(name, sym.variants, "variants"))
     check_recursion(sym, diags)
     check_tables(sym, diags)
-    diags.sort(key=lambda x: (x.severity != "error", x.span.path, x.span.line, x.span.column))
     return diags
 
 

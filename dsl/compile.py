@@ -16,12 +16,14 @@ import attrs
 
 from rulewright.dsl import ast
 from rulewright.dsl.check import check, collect_symbols
+from rulewright.dsl.coverage import PointTable
 from rulewright.dsl.constraints import compile_constraints, evaluator
 from rulewright.dsl.expr import ExprCompiler, Scope
 from rulewright.dsl.fold import FoldError, evaluate
 from rulewright.dsl.layout import (Dims, build_components, counter_slots, make_dims, twin_classes,
                                    zone_slots)
 from rulewright.dsl.locate import Locator
+from rulewright.dsl.patch import apply_patches
 from rulewright.dsl.machine import (CompiledInvariant, CompiledRule, Component, CounterSlot, Fn,
                                     Machine,
                                     Return, Scoring, Site, TokenConservation, ZoneSlot)
@@ -30,30 +32,16 @@ from rulewright.dsl.statements import RuleCompiler
 from rulewright.errors import Diagnostic, SpecError, UsageError
 
 
-def effective_decls(spec: ast.Spec, errata: Sequence[str]) -> list[ast.Decl]:
-    """The spec's declarations with the selected errata applied, in order.
+def effective_decls(spec: ast.Spec, errata: Sequence[str],
+                    variants: Sequence[str] = ()) -> list[ast.Decl]:
+    """The spec's declarations with the selected errata (and variants' patches) applied.
 
-    An erratum's rule or example replaces the one of the same name, or is added.
+    See :func:`rulewright.dsl.patch.apply_patches`; errata and editions are left out.
 
     Raises:
-        UsageError: an erratum name the spec does not declare.
+        UsageError: an erratum or variant name the spec does not declare.
     """
-    decls = list(spec.decls)
-    known = {d.name: d for d in decls if isinstance(d, ast.ErratumDecl)}
-    for name in errata:
-        er = known.get(name)
-        if er is None:
-            raise UsageError(f"unknown erratum {name!r}; the spec declares: "
-                             f"{', '.join(known) or 'none'}")
-        patches: list[ast.RuleDecl | ast.ExampleDecl] = [*er.rules, *er.examples]
-        for patch in patches:
-            for i, d in enumerate(decls):
-                if type(d) is type(patch) and getattr(d, "name", None) == patch.name:
-                    decls[i] = patch
-                    break
-            else:
-                decls.append(patch)
-    return decls
+    return apply_patches(spec, errata, variants).decls
 
 
 def _constant(x: ExprCompiler, e: ast.Expr, what: str, diags: list[Diagnostic]) -> Any:
@@ -141,18 +129,25 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     diags = [d for d in check(spec) if d.severity == "error"]
     if diags:
         raise SpecError(diags, {spec.path: spec.source})
-    game = next(d for d in spec.decls if isinstance(d, ast.Game))
-    lo, hi = game.players
-    if not lo <= players <= hi:
-        span = f"{lo} players" if lo == hi else f"{lo} to {hi} players"
-        raise UsageError(f"{game.id} is for {span}, not {players}")
+    declared_game = next(d for d in spec.decls if isinstance(d, ast.Game))
     declared_variants = {d.name for d in spec.decls if isinstance(d, ast.VariantDecl)}
     for v in variants:
         if v not in declared_variants:
-            raise UsageError(f"unknown variant {v!r}; {game.id} declares: "
+            raise UsageError(f"unknown variant {v!r}; {declared_game.id} declares: "
                              f"{', '.join(sorted(declared_variants)) or 'none'}")
-    decls = effective_decls(spec, errata)
-    sym = collect_symbols([d for d in decls if not isinstance(d, ast.ErratumDecl)], [])
+    applied = apply_patches(spec, errata, variants)
+    if applied.errors:
+        # a selection the checker does not try (one erratum of several that build on each
+        # other) can still fail to apply
+        raise SpecError(applied.errors, {spec.path: spec.source})
+    decls = applied.decls
+    game = applied.header() or declared_game
+    lo, hi = game.players
+    if not lo <= players <= hi:
+        span = f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+        selected = f" with {', '.join([*errata, *variants])}" if errata or variants else ""
+        raise UsageError(f"{game.id} is for {span}{selected}, not {players}")
+    sym = collect_symbols(decls, [])
     enums = {n: e.members for n, e in sym.enums.items()}
     first_data_diag = len(diags)
     comps, kinds = build_components(list(sym.cards.values()), spec.file or spec.path, diags)
@@ -206,23 +201,32 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     rule_index = {r.name: i for i, r in enumerate(rule_decls)}
     for i, ex in enumerate(examples):
         rule_index[f"example:{ex.name}"] = len(rule_decls) + i
-    erratum_of = {}
-    for ename in errata:
-        er = next(d for d in spec.decls if isinstance(d, ast.ErratumDecl) and d.name == ename)
-        for patched in er.rules:
-            erratum_of[patched.name] = ename
+    # the erratum that last changed each rule (a variant's change is not an erratum's)
+    erratum_of = {name: origin.name for (kind, name), origin in applied.changed_by.items()
+                  if kind == "rule" and origin.kind == "erratum"}
     rules = []
+    table = PointTable(spec.source)
+    rule_points = [table.add("rule", r.name, r.span, r.name,
+                             cites=tuple(f"{c.section}: {c.quote}" for c in r.prov.cites))
+                   for r in rule_decls]
+    live_calls: list[tuple[int, int]] = []
+    called: set[int] = set()
     bodies: list[ast.RuleDecl | ast.ExampleDecl] = [*rule_decls, *examples]
     # turns skip eliminated players only in specs that eliminate (others run unchanged code)
     eliminates = any(isinstance(n, ast.Eliminate) for r in bodies for n in ast.walk(r.body))
-    for r in bodies:
+    for i, r in enumerate(bodies):
         rname = r.name if isinstance(r, ast.RuleDecl) else f"example:{r.name}"
         scope = Scope(r.params if isinstance(r, ast.RuleDecl) else ())
-        rc = RuleCompiler(x, rule_index, rname, scope, zslots, diags)
+        played = isinstance(r, ast.RuleDecl)  # worked examples are run, not covered
+        rc = RuleCompiler(x, rule_index, rname, scope, zslots, diags,
+                          table if played else None, rule_points)
         rc.eliminates = eliminates
         rc.block(r.body)
         rc.emit(Return(Site(rname, r.span, "end of rule")))
         rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name)))
+        called.update(callee for callee, _ in rc.calls)
+        if played:
+            live_calls += [(i, callee) for callee, live in rc.calls if live]
 
     invariants = []
     for d in decls:
@@ -249,6 +253,9 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     scoring = Scoring(scoring_decl, per_player(score_fn),
                       tuple((dr, per_player(f), t) for dr, f, t in keys),
                       scoring_decl.tie_end, scoring_decl.tie_decision)
+    scoring_point = table.add("scoring", "scoring", scoring_decl.span, "scoring",
+                              cites=tuple(f"{c.section}: {c.quote}"
+                                          for c in scoring_decl.prov.cites))
     declared = compile_constraints(decls, x, {c.name: c.attributes for c in sym.cards.values()},
                                    counter_base, counter_dims, init_counters, diags,
                                    lambda e, what: _constant(x, e, what, diags))
@@ -270,7 +277,10 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         start=rule_index[game.start], invariants=tuple(invariants), tokens=tuple(tokens),
         scoring=scoring, examples={e.name: rule_index[f"example:{e.name}"] for e in examples},
         kind_totals=kind_totals, code_space=x.space, twins=twins, twinned_zones=twinned_zones,
-        twin_state=twin_state, constraints=declared, evaluate=evaluator(x))
+        twin_state=twin_state, constraints=declared, evaluate=evaluator(x),
+        points=table.finish([r.name for r in rule_decls], rule_index[game.start], live_calls,
+                            called),
+        rule_points=tuple(rule_points) + (0,) * len(examples), scoring_point=scoring_point)
 
 
 def _zone_kind(decls: Sequence[ast.Decl], zone: str) -> str:

@@ -191,8 +191,10 @@ def _raw_index(raw: str, unquoted_index: int) -> int:
     return j
 
 
-def _sub_span(source: str, span: Span, start: int, length: int) -> Span:
+def _sub_span(source: str | None, span: Span, start: int, length: int) -> Span:
     """The span of characters ``start`` (``length`` of them) of the string literal at ``span``."""
+    if source is None:
+        return span
     lines = source.split("\n")
     if not 1 <= span.line <= len(lines):
         return span
@@ -208,10 +210,11 @@ def _sub_span(source: str, span: Span, start: int, length: int) -> Span:
     return Span(span.path, line, col, end_line, end_col)
 
 
-def check_label(decl: CardDecl, source: str) -> list[Diagnostic]:
+def check_label(decl: CardDecl, source: str | None) -> list[Diagnostic]:
     """Diagnostics for a card kind's label template: malformed braces, unknown attributes.
 
-    Each points at the offending part of the template string (a caret under ``{nmae}``).
+    Each points at the offending part of the template string (a caret under ``{nmae}``);
+    without the spec's ``source`` text, at the whole template.
     """
     tmpl = decl.label
     if tmpl is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import itertools
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from attrs import frozen
 
@@ -103,9 +103,13 @@ def data_path(spec_path: str, name: str) -> Path:
     """The file a ``data "NAME"`` clause names: a ``.csv`` file inside the spec's own folder.
 
     Raises:
-        ValueError: an absolute path, a ``..`` part, another suffix, or a path that leaves
-            the folder through a symbolic link; ``args`` are (what is wrong, the fix).
+        ValueError: a control character, an absolute path, a ``..`` part, another suffix,
+            or a path that leaves the folder through a symbolic link; ``args`` are (what is
+            wrong, the fix).
     """
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        raise ValueError("contains a control character", "a data file's name is plain "
+                         "printable text, e.g. data \"cards.csv\"")
     rel = PurePosixPath(name.replace("\\", "/"))
     if rel.is_absolute() or PureWindowsPath(name).drive:
         raise ValueError("is an absolute path", "name the file relative to the spec's folder, "
@@ -165,7 +169,8 @@ def card_rows(decl: ast.CardDecl, spec_path: str, diags: list[Diagnostic],
                                 f"({err.reason} at byte {err.start})",
                                 "save the file as UTF-8"))
         return []
-    reader = csv.DictReader(text.splitlines())
+    # strict: an unclosed quote is an error, not a field that swallows the rest of the file
+    reader = csv.DictReader(text.splitlines(), strict=True)
     try:
         return _csv_rows(decl, reader, diags, room)
     except csv.Error as err:
@@ -184,6 +189,11 @@ def _csv_rows(decl: ast.CardDecl, reader: csv.DictReader[str], diags: list[Diagn
                                 "its first line names the attributes: "
                                 + ",".join([*decl.attributes, "count"])))
         return []
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if twice:
+        diags.append(Diagnostic(decl.span, f"{decl.data_file}:1: column(s) {', '.join(twice)} "
+                                "named twice", "each column of the header names one attribute"))
+        return []
     missing = [a for a in decl.attributes if a not in header]
     if missing:
         diags.append(Diagnostic(decl.span, f"{decl.data_file}: no column for attribute(s) "
@@ -191,7 +201,17 @@ def _csv_rows(decl: ast.CardDecl, reader: csv.DictReader[str], diags: list[Diagn
         return []
     rows = []
     total = 0
-    for n, rec in enumerate(reader, start=2):
+    for rec in reader:
+        n = reader.line_num
+        # DictReader gives a short row's missing fields as None and a long row's extra ones
+        # as a list under the key None
+        extra = cast("list[str]", rec.get(None, []))
+        got = sum(rec[h] is not None for h in header) + len(extra)
+        if got != len(header):
+            diags.append(Diagnostic(decl.span, f"{decl.data_file}:{n}: {got} field(s), the header "
+                                    f"has {len(header)}", "write every field of a row, empty "
+                                    "ones too (a,,b), and quote a field that holds a comma"))
+            continue
         raw = rec.get("count") or "1"
         if len(raw.strip().lstrip("+-")) > 18:  # int() of a huge string is slow, then refused
             diags.append(Diagnostic(decl.span, f"{decl.data_file}:{n}: count is too large "

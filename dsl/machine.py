@@ -16,16 +16,16 @@ instruction       fields                                         meaning
 ================  =============================================  ==============================
 :class:`Exec`     run, sites                                     run effects, pc += 1
 :class:`Jump`     target                                         pc = target
-:class:`JumpUnless` cond, target                                 pc = target unless cond()
-:class:`Call`     rule, args                                     push a frame
+:class:`JumpUnless` cond, target, yes, no                        pc = target unless cond()
+:class:`Call`     rule, args, point                              push a frame
 :class:`Return`   -                                              pop a frame
 :class:`Choice`   player, options, slot                          decision node (pauses)
-:class:`Switch`   slot, targets                                  pc = targets[locals[slot]]
+:class:`Switch`   slot, targets, point                           pc = targets[locals[slot]]
 :class:`Draw`     deck, slot, dest, position                     chance node over a deck
 :class:`Chance`   outcomes, slot                                 chance node (roll, random)
 :class:`ForNext`  list_slot, index_slot, var_slot, exit          loop over a fixed list
 :class:`Together` list_slot, begin                               simultaneous block start/end
-:class:`Gap`      text                                           finding: the book is silent
+:class:`Gap`      text, point, ruling                            finding: the book is silent
 :class:`Expect`   cond, message                                  finding when cond is false
 :class:`Script`   labels                                         queue example decisions
 :class:`End`      -                                              the game is over
@@ -41,16 +41,33 @@ Between runs a state waits at a *pending* node: :class:`Decision`, :class:`Chanc
 Extending the format: a new statement kind is one class here, one ``s_*`` method in the
 statement compiler (:mod:`rulewright.dsl.statements`) and one branch in the interpreter
 (``Interpreter._advance`` in :mod:`rulewright.engines.interpreter`, whose fallback names any
-class that was forgotten). Two planned extensions fit that shape:
+class that was forgotten).
 
-- a ``gap`` with a provisional ruling: :class:`Gap` gains a ``ruling`` field (the index of a
-  compiled rule holding the ruling, or None); the interpreter's ``Gap`` branch, when it is
-  set, records the gap in the state (a list beside ``finding``, copied by ``clone``) and
-  pushes a frame for the ruling as :class:`Call` does, instead of ending the game;
-- coverage counters: a counter array per game indexed by ``(rule, pc)``, incremented in the
-  interpreter's ``JumpUnless`` and ``Switch`` branches (which branch ran) and in
-  ``State.apply_action`` (which option was chosen, by its index); each instruction's ``site``
-  maps a counter to its spec line. Neither needs a change to the compiler's other parts.
+Rule coverage
+-------------
+
+:attr:`Machine.points` lists the places coverage counts (:class:`CoverPoint`): each rule, each
+arm of an ``if`` (``elif``, ``else``, written or not), each ``option`` of a ``choose``, the
+two ways through a ``choose ... pass`` (an item chosen, or the pass) and each ``gap``. Index 0
+is a sink that counts nothing. Instructions name points by index: :class:`Call` (the rule it
+enters), :class:`JumpUnless` (``yes``/``no``), :class:`Switch` (``point + option``) and
+:class:`Gap`; a ``choose ... pass`` is followed by a :class:`JumpUnless` whose two ways both go
+on to the next instruction. A game asked to record coverage
+(``Game.new_initial_state(seed, coverage=True)``) holds a ``bytearray`` with one flag per
+point (``State.cover``; None otherwise, which the interpreter checks once per branch taken).
+
+A point is *live* when it can run in this configuration: the arms of an ``if`` whose
+condition is a constant (``variant(x)``, ``nplayers == 2``) that rules them out are not, nor
+are the points of a rule that only such code (or a worked example) calls.
+
+A gap with a provisional ruling
+-------------------------------
+
+``gap "..." ruling "..." { ... }`` compiles to a :class:`Gap` with ``ruling`` set, followed by
+the ruling's block. The interpreter records the gap in the state (``State.ruled``, a tuple of
+:class:`Ruled`, shared by clones since it is never changed in place) and goes on with the next
+instruction, so the block runs in the rule's frame, with its locals, and play continues after
+it.
 """
 
 from __future__ import annotations
@@ -159,21 +176,30 @@ class Jump:
 @final
 @frozen
 class JumpUnless:
-    """Go to ``target`` unless ``cond(state, locals)`` holds, else to the next instruction."""
+    """Go to ``target`` unless ``cond(state, locals)`` holds, else to the next instruction.
+
+    ``yes`` and ``no`` are the coverage points (:class:`CoverPoint` indices) of the two ways
+    on: an ``if`` arm when the condition holds, the ``else`` when the last one does not; 0
+    (the sink) where a way is no branch of the spec's (a ``while`` test, an ``elif`` to come).
+    """
 
     cond: Fn = field(repr=False)
     target: int
     site: Site
+    yes: int = 0
+    no: int = 0
 
 
 @final
 @frozen
 class Call:
-    """Push a frame for rule number ``rule`` with ``args(state, locals)`` as its first locals."""
+    """Push a frame for rule number ``rule`` with ``args(state, locals)`` as its first locals;
+    ``point`` is the called rule's coverage point."""
 
     rule: int
     args: Callable[[Any, list[Any]], list[Any]] = field(repr=False)
     site: Site
+    point: int = 0
 
 
 @final
@@ -215,11 +241,13 @@ class Choice:
 @final
 @frozen
 class Switch:
-    """Go to ``targets[locals[slot]]`` (the option chosen at the preceding :class:`Choice`)."""
+    """Go to ``targets[locals[slot]]`` (the option chosen at the preceding :class:`Choice`);
+    option ``k``'s coverage point is ``point + k``."""
 
     slot: int
     targets: tuple[int, ...]
     site: Site
+    point: int
 
 
 @final
@@ -282,10 +310,17 @@ class Together:
 @final
 @frozen
 class Gap:
-    """The rulebook is silent here: a ``gap`` finding with ``text``."""
+    """The rulebook is silent here: a ``gap`` finding with ``text``.
+
+    With a ``ruling`` (its text), the game does not end: the gap is recorded in the state's
+    ``ruled`` and play goes on with the next instruction, where the ruling's block is compiled.
+    ``point`` is its coverage point.
+    """
 
     text: str
     site: Site
+    point: int = 0
+    ruling: str | None = None
 
 
 @final
@@ -321,6 +356,55 @@ Instr = Union[Exec, Jump, JumpUnless, Call, Return, Choice, Switch, Draw, Chance
 #: Every instruction class, in the order of the table above.
 INSTRUCTIONS: tuple[type, ...] = (Exec, Jump, JumpUnless, Call, Return, Choice, Switch, Draw,
                                   Chance, ForNext, Together, Gap, Expect, Script, End)
+
+
+# ---- coverage ------------------------------------------------------------------------------
+
+#: The kinds of :class:`CoverPoint`, in the order reports list them.
+POINT_KINDS = ("rule", "if", "elif", "else", "option", "pick", "pass", "gap", "scoring")
+
+
+@frozen
+class CoverPoint:
+    """A place rule coverage counts (see "Rule coverage" above).
+
+    Attributes:
+        kind: one of :data:`POINT_KINDS` ("" for the sink at index 0).
+        rule: the rule it is in (for kind "rule": the rule itself; "scoring" for the scoring
+            block, which counts when a game ends normally).
+        line, column: where in the spec: the rule's header, the ``if``, the condition of an
+            ``elif``, the ``else`` keyword (the ``if`` when none is written), the ``option``,
+            the ``choose``, the ``gap``.
+        text: what to show: the condition, the option's label, the gap's text, "" else.
+        live: it can run in this configuration (False: ruled out by a constant condition).
+        cites: for a rule (and the scoring block), its rulebook citations as
+            "section: quote".
+    """
+
+    kind: str
+    rule: str
+    line: int
+    column: int
+    text: str = ""
+    live: bool = True
+    cites: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str, int, int]:
+        """(kind, rule, line, column): the same place in every configuration of a spec."""
+        return (self.kind, self.rule, self.line, self.column)
+
+
+#: The sink at index 0 of every machine's points.
+SINK = CoverPoint("", "", 0, 0, live=False)
+
+
+@frozen
+class Ruled:
+    """A gap with a ruling that a game reached: the :class:`Gap` and the actions applied then."""
+
+    gap: Gap
+    step: int
 
 
 # ---- pending nodes ------------------------------------------------------------------------
@@ -510,7 +594,8 @@ class Scoring:
 
     Attributes:
         score: player -> score. keys: one (direction, fn, text) per tiebreak, fn: player -> int.
-        tie_end: "shared" or "decision"; tie_decision names the outside decision.
+        tie_end: "shared", "decision" or "gap"; tie_decision names the outside decision, or
+            is the gap's text (a tie for first place after the chain is then a gap finding).
     """
 
     decl: ast.ScoringDecl
@@ -543,6 +628,9 @@ class Machine:
         twins: per component, the lowest id of its twins (same kind, same attributes).
         twinned_zones: the zone slots whose card kind has twins (a draw there merges them).
         twin_state: per twinned component, the (counter slots, zone slots) indexed by it.
+        points: the coverage points (index 0 is the sink). rule_points: rule index -> the
+            index of its point (0 for worked examples, which verification does not play).
+            scoring_point: the scoring block's point (run when a game ends normally).
     """
 
     game: ast.Game
@@ -572,6 +660,9 @@ class Machine:
     twinned_zones: frozenset[int] = field(eq=False, default=frozenset())
     twin_state: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(eq=False,
                                                                          factory=dict)
+    points: tuple[CoverPoint, ...] = field(eq=False, default=(SINK,))
+    rule_points: tuple[int, ...] = field(eq=False, default=())
+    scoring_point: int = field(eq=False, default=0)
 
     def graph(self) -> dict[str, Any]:
         """The machine as a graph for the docs.

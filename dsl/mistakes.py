@@ -146,6 +146,12 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
         'scoring { score 0 }',
         'scoring(p) { 0 }',
     ],
+    "a gap's provisional ruling names its reading: gap \"...\" ruling \"the reading\" { ... }": [
+        'rule r { gap "x" { } }',
+        'rule r { gap "x" { return } }',
+        'rule r { gap "x" ruling { } }',
+        'rule r { gap "x" ruling { return } }',
+    ],
 }
 
 #: Rows whose parser state alone identifies the mistake, whatever token comes next (a rule

@@ -416,10 +416,15 @@ class _Collector:
                 self.where = f"rule {d.name}"
                 self.block(d.body, path + ("body",))
             elif isinstance(d, ast.ErratumDecl):
-                for k, r in enumerate(d.rules):
+                # an erratum's rules are its rule patches (``rule``, ``replace rule``, ...)
+                for k, patch in enumerate(d.patches):
+                    if not (isinstance(patch, ast.DeclPatch)
+                            and isinstance(patch.decl, ast.RuleDecl)):
+                        continue
+                    r = patch.decl
                     self.where = f"rule {r.name} (erratum {d.name})"
                     self.uses = Counter(_names_in(r))
-                    self.block(r.body, path + ("rules", k, "body"))
+                    self.block(r.body, path + ("patches", k, "decl", "body"))
             elif isinstance(d, ast.FunctionDecl) and d.name in functions:
                 self.where = f"function {d.name}"
                 self.expr(d.body, path + ("body",))

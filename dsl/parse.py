@@ -44,7 +44,21 @@ def _span(path: str, meta: Meta | Token) -> Span:
     return Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
 
 
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
 def _unquote(tok: Token) -> str:
+    """A string literal's text. Only the language's escapes are allowed (Python's others,
+    such as \\u0000 or \\x41, would let spec text hide characters its readers cannot see).
+
+    Raises:
+        ValueError: another escape (the transformer makes it a located error).
+    """
+    if "\x00" in tok:
+        raise ValueError("it holds a NUL character")
+    for escape in _ESCAPE.finditer(str(tok)[1:-1]):
+        if escape.group(1) not in '"\\nt':
+            raise ValueError(f"unknown escape \\{escape.group(1)}")
     value = pyast.literal_eval(str(tok))
     assert isinstance(value, str)
     return value
@@ -122,7 +136,8 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ("note", ast.Str(self.s(meta), _unquote(c[0])))
 
     def variant_decl(self, meta: Meta, c: list[Any]) -> ast.VariantDecl:
-        return ast.VariantDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]))
+        return ast.VariantDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]),
+                               _opt(c, "patches") or ())
 
     def assume_decl(self, meta: Meta, c: list[Any]) -> ast.AssumeDecl:
         return ast.AssumeDecl(self.s(meta), str(c[0]).split()[-1], _unquote(c[1]), _prov(c[2:]))
@@ -234,18 +249,22 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         text = _unquote(c[2]) if len(c) > 2 else ""
         return ast.Tiebreak(self.s(meta), str(c[0]), c[1], text)
 
-    def tie_shared(self, meta: Meta, c: list[Any]) -> tuple[str, str, str]:
-        return ("tie_end", "shared", "")
+    def tie_shared(self, meta: Meta, c: list[Any]) -> tuple[str, str, str, Span]:
+        return ("tie_end", "shared", "", self.s(meta))
 
-    def tie_decision(self, meta: Meta, c: list[Token]) -> tuple[str, str, str]:
-        return ("tie_end", "decision", _unquote(c[0]))
+    def tie_decision(self, meta: Meta, c: list[Token]) -> tuple[str, str, str, Span]:
+        return ("tie_end", "decision", _unquote(c[0]), self.s(meta))
+
+    def tie_gap(self, meta: Meta, c: list[Token]) -> tuple[str, str, str, Span]:
+        return ("tie_end", "gap", _unquote(c[0]), self.s(meta))
 
     def scoring_decl(self, meta: Meta, c: list[Any]) -> ast.ScoringDecl:
         tiebreaks = tuple(x for x in c if isinstance(x, ast.Tiebreak))
-        end = next((x for x in c if isinstance(x, tuple) and len(x) == 3), ("tie_end", "shared", ""))
+        end = next((x for x in c if isinstance(x, tuple) and len(x) == 4 and x[0] == "tie_end"),
+                   ("tie_end", "shared", "", None))
         exprs = [x for x in c[1:] if not _is_prov(x) and not isinstance(x, (ast.Tiebreak, tuple))]
         return ast.ScoringDecl(self.s(meta), str(c[0]), _prov(c[1:]), exprs[0], tiebreaks,
-                               end[1], end[2])
+                               end[1], end[2], end[3])
 
     def at_end(self, meta: Meta, c: list[Any]) -> tuple[str, bool]:
         return ("at_end", True)
@@ -266,11 +285,83 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.ExampleDecl(self.s(meta), str(c[0]), _unquote(c[1]), int(c[2]), variants,
                                _prov(c[3:]), _body(c))
 
+    # ---- errata, editions and patches
     def erratum_decl(self, meta: Meta, c: list[Any]) -> ast.ErratumDecl:
-        rules = tuple(x for x in c if isinstance(x, ast.RuleDecl))
-        examples = tuple(x for x in c if isinstance(x, ast.ExampleDecl))
+        patches = tuple(x for x in c[4:] if _is_patch(x))
         return ast.ErratumDecl(self.s(meta), str(c[0]), _unquote(c[1]), _unquote(c[2]),
-                               _unquote(c[3]), _prov(c[4:]), rules, examples)
+                               _unquote(c[3]), _prov(c[4:]), patches)
+
+    def edition_decl(self, meta: Meta, c: list[Any]) -> ast.EditionDecl:
+        return ast.EditionDecl(self.s(meta), str(c[0]), _unquote(c[1]), _unquote(c[2]),
+                               _unquote(c[3]), _prov(c[4:]), _opt(c, "errata") or (),
+                               _opt(c, "variants") or ())
+
+    def edition_errata(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("errata", c[0])
+
+    def edition_variants(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("variants", c[0])
+
+    def patch_block(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("patches", tuple(c))
+
+    def patch_amend(self, meta: Meta, c: list[Any]) -> ast.DeclPatch:
+        return ast.DeclPatch(self.s(meta), "amend", c[0])
+
+    def patch_replace(self, meta: Meta, c: list[Any]) -> ast.DeclPatch:
+        return ast.DeclPatch(self.s(meta), "replace", c[0])
+
+    def patch_add(self, meta: Meta, c: list[Any]) -> ast.DeclPatch:
+        return ast.DeclPatch(self.s(meta), "add", c[0])
+
+    def patch_kind(self, meta: Meta, c: list[Token]) -> str:
+        return str(c[0])
+
+    def patch_remove(self, meta: Meta, c: list[Any]) -> ast.RemovePatch:
+        return ast.RemovePatch(self.s(meta), c[0], str(c[1]), _prov(c[2:]))
+
+    def patch_players(self, meta: Meta, c: list[Any]) -> ast.PlayersPatch:
+        return ast.PlayersPatch(self.s(meta), int(c[0]), int(c[1]), _prov(c[2:]))
+
+    def change_capacity(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("capacity", c[0])
+
+    def change_visibility(self, meta: Meta, c: list[Token]) -> tuple[str, Any]:
+        return ("visibility", str(c[0]))
+
+    def patch_zone(self, meta: Meta, c: list[Any]) -> ast.ZonePatch:
+        return ast.ZonePatch(self.s(meta), str(c[0]), _opt(c, "capacity"),
+                             _opt(c, "visibility") or "", _prov(c[1:]))
+
+    def patch_var(self, meta: Meta, c: list[Any]) -> ast.VarPatch:
+        return ast.VarPatch(self.s(meta), str(c[0]), c[1], _prov(c[2:]))
+
+    def patch_card(self, meta: Meta, c: list[Any]) -> ast.CardPatch:
+        return ast.CardPatch(self.s(meta), str(c[0]), _prov(c[1:]),
+                             tuple(x for x in c[1:] if isinstance(x, ast.RowOp)))
+
+    def row_cond(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        if str(c[1]) != "==":
+            raise _RowMatchError(self.s(c[1]), str(c[1]))
+        return (str(c[0]), _literal(c[2]))
+
+    def row_assign(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return (str(c[0]), _literal(c[1]))
+
+    def row_where(self, meta: Meta, c: list[Any]) -> ast.RowMatch:
+        return ast.RowMatch(self.s(meta), tuple(c))
+
+    def row_add(self, meta: Meta, c: list[Any]) -> ast.RowOp:
+        return ast.RowOp(self.s(meta), "add", None, c[0])
+
+    def row_remove(self, meta: Meta, c: list[Any]) -> ast.RowOp:
+        return ast.RowOp(self.s(meta), "remove", c[0])
+
+    def row_replace(self, meta: Meta, c: list[Any]) -> ast.RowOp:
+        return ast.RowOp(self.s(meta), "replace", c[0], c[1])
+
+    def row_set(self, meta: Meta, c: list[Any]) -> ast.RowOp:
+        return ast.RowOp(self.s(meta), "set", c[-1], None, tuple(c[:-1]))
 
     # ---- statements
     def target(self, meta: Meta, c: list[Any]) -> ast.Target:
@@ -376,8 +467,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def transfer(self, meta: Meta, c: list[Any]) -> ast.Transfer:
         return ast.Transfer(self.s(meta), c[0], c[1], c[2])
 
-    def gap_stmt(self, meta: Meta, c: list[Token]) -> ast.Gap:
-        return ast.Gap(self.s(meta), _unquote(c[0]))
+    def ruling(self, meta: Meta, c: list[Any]) -> ast.Ruling:
+        return ast.Ruling(self.s(c[0]), _unquote(c[0]), _body(c))
+
+    def gap_stmt(self, meta: Meta, c: list[Any]) -> ast.Gap:
+        return ast.Gap(self.s(meta), _unquote(c[0]), c[1] if len(c) > 1 else None)
 
     def expect_stmt(self, meta: Meta, c: list[Any]) -> ast.Expect:
         return ast.Expect(self.s(meta), c[0], _unquote(c[1]) if len(c) > 1 else "")
@@ -451,6 +545,30 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.ListComp(self.s(meta), c[0], str(c[1]), c[2], _opt(c, "where"))
 
 
+_PATCHES = (ast.DeclPatch, ast.RemovePatch, ast.PlayersPatch, ast.ZonePatch, ast.VarPatch,
+            ast.CardPatch)
+
+
+def _is_patch(x: Any) -> bool:
+    return isinstance(x, _PATCHES)
+
+
+def _literal(v: Any) -> int | str:
+    """A card-row literal: a signed number (already an int), a string or a bare name."""
+    if isinstance(v, Token):
+        return _unquote(v) if v.type == "STRING" else str(v)
+    return int(v)
+
+
+class _RowMatchError(ValueError):
+    """A row match written with another comparison than ``==`` (reported with its place)."""
+
+    def __init__(self, span: Span, op: str) -> None:
+        super().__init__(op)
+        self.span = span
+        self.op = op
+
+
 def _is_prov(x: Any) -> bool:
     return isinstance(x, ast.Cite) or (isinstance(x, tuple) and len(x) == 2
                                        and x[0] in ("assume", "note"))
@@ -495,7 +613,7 @@ def _too_deep(tree: Tree[Token]) -> Meta | None:
 MAX_SYNTAX_ERRORS = 20
 
 _DECL_START = re.compile(r"^(?:game|variant|assume|enum|card|zone|var|token|table|function|rule"
-                         r"|scoring|invariant|erratum|example)\b", re.M)
+                         r"|scoring|invariant|erratum|edition|example)\b", re.M)
 
 
 def _syntax_errors(path: str, text: str, first: UnexpectedInput) -> list[Diagnostic]:
@@ -549,20 +667,26 @@ def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
         tree = parser().parse(text)
     except UnexpectedInput as err:
         raise SpecError(_syntax_errors(path, text, err), {path: text}) from None
+    # the depth first: what comes after it (scan_values, the transformer) recurses
+    deep = _too_deep(tree)
+    if deep is not None:
+        raise SpecError([Diagnostic(_span(path, deep), f"nested more than {MAX_DEPTH} levels deep",
+                                    "split it with 'let', a function or a rule")],
+                        {path: text})
     big = next(tree.scan_values(lambda t: isinstance(t, Token) and t.type == "INT"
                                 and len(t) > MAX_DIGITS), None)
     if big is not None:  # before int(): past 4,300 digits Python refuses the conversion
         raise SpecError([Diagnostic(_span(path, big), f"number too large: {len(big)} digits",
                                     f"a whole number has at most {MAX_DIGITS} digits")],
                         {path: text})
-    deep = _too_deep(tree)
-    if deep is not None:
-        raise SpecError([Diagnostic(_span(path, deep), f"nested more than {MAX_DEPTH} levels deep",
-                                    "split it with 'let', a function or a rule")],
-                        {path: text})
     try:
         decls = _ToAst(path).transform(tree)
     except VisitError as err:
+        if isinstance(err.orig_exc, _RowMatchError):
+            raise SpecError([Diagnostic(err.orig_exc.span, f"a card row is matched with ==, "
+                                        f"not {err.orig_exc.op}",
+                                        "write: where attribute == value and attribute == value")],
+                            {path: text}) from None
         if isinstance(err.orig_exc, (ValueError, SyntaxError)):
             meta = getattr(err.obj, "meta", None)
             span = _span(path, meta) if meta is not None else Span(path, 1, 1, 1, 2)

@@ -14,6 +14,7 @@ import attrs
 
 from rulewright.dsl import ast
 from rulewright.dsl.codegen import call, name, reraise, state_attr, store_local, subscript
+from rulewright.dsl.coverage import PointTable, constant_truth
 from rulewright.dsl.expr import Code, ExprCompiler, Scope, contents
 from rulewright.dsl.fold import FoldError
 from rulewright.dsl.labels import distinct
@@ -21,16 +22,25 @@ from rulewright.dsl.machine import (PASS, Call, Chance, Choice, Draw, End, Exec,
                                     ForNext, Gap, Instr, Jump, JumpUnless, Return, Script, Site,
                                     SpecRuntimeError, Switch, Together, ZoneSlot)
 from rulewright.dsl import runtime
-from rulewright.dsl.runtime import MAX_LIST
-from rulewright.errors import Diagnostic
+from rulewright.dsl.runtime import MAX_LIST, VALUE_ERRORS, spec_error
+from rulewright.errors import Diagnostic, Span
 
 
 class RuleCompiler:
     """Compiles the statements of one rule into instructions."""
 
     def __init__(self, x: ExprCompiler, rule_index: dict[str, int], rule_name: str,
-                 scope: Scope, zone_slots: Sequence[ZoneSlot], diags: list[Diagnostic]) -> None:
+                 scope: Scope, zone_slots: Sequence[ZoneSlot], diags: list[Diagnostic],
+                 points: PointTable | None = None, rule_points: Sequence[int] = ()) -> None:
+        """Args: ``points``: where coverage points go (None: count nothing, as for worked
+        examples); ``rule_points``: rule index -> its point."""
         self.x = x
+        self.points = points
+        self.rule_points = rule_points
+        #: > 0 while compiling code a constant condition rules out in this configuration
+        self.dead = 0
+        #: (rule index, in live code) for each ``do``
+        self.calls: list[tuple[int, bool]] = []
         self.rule_index = rule_index
         self.rule = rule_name
         self.scope = scope
@@ -44,6 +54,20 @@ class RuleCompiler:
 
     def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
         return Site(self.rule, s.span, what)
+
+    def point(self, kind: str, span: Span, text: str = "", ruled_out: bool = False) -> int:
+        """A coverage point here (0, the sink, when this rule counts none)."""
+        if self.points is None:
+            return 0
+        return self.points.add(kind, self.rule, span, text, not (ruled_out or self.dead))
+
+    def guarded_block(self, body: Iterable[ast.Stmt], ruled_out: bool) -> None:
+        """Compile ``body``; when ``ruled_out``, its points and calls are not live."""
+        self.dead += ruled_out
+        try:
+            self.block(body)
+        finally:
+            self.dead -= ruled_out
 
     def emit(self, ins: Instr) -> int:
         self.flush()
@@ -207,7 +231,9 @@ class RuleCompiler:
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
         label = s.label or f"choose {s.var}"
         pass_label = s.pass_label
-        pass_when = self.x.expr(s.pass_when, self.scope) if s.pass_when is not None else None
+        pass_code = self.x.code(s.pass_when, self.scope) if s.pass_when is not None else None
+        pass_when = self.x.lam(pass_code.node, line=s.span.line) if pass_code is not None \
+            else None
 
         # the options as one generated expression, the variable bound in the where-clause
         source = self.x.source_code(s.source, self.scope)
@@ -248,11 +274,26 @@ class RuleCompiler:
         bound = len(self.x.comps) if comps is not None else _fixed_ids_below(fixed)
         self.emit(Choice(player, options, slot, self.site(s, label), bound,
                          pass_label is not None))
+        if pass_label is not None:
+            # which way the decision went (an item, or the pass) for coverage: both ways
+            # go on to the next instruction
+            pick = self.point("pick", s.span, label)
+            passed = self.point("pass", s.span, pass_label,
+                                pass_code is not None and constant_truth(pass_code.node) is False)
+            at = self.emit(JumpUnless(lambda st, l: l[slot] is not None, 0,
+                                      self.site(s, "pass?"), pick, passed))
+            self.patch(at, at + 1)
 
     def s_ChooseOption(self, s: ast.ChooseOption) -> None:
         player = self.x.expr(s.player, self.scope)
-        guards = [self.x.expr(o.when, self.scope) if o.when is not None else None
-                  for o in s.options]
+        codes = [self.x.code(o.when, self.scope) if o.when is not None else None
+                 for o in s.options]
+        guards = [self.x.lam(c.node, line=o.span.line) if c is not None else None
+                  for c, o in zip(codes, s.options)]
+        ruled_out = [c is not None and constant_truth(c.node) is False for c in codes]
+        # one point per option, in a row: option k's is the Switch's point + k
+        first = [self.point("option", o.span, o.label, out)
+                 for o, out in zip(s.options, ruled_out)][0]
         labels = [o.label for o in s.options]
         slot = self.scope.temp("option")
         prefix = f"{s.label}: " if s.label else ""
@@ -262,15 +303,15 @@ class RuleCompiler:
             return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
         self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels)),
                          len(s.options)))
-        switch = self.emit(Switch(slot, (), self.site(s)))
+        switch = self.emit(Switch(slot, (), self.site(s), first))
         targets, ends = [], []
-        for o in s.options:
+        for o, out in zip(s.options, ruled_out):
             targets.append(self.here())
-            self.block(o.body)
+            self.guarded_block(o.body, out)
             ends.append(self.emit(Jump(0, self.site(o))))
         for e in ends:
             self.patch(e, self.here())
-        self.code[switch] = Switch(slot, tuple(targets), self.site(s))
+        self.code[switch] = Switch(slot, tuple(targets), self.site(s), first)
 
     def s_Draw(self, s: ast.Draw) -> None:
         deck = self.zone(s.deck, "draw ... from")
@@ -320,8 +361,11 @@ class RuleCompiler:
             if not items:
                 raise SpecRuntimeError("random pick from an empty list", "exhausted")
             counts: dict[Any, int] = {}
-            for v in items:
-                counts[v] = counts.get(v, 0) + 1
+            try:
+                for v in items:
+                    counts[v] = counts.get(v, 0) + 1
+            except VALUE_ERRORS as err:  # `random x from 3`: not a list of values
+                raise spec_error(err) from err
             if weight is not None:
                 counts = _weights(counts, weight, slot, st, l)
             total = sum(counts.values())
@@ -338,13 +382,28 @@ class RuleCompiler:
     # ---- control flow
     def s_If(self, s: ast.If) -> None:
         ends = []
-        for cond, body in s.branches:
-            c = self.x.expr(cond, self.scope)
-            jf = self.emit(JumpUnless(c, 0, self.site(s, "if")))
-            self.block(body)
+        decided = False  # an earlier condition is constantly true: the later arms never run
+        last = 0
+        for k, (cond, body) in enumerate(s.branches):
+            code = self.x.code(cond, self.scope)
+            truth = constant_truth(code.node)
+            out = decided or truth is False
+            text = self.points.excerpt(cond.span) if self.points is not None else ""
+            yes = self.point("if" if k == 0 else "elif", s.span if k == 0 else cond.span,
+                             text, out)
+            last = self.emit(JumpUnless(self.x.lam(code.node, line=cond.span.line), 0,
+                                        self.site(s, "if"), yes))
+            self.guarded_block(body, out)
             ends.append(self.emit(Jump(0, self.site(s))))
-            self.patch(jf, self.here())
-        self.block(s.orelse)
+            self.patch(last, self.here())
+            decided = decided or truth is True
+        if self.points is not None:
+            at = self.points.else_span(s)
+            no = self.point("else", at or s.span, "" if at else "(none written)", decided)
+            jump = self.code[last]
+            assert isinstance(jump, JumpUnless)  # emitted just above, as the last arm's test
+            self.code[last] = attrs.evolve(jump, no=no)
+        self.guarded_block(s.orelse, decided)
         for e in ends:
             self.patch(e, self.here())
 
@@ -401,8 +460,11 @@ class RuleCompiler:
 
     def s_CallRule(self, s: ast.CallRule) -> None:
         args = [self.x.expr(a, self.scope) for a in s.args]
-        self.emit(Call(self.rule_index[s.rule], lambda st, l: [a(st, l) for a in args],
-                       self.site(s, s.rule)))
+        callee = self.rule_index[s.rule]
+        self.calls.append((callee, not self.dead))
+        point = self.rule_points[callee] if callee < len(self.rule_points) else 0
+        self.emit(Call(callee, lambda st, l: [a(st, l) for a in args], self.site(s, s.rule),
+                       point))
 
     def s_Turn(self, s: ast.Turn) -> None:
         who = self.x.code(s.player, self.scope).node
@@ -419,7 +481,11 @@ class RuleCompiler:
             self.patch(skip, self.here())
 
     def s_Gap(self, s: ast.Gap) -> None:
-        self.emit(Gap(s.text, self.site(s, "gap")))
+        ruling = s.ruling
+        self.emit(Gap(s.text, self.site(s, "gap"), self.point("gap", s.span, s.text),
+                      ruling.text if ruling is not None else None))
+        if ruling is not None:
+            self.block(ruling.body)  # run in place: the rule's locals, then what follows
 
     def s_Expect(self, s: ast.Expect) -> None:
         self.emit(Expect(self.x.expr(s.cond, self.scope), s.message, self.site(s, "expect")))

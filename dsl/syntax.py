@@ -37,11 +37,11 @@ _TOKEN_WORDS = {
 # Keyword groups: when most of a group is acceptable, "expected" names the group instead of
 # listing twenty keywords (which would hide the one or two specific alternatives).
 _DECLS = frozenset({"GAME", "VARIANT", "ENUM", "CARD", "ZONE", "VAR", "TOKEN", "TABLE",
-                    "FUNCTION", "RULE", "SCORING", "INVARIANT", "ERRATUM", "EXAMPLE",
+                    "FUNCTION", "RULE", "SCORING", "INVARIANT", "ERRATUM", "EDITION", "EXAMPLE",
                     "ASSUME_NAMED"})
 _STMTS = frozenset({"LET", "MOVE", "SHUFFLE", "DRAW", "ROLL", "RANDOM", "CHOOSE", "IF", "WHILE",
                     "REPEAT", "FOR", "DO", "TURN", "TRANSFER", "GAP", "EXPECT", "END", "RETURN",
-                    "BREAK", "SCRIPT"})
+                    "BREAK", "SCRIPT", "SIMULTANEOUSLY", "REVEAL", "ELIMINATE"})
 _PROV = frozenset({"CITE", "ASSUME", "NOTE"})
 _OPS = frozenset({"ADDOP", "MULOP", "CMPOP", "AND", "OR", "DOT", "LSQB"})
 _EXPR = frozenset({"INT", "LPAR", "LSQB", "NAME", "NOT", "SIGN", "STRING"})

@@ -11,6 +11,7 @@ from rulewright.dsl import ast
 from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.machine import Machine, ZoneSlot
 from rulewright.dsl.parse import parse
+from rulewright.dsl.patch import apply_patches, edition_selection
 from rulewright.engines.state import State
 from rulewright.errors import UsageError
 
@@ -100,6 +101,18 @@ def seen_by(zone: ZoneSlot, players: int) -> int:
     return 0 if zone.owner is None else 1 << zone.owner
 
 
+def selection(spec: ast.Spec, variants: Sequence[str] = (), errata: Sequence[str] = (),
+              edition: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(variants, errata) selected by an edition and explicit names, without repeats.
+
+    Raises:
+        UsageError: an unknown edition.
+    """
+    ed_errata, ed_variants = edition_selection(spec, edition) if edition else ((), ())
+    return (tuple(dict.fromkeys((*ed_variants, *variants))),
+            tuple(dict.fromkeys((*ed_errata, *errata))))
+
+
 class Game:
     """A spec compiled for one configuration; the factory of its states.
 
@@ -142,9 +155,14 @@ class Game:
         """The player count."""
         return self.machine.players
 
-    def new_initial_state(self, seed: int = 0) -> State:
-        """The state after setup has run up to the first decision or chance event."""
-        return State(self, seed)
+    def new_initial_state(self, seed: int = 0, *, coverage: bool = False) -> State:
+        """The state after setup has run up to the first decision or chance event.
+
+        Args:
+            coverage: record which rules and branches the game runs (``State.cover``, one
+                flag per point of ``machine.points``; see :mod:`rulewright.engines.coverage`).
+        """
+        return State(self, seed, coverage=coverage)
 
     def example_state(self, name: str) -> State:
         """Run the spec's example ``name`` from the bare layout (no setup).
@@ -165,17 +183,18 @@ class Game:
 
 
 def load(spec: str | Path, players: int | None = None, variants: Sequence[str] = (),
-         errata: Sequence[str] = ()) -> Game:
+         errata: Sequence[str] = (), edition: str | None = None) -> Game:
     """Load, check and compile a spec for one configuration.
 
     Args:
         spec: a bundled spec's name (``"braff"``) or a path to a ``.rules`` file.
-        players: the player count; default the game's smallest.
+        players: the player count; default the smallest the configuration allows.
         variants: variant names to select.
-        errata: erratum names to apply, in order.
+        errata: erratum names to apply (in the order the spec declares them).
+        edition: an edition's name: its errata and variants are selected too.
 
     Raises:
-        UsageError: unknown spec, player count, variant or erratum.
+        UsageError: unknown spec, player count, variant, erratum or edition.
         SpecError: the spec has errors.
     """
     if isinstance(variants, str) or isinstance(errata, str):
@@ -186,6 +205,7 @@ def load(spec: str | Path, players: int | None = None, variants: Sequence[str] =
     probe = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
     bundled = probe is not None and probe.id in bundled_specs() and \
         spec_path(spec) == spec_path(probe.id)
+    variants, errata = selection(parsed, variants, errata, edition)
     return load_parsed(parsed, players, variants, errata,
                        source=probe.id if bundled and probe else str(spec_path(spec)))
 
@@ -203,8 +223,11 @@ def load_parsed(parsed: ast.Spec, players: int | None = None, variants: Sequence
         UsageError: a player count, variant or erratum the spec does not offer.
         SpecError: the spec has errors.
     """
-    game = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
-    n = players if players is not None else (game.players[0] if game else 2)
+    if players is None:  # the smallest count of the selection (a patch may change the range)
+        header = apply_patches(parsed, errata, variants).header()
+        n = header.players[0] if header else 2
+    else:
+        n = players
     machine = compile_spec(parsed, players=n, variants=variants, errata=errata)
     return Game(machine, source or machine.game.id)
 

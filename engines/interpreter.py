@@ -19,8 +19,8 @@ from attrs import frozen
 
 from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceNode, Choice,
                                     Decision, Draw, End, Exec, Expect, ForNext, Gap, InternalError,
-                                    Jump, JumpUnless, Return, Script, Site, SpecRuntimeError,
-                                    Switch, Together)
+                                    Jump, JumpUnless, Return, Ruled, Script, Site,
+                                    SpecRuntimeError, Switch, Together)
 from rulewright.dsl.labels import distinct
 from rulewright.dsl.runtime import STEP_WORK, relocate
 
@@ -92,6 +92,8 @@ class Interpreter:
         work: int
         result: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None
         example: bool
+        cover: bytearray | None
+        ruled: tuple[Ruled, ...]
 
     def _resolve(self, p: Decision | ChanceNode, i: int) -> bool:
         """Store option ``i`` of the pending node (and move a drawn card); False on a finding."""
@@ -137,7 +139,8 @@ class Interpreter:
         The program counter lives in a local while running and is written back to the frame
         whenever control leaves it (a call, a pause, an error), so the state stays exact.
         Only :class:`SpecRuntimeError` (a spec defect) becomes a finding; any other exception
-        is a bug in rulewright and propagates.
+        is a bug in rulewright and propagates. When the game records coverage (``cover`` is a
+        bytearray), each branch taken sets its point's flag (see rulewright.dsl.machine).
 
         Raises:
             InternalError: an instruction class this loop does not know.
@@ -153,6 +156,7 @@ class Interpreter:
         code = codes[fr[0]]
         pc = fr[1]
         loc = fr[2]
+        cover = self.cover
         ins: Any = code[pc]
         try:
             while True:
@@ -162,7 +166,14 @@ class Interpreter:
                     ins.run(self, loc)
                     pc += 1
                 elif cls is JumpUnless:
-                    pc = pc + 1 if ins.cond(self, loc) else ins.target
+                    if ins.cond(self, loc):
+                        pc += 1
+                        if cover is not None:
+                            cover[ins.yes] = 1
+                    else:
+                        pc = ins.target
+                        if cover is not None:
+                            cover[ins.no] = 1
                 elif cls is Jump:
                     pc = ins.target
                     budget -= 1
@@ -189,6 +200,8 @@ class Interpreter:
                     fr = [ins.rule, 0, args]
                     stack.append(fr)
                     code, pc, loc = codes[ins.rule], 0, args
+                    if cover is not None:
+                        cover[ins.point] = 1
                     if len(stack) > MAX_CALL_DEPTH:
                         self._finish("runtime error", f"rule calls nested more than "
                                      f"{MAX_CALL_DEPTH} deep (a rule that calls itself "
@@ -207,8 +220,11 @@ class Interpreter:
                     fr = stack[-1]
                     code, pc, loc = codes[fr[0]], fr[1], fr[2]
                 elif cls is Switch:
-                    pc = ins.targets[loc[ins.slot]]
+                    k = loc[ins.slot]
+                    pc = ins.targets[k]
                     loc[ins.slot] = None  # the hidden option slot is dead (states are values)
+                    if cover is not None:
+                        cover[ins.point + k] = 1
                 elif cls is Choice or cls is Draw or cls is Chance:
                     fr[1] = pc
                     if not self._pause(ins, loc):
@@ -224,9 +240,15 @@ class Interpreter:
                         self.together = None
                     pc += 1
                 elif cls is Gap:
-                    fr[1] = pc
-                    self._finish("gap", ins.text, ins.site)
-                    return
+                    if cover is not None:
+                        cover[ins.point] = 1
+                    if ins.ruling is None:
+                        fr[1] = pc
+                        self._finish("gap", ins.text, ins.site)
+                        return
+                    # reported as reached; play goes on under the ruling (the next instructions)
+                    self.ruled += (Ruled(ins, len(self.history)),)
+                    pc += 1
                 elif cls is Expect:
                     if not ins.cond(self, loc):
                         fr[1] = pc
@@ -355,11 +377,25 @@ class Interpreter:
         self.pending = TERMINAL
         if self.example:
             return
+        if self.cover is not None:
+            self.cover[self.game.machine.scoring_point] = 1
         try:
             self.result = self._score()
         except SpecRuntimeError as err:
             self._finish(err.kind, f"scoring: {err}", getattr(err, "site", None)
                          or self._scoring_site())
+            return
+        scoring = self.game.machine.scoring
+        if scoring.tie_end == "gap":
+            # ``then gap``: the book names no way to break a tie that remains for first place
+            keys = self.result[1]
+            best = max(keys)
+            tied = [p for p, k in enumerate(keys) if k == best]
+            if len(tied) > 1:
+                decl = scoring.decl
+                self._finish("gap", f"{scoring.tie_decision} (players {tied} are still tied "
+                             "for first place after the tie-break chain)",
+                             Site("scoring", decl.tie_span or decl.span, "then gap"))
 
     def _scoring_site(self) -> Site:
         decl = self.game.machine.scoring.decl

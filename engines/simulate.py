@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from attrs import define, field, frozen
 
+from rulewright.engines.coverage import Coverage, point_json
 from rulewright.engines.game import Game
 from rulewright.engines.source import SpecText
 from rulewright.engines.state import State
@@ -45,18 +46,22 @@ GAME_SECONDS = 60.0
 
 def playout(game: Game, seed: int, policy: Policy = random_policy,
             record: bool = False,
-            time_limit: float | None = GAME_SECONDS) -> tuple[State, list[dict[str, Any]]]:
+            time_limit: float | None = GAME_SECONDS,
+            coverage: bool = False) -> tuple[State, list[dict[str, Any]]]:
     """Play one game to the end.
 
     Chance outcomes and the policy's choices both come from ``random.Random(seed)``, so the
     same seed gives the same game. A game still running after ``time_limit`` seconds (wall
     clock; None: no limit) ends with a "time limit" finding at its pending decision.
 
+    Args:
+        coverage: record the rules and branches the game runs (in ``state.cover``).
+
     Returns:
         The terminal state and, when ``record``, the trace steps.
     """
     rng = random.Random(seed)
-    state = game.new_initial_state(seed)
+    state = game.new_initial_state(seed, coverage=coverage)
     steps: list[dict[str, Any]] = []
     deadline = None if time_limit is None else time.monotonic() + time_limit
     while not state.is_terminal():
@@ -79,7 +84,9 @@ class Summary:
         games: how many. turns: total turns per game (mean, min, max). steps: actions per game.
         scores: per seat (mean, standard deviation). wins: per seat, share of games won
         (shared wins count for each winner) with a 95% Wilson interval.
-        findings: (kind, rule, message) -> count.
+        findings: (kind, rule, message) -> count (the games a finding ended).
+        rulings: (rule, line, gap text, ruling) -> the games that reached that gap and went
+        on under its ruling. coverage: the games that ran each rule and branch, or None.
     """
 
     games: int
@@ -88,16 +95,34 @@ class Summary:
     scores: tuple[tuple[float, float], ...]
     wins: tuple[tuple[float, float, float], ...]
     findings: dict[tuple[str, str, str], int]
+    rulings: dict[tuple[str, int, str, str], int] = field(factory=dict)
+    coverage: Coverage | None = None
+
+    @property
+    def normal(self) -> int:
+        """The games that ended normally (no finding; a ruling does not stop a game)."""
+        return self.games - sum(self.findings.values())
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"games": self.games,
-                "turns": dict(zip(("mean", "min", "max"), self.turns)),
-                "steps": dict(zip(("mean", "min", "max"), self.steps)),
-                "scores": [{"mean": m, "stdev": s} for m, s in self.scores],
-                "wins": [{"share": w, "low95": lo, "high95": hi} for w, lo, hi in self.wins],
-                "findings": [{"kind": k, "rule": r, "message": msg, "count": n}
-                             for (k, r, msg), n in sorted(self.findings.items())]}
+        out = {"games": self.games,
+               "turns": dict(zip(("mean", "min", "max"), self.turns)),
+               "steps": dict(zip(("mean", "min", "max"), self.steps)),
+               "scores": [{"mean": m, "stdev": s} for m, s in self.scores],
+               "wins": [{"share": w, "low95": lo, "high95": hi} for w, lo, hi in self.wins],
+               "findings": [{"kind": k, "rule": r, "message": msg, "count": n}
+                            for (k, r, msg), n in sorted(self.findings.items())],
+               "ended_normally": self.normal,
+               "rulings": [{"rule": r, "line": line, "message": msg, "ruling": ruling,
+                            "count": n}
+                           for (r, line, msg, ruling), n in sorted(self.rulings.items())]}
+        if self.coverage is not None:
+            run, live = self.coverage.counts()
+            cites_run, cited = self.coverage.cites()
+            out["coverage"] = {"live": live, "covered": run,
+                               "uncovered": [point_json(p) for p in self.coverage.uncovered()],
+                               "cites": {"run": len(cites_run), "cited": len(cited)}}
+        return out
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -128,8 +153,9 @@ class Tally:
     Attributes:
         players: seats. games: games played. turns, steps: per game, in seed order.
         scores: per seat, the scores of the games that ended normally. wins: per seat, games
-        won. findings: (kind, rule, message) -> count. traces: (seed, trace document) of each
-        game, when recorded.
+        won. findings: (kind, rule, message) -> count. rulings: (rule, line, gap text,
+        ruling) -> games that went on under it. coverage: games that ran each rule and
+        branch. traces: (seed, trace document) of each game, when recorded.
     """
 
     players: int
@@ -140,6 +166,8 @@ class Tally:
     wins: list[int] = field(factory=list)
     findings: Counter[tuple[str, str, str]] = field(factory=Counter)
     traces: list[tuple[int, dict[str, Any]]] = field(factory=list)
+    rulings: Counter[tuple[str, int, str, str]] = field(factory=Counter)
+    coverage: Coverage | None = None
 
     def __attrs_post_init__(self) -> None:
         self.scores = self.scores or [[] for _ in range(self.players)]
@@ -155,6 +183,21 @@ class Tally:
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
         self.findings.update(other.findings)
         self.traces += other.traces
+        self.rulings.update(other.rulings)
+        if self.coverage is None:
+            self.coverage = other.coverage
+        elif other.coverage is not None:
+            self.coverage.merge(other.coverage)
+
+    def count(self, state: State) -> None:
+        """Count a finished game's gaps reached under a ruling and its coverage."""
+        for key in {(r.gap.site.rule, r.gap.site.span.line, r.gap.text, r.gap.ruling or "")
+                    for r in state.ruled}:
+            self.rulings[key] += 1
+        if state.cover is not None:
+            if self.coverage is None:
+                self.coverage = Coverage.of(state.game.machine)
+            self.coverage.add(state.cover)
 
 
 def tally(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,
@@ -169,8 +212,9 @@ def tally(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,
     """
     out = Tally(game.num_players)
     for i in range(games):
-        state, trace = playout(game, seed + i, policy, record or keep_traces)
+        state, trace = playout(game, seed + i, policy, record or keep_traces, coverage=True)
         out.games += 1
+        out.count(state)
         out.turns.append(sum(state.turns))
         out.steps.append(len(state.history))
         if state.finding is not None:
@@ -198,7 +242,7 @@ def summarise(t: Tally) -> Summary:
         steps=(statistics.fmean(steps) if steps else 0.0, min(steps, default=0), max(steps, default=0)),
         scores=tuple(_mean_sd(s) for s in t.scores),
         wins=tuple((w / finished if finished else 0.0, *wilson(w, finished)) for w in t.wins),
-        findings=dict(t.findings))
+        findings=dict(t.findings), rulings=dict(t.rulings), coverage=t.coverage)
 
 
 def simulate(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,

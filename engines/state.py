@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from attrs import frozen
 
 from rulewright.dsl.machine import (TERMINAL, ChanceNode, Choice, Decision, InternalError, Pending,
-                                    Site, SpecRuntimeError, Terminal)
+                                    Ruled, Site, SpecRuntimeError, Terminal)
 from rulewright.dsl.runtime import STEP_WORK, contents
 # the budgets and Finding are the interpreter's; imported here, where callers have found them
 from rulewright.engines.interpreter import (INSTRUCTION_BUDGET, MAX_CALL_DEPTH, QUERY_WORK,
@@ -60,13 +60,18 @@ class State(Interpreter):
             choice, the block's players); else None.
         history: applied action ids (decisions and chance outcomes). finding: set when a
         spec defect or gap ended the game. seed: the seed for sampled play.
+        ruled: the gaps with a provisional ruling this game reached, in order (play went on
+        under each ruling). cover: the coverage flags, one per point of the machine, when the
+        game records coverage, else None (a clone records none).
     """
 
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
                  "history", "finding", "seed", "pending", "script", "events", "work", "result",
-                 "example", "recall", "known", "out", "together")
+                 "example", "recall", "cover", "ruled", "known", "out",
+                 "together")
 
-    def __init__(self, game: Game, seed: int = 0, *, start: int | None = None) -> None:
+    def __init__(self, game: Game, seed: int = 0, *, start: int | None = None,
+                 coverage: bool = False) -> None:
         m = game.machine
         self.game = game
         self.seed = seed
@@ -85,7 +90,8 @@ class State(Interpreter):
         self.out = [0] * m.players
         self.together: tuple[State, tuple[int, ...]] | None = None
         rule = m.rules[m.start if start is None else start]
-        self.stack: list[list[Any]] = [[rule_index(m, rule.name), 0, [None] * rule.nlocals]]
+        first = rule_index(m, rule.name)
+        self.stack: list[list[Any]] = [[first, 0, [None] * rule.nlocals]]
         self.history: list[int] = []
         self.finding: Finding | None = None
         self.pending: Pending = TERMINAL
@@ -95,6 +101,11 @@ class State(Interpreter):
         self.result: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
         self.example = start is not None
         self.recall: Recall | None = None
+        self.ruled: tuple[Ruled, ...] = ()
+        self.cover: bytearray | None = None
+        if coverage:
+            self.cover = bytearray(len(m.points))
+            self.cover[m.rule_points[first]] = 1
         self._advance()
 
     # ---- OpenSpiel-style queries
@@ -381,6 +392,8 @@ class State(Interpreter):
         new.result = self.result
         new.example = self.example
         new.recall = self.recall
+        new.ruled = self.ruled  # a tuple: shared, never changed in place
+        new.cover = None  # a clone is a check's copy: what it runs is not the game's coverage
         return new
 
     def __copy__(self) -> State:

@@ -20,6 +20,7 @@ from rulewright.dsl import ast
 from rulewright.engines.game import (MAX_SPEC_BYTES, Game, bundled_specs, display_path, load,
                                      load_spec, spec_path)
 from rulewright.engines.schema import read_json, validate
+from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.engines.state import State
 from rulewright.errors import SpecError, TraceError, UsageError
 
@@ -34,14 +35,30 @@ def record_step(state: State, action: int) -> dict[str, Any]:
             "line": site.span.line if site else 0, "turns": list(state.turns)}
 
 
+#: A trace records at most this many gaps reached under a ruling (the first ones).
+MAX_RULINGS = 10_000
+
+
+def rulings_json(state: State) -> list[dict[str, Any]]:
+    """The gaps with a ruling a game reached (at most :data:`MAX_RULINGS`): step (actions
+    applied then), rule, line, the gap's text and the ruling play went on under."""
+    return [{"step": r.step, "rule": r.gap.site.rule, "line": r.gap.site.span.line,
+             "message": r.gap.text, "ruling": r.gap.ruling or ""}
+            for r in state.ruled[:MAX_RULINGS]]
+
+
 def trace_json(game: Game, state: State, steps: list[dict[str, Any]]) -> dict[str, Any]:
-    """A trace document for a game played from its initial state to ``state``."""
-    return {"format": FORMAT, **game.describe(), "seed": state.seed,
-            "history": list(state.history), "steps": steps,
-            "terminal": state.is_terminal(),
-            "finding": state.finding.to_json() if state.finding else None,
-            "returns": state.returns() if state.is_terminal() else None,
-            "ranking": state.ranking() if state.is_terminal() else None}
+    """A trace document for a game played from its initial state to ``state`` (with
+    "rulings" when it went on past a gap under a ruling)."""
+    doc = {"format": FORMAT, **game.describe(), "seed": state.seed,
+           "history": list(state.history), "steps": steps,
+           "terminal": state.is_terminal(),
+           "finding": state.finding.to_json() if state.finding else None,
+           "returns": state.returns() if state.is_terminal() else None,
+           "ranking": state.ranking() if state.is_terminal() else None}
+    if state.ruled:
+        doc["rulings"] = rulings_json(state)
+    return doc
 
 
 def write_trace(path: Path, doc: dict[str, Any]) -> None:
@@ -198,25 +215,64 @@ def _check_outcome(doc: dict[str, Any], state: State) -> None:
         if doc[key] != got:
             raise TraceError(f"the trace records {key} {_short(doc[key])}; replaying gives "
                              f"{_short(got)}")
+    if doc.get("rulings", []) != rulings_json(state):
+        raise TraceError(f"the trace records rulings {_short(doc.get('rulings', []))}; "
+                         f"replaying gives {_short(rulings_json(state))}")
+
+
+def scores_or_reason(state: State) -> list[int] | str:
+    """The state's scores, or why the spec's scoring cannot compute them there.
+
+    For displays and comparisons in the middle of a game: before setup is done a scoring
+    may read what is not there yet (Złap Kadr's undealt boards), which is no defect; a
+    scoring that breaks later is one, and the run's violation or finding reports it.
+    """
+    try:
+        return state.returns()
+    except SpecRuntimeError as err:
+        return str(err)
 
 
 def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = None) -> list[str]:
     """Readable lines, one per step: step, turn, who, action label, the rule and spec line it
     came from, and score changes (when ``states`` from :func:`replay` are given)."""
     lines = []
-    scores = states[0].returns() if states else None
+    first = scores_or_reason(states[0]) if states else None
+    # before setup is done a scoring may read what is not there yet: no score column then
+    scores = first if isinstance(first, list) else None
+    said = False
+    rulings: dict[int, list[dict[str, Any]]] = {}
+    for r in doc.get("rulings", []):
+        rulings.setdefault(r["step"], []).append(r)
+
+    def ruled(step: int) -> None:
+        for r in rulings.get(step, []):
+            lines.append(f"      GAP {r['message']} (rule {r['rule']}, line {r['line']}): "
+                         f"play goes on under the ruling: {r['ruling']}")
+    ruled(0)
     for n, step in enumerate(doc["steps"], start=1):
         who = "chance" if step["player"] == -1 else f"player {step['player']}"
         turn = sum(step.get("turns", [])) or 0
         line = f"{n:4d}  turn {turn:3d}  {who:9s}  {step['label']}   [{step['rule']}, line {step['line']}]"
-        if states is not None and n < len(states) and scores is not None:
-            after = states[n].returns()
-            changes = [f"p{p}{after[p] - scores[p]:+d}" for p in range(len(after))
-                       if after[p] != scores[p]]
-            if changes:
-                line += "   score " + " ".join(changes)
-            scores = after
+        if states is not None and n < len(states):
+            after = scores_or_reason(states[n])
+            if isinstance(after, str):
+                if scores is not None and not said:
+                    # computable before, not now (e.g. a counter set to none): said once;
+                    # the violation or finding below explains the defect
+                    line += f"   score cannot be computed: {after}"
+                    said = True
+                after_list = None
+            else:
+                after_list = after
+                if scores is not None:
+                    changes = [f"p{p}{after[p] - scores[p]:+d}" for p in range(len(after))
+                               if after[p] != scores[p]]
+                    if changes:
+                        line += "   score " + " ".join(changes)
+            scores = after_list
         lines.append(line)
+        ruled(n)
     if doc.get("finding"):
         f = doc["finding"]
         lines.append(f"FINDING {f['kind']}: {f['message']} (rule {f['rule']}, line {f['line']})")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from rulewright.engines.trace import record_step, trace_json
+from rulewright.engines.trace import record_step, scores_or_reason, trace_json
 from rulewright.invariants.base import Context, Invariant
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def replays(ctx: Context, state: State) -> str | None:
             return f"replaying the history: step {n + 1}'s action {action} is not legal"
         steps.append(record_step(fresh, action))
         fresh.apply_action(action)
-    if fresh.key() != state.key() or fresh.returns() != state.returns():
+    if fresh.key() != state.key() or scores_or_reason(fresh) != scores_or_reason(state):
         return "replaying the whole history gives another final state"
     doc = trace_json(game, fresh, steps)
     if json.loads(json.dumps(doc)) != doc:

@@ -43,8 +43,8 @@ from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.backend import Backend, SerialBackend
 from rulewright.invariants.mutation_report import (GapCount, Kill, MutantRun, MutationReport)
 from rulewright.invariants.profiles import PROFILES
-from rulewright.invariants.runner import (Config, config_seed, configurations, run_examples,
-                                          verify_config)
+from rulewright.invariants.runner import (Config, config_seed, configurations,
+                                          example_selections, run_examples, verify_config)
 
 #: Seeded random games per configuration for the equivalence check, by default.
 PLAYOUTS = 10
@@ -158,11 +158,12 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                  for c in configs]
     except SpecError as err:
         return done("invalid", error=err.render())
-    errata_sets = list(dict.fromkeys(c.errata for c in configs)) or [()]
+    selections = example_selections(target, configs)  # an edition's examples, too
+
     def load_mutant(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
         return load_parsed(target, players, variants, errata, source=str(spec))
     try:  # an example may be for a player count or variant no configuration has
-        worked = run_examples(spec, errata_sets, parsed=target, load_game=load_mutant,
+        worked = run_examples(spec, selections, parsed=target, load_game=load_mutant,
                               first_failure=True)
     except SpecError as err:
         return done("invalid", error=err.render())

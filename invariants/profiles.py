@@ -39,7 +39,9 @@ class Profile:
     Attributes:
         name: dev | ci | thorough. min_examples, max_examples: the examples range.
         step_count: Hypothesis' stateful_step_count. budget: seconds for a whole run, or None.
-        shrink_seconds: the cap on shrinking one failure.
+        shrink_seconds: the cap on shrinking one failure. aim: policy mixes and Hypothesis
+        targeting (:mod:`rulewright.invariants.aim`); False for plain random play
+        (``verify --no-aim``).
     """
 
     name: str
@@ -48,6 +50,7 @@ class Profile:
     step_count: int
     budget: float | None
     shrink_seconds: int
+    aim: bool = True
 
 
 PROFILES: dict[str, Profile] = {

@@ -14,12 +14,13 @@ Items. A node id reads ``FILE::CONFIGURATION::CHECK``, with no spaces or bracket
 ``--lf``, ``--ff``, ``-k`` and ``--deselect`` treat each as a plain name:
 
 - one collector per configuration (every player count, variants none and each alone, errata
-  off and on), named like ``3p``, ``3p+v:short``, ``2p+errata`` or ``2p+board_a2``
+  off and on, each edition), named like ``3p``, ``3p+v:short``, ``2p+errata``,
+  ``2p+board_a2`` or ``5p+ed:2019``
   (:func:`config_id`), holding one item per invariant (its id with ``_`` for spaces:
   ``conservation``, ``no_deadlock``, ``spec:small``) and a ``gaps`` item (fails only with
   ``--rulewright-strict``);
-- one collector per errata setting, ``worked_examples`` (``worked_examples+errata``), with
-  one item per worked example, named after it.
+- one collector per errata setting, ``worked_examples`` (``worked_examples+errata``,
+  ``worked_examples+ed:2019``), with one item per worked example, named after it.
 
 A configuration is verified once, by its first item; the others read the result. A failure
 starts with ``spec/x.rules:LINE:`` (the rule or invariant involved, as an editor jumps to it)
@@ -123,7 +124,8 @@ class RulesFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         """Configurations in a stable order, then the worked examples."""
         from rulewright.dsl import ast
-        from rulewright.invariants.runner import configurations
+        from rulewright.dsl.patch import examples_of
+        from rulewright.invariants.runner import configurations, example_selections
         try:
             configs = configurations(self.path)
             parsed = load_spec(self.path)
@@ -135,21 +137,20 @@ class RulesFile(pytest.File):
         for config in configs:
             yield ConfigCollector.from_parent(self, name=config_id(config.label), setup=config,
                                               header_line=header_line)
-        for errata in dict.fromkeys(c.errata for c in configs):
-            examples = {d.name: d.span.line for d in parsed.decls
-                        if isinstance(d, ast.ExampleDecl)}
-            for er in (d for d in parsed.decls if isinstance(d, ast.ErratumDecl)):
-                if er.name in errata:
-                    examples.update({e.name: e.span.line for e in er.examples})
+        editions = {(c.errata, c.edition) for c in configs if c.edition}
+        for errata, variants in example_selections(parsed, configs):
+            examples = {name: d.span.line
+                        for name, d in examples_of(parsed, errata, variants).items()}
             if examples:
-                name = "worked_examples" + ("+" + config_id(_errata_label(errata))
-                                            if errata else "")
+                edition = next((e for es, e in editions if es == errata), "")
+                label = f"ed:{edition}" if edition else _errata_label(errata)
+                name = "worked_examples" + ("+" + config_id(label) if label else "")
                 yield ExamplesCollector.from_parent(self, name=name, errata=errata,
-                                                    examples=examples)
+                                                    variants=variants, examples=examples)
 
 
 def _errata_label(errata: tuple[str, ...]) -> str:
-    return "errata" if len(errata) > 1 else errata[0]
+    return "" if not errata else "errata" if len(errata) > 1 else errata[0]
 
 
 class ConfigCollector(pytest.Collector):
@@ -286,10 +287,11 @@ class GapsItem(InvariantItem):
 class ExamplesCollector(pytest.Collector):
     """The spec's worked examples under one errata setting: one item each."""
 
-    def __init__(self, *, errata: tuple[str, ...], examples: dict[str, int],
-                 **kwargs: Any) -> None:
+    def __init__(self, *, errata: tuple[str, ...], variants: tuple[str, ...] = (),
+                 examples: dict[str, int], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.errata = errata
+        self.variants = variants
         self.examples = examples
         self.results: dict[str, Any] | None = None
 
@@ -302,7 +304,8 @@ class ExamplesCollector(pytest.Collector):
         """Every example's :class:`~rulewright.invariants.report.ExampleResult` (run once)."""
         from rulewright.invariants.runner import run_examples
         if self.results is None:
-            self.results = {e.name: e for e in run_examples(self.path, [self.errata])}
+            self.results = {e.name: e for e in run_examples(self.path,
+                                                            [(self.errata, self.variants)])}
         return self.results
 
 

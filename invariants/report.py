@@ -32,9 +32,25 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
             "trace": "/abs/path/tiny-2p-tokens.json"     # for `rulewright replay`
           }],
           "gaps": [{"kind": "gap", "rule": "...", "line": 12,
-                    "message": "...", "cites": [...], "count": 7,
-                    "shortest": 14, "trace": "/abs/path/...json" | null}]
+                    "message": "...", "cites": [...], "count": 7,   # finished games that
+                                                                    # reached it
+                    "shortest": 14, "trace": "/abs/path/...json" | null,
+                    "ruling": null | "pay what is left",  # play went on under this ruling
+                    "share": 0.14,                 # count / finished
+                    "almost_every_game": false}],  # share >= 0.9 of >= 5 finished games
+          "endings": {"normal": 40, "ruled": 12},  # finished games that ended without a
+                                      # finding; of those, games that went on under a ruling
+          "normal_share": 0.78 | null,              # normal / finished (null: none finished)
+          "coverage": {"live": 110, "covered": 95,  # points of this configuration, and run
+                       "games": [3, 0, null, ...],  # per entry of the game's "points": the
+                                      # games that ran it (null: not part of this configuration)
+                       "uncovered": [1, ...],       # indices of "points" no game ran
+                       "cites": {"run": 40, "cited": 44}}   # rulebook sentences
         }],
+        "points": [{"kind": "rule" | "if" | "elif" | "else" | "option" | "pick" | "pass" |
+                            "gap" | "scoring",
+                    "rule": "setup", "line": 12, "column": 3, "text": "count(deck) == 0",
+                    "cites": [...]}],      # cites: rules and scoring only
         "worked_examples": [{"name": "ex1", "title": "...", "players": 3, "variants": [],
                              "errata": [], "passed": true, "steps": 4,
                              "problem": null | "expectation failed: ..."}]
@@ -51,8 +67,12 @@ import hypothesis
 from attrs import asdict, define, field
 
 import rulewright
+from rulewright.engines.coverage import Coverage, almost_every, point_json, union_order
 
-#: Version 2 (was 1): adds "seed", "versions" and each game's "fingerprint".
+#: Version 2 (was 1): adds "seed", "versions" and each game's "fingerprint". Later additions
+#: within version 2 (optional, so older documents stay valid): each game's "points", each
+#: configuration's "coverage", "endings" and "normal_share", each gap's "ruling", "share" and
+#: "almost_every_game".
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -118,7 +138,14 @@ class ViolationReport:
 
 @define
 class GapReport:
-    """A reachable gap or exhaustion: where, how often, the shortest game's trace."""
+    """A reachable gap: where, how often, the shortest game's trace.
+
+    Attributes:
+        count: finished games that reached it. ruling: the provisional ruling play went on
+            under (None: the gap ended those games). share: ``count`` of the finished games
+            (0.0 when none finished). flagged: reached in almost every game
+            (:func:`rulewright.engines.coverage.almost_every`).
+    """
 
     kind: str
     rule: str
@@ -128,10 +155,16 @@ class GapReport:
     count: int
     shortest: int
     trace: str | None
+    ruling: str | None = None
+    share: float = 0.0
+    flagged: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict: every field."""
-        return asdict(self)
+        """A JSON-ready dict: every field ("flagged" as "almost_every_game")."""
+        out = asdict(self)
+        out["share"] = round(self.share, 4)
+        out["almost_every_game"] = out.pop("flagged")
+        return out
 
 
 @define
@@ -155,18 +188,54 @@ class ConfigResult:
     gaps: list[GapReport] = field(factory=list)
     #: A bug in rulewright that stopped this configuration ("TypeError: ..."), or None.
     internal_error: str | None = None
+    #: Finished games that ended without a finding; of those, games that went on under a ruling.
+    normal: int = 0
+    ruled: int = 0
+    #: Games that ran each coverage point, or None (no game ran).
+    coverage: Coverage | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
+    @property
+    def normal_share(self) -> float | None:
+        """The share of the finished games that ended normally (None: none finished)."""
+        return self.normal / self.finished if self.finished else None
+
+    def to_json(self, points: list[tuple[str, str, int, int]] | None = None) -> dict[str, Any]:
+        """A JSON-ready dict.
+
+        Args:
+            points: the keys of the game's "points" table, which "coverage" refers to by
+                index (default: this configuration's own points, in spec order).
+        """
         extra = {} if self.internal_error is None else {"internal_error": self.internal_error}
-        return {**extra, "label": self.label, "players": self.players, "variants": self.variants,
-                "errata": self.errata, "examples": self.examples, "games": self.games,
-                "finished": self.finished, "steps": self.steps,
-                "seconds": round(self.seconds, 3),
-                "game_length": {"mean": round(self.mean_length, 2), "max": self.max_length},
-                "status": self.status, "checks": self.checks,
-                "violations": [v.to_json() for v in self.violations],
-                "gaps": [g.to_json() for g in self.gaps]}
+        share = self.normal_share
+        out = {**extra, "label": self.label, "players": self.players,
+               "variants": self.variants, "errata": self.errata, "examples": self.examples,
+               "games": self.games, "finished": self.finished, "steps": self.steps,
+               "seconds": round(self.seconds, 3),
+               "game_length": {"mean": round(self.mean_length, 2), "max": self.max_length},
+               "status": self.status, "checks": self.checks,
+               "violations": [v.to_json() for v in self.violations],
+               "gaps": [g.to_json() for g in self.gaps],
+               "endings": {"normal": self.normal, "ruled": self.ruled},
+               "normal_share": None if share is None else round(share, 4)}
+        if self.coverage is not None:
+            out["coverage"] = coverage_json(self.coverage, points or [
+                p.key for p in union_order([self.coverage.points])])
+        return out
+
+
+def coverage_json(c: Coverage, keys: list[tuple[str, str, int, int]]) -> dict[str, Any]:
+    """A configuration's coverage against the game's table of point ``keys`` (see the module
+    docstring: "coverage")."""
+    games: dict[tuple[str, str, int, int], int] = {}
+    for p, n in zip(c.points, c.games):
+        if p.live:
+            games[p.key] = n
+    run, cited = c.cites()
+    covered, live = c.counts()
+    return {"live": live, "covered": covered, "games": [games.get(k) for k in keys],
+            "uncovered": [i for i, k in enumerate(keys) if games.get(k) == 0],
+            "cites": {"run": len(run), "cited": len(cited)}}
 
 
 @define
@@ -216,12 +285,19 @@ class GameResult:
         """Some configuration reached a gap."""
         return any(c.gaps for c in self.configs)
 
+    def points(self) -> list[Any]:
+        """Every configuration's coverage points, each place once, in spec order."""
+        return union_order(c.coverage.points for c in self.configs if c.coverage is not None)
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
+        points = self.points()
+        keys = [p.key for p in points]
         return {"spec": self.spec, "title": self.title, "source": self.source,
                 "fingerprint": self.fingerprint, "error": self.error, "invariants": self.invariants,
-                "configs": [c.to_json() for c in self.configs],
-                "worked_examples": [e.to_json() for e in self.examples]}
+                "configs": [c.to_json(keys) for c in self.configs],
+                "worked_examples": [e.to_json() for e in self.examples],
+                "points": [point_json(p) for p in points]}
 
 
 @define

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from attrs import frozen
+from attrs import evolve, frozen
 from hypothesis import Phase, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
@@ -24,6 +24,8 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from rulewright.dsl import ast
 from rulewright.dsl.compile import fingerprint
+from rulewright.dsl.patch import apply_patches, edition_selection, examples_of, loose_errata
+from rulewright.engines.coverage import almost_every
 from rulewright.engines.game import Game, load, load_spec
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
@@ -67,20 +69,32 @@ def config_seed(seed: int, spec_id: str, label: str) -> int:
 
 @frozen
 class Config:
-    """One configuration: player count, variants, errata (in declaration order)."""
+    """One configuration: player count, variants, errata (in declaration order), edition.
+
+    Attributes:
+        edition: the edition whose errata and variants these are, or ``""``.
+    """
 
     players: int
     variants: tuple[str, ...] = ()
     errata: tuple[str, ...] = ()
+    edition: str = ""
 
     @property
     def label(self) -> str:
-        """``3p``, ``3p v:short``, ``3p +errata``..."""
+        """``3p``, ``3p v:short``, ``3p +errata``, ``3p ed:2019``..."""
         parts = [f"{self.players}p"]
+        if self.edition:
+            parts.append(f"ed:{self.edition}")
         parts += [f"v:{v}" for v in self.variants]
-        if self.errata:
+        if self.errata and not self.edition:
             parts.append("+errata" if len(self.errata) > 1 else f"+{self.errata[0]}")
         return " ".join(parts)
+
+    @property
+    def selection(self) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+        """(errata, variants, edition): what the configuration selects."""
+        return (self.errata, self.variants, self.edition)
 
 
 #: One spec of a run: (spec, its configurations, or None and the rendered spec error).
@@ -88,26 +102,28 @@ SpecPlan = tuple[str | Path, list[Config] | None, str | None]
 
 
 def configurations(spec: str | Path, players: Sequence[int] | None = None,
-                   variants: Sequence[str] | None = None, errata: str = "both") -> list[Config]:
+                   variants: Sequence[str] | None = None, errata: str = "both",
+                   edition: str | None = None) -> list[Config]:
     """The configurations to verify.
 
+    The errata settings are the spec as written (``off``) and, with ``on``, its errata that
+    belong to no edition, and each edition (its errata and variants); ``both`` is all of
+    these. Each setting runs at every player count its (patched) header allows.
+
     Args:
-        players: player counts (default: every count the header allows).
+        players: player counts (default: every count each setting allows; a count some
+            setting does not allow is left out there).
         variants: exactly these variants together (default: none, then each alone).
-        errata: "off" (none), "on" (all the spec's errata), "both".
+        errata: "off", "on", "both".
+        edition: only this edition (``errata`` is then not used).
 
     Raises:
-        UsageError: a player count outside the header's range, an unknown variant, a bad
+        UsageError: a player count no setting allows, an unknown variant or edition, a bad
             errata mode.
     """
     parsed = load_spec(spec)
     header = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
-    lo, hi = header.players if header else (2, 2)
-    counts = list(players) if players else list(range(lo, hi + 1))
-    for n in counts:
-        if not lo <= n <= hi:
-            raise UsageError(f"{header.id if header else spec}: {n} players is outside "
-                             f"{lo}..{hi}")
+    spec_id = header.id if header else str(spec)
     declared = [d.name for d in parsed.decls if isinstance(d, ast.VariantDecl)]
     if variants:
         for v in variants:
@@ -117,13 +133,44 @@ def configurations(spec: str | Path, players: Sequence[int] | None = None,
         variant_sets: list[tuple[str, ...]] = [tuple(variants)]
     else:
         variant_sets = [(), *((v,) for v in declared)]
-    all_errata = tuple(d.name for d in parsed.decls if isinstance(d, ast.ErratumDecl))
-    modes: dict[str, list[tuple[str, ...]]] = {"off": [()], "on": [all_errata],
-                                               "both": [(), all_errata]}
-    if errata not in modes:
+    if errata not in ("off", "on", "both"):
         raise UsageError(f"--errata takes on, off or both, not {errata!r}")
-    errata_sets = list(dict.fromkeys(modes[errata]))
-    return [Config(n, vs, es) for n in counts for vs in variant_sets for es in errata_sets]
+    settings: list[tuple[tuple[str, ...], tuple[str, ...], str]] = []
+    if edition is not None:
+        ed_errata, ed_variants = edition_selection(parsed, edition)
+        settings.append((ed_errata, ed_variants, edition))
+    else:
+        if errata in ("off", "both"):
+            settings.append(((), (), ""))
+        if errata in ("on", "both"):
+            loose = loose_errata(parsed)
+            if loose:
+                settings.append((loose, (), ""))
+            settings += [(d.errata, d.variants, d.name) for d in parsed.decls
+                         if isinstance(d, ast.EditionDecl)]
+    # ordered by player count, then variant set, then errata setting
+    found: list[tuple[int, int, int, Config]] = []
+    seen: set[tuple[int, tuple[str, ...], tuple[str, ...]]] = set()
+    allowed_anywhere: set[int] = set()
+    for si, (es, ed_variants, ed) in enumerate(settings):
+        for vi, vs in enumerate(variant_sets):
+            chosen = tuple(dict.fromkeys((*ed_variants, *vs)))
+            game = apply_patches(parsed, es, chosen).header()
+            lo, hi = game.players if game else (2, 2)
+            allowed_anywhere.update(range(lo, hi + 1))
+            counts = [n for n in players if lo <= n <= hi] if players else range(lo, hi + 1)
+            for n in counts:
+                key = (n, tuple(sorted(chosen)), es)
+                if key not in seen:
+                    seen.add(key)
+                    found.append((n, vi, si, Config(n, chosen, es, ed)))
+    if players:
+        wrong = [n for n in players if n not in allowed_anywhere]
+        if wrong:
+            span = f"{min(allowed_anywhere)}..{max(allowed_anywhere)}" if allowed_anywhere \
+                else "none"
+            raise UsageError(f"{spec_id}: {wrong[0]} players is outside {span}")
+    return [c for *_, c in sorted(found, key=lambda f: f[:3])]
 
 
 def _safe(text: str) -> str:
@@ -272,7 +319,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     if not shrink:
         chosen = settings(chosen, phases=[p for p in chosen.phases if p is not Phase.shrink])
     for _ in range(rounds):
-        cls = machine_class(game, active, plan, recorder)
+        cls = machine_class(game, active, plan, recorder, aim=profile.aim)
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:
@@ -316,10 +363,15 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-gap-{rec.rule}-"
                                  f"{rec.line}.json")
         _keep(path, doc, traces)
+        share = rec.count / recorder.finished if recorder.finished else 0.0
         result.gaps.append(GapReport(rec.kind, rec.rule, rec.line, rec.message, list(rec.cites),
-                                     rec.count, len(rec.history), str(path.resolve())))
+                                     rec.count, len(rec.history), str(path.resolve()),
+                                     rec.ruling, share,
+                                     almost_every(rec.count, recorder.finished)))
     result.games, result.finished, result.steps = (recorder.games, recorder.finished,
                                                    recorder.steps)
+    result.normal, result.ruled = recorder.normal, recorder.ruled
+    result.coverage = recorder.coverage
     lengths = recorder.lengths
     result.mean_length = sum(lengths) / len(lengths) if lengths else 0.0
     result.max_length = max(lengths, default=0)
@@ -330,11 +382,14 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
 #: Compiles one configuration: (players, variants, errata) -> Game.
 Loader = Callable[[int, Sequence[str], Sequence[str]], Game]
 
+#: What worked examples run under: errata, or (errata, variants) (an edition's variants).
+Selection = tuple[str, ...] | tuple[tuple[str, ...], tuple[str, ...]]
 
-def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]], *,
+
+def run_examples(spec: str | Path, selections: Sequence[Selection], *,
                  parsed: ast.Spec | None = None, load_game: Loader | None = None,
                  first_failure: bool = False) -> list[ExampleResult]:
-    """Run every worked example of ``spec`` under each errata set.
+    """Run every worked example of ``spec`` under each selection of errata (and variants).
 
     Pass means: the example ran to its end with no finding (every ``expect`` held and no
     decision was left unanswered).
@@ -352,14 +407,16 @@ def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]], *,
     if load_game is None:
         def load_game(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
             return load(spec, players, variants, errata)
-    for errata in errata_sets:
-        decls: dict[str, ast.ExampleDecl] = {
-            d.name: d for d in parsed.decls if isinstance(d, ast.ExampleDecl)}
-        for er in (d for d in parsed.decls if isinstance(d, ast.ErratumDecl)):
-            if er.name in errata:
-                decls.update({e.name: e for e in er.examples})
-        for name, ex in decls.items():
-            game = load_game(ex.players, ex.variants, errata)
+    for sel in selections:
+        errata: tuple[str, ...]
+        extra: tuple[str, ...] = ()
+        if len(sel) == 2 and isinstance(sel[0], tuple) and isinstance(sel[1], tuple):
+            errata, extra = sel[0], sel[1]
+        else:
+            errata = tuple(str(e) for e in sel)
+        for name, ex in examples_of(parsed, errata, extra).items():
+            chosen = tuple(dict.fromkeys((*extra, *ex.variants)))
+            game = load_game(ex.players, chosen, errata)
             state = game.example_state(name)
             problem = None
             if state.finding is not None:
@@ -369,12 +426,25 @@ def run_examples(spec: str | Path, errata_sets: Sequence[tuple[str, ...]], *,
                 labels = [a.label for a in state.legal_action_labels()] or \
                     [state.action_label(o) for o, _ in state.chance_outcomes()]
                 problem = f"stopped at an unanswered decision or chance event: {labels[:6]}"
-            out.append(ExampleResult(name, ex.title, ex.players, list(ex.variants),
+            out.append(ExampleResult(name, ex.title, ex.players, list(chosen),
                                      list(errata), problem is None, len(state.history),
                                      problem))
             if first_failure and problem is not None:
                 return out
     return out
+
+
+def example_selections(parsed: ast.Spec, configs: Sequence[Config]
+                       ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The (errata, edition variants) settings worked examples run under, for ``configs``.
+
+    One per errata setting of the configurations (an edition's variants included, since its
+    examples are of that edition); the spec as written when there are none.
+    """
+    out: dict[tuple[tuple[str, ...], tuple[str, ...]], None] = {}
+    for c in configs:
+        out[(c.errata, edition_selection(parsed, c.edition)[1] if c.edition else ())] = None
+    return list(out) or [((), ())]
 
 
 def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
@@ -419,23 +489,23 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
                                             config_seed(seed, spec_id, config.label)))
         if finished is not None:
             finished(spec_id, result.configs[-1], done + i + 1, total)
-    errata_sets = list(dict.fromkeys(c.errata for c in configs)) or [()]
-    result.examples = run_examples(spec, errata_sets)
+    result.examples = run_examples(spec, example_selections(parsed, configs))
     return result
 
 
 def plan_specs(specs: Sequence[str | Path], players: Sequence[int] | None = None,
-               variants: Sequence[str] | None = None, errata: str = "both") -> list[SpecPlan]:
+               variants: Sequence[str] | None = None, errata: str = "both",
+               edition: str | None = None) -> list[SpecPlan]:
     """Each spec with its configurations (:func:`configurations`), or its rendered error
     when it does not parse.
 
     Raises:
-        UsageError: an unknown spec, player count or variant.
+        UsageError: an unknown spec, player count, variant or edition.
     """
     plans: list[SpecPlan] = []
     for spec in specs:
         try:
-            plans.append((spec, configurations(spec, players, variants, errata), None))
+            plans.append((spec, configurations(spec, players, variants, errata, edition), None))
         except SpecError as err:
             plans.append((spec, None, err.render()))
     return plans
@@ -443,16 +513,17 @@ def plan_specs(specs: Sequence[str | Path], players: Sequence[int] | None = None
 
 def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
            variants: Sequence[str] | None = None, errata: str = "both",
+           edition: str | None = None,
            profile: str = "dev", examples: int | None = None, strict: bool = False,
            trace_dir: Path | None = None, use_database: bool = True,
            seed: int | None = None, progress: Progress | None = None,
            finished: Finished | None = None, database: DatabaseLocation | None = None,
-           backend: Backend | None = None) -> Report:
+           backend: Backend | None = None, aim: bool = True) -> Report:
     """Verify specs: every invariant in every configuration, plus the worked examples.
 
     Args:
         specs: bundled names or paths.
-        players, variants, errata: see :func:`configurations`.
+        players, variants, errata, edition: see :func:`configurations`.
         profile: a name in :data:`~rulewright.invariants.profiles.PROFILES`.
         examples: Hypothesis examples per configuration (default: by the profile's budget).
         strict: reached gaps fail the run.
@@ -466,17 +537,18 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
             when a worker starts it, and when its result is back).
         backend: run the configurations as units of work on it (e.g. a Dask cluster, see
             :mod:`rulewright.invariants.units`); default: one after the other, here.
+        aim: aim the search (:mod:`rulewright.invariants.aim`); False: plain random play.
 
     Raises:
         UsageError: unknown profile, spec, player count or variant.
     """
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
-    prof = PROFILES[profile]
+    prof = evolve(PROFILES[profile], aim=aim)
     traces = trace_dir or database_root().parent / "traces"
     started = time.perf_counter()
     report = Report(profile, strict, seed=new_seed() if seed is None else seed)
-    plans = plan_specs(specs, players, variants, errata)
+    plans = plan_specs(specs, players, variants, errata, edition)
     if backend is not None:
         from rulewright.invariants.units import verify_units  # it builds on this module
         verify_units(backend, report, plans, prof, examples=examples,

@@ -30,11 +30,14 @@ from typing import Any
 
 from attrs import define, field, frozen
 from hypothesis import strategies as st
+from hypothesis import target
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
                                  rule)
 
+from rulewright.engines.coverage import Coverage
 from rulewright.engines.game import Game
 from rulewright.engines.state import State
+from rulewright.invariants import aim as aiming
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
 from rulewright.invariants.findings import classify
 
@@ -66,8 +69,10 @@ class GapRecord:
     """A reachable gap: how often, and the shortest game that reached it.
 
     Attributes:
-        kind, rule, line, message, cites: from the finding. count: games that ended there.
-        history, seed: the shortest such game.
+        kind, rule, line, message, cites: from the finding. count: finished games that
+        reached it (ended there, or went on under its ruling). ruling: the provisional
+        ruling play went on under, or None (the gap ended the game).
+        history, seed: the shortest such game (for a ruling: up to the step that reached it).
     """
 
     kind: str
@@ -78,6 +83,13 @@ class GapRecord:
     count: int = 0
     history: list[int] = field(factory=list)
     seed: int = 0
+    ruling: str | None = None
+
+    def seen(self, history: list[int], seed: int) -> None:
+        """Count one more game; keep its history when it is the shortest."""
+        self.count += 1
+        if self.count == 1 or len(history) < len(self.history):
+            self.history, self.seed = list(history), seed
 
 
 @define
@@ -85,34 +97,74 @@ class Recorder:
     """What the runs saw, across all examples of one configuration.
 
     Attributes:
-        games: games begun. finished: games that reached a terminal state. steps: actions
-        applied. checks: invariant name -> times evaluated. gaps: by (kind, rule, line, msg).
-        lengths: finished games' lengths.
+        games: games begun. finished: games that reached a terminal state. normal: finished
+        games that ended without a finding (ruled: of those, games that went on under a
+        gap's ruling). steps: actions applied. checks: invariant name -> times evaluated.
+        gaps: by (kind, rule, line, msg). lengths: finished games' lengths. coverage: games
+        that ran each coverage point (every game begun counts, finished or not), once the
+        first game begins.
     """
 
     games: int = 0
     finished: int = 0
+    normal: int = 0
+    ruled: int = 0
     steps: int = 0
     checks: Counter[str] = field(factory=Counter)
     gaps: dict[tuple[str, str, int, str], GapRecord] = field(factory=dict)
     lengths: list[int] = field(factory=list)
+    coverage: Coverage | None = None
 
     def game_over(self, state: State) -> None:
-        """Count a terminal state; record its gap if it ended at one."""
+        """Count a terminal state; record the gaps it reached and its coverage."""
         self.finished += 1
         if len(self.lengths) < 10_000:
             self.lengths.append(len(state.history))
+        self.harvest(state)
+        seen: set[int] = set()
+        for r in state.ruled:
+            if id(r.gap) in seen:
+                continue  # a game counts once per gap, however often it reached it
+            seen.add(id(r.gap))
+            site = r.gap.site
+            key = ("gap", site.rule, site.span.line, r.gap.text)
+            rec = self.gaps.get(key)
+            if rec is None:
+                rec = self.gaps[key] = GapRecord("gap", site.rule, site.span.line, r.gap.text,
+                                                 rule_cites(state, site.rule),
+                                                 ruling=r.gap.ruling)
+            rec.seen(state.history[:r.step], state.seed)
         f = state.finding
-        if f is None or classify(f.kind)[0] != "gap":
+        if f is None:
+            self.normal += 1
+            self.ruled += bool(state.ruled)
+            return
+        if classify(f.kind)[0] != "gap":
             return
         key = (f.kind, f.rule, f.line, f.message)
         rec = self.gaps.get(key)
         if rec is None:
-            rec = self.gaps[key] = GapRecord(f.kind, f.rule, f.line, f.message, f.cites,
-                                             history=list(state.history), seed=state.seed)
-        rec.count += 1
-        if len(state.history) < len(rec.history):
-            rec.history, rec.seed = list(state.history), state.seed
+            rec = self.gaps[key] = GapRecord(f.kind, f.rule, f.line, f.message, f.cites)
+        rec.seen(state.history, state.seed)
+
+    def harvest(self, state: State) -> None:
+        """Add a game's coverage flags (once: the state records no more afterwards)."""
+        cover = state.cover
+        if cover is None:
+            return
+        if self.coverage is None:
+            self.coverage = Coverage.of(state.game.machine)
+        self.coverage.add(cover)
+        state.cover = None
+
+
+def rule_cites(state: State, rule: str) -> tuple[str, ...]:
+    """A rule's rulebook citations as "section: quote" (as findings carry them)."""
+    m = state.game.machine
+    idx = m.rule_index.get(rule)
+    if idx is None:
+        return ()
+    return tuple(f"{c.section}: {c.quote}" for c in m.rules[idx].decl.prov.cites)
 
 
 class Checker:
@@ -152,11 +204,16 @@ class Checker:
 
 
 class Playing:
-    """One game in progress inside the state machine: state, context, checker."""
+    """One game in progress inside the state machine: state, context, checker, and the
+    policy its decisions follow (:mod:`rulewright.invariants.aim`)."""
 
-    def __init__(self, game: Game, checker: Checker, seed: int) -> None:
+    def __init__(self, game: Game, checker: Checker, seed: int,
+                 policy: str = "uniform") -> None:
         self.deadline = time.monotonic() + GAME_SECONDS
-        self.state = game.new_initial_state(seed)
+        self.state = game.new_initial_state(seed, coverage=True)
+        self.flags = self.state.cover  # kept: the recorder drops the state's at the end
+        self.policy = policy
+        self.previous = 0
         self.ctx = Context(game, [self.state.key()], random.Random(seed))
         self.checker = checker
         checker.recorder.games += 1
@@ -168,6 +225,15 @@ class Playing:
         s = self.state
         return s.legal_actions() if not s.is_chance_node() else [o for o, _ in
                                                                  s.chance_outcomes()]
+
+    def choose(self, drawn: int) -> int:
+        """The action a drawn number 0..255 picks here: a chance outcome uniformly, a
+        decision's option under the game's policy."""
+        opts = self.options()
+        if self.state.is_chance_node():
+            return opts[drawn % len(opts)]
+        self.previous = aiming.pick(self.policy, drawn, len(opts), self.previous)
+        return opts[self.previous]
 
     def apply(self, action: int, check: bool) -> None:
         """Apply ``action``; check the new state unless the caller checks it later."""
@@ -220,13 +286,20 @@ def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: i
 
 
 def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
-                  recorder: Recorder) -> type[RuleBasedStateMachine]:
+                  recorder: Recorder, aim: bool = True) -> type[RuleBasedStateMachine]:
     """A ``RuleBasedStateMachine`` subclass that plays ``game`` and checks ``invariants``.
+
+    Args:
+        aim: each game draws a policy from :data:`~rulewright.invariants.aim.POLICIES` and
+            each example reports its longest game and the rarity of what it ran to
+            ``hypothesis.target`` (see :mod:`rulewright.invariants.aim`); False: plain
+            uniform random play, untargeted.
 
     Run it with ``hypothesis.stateful.run_state_machine_as_test``.
     """
     checker = Checker(game, invariants, recorder)
     chunk = plan.chunk
+    policies = st.sampled_from(aiming.POLICIES) if aim else st.just("uniform")
     choices: Any = (st.integers(0, 2**32 - 1) if plan.seeded
                     else st.lists(st.integers(0, 255), min_size=max(1, chunk // 2),
                                   max_size=chunk))
@@ -237,6 +310,11 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
         def __init__(self) -> None:
             super().__init__()
             self.current: Playing | None = None
+            self.played: list[Playing] = []
+
+        def _begin(self, seed: int, policy: str) -> None:
+            self.current = Playing(game, checker, seed, policy)
+            self.played.append(self.current)
 
         def _playing(self) -> bool:
             return self.current is not None and not self.current.state.is_terminal()
@@ -244,14 +322,14 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
         def _over(self) -> bool:
             return self.current is not None and self.current.state.is_terminal()
 
-        @initialize(seed=st.integers(0, 2**16))
-        def start(self, seed: int) -> None:
-            self.current = Playing(game, checker, seed)
+        @initialize(seed=st.integers(0, 2**16), policy=policies)
+        def start(self, seed: int, policy: str) -> None:
+            self._begin(seed, policy)
 
         @precondition(lambda self: self._over())
-        @rule(seed=st.integers(0, 2**16))
-        def new_game(self, seed: int) -> None:
-            self.current = Playing(game, checker, seed)
+        @rule(seed=st.integers(0, 2**16), policy=policies)
+        def new_game(self, seed: int, policy: str) -> None:
+            self._begin(seed, policy)
 
         @precondition(lambda self: self._playing())
         @rule(data=st.data())
@@ -268,8 +346,7 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                 rng = random.Random(picks)
                 picks = [rng.randrange(256) for _ in range(chunk)]
             for n, pick in enumerate(picks):
-                opts = g.options()
-                g.apply(opts[pick % len(opts)], check=False)
+                g.apply(g.choose(pick), check=False)
                 if g.state.is_terminal() or n == len(picks) - 1:
                     break  # the @invariant checks the state this rule leaves
                 checker.check(g.ctx, g.state)
@@ -283,9 +360,8 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             assert g is not None
             rng = random.Random(data.draw(st.integers(0, 2**32 - 1))) if plan.seeded else None
             while True:
-                opts = g.options()
                 pick = rng.randrange(256) if rng else data.draw(st.integers(0, 255))
-                g.apply(opts[pick % len(opts)], check=False)
+                g.apply(g.choose(pick), check=False)
                 if g.state.is_terminal():
                     break
                 checker.check(g.ctx, g.state)
@@ -294,6 +370,16 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
         def invariants_hold(self) -> None:
             if self.current is not None:
                 self.current.checker.check(self.current.ctx, self.current.state)
+
+        def teardown(self) -> None:
+            # a game the example left unfinished still ran what it ran
+            if self.current is not None:
+                recorder.harvest(self.current.state)
+            if aim:
+                target(aiming.longest([len(g.state.history) for g in self.played]),
+                       label="longest game")
+                target(aiming.rarity([g.flags for g in self.played if g.flags is not None],
+                                     recorder.coverage), label="rare coverage points")
 
     GameMachine.__name__ = GameMachine.__qualname__ = f"Verify_{game.machine.game.id}"
     return GameMachine

@@ -33,8 +33,8 @@ from rulewright.invariants.library import invariants_for
 from rulewright.invariants.profiles import Profile
 from rulewright.invariants.report import ConfigResult, ExampleResult, GameResult, Report
 from rulewright.invariants.runner import (Config, Finished, Progress, SpecPlan, Traces,
-                                          config_seed, run_examples, verify_config,
-                                          write_traces)
+                                          config_seed, example_selections, run_examples,
+                                          verify_config, write_traces)
 
 # A worker started with several threads runs one verification at a time: the shrink limit
 # is a Hypothesis engine constant, set for the duration of a run.
@@ -107,16 +107,17 @@ class ExamplesOutcome:
 
 @frozen
 class ExamplesUnit:
-    """Run a spec's worked examples under each errata set (see
-    :func:`~rulewright.invariants.runner.run_examples`)."""
+    """Run a spec's worked examples under each (errata, edition variants) selection (see
+    :func:`~rulewright.invariants.runner.run_examples` and
+    :func:`~rulewright.invariants.runner.example_selections`)."""
 
     spec: SpecText
-    errata_sets: tuple[tuple[str, ...], ...]
+    selections: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
 
     def run(self) -> ExamplesOutcome:
         """Run them."""
         try:
-            return ExamplesOutcome(run_examples(self.spec.source, self.errata_sets,
+            return ExamplesOutcome(run_examples(self.spec.source, self.selections,
                                                 parsed=self.spec.parsed(),
                                                 load_game=self.spec.load))
         except SpecError as err:
@@ -154,8 +155,7 @@ def verify_units(backend: Backend, report: Report, plans: Sequence[SpecPlan], pr
                                     str(trace_dir), database))
             names.append(f"{spec_id} {config.label}")
             spec_ids.append(spec_id)
-        errata_sets = tuple(dict.fromkeys(c.errata for c in configs)) or ((),)
-        units.append(ExamplesUnit(text, errata_sets))
+        units.append(ExamplesUnit(text, tuple(example_selections(text.parsed(), configs))))
         names.append(f"{spec_id} worked examples")
         spec_ids.append(spec_id)
     done = 0

@@ -58,6 +58,14 @@ def overview_section(page: Page, game: ast.Game) -> nodes.section:
         sec += para(strong("Errata"))
         sec += bullets([para(literal(e.name), f": {e.title} ({e.date}, {e.source})")
                         for e in errata])
+    editions = [d for d in decls if isinstance(d, ast.EditionDecl)]
+    if editions:
+        sec += para(strong("Editions"))
+        sec += bullets([para(literal(ed.name), f": {ed.title} ({ed.date}, {ed.source}) - ",
+                             "errata " + ", ".join(ed.errata) if ed.errata else
+                             "the spec as written",
+                             "; variants " + ", ".join(ed.variants) if ed.variants else "")
+                        for ed in editions])
     for a in (d for d in decls if isinstance(d, ast.AssumeDecl)):
         adm = admonition("assume", f"Assumption {a.name} (not in the rulebook)", para(a.text))
         for n in cite_nodes(a.prov.cites, page.language) + provenance_nodes(a.prov):

@@ -7,7 +7,6 @@ say (assumptions, gaps) and the invariants that watch it.
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections import Counter
 
@@ -16,11 +15,14 @@ from docutils import nodes
 from sphinx import addnodes
 
 from rulewright.dsl import ast
+from rulewright.dsl.patch import decl_key
+from rulewright.dsl.spec_diff import DeclDiff, declaration_diffs
 from rulewright.invariants.report import plain
 from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_block,
                                           folded_code, literal, literate, para,
                                           provenance_nodes, reference, section, strong, table)
-from rulewright.sphinx.source import covering_invariants, gaps_in, source_of
+from rulewright.sphinx.source import covering_invariants, gaps_in
+from rulewright.sphinx.render_coverage import coverage_nodes
 from rulewright.sphinx.verify_json import InvariantResult, SpecResults
 
 #: Declarations rendered in the "Rules" section, in file order.
@@ -159,6 +161,9 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
                     f"{decl_title(d)}, spec lines {d.span.line}-{d.span.end_line}")
     sec.extend(provenance_nodes(prov))
     sec.extend(gap_nodes(getattr(d, "body", ())))
+    if isinstance(d, (ast.RuleDecl, ast.ScoringDecl)):
+        rule = d.name if isinstance(d, ast.RuleDecl) else "scoring"
+        sec.extend(coverage_nodes(page.verified, rule, d.span.line, d.span.end_line))
     for e in amended_by:
         sec += admonition("erratum", f"Amended by erratum {e.name}",
                           para(f"{e.title} ({e.date}, {e.source}) - see ",
@@ -230,53 +235,103 @@ def examples_section(page: Page) -> nodes.section | None:
     return sec
 
 
-def diff_block(page: Page, label: str, old: ast.RuleDecl | ast.ExampleDecl | None,
-               new: ast.RuleDecl | ast.ExampleDecl, e: ast.ErratumDecl) -> nodes.Node:
-    """The original and amended text as a unified diff (whole text as context), highlighted:
-    removed lines red, added lines green, with the erratum's date and source in the header.
-    """
-    before = source_of(page.spec.source, old.span).splitlines() if old is not None else []
-    after = source_of(page.spec.source, new.span).splitlines()
-    head_old = f"{label}, original (spec lines {old.span.line}-{old.span.end_line})" \
-        if old is not None else f"{label}: no original, the erratum adds it"
-    head_new = f"{label}, erratum {e.name} {e.date}, {e.source} (spec lines " \
-        f"{new.span.line}-{new.span.end_line})"
-    lines = difflib.unified_diff(before, after, head_old, head_new,
-                                 n=max(len(before), len(after)), lineterm="")
-    text = "\n".join(lines)
+def diff_block(d: DeclDiff) -> nodes.Node:
+    """A declaration's change as a unified diff (the whole declaration as context),
+    highlighted by Pygments' diff lexer: removed lines red, added lines green."""
+    text = "\n".join(d.lines)
     box = nodes.container(classes=["rw-diff"])
     box += nodes.literal_block(text, text, language="diff", classes=["rw-diff"])
     return box
 
 
+def _patch_provenance(e: ast.ErratumDecl) -> dict[tuple[str, str], list[ast.Provenance]]:
+    """(kind, name) -> the provenance the erratum's patches of that declaration carry."""
+    out: dict[tuple[str, str], list[ast.Provenance]] = {}
+    for p in e.patches:
+        if isinstance(p, ast.DeclPatch):
+            key = decl_key(p.decl)
+            prov = getattr(p.decl, "prov", None)
+        elif isinstance(p, ast.PlayersPatch):
+            key, prov = ("game", ""), p.prov
+        else:
+            kind = {ast.RemovePatch: getattr(p, "kind", ""), ast.ZonePatch: "zone",
+                    ast.VarPatch: "var", ast.CardPatch: "card"}[type(p)]
+            key, prov = (kind, p.name), p.prov
+        if prov is not None:
+            out.setdefault(key, []).append(prov)
+    return out
+
+
+def _changes(page: Page, sub: nodes.Element, diffs: list[DeclDiff],
+             e: ast.ErratumDecl | None) -> None:
+    """Each changed declaration: a heading, the diff, and (for an erratum) what its patch
+    cites, assumes and leaves open."""
+    provs = _patch_provenance(e) if e is not None else {}
+    new_decls = {decl_key(p.decl): p.decl for p in e.patches
+                 if isinstance(p, ast.DeclPatch)} if e is not None else {}
+    for d in diffs:
+        when = f" {e.date}, source: {e.source}" if e is not None else ""
+        sub += para(strong(d.label), f" - {d.status}{when}", classes=["rw-diff-head"])
+        sub += diff_block(d)
+        for prov in provs.get((d.kind, d.name), []):
+            sub.extend(cite_nodes(prov.cites, page.language))
+            sub.extend(provenance_nodes(prov))
+        new = new_decls.get((d.kind, d.name))
+        if isinstance(new, (ast.RuleDecl, ast.ExampleDecl)):
+            sub.extend(gap_nodes(new.body))
+
+
 def errata_section(page: Page) -> nodes.section | None:
-    """Each erratum: its date, source and citation, then each change as a diff."""
+    """Each erratum (date, source, citation, then each declaration it changes as a diff
+    against the spec as written), then each edition with what it selects."""
     errata = [d for d in page.spec.decls if isinstance(d, ast.ErratumDecl)]
-    if not errata:
+    editions = [d for d in page.spec.decls if isinstance(d, ast.EditionDecl)]
+    if not errata and not editions:
         return None
-    originals = {d.name: d for d in page.spec.decls if isinstance(d, ast.RuleDecl)}
-    orig_examples = {d.name: d for d in page.spec.decls if isinstance(d, ast.ExampleDecl)}
-    sec = section(page.rid("errata"), "Errata")
+    sec = section(page.rid("errata"), "Errata and editions" if editions else "Errata")
     for e in errata:
         sub = section(page.rid("erratum", e.name), f"erratum {e.name}: {e.title}", "rw-erratum")
         sub += para(strong("Date: "), e.date, "   ", strong("Source: "), e.source)
         sub.extend(cite_nodes(e.prov.cites, page.language))
         sub.extend(provenance_nodes(e.prov))
-        pairs: list[tuple[str, ast.RuleDecl | ast.ExampleDecl | None,
-                          ast.RuleDecl | ast.ExampleDecl]] = []
-        pairs += [(f"rule {r.name}", originals.get(r.name), r) for r in e.rules]
-        pairs += [(f"example {x.name}", orig_examples.get(x.name), x) for x in e.examples]
-        for label, old, new in pairs:
-            sub += para(strong(label), f" - amended {e.date}, source: {e.source}",
-                        classes=["rw-diff-head"])
-            sub += diff_block(page, label, old, new, e)
-            sub.extend(cite_nodes(new.prov.cites, page.language))
-            sub.extend(provenance_nodes(new.prov))
-            sub.extend(gap_nodes(new.body))
-        if not pairs:
-            sub += para("This erratum changes no rule.")
+        diffs = declaration_diffs(page.spec, ((), ()), ((e.name,), ()),
+                                  before_label="as written",
+                                  after_label=f"erratum {e.name} {e.date}, {e.source}")
+        _changes(page, sub, diffs, e)
+        if not diffs:
+            sub += para("This erratum changes no declaration.")
         sec += sub
+    for ed in editions:
+        sec += edition_section(page, ed)
     return sec
+
+
+def edition_section(page: Page, ed: ast.EditionDecl) -> nodes.section:
+    """One edition: date, source, citation, its errata (linked) and variants, and, when it
+    selects more than one erratum or any variant, its combined diff against the spec as
+    written."""
+    sub = section(page.rid("edition", ed.name), f"edition {ed.name}: {ed.title}", "rw-edition")
+    sub += para(strong("Date: "), ed.date, "   ", strong("Source: "), ed.source)
+    sub.extend(cite_nodes(ed.prov.cites, page.language))
+    sub.extend(provenance_nodes(ed.prov))
+    if not ed.errata and not ed.variants:
+        sub += para("The spec as written: this edition selects no erratum or variant.")
+        return sub
+    parts: list[str | nodes.Node] = ["Selects "]
+    for i, name in enumerate(ed.errata):
+        parts += [", " if i else "", "erratum ", reference(name, page.rid("erratum", name))]
+    if ed.variants:
+        parts += ["; variants " if ed.errata else "variants ",
+                  ", ".join(ed.variants)]
+    sub += para(*parts, f" (select it with --edition {ed.name}).")
+    diffs = declaration_diffs(page.spec, ((), ()), (ed.errata, ed.variants),
+                              before_label="as written", after_label=f"edition {ed.name}")
+    if len(ed.errata) > 1 or ed.variants:
+        _changes(page, sub, diffs, None)
+    else:
+        sub += para(f"It changes {len(diffs)} declaration(s) of the spec as written: "
+                    + ", ".join(d.label for d in diffs) + " (the diffs are under the erratum).")
+    return sub
 
 
 def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.section:

@@ -12,27 +12,11 @@ from typing import Any, Iterator
 import attrs
 
 from rulewright.dsl import ast
+from rulewright.dsl.patch_text import source_of
 from rulewright.errors import Span
 
-
-def source_of(source: str, span: Span) -> str:
-    """The spec text a span covers, dedented.
-
-    Args:
-        source: the whole spec file. span: 1-based lines and columns (end column exclusive).
-
-    Returns:
-        Whole lines ``span.line .. span.end_line``; the last one cut at ``end_column``, so a
-        declaration's text starts with its own indentation and ends at its closing brace.
-    """
-    lines = source.splitlines()
-    chunk = lines[span.line - 1:span.end_line]
-    if chunk:
-        chunk[-1] = chunk[-1][:max(0, span.end_column - 1)]
-        # Anything before the span on its first line belongs to something else: blank it,
-        # keeping the width so the dedent keeps the block's shape.
-        chunk[0] = " " * (span.column - 1) + chunk[0][span.column - 1:]
-    return textwrap.dedent("\n".join(chunk)).strip("\n")
+__all__ = ["changed_by", "covering_invariants", "folded_source", "gaps_in", "header",
+           "names_in", "source_of", "state_names", "walk"]
 
 
 def walk(node: Any) -> Iterator[Any]:

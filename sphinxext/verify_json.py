@@ -12,7 +12,10 @@ still reads and a missing file means "not verified":
   ``violations[]``: ``invariant``, ``message``, ``trace`` (a trace file for ``rulewright
   replay``), ``play_by_play`` (lines); ``games``/``finished``: games played and finished;
   ``gaps[]``: ``kind``, ``rule``, ``line``, ``message``,
-  ``count``, ``trace``;
+  ``count``, ``trace``; ``coverage.games``: per entry of ``games[].points``, the games that
+  ran it (null: not part of this configuration);
+- ``games[].points[]``: ``kind``, ``rule``, ``line``, ``text`` of each coverage point (rules,
+  ``if``/``elif``/``else`` arms, options, gaps; see :mod:`rulewright.engines.coverage`);
 - ``games[].worked_examples[]``: ``name``, ``passed``, ``problem``, ``errata``.
 """
 
@@ -62,6 +65,23 @@ class GapResult:
 
 
 @define
+class PointResult:
+    """One coverage point (a rule, a branch, an option, a gap) over all configurations.
+
+    Attributes:
+        kind, rule, line, text: as verify names the point. games: the games that ran it, in
+        the configurations it is part of. live_in: how many configurations it is part of.
+    """
+
+    kind: str
+    rule: str
+    line: int
+    text: str
+    games: int = 0
+    live_in: int = 0
+
+
+@define
 class SpecResults:
     """Everything a verify file says about one spec.
 
@@ -78,6 +98,9 @@ class SpecResults:
     stale: bool = False
     #: configuration label -> (games played, games finished), when the file says.
     coverage: dict[str, tuple[int, int]] = field(factory=dict)
+    #: the coverage points, in the file's order, and the games their counts are out of
+    points: list[PointResult] = field(factory=list)
+    covered_games: int = 0
 
     def for_spec(self, current: str) -> SpecResults:
         """These results if they were made from the spec whose fingerprint is ``current``;
@@ -117,11 +140,28 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
+def _points(value: Any) -> list[PointResult]:
+    out = []
+    for p in _dicts(value):
+        line = p.get("line")
+        out.append(PointResult(str(p.get("kind") or ""), str(p.get("rule") or ""),
+                               line if isinstance(line, int) else 0, str(p.get("text") or "")))
+    return out
+
+
 def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
     label = _label(cfg)
     games, finished = cfg.get("games"), cfg.get("finished")
     if isinstance(games, int) and isinstance(finished, int):
         out.coverage[label] = (games, finished)
+    cov = cfg.get("coverage")
+    ran = cov.get("games") if isinstance(cov, dict) else None
+    if isinstance(ran, list) and len(ran) == len(out.points) and isinstance(games, int):
+        out.covered_games += games
+        for point, n in zip(out.points, ran):
+            if isinstance(n, int):
+                point.games += n
+                point.live_in += 1
     violations: dict[str, dict[str, Any]] = {}
     for v in _dicts(cfg.get("violations")):
         if isinstance(v.get("invariant"), str):
@@ -171,6 +211,7 @@ def read_verify_json(path: Path) -> dict[str, SpecResults]:
         res = out.setdefault(g["spec"], SpecResults())
         if isinstance(g.get("fingerprint"), str):
             res.fingerprint = g["fingerprint"]
+        res.points = _points(g.get("points"))
         for cfg in _dicts(g.get("configs")):
             _config(res, cfg)
         for ex in _dicts(g.get("worked_examples")):

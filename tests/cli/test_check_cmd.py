@@ -154,7 +154,8 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     doc = json.loads(out)
     assert doc["format"] == "rulewright-check/1"
     report = doc["specs"]
-    assert report[0] == {"spec": str(SPECS / "tiny.rules"), "ok": True, "diagnostics": []}
+    assert report[0] == {"spec": str(SPECS / "tiny.rules"), "ok": True, "editions": [],
+                         "diagnostics": []}
     assert report[1]["ok"] is False
     assert [(d["line"], d["column"], d["message"]) for d in report[1]["diagnostics"]] == [
         (5, 3, "unknown rule 'deal'"), (6, 11, "unknown name 'pionts'"),

@@ -77,7 +77,7 @@ def test_verify_in_a_log_prints_seed_progress_lines_and_an_80_column_table(
     lines = out.splitlines()
     # the column's width follows the numbers below (game lengths), so compare cell texts
     cells = [[cell.strip() for cell in line.strip("│┃").split(line[0])]
-             for line in lines[2:21] if line[0] in "│┃"]
+             for line in lines[2:23] if line[0] in "│┃"]
     assert lines[0] == "Tiny (tiny)"
     assert cells == [["check", "2p"], ["conservation", "held"], ["tokens", "held"],
                      ["bounds", "held"], ["tie-break", "held"], ["termination", "held"],
@@ -85,7 +85,10 @@ def test_verify_in_a_log_prints_seed_progress_lines_and_an_80_column_table(
                      ["hidden information", "held"], ["runs cleanly", "held"],
                      ["empty supplies handled", "held"], ["expect statements", "held"],
                      ["unexplained stop", "held"], ["spec:small", "held"],
-                     ["rulebook gaps reached", "none"], ["test runs", "4"]]
+                     ["rulebook gaps reached", "none"], ["ended normally", "100%"],
+                     ["rules/branches run", "100%"], ["test runs", "4"]]
+    assert "Coverage: 4 of 4 rules and branches run (100%); 1 of 1 cited sentences run" \
+        in lines
     assert "What the rows mean:" in out
     assert ("  test runs: generated runs of one or more whole games (Hypothesis examples):"
             in out)
@@ -142,6 +145,7 @@ def test_many_configurations_get_one_line_each_within_80_columns() -> None:
                                     seconds=12.25, mean_length=40.4, max_length=52,
                                     status=status))
     configs[1].status |= {"engine finding": "violated", "spec:small": "not reached"}
+    configs[0].normal, configs[1].normal, configs[2].normal = 100, 123, 123
     configs[3].mean_length, configs[3].max_length = 391.2, 741
     configs[2].gaps = [GapReport("gap", "take_photo_when_deck_is_empty", 127, "", [], 3, 4,
                                  None),
@@ -153,16 +157,16 @@ def test_many_configurations_get_one_line_each_within_80_columns() -> None:
     print_table(out, game)
     assert out.file.getvalue() == """\
 Złap Kadr (zlap_kadr): 5 checks, 4 configurations
-  configuration               checks held   games      length    time
-  2p                               4 of 4     123     40 / 52   12.2s
-  2p +board_a2                     2 of 4     123     40 / 52   12.2s
+  configuration                 checks  games normal covered    length   time
+  2p                            4 of 4    123    81%       -   40 / 52  12.2s
+  2p +board_a2                  2 of 4    123   100%       -   40 / 52  12.2s
       VIOLATED: unexplained stop
       not reached: spec:small
-  3p v:free_sides                  4 of 4     123     40 / 52   12.2s
+  3p v:free_sides               4 of 4    123   100%       -   40 / 52  12.2s
       rulebook gaps reached: take_photo_when_deck_is_empty:127 (3 games),
       score_ties:412 (1 game),
       a_rather_long_rule_name_here_and_longer:99999 (12 games)
-  4p v:no_assignments +errata      4 of 4     123   391 / 741   12.2s
+  4p v:no_assignments +errata   4 of 4    123     0%       - 391 / 741  12.2s
 """
 
 
@@ -170,11 +174,13 @@ def test_every_json_output_names_its_format_and_matches_its_schema(
         capsys: pytest.CaptureFixture[str]) -> None:
     docs = {}
     for args in (["check", str(TINY)], ["simulate", str(TINY), "--games", "3", "--seed", "7"],
-                 ["explore", "tic_tac_toe", "--max-states", "50"]):
+                 ["explore", "tic_tac_toe", "--max-states", "50"],
+                 ["diff", "love_letter", "--edition", "2019", "--games", "3"]):
         main([*args, "--json"])
         docs[args[0]] = json.loads(capsys.readouterr().out)
     assert [d["format"] for d in docs.values()] == [
-        "rulewright-check/1", "rulewright-simulate/1", "rulewright-explore/2"]
+        "rulewright-check/1", "rulewright-simulate/1", "rulewright-explore/2",
+        "rulewright-diff/1"]
     for doc in docs.values():
         schemas.validate(doc)
     assert docs["simulate"]["seed"] == 7 and docs["simulate"]["policy"] == "random"
@@ -182,8 +188,9 @@ def test_every_json_output_names_its_format_and_matches_its_schema(
 
 
 def test_schemas_are_valid_and_catch_a_wrong_document() -> None:
-    assert schemas.formats() == ["rulewright-check/1", "rulewright-explore/2",
-                                 "rulewright-mutate/1", "rulewright-simulate/1",
+    assert schemas.formats() == ["rulewright-check/1", "rulewright-diff/1",
+                                 "rulewright-explore/2", "rulewright-mutate/1",
+                                 "rulewright-simulate/1",
                                  "rulewright-verify/2"]
     for fmt in schemas.formats():
         jsonschema.Draft202012Validator.check_schema(schemas.schema(fmt))

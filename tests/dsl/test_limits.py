@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.parse import MAX_DEPTH, parse
 from rulewright.engines.game import Game
 from rulewright.engines.state import MAX_CALL_DEPTH
+from rulewright.errors import SpecError
 
 HEADER = 'game g "G" { players 2..4 start main }\nscoring(p) { score 0 }\n'
 
@@ -41,3 +44,35 @@ def test_a_rule_calling_itself_without_end_is_a_finding() -> None:
     assert (state.finding.kind, state.finding.line, state.finding.column) == ("runtime error", 4, 3)
     assert state.finding.message == (f"rule calls nested more than {MAX_CALL_DEPTH} deep "
                                      "(a rule that calls itself without end?)")
+
+
+@pytest.mark.parametrize("body, column", [
+    ("x = " + "not " * 1000 + "true", 395),
+    ("let y = " + "[" * 500 + "1" + "]" * 500, 60),
+    ("x = " + "-" * 2000 + "1", 104),
+    ("let y = seat_order(0)" + "[0]" * 3000, 8737),
+    ("let y = first(players)" + ".id" * 3000, 11),
+])
+def test_deep_chains_of_any_kind_are_a_located_error_not_a_crash(body: str,
+                                                                 column: int) -> None:
+    # the depth is checked before anything that recurses over the parse tree
+    text = HEADER + "var x = 0\nrule main {\n  " + body + "\n}"
+    with pytest.raises(SpecError) as err:
+        parse(text, "deep.rules")
+    (diag,) = err.value.diagnostics
+    assert diag.message == f"nested more than {MAX_DEPTH} levels deep"
+    assert diag.span.line == 5
+    assert diag.span.column == column
+
+
+@pytest.mark.parametrize("literal, problem", [
+    ('"A\\u0000B"', "unknown escape \\u"),
+    ('"\\x41"', "unknown escape \\x"),
+    ('"A\x00B"', "it holds a NUL character"),
+])
+def test_strings_hold_only_what_a_reader_sees(literal: str, problem: str) -> None:
+    with pytest.raises(SpecError) as err:
+        parse(HEADER + f"rule main {{ gap {literal} }}", "s.rules")
+    (diag,) = err.value.diagnostics
+    assert diag.message == f"malformed string: {problem}"
+    assert (diag.span.line, diag.span.column) == (3, 13)

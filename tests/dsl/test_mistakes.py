@@ -16,6 +16,8 @@ from rulewright.errors import SpecError
 HEAD = 'game fresh "Fresh" { players 2..5 start setup }\nvar gold[player] = 0\n'
 
 FRESH: dict[str, str] = {
+    "a gap's provisional ruling names its reading: gap \"...\" ruling \"the reading\" { ... }":
+        HEAD + 'rule setup {\n  if gold[0] > 9 {\n    gap "too rich" ruling {\n      end\n    }\n  }\n}',
     "a rule needs a body in braces: rule name { ... }":
         HEAD + 'rule setup(first)\n  gold[first] += 1\n',
     "cite takes a section and a quoted sentence: cite \"Section\" \"Sentence.\" [en \"English.\"]":

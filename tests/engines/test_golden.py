@@ -26,3 +26,15 @@ def test_golden_trace_replays_exactly(path: Path) -> None:
 
 def test_there_is_a_golden_trace_for_braff() -> None:
     assert "braff" in [p.stem for p in GOLDEN]
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_golden_trace_prints_its_play_by_play(path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # Złap Kadr's scoring cannot be computed before the boards are dealt: the play-by-play
+    # shows score changes only where it can, and is no internal error
+    from rulewright.cli.main import main
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "replayed exactly" in out
+    assert out.rstrip().splitlines()[-1].startswith("final scores: ")

@@ -141,6 +141,26 @@ def test_whole_directory_and_scenario_fixtures(specs: pytest.Pytester) -> None:
     assert "44 tests collected" in result.stdout.str()
 
 
+def test_editions_are_configurations_with_their_own_worked_examples(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulewright.engines.game import spec_path
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))
+    (pytester.path / "love_letter.rules").write_text(spec_path("love_letter").read_text())
+    result = pytester.runpytest("love_letter.rules", "-p", "no:cacheprovider", "--co", "-q")
+    ids = [line.removeprefix("love_letter.rules::") for line in result.stdout.lines
+           if line.startswith("love_letter.rules::")]
+    configs = list(dict.fromkeys(i.split("::")[0] for i in ids))
+    assert configs == ["2p", "2p+ed:2019", "3p", "3p+ed:2019", "4p", "4p+ed:2019",
+                       "5p+ed:2019", "6p+ed:2019", "worked_examples", "worked_examples+ed:2019"]
+    assert [i for i in ids if i.startswith("worked_examples+")] == [
+        f"worked_examples+ed:2019::{name}" for name in (
+            "guard_names_the_card", "countess_must_go", "prince_on_the_princess",
+            "tie_on_the_highest_card", "lone_spy", "chancellor_keeps_one")]
+    result = pytester.runpytest("love_letter.rules", "-p", "no:cacheprovider",
+                                "-k", "worked_examples")
+    result.assert_outcomes(passed=10, deselected=len(ids) - 10)
+
+
 def test_declarative_invariants_are_items_that_fail_at_their_line(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rulewright as rw
+from rulewright.dsl import ast
 from rulewright.engines.simulate import playout
 from rulewright.engines.state import State
 
@@ -157,3 +158,37 @@ def test_two_player_game_uses_both_collections() -> None:
     second = [z.index for z in m.zones if z.name == "collection" and z.key[1] == 1]
     # after the last season the cards are still in the collections (no reshuffle after season 3)
     assert all(len(state.zones[z]) == 5 for z in second)
+
+
+# ---- scenario examples: the cards, the beauty contest, the power pair rule ------------
+
+SCENARIOS = {"components": 5, "beauty_first_and_second": 3, "beauty_tie_for_second": 4,
+             "beauty_tie_for_first": 3, "power_needs_a_pair": 3}
+
+
+def test_every_example_is_a_book_example_or_a_scenario() -> None:
+    names = {d.name for d in rw.load("braff").machine.spec.decls if isinstance(d, ast.ExampleDecl)}
+    assert names == set(BOOK_EXAMPLES) | set(SCENARIOS) | {"two_player_forced_keep"}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_scenario_runs_its_whole_script(name: str) -> None:
+    state = rw.load("braff", players=SCENARIOS[name]).example_state(name)
+    assert state.is_terminal() and state.finding is None, state.finding
+    assert state.script == []
+
+
+@pytest.mark.parametrize(("name", "players", "bonus"), [
+    ("beauty_first_and_second", 3, [2, 1, 0]),
+    ("beauty_tie_for_second", 4, [2, 1, 1, 0]),
+    ("beauty_tie_for_first", 3, [1, 1, 0]),
+])
+def test_bonus_cards_of_the_beauty_contest(name: str, players: int, bonus: list[int]) -> None:
+    state = rw.load("braff", players=players).example_state(name)
+    assert [len(_zone(state, "bonus", p)) for p in range(players)] == bonus
+
+
+def test_one_thief_in_a_set_steals_nothing_and_two_thieves_steal() -> None:
+    state = rw.load("braff", players=3).example_state("power_needs_a_pair")
+    assert [len(_zone(state, "collection", p, 0)) for p in range(3)] == [2, 3, 2]
+    assert _zone(state, "peek", 2) == []

@@ -20,6 +20,8 @@ from rulewright.dsl.expr import contents
 from rulewright.engines.game import Game, spec_path
 from rulewright.engines.simulate import random_policy
 from rulewright.engines.state import State
+from rulewright.invariants.base import Context
+from rulewright.invariants.declared import in_phase
 
 SPEC = spec_path("perfect_shot")
 PLAYERS = (2, 3, 4)
@@ -288,6 +290,12 @@ def _play(game: Game, seed: int, photo_bias: float,
     state = game.new_initial_state(seed)
     deck_out_at: int | None = None
     invariants = game.machine.invariants
+    ctx = Context(game, [], random.Random(seed))
+
+    def phase_began() -> dict[str, bool]:
+        """Whether each phase-scoped invariant applies now (fed at every step)."""
+        return {inv.name: in_phase(inv, ctx, state) for inv in invariants if inv.decl.phase}
+    phased = phase_began()
     pile = next(z.index for z in game.machine.zones if z.name == "landscape_pile")
 
     def pile_size() -> int:
@@ -307,9 +315,12 @@ def _play(game: Game, seed: int, photo_bias: float,
         # the last card is drawn at the end of the turn this action belongs to
         if deck_out_at is None and had_cards and pile_size() == 0:
             deck_out_at = turn
+        phased = phase_began()
         if not (every_step or state.is_terminal()):
             continue
         for inv in invariants:
+            if not phased.get(inv.name, True):
+                continue  # scoped to a phase (after setup) that has not begun
             # 'at end' invariants hold when the game ends by its rules, not at a gap
             if not inv.at_end or (state.is_terminal() and state.finding is None):
                 assert inv.check(state), (inv.name, seed, len(state.history))
@@ -400,15 +411,15 @@ def test_verify_holds_at_2_3_and_4_players(tmp_path: Path,
                  "--examples", "5", "--no-database", "--trace-dir", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "worked examples: 8 of 8 passed" in out
+    assert "worked examples: 18 of 18 passed" in out
 
 
-def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap() -> None:
+def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap_then_plays_on() -> None:
     # a player who only takes face-up albums empties the album pile (34 cards, 2 face up)
     game = _game(2)
     rng = random.Random(0)
     state = game.new_initial_state(0)
-    while not state.is_terminal():
+    while not state.is_terminal() and not state.ruled:
         if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
             continue
@@ -417,9 +428,67 @@ def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap() -> None:
         if choice is None:
             choice = min(labels.values())
         state.apply_action(choice)
-    assert state.finding is not None
-    assert (state.finding.kind, state.finding.rule) == ("gap", "refill_display")
-    assert state.finding.message.startswith("A face-up album was taken but the album pile is empty")
+    (ruled,) = state.ruled
+    assert ruled.gap.site.rule == "refill_display"
+    assert ruled.gap.text.startswith("A face-up album was taken but the album pile is empty")
+    assert ruled.gap.ruling == ("nothing replaces it: play goes on with the face-up albums "
+                                "that are left")
     # the 32 albums of the pile all went to replace taken ones; the 33rd taken found none
     assert len(_zone(state, "albums")) == 33
     assert len(_zone(state, "album_pile")) == 0 and len(_zone(state, "display")) == 1
+    assert not state.is_terminal()  # play goes on under the ruling
+
+
+# ---- scenario examples: one per rule, and the assumed components --------------
+
+SCENARIOS = ["components", "setup_sorts_the_tokens", "first_photograph_shows_the_backdrop",
+             "photograph_goes_on_top", "lens_outcomes", "take_a_face_up_album",
+             "album_bonus_needs_every_token", "tie_broken_by_yeti_tokens"]
+
+
+def test_the_scenarios_are_all_there() -> None:
+    assert {name for name, _ in EXAMPLES} == set(SCENARIOS) | {
+        "scoring_example_1", "scoring_example_2", "photo_tiger_and_elephant",
+        "photo_three_animals", "perfect_shot_walrus", "perfect_shot_missed", "yeti_incomplete",
+        "arrange_at_scoring", "one_token_per_attempt", "yeti_among_different_species"}
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_scenario_runs_its_whole_script(name: str) -> None:
+    players = dict(EXAMPLES)[name]
+    state = _game(players).example_state(name)
+    assert state.is_terminal() and state.finding is None, state.finding
+    assert state.script == []
+
+
+def test_the_first_photograph_takes_the_backdrops_three_animals() -> None:
+    state = _game(2).example_state("first_photograph_shows_the_backdrop")
+    assert sorted(_attr(state, t, "species") for t in _zone(state, "taken")) == [
+        "eagle", "tiger", "walrus"]
+    assert [_attr(state, c, "no") for c in _zone(state, "frame")] == [2]
+
+
+def test_a_face_up_album_is_replaced_and_a_pile_album_is_not() -> None:
+    state = _game(2).example_state("take_a_face_up_album")
+    assert sorted(_attr(state, a, "no") for a in _zone(state, "albums")) == [9, 16]
+    assert sorted(_attr(state, a, "no") for a in _zone(state, "display")) == [0, 8]
+    assert len(_zone(state, "album_pile")) == 30 and state.turns == [2, 0]
+
+
+def test_equal_scores_are_broken_by_yeti_tokens_then_shared() -> None:
+    state = _game(3).example_state("tie_broken_by_yeti_tokens")
+    assert state.returns() == [4, 4, 4]
+    assert state.ranking() == [1, 3, 1]
+
+
+def test_a_changed_landscape_breaks_the_components_example(tmp_path: Path) -> None:
+    for f in SPEC.parent.glob("perfect_shot*"):
+        shutil.copy(f, tmp_path / f.name)
+    csv = tmp_path / "perfect_shot_landscapes.csv"
+    text = csv.read_text(encoding="utf-8")
+    assert text.count("\n35,ibex,eagle,-,monkey,tiger,penguin\n") == 1
+    csv.write_text(text.replace("\n35,ibex,eagle,-,monkey,tiger,penguin\n",
+                                "\n35,ibex,eagle,-,monkey,tiger,polar_bear\n"), encoding="utf-8")
+    state = rw.load(tmp_path / "perfect_shot.rules", players=4).example_state("components")
+    assert state.finding is not None
+    assert state.finding.message == "how often each animal is printed"

@@ -155,22 +155,26 @@ def test_auction_game_three_and_three(players: int) -> None:
 
 
 @pytest.mark.parametrize("auction", [False, True])
-def test_two_players_reach_the_gifts_gap_exactly_when_gifts_is_drawn(auction: bool) -> None:
-    finished = 0
+def test_two_players_reach_the_gifts_gap_exactly_when_gifts_is_drawn_and_play_on(
+        auction: bool) -> None:
+    ruled = 0
     for seed in range(8):
         state, labels = play(game(2, auction), seed)
         gifts = any(lab.startswith("exchange card: gifts") for lab in labels)
+        # the gap is reached exactly when Gifts comes up; under its ruling each player
+        # gives the other one envelope, and the game goes on to its end
+        assert [(r.gap.site.rule, r.step > 0) for r in state.ruled] == \
+            ([(GIFTS_GAP[1], True)] if gifts else [])
+        assert state.finding is None, state.finding
+        assert counter(state, "round") == 6
         if gifts:
-            assert state.finding is not None
-            assert (state.finding.kind, state.finding.rule) == GIFTS_GAP
-        else:
-            assert state.finding is None, state.finding
-            assert counter(state, "round") == 6
-            finished += 1
+            gives = [lab for lab in labels if lab.startswith("give to the other player")]
+            assert len(gives) == 2  # one envelope from each player
+        ruled += gifts
     if auction:
-        assert finished > 0  # 3 of the 6 normal cards: Gifts is left out half of the time
+        assert 0 < ruled < 8  # 3 of the 6 normal cards: Gifts is left out half of the time
     else:
-        assert finished == 0  # the basic deck always holds Gifts
+        assert ruled == 8  # the basic deck always holds Gifts
 
 
 def test_two_player_auction_supply_is_set_out() -> None:
@@ -224,3 +228,63 @@ def test_the_vip_card_is_offered_only_for_ones_own_envelopes_and_once() -> None:
     assert once.finding is None and once.is_terminal() and once.script == []
     assert (counter(once, "vips_in[bride]"), counter(once, "vips_in[chef]")) == (1, 0)
     assert counter(once, "vip_used[1]") == 1 and counter(once, "vip_card[1]") == 0
+
+
+# ---- examples that pin the rules the book prints no example for (issue 17) -------------------
+
+def _done(name: str, players: int, auction: bool = False) -> State:
+    state = game(players, auction).example_state(name)
+    assert state.finding is None and state.is_terminal() and state.script == []
+    return state
+
+
+def test_tie_breaks_most_placed_guests_then_most_envelopes() -> None:
+    placed = _done("tie_most_placed", 2)
+    assert placed.returns() == [6, 6] and placed.ranking() == [2, 1]
+    envelopes = _done("tie_most_envelopes", 2)
+    assert envelopes.returns() == [6, 6] and envelopes.ranking() == [2, 1]
+
+
+def test_decorations_score_half_in_the_auction_game_only() -> None:
+    auction = _done("decorations_score", 2, auction=True)
+    assert auction.returns() == [3, 5]  # 7 // 2 and 10 // 2, no guest placed
+    assert _done("decorations_no_score", 2).returns() == [0, 0]
+
+
+def test_open_and_single_round_auctions_move_envelopes_and_decorations() -> None:
+    open_ = _done("open_auction_raises", 4, auction=True)
+    assert _guests(open_, "won[1]") == ["bride"]
+    assert [counter(open_, f"decorations[{p}]") for p in range(4)] == [14, 6, 10, 10]
+    single = _done("single_round_afresh", 3, auction=True)
+    assert _guests(single, "won[1]") == ["singer"] and _guests(single, "won[2]") == ["waiter"]
+    assert [counter(single, f"decorations[{p}]") for p in range(3)] == [15, 6, 9]
+
+
+def test_exchanges_with_an_empty_handed_player() -> None:
+    theft = _done("theft_empty_neighbour", 3, auction=True)
+    assert [_guests(theft, f"held[{p}]") for p in range(3)] == \
+        [["little_boy"], ["bride"], ["grandma", "grandpa"]]
+    shared = _done("shared_setup_empty", 3, auction=True)
+    assert _guests(shared, "middle") == ["aunt", "chef", "dog"]
+    dance = _done("dance_two_players", 2)
+    assert _guests(dance, "held[0]") == ["bride", "little_boy"]
+    assert _guests(dance, "held[1]") == ["grandpa", "groom"] and _guests(dance, "middle") == ["chef"]
+
+
+def test_model_and_data_examples_run_clean() -> None:
+    for name in ("components", "floor_mat", "own_cover_cards"):
+        _done(name, 2)
+
+
+def test_declared_ranges_and_zone_constraints() -> None:
+    assert "guests_off_the_table" in {inv.name for inv in game(3).machine.invariants}
+    def num(e: ast.Expr | None) -> int:
+        if isinstance(e, ast.Neg):
+            return -num(e.operand)
+        assert isinstance(e, ast.Int)
+        return e.value
+
+    ranges = {d.name: (num(d.low), num(d.high), d.never_decreases) for d in decls()
+              if isinstance(d, ast.VarDecl) and d.low is not None}
+    assert ranges["round"] == (0, 6, True) and ranges["vips_in"] == (0, 4, True)
+    assert ranges["vip_used"] == (0, 1, True) and ranges["spot"] == (-1, 19, False)

@@ -239,7 +239,10 @@ def _play(players: int, variants: tuple[str, ...], seed: int, every: int) -> Sta
             most_at_last_round_start = max(len(zone(state, f"portfolio[{p}]"))
                                            for p in range(players))
         if step % every == 0 or state.is_terminal():
+            running = {frame[0] for frame in state.stack}
             for inv in m.invariants:
+                if inv.decl.phase == "during" and m.rule_index[inv.decl.rule] not in running:
+                    continue  # scoped to a rule that is not running now
                 if not inv.at_end or state.is_terminal() and state.finding is None:
                     assert inv.check(state), (inv.name, seed, step)
             for tok in m.tokens:
@@ -287,3 +290,35 @@ def test_games_without_tokens_end_by_the_photo_target(players: int) -> None:
 def test_many_random_playouts_check_every_step(players: int, variants: tuple[str, ...]) -> None:
     for seed in range(20):
         _play(players, variants, seed, every=1)
+
+
+# ---- examples that pin the card data and the dice a commitment needs (issue 17) --------------
+
+def test_reserved_cards_wait_while_six_dice_cannot_cover_them() -> None:
+    state = game(2).example_state("reserved_cards_and_six_dice")
+    assert state.finding is None and state.script == []
+    assert zone(state, "reserve[0]") == (comp(state, "pika"),)
+    assert zone(state, "in_habitat[savannah]") == (comp(state, "zebra"), comp(state, "giraffe"))
+    assert [counter(state, f"dice_on[{comp(state, n)}]") for n in
+            ("puffin", "sea otter", "zebra", "giraffe")] == [1, 1, 1, 1]
+    assert counter(state, "dice_free") == 0
+
+
+def test_feature_articles_over_the_whole_deck_match_the_csv() -> None:
+    animals = [r for r in csv.DictReader((SPEC.parent / "snapshot_animals.csv").open())
+               if r["home"] != "any"]
+    cards = list(csv.DictReader((SPEC.parent / "snapshot_assignments.csv").open()))
+    counts = [sum((c["diet"] in (a["symbol_a"], a["symbol_b"]))
+                  + (c["lifespan"] in (a["symbol_a"], a["symbol_b"])) for c in animals)
+              for a in cards]
+    assert counts == [17, 23, 26, 6, 19, 24, 19, 10, 26, 21]
+    state = game(2).example_state("feature_articles_over_the_deck")
+    assert state.finding is None and len(zone(state, "portfolio[0]")) == 36
+
+
+def test_data_examples_and_the_raccoon_invariant_are_declared() -> None:
+    for name in ("animal_deck", "assignment_cards", "award_values"):
+        assert game(2).example_state(name).finding is None
+    names = {inv.name for inv in game(2, ("raccoon",)).machine.invariants}
+    assert {"raccoon_only_in_its_game", "dice_on_habitat_first", "dice_only_in_habitats",
+            "tokens_only_with_dice"} <= names

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import html
 import re
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from rulewright.sphinx.flow import PHASE_LIMIT
 from rulewright.sphinx.render_rules import status_text
 from rulewright.sphinx.verify_json import InvariantResult
 from rulewright.sphinx.source import folded_source, gaps_in, source_of
-from tests.sphinx.conftest import Builder, BuildWarnings, page_text, section_text, spec_files
+from tests.sphinx.conftest import REPO, Builder, BuildWarnings, page_text, section_text, spec_files
 
 
 def _page(spec: Path, extra: str = "") -> str:
@@ -127,6 +128,34 @@ def test_errata_diffs_mark_removed_and_added_lines(site: Path) -> None:
     assert "div.rw-diff .highlight .gd {" in css and "div.rw-diff .highlight .gi {" in css
 
 
+def test_every_patch_kind_is_a_highlighted_diff_and_each_edition_a_section(site: Path) -> None:
+    raw = (site / "spec-love_letter.html").read_text(encoding="utf-8")
+    erratum = raw.split('id="love-letter-erratum-z-man-2019"', 1)[1].split(
+        'id="love-letter-edition-2012"', 1)[0]
+    # card rows, the player range and a replaced scoring block, each as removed/added lines
+    for old, new in (("  (guard, 1) * 5", "  (guard, 1) * 6"), ("  players 2..4", "  players 2..6"),
+                     ("  tiebreak most cond(out[p], 0, discarded(p))", "  then shared")):
+        assert re.search(r'<span class="gd">-' + re.escape(html.escape(old, quote=False)), erratum), old
+        assert re.search(r'<span class="gi">\+' + re.escape(html.escape(new, quote=False)), erratum), new
+    text = page_text(site / "spec-love_letter.html")
+    assert "the game header - changed 2019, source: Z-Man Games, Love Letter: rules and cards " \
+           "(2019)" in text
+    assert "counter 'spy_favor' - added 2019" in text
+    for name, title in (("2012", "Love Letter, first English edition"),
+                        ("2019", "Love Letter, Z-Man Games edition")):
+        part = section_text(site / "spec-love_letter.html", f"love-letter-edition-{name}")
+        assert part.lstrip().startswith(f"edition {name}: {title}")
+        assert "Date: " in part and "Source: " in part
+    assert "The spec as written: this edition selects no erratum or variant." in \
+        section_text(site / "spec-love_letter.html", "love-letter-edition-2012")
+    assert "Selects erratum z_man_2019 (select it with --edition 2019)." in \
+        section_text(site / "spec-love_letter.html", "love-letter-edition-2019")
+    zlap = section_text(site / "spec-zlap_kadr.html", "zlap-kadr-erratum-solo-bands-proposed")
+    assert "PROPOSED (not published): disjoint solo rating bands" in zlap
+    assert '-    20..30 -> "Looks like you forgot to open the aperture!",' in zlap
+    assert '+    20..29 -> "Looks like you forgot to open the aperture!",' in zlap
+
+
 def test_a_game_without_cards_says_so(site: Path) -> None:
     text = " ".join(section_text(site / "spec-tic_tac_toe.html",
                                  "tic-tac-toe-components").split())
@@ -175,8 +204,9 @@ def test_showcase_details(site: Path) -> None:
     assert "total 16" in flat
     assert "value copies 1 4 2 4 3 4 4 4" in flat
     # The gap is listed twice (base rule line 41, erratum line 73) and simulation reached it.
-    assert "rule play_card, original (spec lines 38-51)" in text
-    assert "rule play_card, erratum draw_after 2024-03-01" in text and "(spec lines 71-84)" in text
+    assert "rule 'play_card' (as written, lines 38-51)" in text
+    assert ("rule 'play_card' (erratum draw_after 2024-03-01, Publisher FAQ, question 3, "
+            "lines 71-84)") in text
     assert "Gap reached" in text and "FINDING gap: The book does not say" in text
     # Simulation summary: 3 games per player count, 2 and 3 players.
     assert "(uniform over legal actions), seeds 0 to 2, per player count" in flat
@@ -314,3 +344,45 @@ def test_docs_verify_and_verify_json_exclude_each_other(
     assert main(["docs", "tic_tac_toe", "--verify", "--verify-json", str(tmp_path / "v.json"),
                  "--out", str(tmp_path / "site")]) == 2
     assert "give --verify (verify now) or --verify-json FILE" in capsys.readouterr().err
+
+
+def test_each_rule_shows_its_coverage_from_the_verify_json(build_site: Builder,
+                                                           tmp_path: Path) -> None:
+    spec = REPO / "tests" / "specs" / "coverage.rules"
+    out_json = tmp_path / "v.json"
+    assert main(["verify", str(spec), "--profile", "ci", "--players", "2,3", "--seed", "1",
+                 "--examples", "6", "--no-database", "--trace-dir", str(tmp_path / "t"),
+                 "--json", str(out_json)]) == 0
+    doc = json.loads(out_json.read_text(encoding="utf-8"))
+    (game,) = doc["games"]
+    points = game["points"]
+    total = sum(c["games"] for c in game["configs"])
+
+    def games_of(kind: str, line: int) -> int:
+        i = next(i for i, p in enumerate(points) if (p["kind"], p["line"]) == (kind, line))
+        return sum(c["coverage"]["games"][i] or 0 for c in game["configs"])
+
+    page = ("cover\n=====\n\n.. rulewright-spec:: cover.rules\n   :players: all\n"
+            "   :verify-json: verify-cover.json\n")
+    out = build_site({"spec-cover": page},
+                     extra={"cover.rules": spec.read_text(encoding="utf-8"),
+                            "verify-cover.json": out_json.read_text(encoding="utf-8")})
+    html_page = out / "spec-cover.html"
+    play = " ".join(section_text(html_page, "cover-rule-play").split())
+    # rule play: 12 places (over 2p, 3p, each with and without the variant); 3 cannot run
+    assert (f"Coverage: ran in {games_of('rule', 12)} of {total} verified games; "
+            "9 of 12 branches, options and gaps ran") in play
+    assert ('line 15: elif r > 10 - never run line 20: if total > 50 - never run '
+            'line 20: gap "the total passes 50" - never run') in play
+    act = " ".join(section_text(html_page, "cover-rule-act").split())
+    assert (f"Coverage: ran in {games_of('rule', 24)} of {total} verified games; "
+            "2 of 4 branches, options and gaps ran") in act
+    assert 'line 27: option "give" - never run line 29: pass "skip" - never run' in act
+    unused = " ".join(section_text(html_page, "cover-rule-unused").split())
+    assert f"Coverage: ran in 0 of {total} verified games" in unused
+    # rule extra_rule runs only with the variant: its count is of all games even so
+    extra = " ".join(section_text(html_page, "cover-rule-extra-rule").split())
+    assert 0 < games_of("rule", 33) < total
+    assert f"Coverage: ran in {games_of('rule', 33)} of {total} verified games" in extra
+    scoring = " ".join(section_text(html_page, "cover-scoring").split())
+    assert f"Coverage: ran in {games_of('scoring', 36)} of {total} verified games" in scoring

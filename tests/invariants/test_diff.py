@@ -1,0 +1,147 @@
+"""``rulewright diff`` (rulewright.invariants.diff): on a spec whose erratum doubles every
+score the score distribution doubles exactly and nothing else moves; gaps opened and closed
+with their reach; worked examples whose outcome differs; Love Letter's two editions; the
+terminal report, the JSON document and usage errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulewright.cli.main import main
+from rulewright.engines import schemas
+from rulewright.errors import UsageError
+from rulewright.invariants.diff import diff_spec
+
+BASE = (Path(__file__).parents[1] / "specs" / "patchable.rules").read_text(encoding="utf-8")
+#: The first line after the base spec.
+LINE = BASE.count("\n") + 1
+#: tests/specs/patchable.rules with a worked example, two errata and two editions.
+SPEC = BASE + '''
+example two_chips "Two keeps, two chips" players 2 {
+  script ["keep", "keep"]
+  chips[0] += 2
+  expect chips[0] == 2 "two chips"
+}
+
+erratum double "Double scores" date "2024-05-01" source "Publisher FAQ" {
+  replace scoring(p) {
+    score 2 * (sum(c.value for c in hand[p]) + chips[p] + bonus)
+    tiebreak most chips[p] "most chips"
+    then shared
+  }
+}
+erratum silent "The book is silent on ties" date "2024-06-01" source "Publisher FAQ" {
+  replace scoring(p) {
+    score sum(c.value for c in hand[p]) + chips[p]
+    then gap "the book does not say who wins a tie"
+  }
+  example two_chips "Three chips" players 2 {
+    chips[0] += 3
+    expect chips[0] == 3 "three chips"
+  }
+}
+# the two errata change the same scoring block, so they are never selected together
+edition doubled "Doubled" date "2024-05" source "Publisher FAQ" errata double
+edition quiet "Quiet" date "2024-06" source "Publisher FAQ" errata silent
+'''
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    path = tmp_path / "small.rules"
+    path.write_text(SPEC, encoding="utf-8")
+    return path
+
+
+def test_an_erratum_that_doubles_every_score_doubles_the_score_distribution(small: Path) -> None:
+    d = diff_spec(small, errata=["double"], players=3, games=60, seed=5)
+    before, after = d.balance
+    assert before.finished == after.finished == 60
+    for sa, sb in zip(before.scores, after.scores):
+        assert sb == pytest.approx(tuple(2 * x for x in sa))
+        assert sa[1] > 0  # a distribution, not a constant
+    assert after.wins == before.wins and after.steps == before.steps
+    assert after.turns == before.turns and d.other_result == 0
+    assert d.findings == {} and d.gaps == [] and d.examples == []
+    assert [(x.kind, x.status) for x in d.declarations] == [("scoring", "changed")]
+    assert [ln for ln in d.declarations[0].lines if ln[:1] in "+-"] == [
+        "--- the scoring block (as written, lines 26-30)",
+        f"+++ the scoring block (erratum double, lines {LINE + 8}-{LINE + 12})",
+        "-  score sum(c.value for c in hand[p]) + chips[p] + bonus",
+        "+  score 2 * (sum(c.value for c in hand[p]) + chips[p] + bonus)"]
+
+
+def test_a_then_gap_erratum_opens_a_gap_with_its_reach_and_changes_an_example(small: Path
+                                                                              ) -> None:
+    d = diff_spec(small, errata=["silent"], players=2, games=80)
+    (gap,) = d.gaps
+    line = 1 + next(i for i, ln in enumerate(SPEC.splitlines()) if "then gap" in ln)
+    assert (gap.rule, gap.line, gap.text, gap.declared, gap.status) == (
+        "scoring", line, "the book does not say who wins a tie", (False, True), "opened")
+    assert gap.reached[0] == 0 and gap.reached[1] > 0
+    before, after = d.balance
+    assert after.finished == 80 - gap.reached[1] and before.finished == 80
+    assert [(e.name, e.title, e.changes) for e in d.examples] == [
+        ("two_chips", "Three chips", ("chips[0]: 2 -> 3",))]
+    assert [x.label for x in d.declarations] == ["the scoring block", "example 'two_chips'"]
+
+
+def test_love_letter_editions(capsys: pytest.CaptureFixture[str]) -> None:
+    d = diff_spec("love_letter", edition="2019", games=30)
+    assert (d.players, d.before.label, d.after.label, d.after.errata) == (
+        2, "as written", "edition 2019", ("z_man_2019",))
+    assert [(x.status, x.label) for x in d.declarations] == [
+        ("changed", "the game header"), ("changed", "enum 'person'"),
+        ("changed", "card kind 'character'"), ("changed", "rule 'card_effect'"),
+        ("changed", "rule 'end_round'"), ("changed", "the scoring block"),
+        ("changed", "invariant 'hand_limit'"), ("changed", "example 'countess_must_go'"),
+        ("changed", "example 'tie_on_the_highest_card'"), ("added", "counter 'spy_favor'"),
+        ("added", "rule 'play_chancellor'"), ("added", "example 'lone_spy'"),
+        ("added", "example 'chancellor_keeps_one'")]
+    card = d.declarations[2]
+    assert [ln for ln in card.lines if ln[:1] in "+-" and ln[:3] not in ("---", "+++")] == [
+        "-  (guard, 1) * 5", "+  (guard, 1) * 6", "-  (king, 6)", "-  (countess, 7)",
+        "-  (princess, 8)", "+  (king, 7)", "+  (countess, 8)", "+  (princess, 9)",
+        "+  (spy, 0) * 2", "+  (chancellor, 6) * 2"]
+    assert [(e.name, e.before is None) for e in d.examples] == [
+        ("countess_must_go", False), ("tie_on_the_highest_card", False), ("lone_spy", True),
+        ("chancellor_keeps_one", True)]
+    (gap,) = d.gaps
+    assert (gap.rule, gap.declared, gap.status) == ("scoring", (True, False), "closed")
+    with pytest.raises(UsageError) as info:
+        diff_spec("love_letter", edition="2019", players=5, games=1)
+    assert str(info.value) == "--players 5: as written is for 2 to 4 players"
+
+
+def test_terminal_report_and_json(small: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", str(small), "--erratum", "double", "--players", "2", "--games", "20",
+                 "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    schemas.validate(doc)
+    assert doc["format"] == "rulewright-diff/1" and doc["after"]["errata"] == ["double"]
+    a, b = doc["balance"]["before"]["scores"], doc["balance"]["after"]["scores"]
+    assert [s["median"] * 2 for s in a] == [s["median"] for s in b]
+    assert main(["diff", str(small), "--erratum", "silent", "--players", "2", "--games",
+                 "20"]) == 0
+    out = capsys.readouterr().out
+    assert "Small (" in out and "as written against erratum silent, 2 players, 20 games on " \
+                                "seeds 0-19" in out
+    assert "Declarations that differ: 2 (2 changed, 0 added, 0 removed)" in out
+    assert "+  then gap \"the book does not say who wins a tie\"" in out
+    assert "opened" in out and "Spec defects in play: none on either side" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "rulewright diff compares the spec as written with --erratum E (repeatable) or with "
+         "--edition E: give one of them"),
+    (["--erratum", "nope"], "unknown erratum 'nope'"),
+    (["--edition", "2019"], "unknown edition '2019'; the spec declares: doubled, quiet"),
+    (["--erratum", "double", "--edition", "quiet"], "give one of them"),
+])
+def test_usage_errors(small: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+                      message: str) -> None:
+    assert main(["diff", str(small), *args]) == 2
+    assert message in capsys.readouterr().err
