@@ -16,10 +16,10 @@ from the real one and asks the spec for that decision's options there:
   from the state before the block's first choice): then the mover must see exactly the same
   and be offered the same options, as nobody has shown their choice yet.
 
-Components and numbers named by the running rules' local variables (the card just drawn, a
-loop's list) are left in place: the rules already know them, so moving them would change the
-situation rather than only what is hidden (a limit: a hidden counter copied into a local
-before the decision is not varied). Alternatives whose observation for the mover differs
+Components named by the running rules' local variables (the card just drawn, a loop's list)
+are left in place: the rules already know them, so moving them would change the situation
+rather than only what is hidden (a limit: a hidden counter's value copied into a local
+before the decision is not varied either). Alternatives whose observation for the mover differs
 from the real one are discarded. The invariant is violated when an alternative offers other
 action labels than the real state.
 """
@@ -105,7 +105,7 @@ def unseen_counters(state: State, player: int) -> list[int]:
 
 
 def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[State, list[str]] | None:
-    """A copy with the values of unseen, unreferenced counters changed (all, or ``one``).
+    """A copy with the values of unseen counters changed (all, or ``one`` at random).
 
     A counter's new value is another value its array (the counters of its name) holds or
     starts with, or, for a number, one more or less.
@@ -117,7 +117,6 @@ def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[Stat
     unseen = unseen_counters(state, player)
     if not unseen:
         return None
-    pinned = set(_ints(tuple(state.frame_values())))
     if one:
         unseen = [rng.choice(unseen)]
     names: dict[str, set[Any]] = defaultdict(set)
@@ -128,8 +127,6 @@ def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[Stat
     changes = []
     for k in unseen:
         v = state.counters[k]
-        if v.__class__ is int and v in pinned:
-            continue
         values = set(names[m.counters[k].name])
         if v.__class__ is int:
             values |= {v - 1, v + 1}
@@ -192,14 +189,11 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         if made is None:
             break
         alt, changes = made
-        other = alt.options_at()
-        if other is None:
-            continue  # the spec cannot run there (an impossible mix): try one counter alone
-        if other != real:
+        other = alt.options_at()  # None: the spec cannot run with that mix of values
+        if other is not None and other != real:
             return (f"player {player} sees the same{_where(state)}, but with counters they "
                     f"cannot see changed ({'; '.join(changes[:4])}) the options change from "
                     f"{real} to {other}")
-        break
     if state.together is not None:
         return simultaneous_leak(ctx, state, player)
     return None

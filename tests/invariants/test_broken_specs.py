@@ -23,6 +23,8 @@ CASES = {
     "tiebreak_reversed": ("spec:most_chips_wins_ties", 8),
     "endless_loop": ("termination", 60),
     "hidden_dependency": ("hidden information", 10),
+    "secret_in_variable": ("hidden information", 2),
+    "bid_leaks": ("hidden information", 3),
 }
 
 
