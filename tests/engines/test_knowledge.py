@@ -205,3 +205,30 @@ def test_elimination_skips_turns_and_keeps_a_place_in_the_ranking() -> None:
     assert state.returns() == [2, 1, 3]
     assert state.ranking() == [2, 3, 1]
     assert state.observation(2)["eliminated"] == [2, 1, 0]
+
+
+def test_love_letter_priest_shows_the_hand_to_its_player_only() -> None:
+    game = rw.load("love_letter", players=3)
+    rng = random.Random(7)
+    looked = 0
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+                continue
+            p = state.current_player()
+            action = rng.choice(state.legal_action_labels())
+            priest = action.label.startswith("priest: player: ")
+            if priest:
+                q = int(action.label.rsplit(" ", 1)[1])
+                r = next(x for x in range(3) if x not in (p, q))
+                before = state.observation(r).get("known", {})
+            state.apply_action(action.id)
+            if priest and not state.is_terminal():
+                slot = next(z.index for z in game.machine.zones if z.label == f"hand[{q}]")
+                assert state.observation(p)["known"][f"hand[{q}]"] == sorted(state.zones[slot])
+                assert state.observation(r).get("known", {}) == before  # the third saw nothing
+                looked += 1
+                break
+    assert looked >= 5
