@@ -599,7 +599,7 @@ class ExprCompiler:
         if f == "turns":
             return Code(subscript(state_attr("turns"), call("b_player", *nodes)), deps | STATE)
         if f in ("eliminated", "elimination"):
-            order = subscript(state_attr("out"), call("b_player", *nodes))
+            order: ast.expr = subscript(state_attr("out"), call("b_player", *nodes))
             if f == "eliminated":
                 order = ast.Compare(order, [ast.Gt()], [ast.Constant(0)])
             return Code(order, deps | STATE)

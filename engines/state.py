@@ -572,7 +572,7 @@ class State(Interpreter):
                 out[labels[z]] = sorted(comps)
                 continue
             top, bottom = self.zones[z], self.bottoms[z]
-            entries = []
+            entries: list[list[int | None]] = []
             for c in comps:
                 if c in top:
                     entries.append([c, top.index(c)])

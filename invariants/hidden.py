@@ -52,7 +52,7 @@ def _ints(value: Any) -> Iterator[int]:
 def unseen_places(state: State, player: int) -> list[tuple[list[int], int]]:
     """The (part, zone index) lists whose contents ``player`` cannot see (see module doc)."""
     m = state.game.machine
-    places = []
+    places: list[tuple[list[int], int]] = []
     for z, slot in enumerate(m.zones):
         if slot.kind == "deck":
             places.extend(((state.zones[z], z), (state.mids[z], z), (state.bottoms[z], z)))
