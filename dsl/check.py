@@ -425,6 +425,9 @@ class _Checker:
                     self.err(t.player.span, f"in 'simultaneously for {s.var} ...' only "
                              f"{s.var} decides; this choice is another player's",
                              "a decision of someone else belongs before or after the block")
+            elif isinstance(t, ast.Simple) and t.kind == "return":
+                self.err(t.span, "'return' inside a simultaneous block",
+                         "the block ends when every player has chosen; leave the rule after it")
             elif isinstance(t, ast.For) and t.simultaneous:
                 self.err(t.span, "a simultaneous block inside another one",
                          "the players of one block decide at once; write the blocks one "

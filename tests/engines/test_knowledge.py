@@ -177,6 +177,8 @@ def test_a_public_first_bid_is_caught() -> None:
      "'simultaneously for p ...' holds no 'choose p ...'"),
     ('simultaneously for p in players { choose 0 { option "a" { } option "b" { } } }',
      "in 'simultaneously for p ...' only p decides; this choice is another player's"),
+    ('simultaneously for p in players { choose p { option "a" { return } option "b" { } } }',
+     "'return' inside a simultaneous block"),
 ])
 def test_simultaneous_blocks_are_checked(tmp_path: Path, body: str, message: str) -> None:
     spec = ('game t "T" { players 2..2 start play }\nvar n = 0\n'
