@@ -304,8 +304,10 @@ class Interpreter:
             else:
                 raise SpecRuntimeError(f"draw from empty {zone.label}", "exhausted")
             if len(values) > 1 and slot in self.game.machine.twinned_zones:
+                # twins merge into one outcome, but a draw among several cards still waits
+                # (values keeps their number): a state where the deck holds only copies of
+                # one card stays a checked state for verify, as it was before the merge
                 pending = self._twin_draw(values, ins)
-                values = pending.values
             else:
                 comps = self.game.machine.components
                 p = 1.0 / len(values)

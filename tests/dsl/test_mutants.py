@@ -16,7 +16,7 @@ from rulewright.dsl.parse import parse
 from rulewright.dsl.unparse import expr_text
 from rulewright.engines.game import bundled_specs, load_spec
 from rulewright.errors import Span
-from rulewright.invariants.mutation import sample
+from rulewright.invariants.mutation import run_mutant, sample
 
 HERE = Path(__file__).parent.parent
 WEAK = HERE / "invariants" / "specs" / "mutate" / "weak.rules"
@@ -144,13 +144,33 @@ def test_a_mutant_compiles_from_the_ast_with_its_own_fingerprint() -> None:
 
 def test_card_data_from_csv_is_mutated_and_shown_at_its_csv_line() -> None:
     spec = load_spec("perfect_shot")
+    m = mutants(spec)[40]
+    assert m.label == ("#40 spec/perfect_shot_landscapes.csv:2 card: "
+                       "0,walrus,polar_bear,-,eagle,snow_leopard,yeti => "
+                       "0,eagle,polar_bear,-,eagle,snow_leopard,yeti")
+    machine = compile_spec(apply_mutant(spec, m), players=4)
+    first = next(c for c in machine.components if c.kind == "landscape")
+    assert first.attrs["no"] == 0 and first.attrs["f1"] == "eagle"
+
+
+def test_a_card_mutant_that_twins_two_labels_is_invalid_with_its_message() -> None:
+    # landscape 0 renumbered 1: two different cards both read "landscape 1" to a player, a
+    # spec error (label templates, issue 19), so the mutant is invalid and out of the score
+    spec = load_spec("perfect_shot")
     m = mutants(spec)[0]
     assert m.label == ("#0 spec/perfect_shot_landscapes.csv:2 card: "
                        "0,walrus,polar_bear,-,eagle,snow_leopard,yeti => "
                        "1,walrus,polar_bear,-,eagle,snow_leopard,yeti")
-    machine = compile_spec(apply_mutant(spec, m), players=4)
-    first = next(c for c in machine.components if c.kind == "landscape")
-    assert first.attrs["no"] == 1 and first.attrs["f1"] == "walrus"
+    run = run_mutant("perfect_shot", 0, "ci", seed=1)
+    assert run.status == "invalid" and run.kills == ()
+    assert run.error == (
+        "spec/perfect_shot.rules:39:9: error: two different 'landscape' cards are both "
+        "labelled 'landscape 1' (they differ in f1 'walrus' / 'tiger', f2 'polar_bear' / "
+        "'elephant', b1 'eagle' / 'polar_bear', b2 'snow_leopard' / 'penguin', b3 'yeti' / "
+        "'snow_leopard')\n"
+        '      label "landscape {no}"\n'
+        "            ^^^^^^^^^^^^^^^^\n"
+        "  hint: name one of those attributes in the template")
 
 
 def test_sampling_takes_each_operator_in_turn_reproducibly() -> None:
