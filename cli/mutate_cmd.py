@@ -135,7 +135,7 @@ def print_report(out: Console, r: MutationReport) -> None:
     b = r.baseline
     if r.baseline_failed and b is not None:
         out.print(f"[bold red]{escape(r.spec)}: the spec as written does not pass verify[/] "
-                  "(profile {r.profile}, seed {r.seed}); fix it before measuring its checks:")
+                  f"(profile {r.profile}, seed {r.seed}); fix it before measuring its checks:")
         for k in b.kills:
             where = f" [{k.config}]" if k.config else ""
             out.print(f"  {plain(k.check)}{where}: {k.message}", markup=False, highlight=False)
@@ -144,9 +144,15 @@ def print_report(out: Console, r: MutationReport) -> None:
         return
     c = r.counts()
     by_op = Counter(m.operator for m in r.generated)
-    out.print(f"[bold]{escape(r.spec)}[/]: mutation score {_percent(r.rate)} - {c['killed']} of "
-              f"{c['killed'] + c['survived']} mutants killed; {c['equivalent']} possibly "
-              f"equivalent, {c['invalid']} invalid", highlight=False)
+    if r.rate is None:  # nothing was killed or survived: a score of 0 of 0 says nothing
+        out.print(f"[bold]{escape(r.spec)}[/]: no mutation score - none of the {len(r.chosen)} "
+                  f"mutants run was killed or survived ({c['equivalent']} possibly equivalent, "
+                  f"{c['invalid']} invalid); run more with a larger --n", highlight=False)
+    else:
+        out.print(f"[bold]{escape(r.spec)}[/]: mutation score {_percent(r.rate)} - "
+                  f"{c['killed']} of {c['killed'] + c['survived']} mutants killed; "
+                  f"{c['equivalent']} possibly equivalent, {c['invalid']} invalid",
+                  highlight=False)
     out.print(f"  {len(r.generated)} mutants generated ("
               + ", ".join(f"{by_op[o]} {o}" for o in OPERATORS if by_op[o])
               + f"), {len(r.chosen)} run; {r.examples} test runs per configuration, "
@@ -208,7 +214,8 @@ def run(args: argparse.Namespace) -> int:
     report.min_score = args.min_score
     print_report(out, report)
     code = report.exit_code()
-    verdict = f"mutation score {_percent(report.rate)}"
+    verdict = f"mutation score {_percent(report.rate)}" if report.rate is not None \
+        else "no mutation score (no mutant killed or survived)"
     if report.baseline_failed:
         verdict = "[bold red]the spec fails verify[/]"
     elif code == 1:

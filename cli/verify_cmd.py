@@ -112,6 +112,10 @@ def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
     violated = [plain(n) for n, st in c.status.items() if st == "violated"]
     if violated:
         text += f"; VIOLATED: {', '.join(violated)}"
+    unreached = [plain(n) for n, st in c.status.items() if st == "not reached"]
+    if unreached:
+        # a check no game got far enough to test is neither held nor violated: say which
+        text += f"; not reached: {', '.join(unreached)}"
     if c.gaps:
         text += f"; {len(c.gaps)} rulebook gap(s) reached"
     if c.normal_share is not None and c.normal_share < 1:
@@ -222,6 +226,9 @@ def _run_with_progress(run_verify: Any) -> Report:
                 progress.update(task, description=f"{spec} {label}", total=total)
 
             def on_done(spec: str, c: ConfigResult, done: int, total: int) -> None:
+                # kept above the bar: an interrupted run still shows what it finished
+                progress.console.print(finished_line(spec, c, done, total), markup=False,
+                                       highlight=False)
                 raise_if_interrupted()
                 progress.update(task, completed=done, total=total)
 

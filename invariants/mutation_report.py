@@ -47,7 +47,7 @@ from attrs import define, field, frozen
 from rulewright.dsl import ast
 from rulewright.dsl.compile import fingerprint
 from rulewright.dsl.mutants import OPERATORS, Mutant
-from rulewright.invariants.report import versions
+from rulewright.invariants.report import plain, versions
 
 FORMAT = "rulewright-mutate/1"
 
@@ -138,7 +138,7 @@ def changes(baseline: MutantRun, run: MutantRun) -> list[str]:
     status_b = {(c, n): s for c, n, s in baseline.statuses}
     for c, n, s in run.statuses:
         if (c, n) in status_b and status_b[c, n] != s:
-            out.append(f"{c}: {n} {status_b[c, n]} -> {s}")
+            out.append(f"{c}: {plain(n)} {status_b[c, n]} -> {s}")  # the name verify prints
     return out
 
 

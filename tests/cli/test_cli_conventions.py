@@ -21,6 +21,7 @@ from rich.console import Console
 import rulewright
 from rulewright.cli.main import main
 from rulewright.cli.progress_lines import LineProgress
+from rulewright.cli.verify_cmd import finished_line
 from rulewright.cli.verify_output import print_table
 from rulewright.dsl.compile import fingerprint
 from rulewright.engines import schemas
@@ -223,3 +224,14 @@ def test_docs_refuse_verify_results_of_another_spec_version(
     assert stale_message(doc["games"][0], new) == (
         'the verify results for tiny do not say which version of the spec they belong to (no '
         '"fingerprint"; written before rulewright-verify/2): rerun rulewright verify --json')
+
+
+def test_a_progress_line_names_the_checks_no_game_reached() -> None:
+    status = {"conservation": "held", "tokens": "n/a", "engine finding": "violated",
+              "spec:small": "not reached"}
+    c = ConfigResult("2p", 2, [], [], examples=8, finished=123, steps=4000, seconds=12.25,
+                     mean_length=40.4, max_length=52, status=status)
+    c.normal = 123
+    assert finished_line("zlap_kadr", c, 1, 4) == (
+        "1/4 zlap_kadr 2p: 1 of 3 checks held, 8 test runs, 123 games (12.2s); "
+        "VIOLATED: unexplained stop; not reached: spec:small")

@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
+from rich.console import Console
 
 from rulewright.cli.main import main
+from rulewright.cli.mutate_cmd import print_report
 from rulewright.engines import schemas
+from rulewright.invariants.mutation import mutate
 
 WEAK = Path(__file__).parent.parent / "invariants" / "specs" / "mutate" / "weak.rules"
 
@@ -87,3 +92,13 @@ def test_usage_errors_exit_2_with_a_clear_message(args: list[str], message: str,
 def test_an_unknown_spec_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mutate", "nosuch"]) == 2
     assert "rulewright: unknown spec 'nosuch'; bundled specs: braff," in capsys.readouterr().err
+
+
+def test_a_sample_with_nothing_killed_or_survived_has_no_score() -> None:
+    r = mutate(str(WEAK), n=12, seed=1, profile="ci", examples=2, playouts=3)
+    only_equivalent = attrs.evolve(r, chosen=[m for m in r.chosen if m.id == 21])
+    out = Console(width=200, file=io.StringIO())
+    print_report(out, only_equivalent)
+    assert out.file.getvalue().splitlines()[0] == (
+        "race: no mutation score - none of the 1 mutants run was killed or survived "
+        "(1 possibly equivalent, 0 invalid); run more with a larger --n")

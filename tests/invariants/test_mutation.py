@@ -43,7 +43,7 @@ def test_the_weak_spec_lets_most_mutants_survive() -> None:
     # a survivor says what it changed: no card is ever drawn once the loop is gone
     (loop,) = [m for m in r.chosen if m.id == 7]
     assert (loop.operator, loop.where, loop.span.line) == ("statement", "rule play", 19)
-    assert r.changes(loop) == ["2p: chance held -> not reached",
+    assert r.changes(loop) == ["2p: chance odds held -> not reached",
                                "2p: hidden information held -> not reached"]
 
 
