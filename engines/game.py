@@ -140,6 +140,12 @@ class Game:
         #: per zone slot, the players who see its contents, as a bit mask (a deck's order
         #: is seen by no one); what players know beyond that is State.known
         self.zone_seen = tuple(seen_by(z, machine.players) for z in machine.zones)
+        # per player, the (labels, slots) of the counters they see (State.observation)
+        self.visible_counters = tuple(
+            (tuple(self.counter_labels[c.index] for c in cs), tuple(c.index for c in cs))
+            for cs in ([c for c in machine.counters if c.visibility == "public"
+                        or (c.visibility == "owner" and c.owner == p)]
+                       for p in range(machine.players)))
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
 

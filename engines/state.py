@@ -21,7 +21,8 @@ from rulewright.engines.interpreter import (INSTRUCTION_BUDGET, MAX_CALL_DEPTH, 
 
 __all__ = ["CHANCE_PLAYER", "INSTRUCTION_BUDGET", "MAX_CALL_DEPTH", "TERMINAL_PLAYER", "Action",
            "Finding", "State"]
-from rulewright.engines.information import Recall, entries_text, observation_string, replayed
+from rulewright.engines.information import (Recall, entries_text, lines_text,
+                                            observation_string, replayed)
 from rulewright.engines.schema import validate
 from rulewright.errors import TraceError, UsageError
 
@@ -452,11 +453,17 @@ class State(Interpreter):
 
     def information_state_string(self, player: int) -> str:
         """The canonical string of :meth:`information_state` (one ``see``/``do`` line each)."""
+        self._check_player(player)
+        if self.recall is not None:
+            return self.recall.text(player)
         return entries_text(self.information_state(player))
 
     def observation_string(self, player: int) -> str:
-        """The canonical string of :meth:`observation`: one ``path: value`` line per item."""
+        """The canonical string of :meth:`observation`: one ``path: value`` line per item
+        (with :meth:`track_information`, from the observation it keeps of this state)."""
         self._check_player(player)
+        if self.recall is not None:
+            return lines_text(self.recall.lines[player])
         return observation_string(self, player)
 
     def _check_player(self, player: int) -> None:
@@ -524,7 +531,7 @@ class State(Interpreter):
         ``hidden`` to nobody (size only); a deck's order is never shown. Counters likewise.
         """
         m = self.game.machine
-        zone_labels, counter_labels = self.game.zone_labels, self.game.counter_labels
+        zone_labels = self.game.zone_labels
         zones: dict[str, Any] = {}
         for z in m.zones:
             visible = z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
@@ -534,8 +541,9 @@ class State(Interpreter):
             else:
                 zones[zone_labels[z.index]] = len(self.zones[z.index]) \
                     + len(self.mids[z.index]) + len(self.bottoms[z.index])
-        counters = {counter_labels[c.index]: self.counters[c.index] for c in m.counters
-                    if c.visibility == "public" or (c.visibility == "owner" and c.owner == player)}
+        names, slots = self.game.visible_counters[player]
+        values = self.counters
+        counters = dict(zip(names, [values[i] for i in slots]))
         obs: dict[str, Any] = {"zones": zones, "counters": counters}
         known = self.knowledge(player)
         if known:
@@ -591,8 +599,8 @@ class State(Interpreter):
             items = contents(self, z)
             if items:
                 lines.append(f"{name}: " + ", ".join([labels[c] for c in items]))
-        lines.append("counters: " + ", ".join([f"{name}={value}" for name, value
-                                               in zip(g.counter_labels, self.counters)]))
+        lines.append("counters: " + ", ".join(map("{}={}".format, g.counter_labels,
+                                                  self.counters)))
         return "\n".join(lines)
 
 

@@ -202,7 +202,10 @@ def hidden_information(ctx: Context, state: State) -> str | None:
 def simultaneous_leak(ctx: Context, state: State, player: int) -> str | None:
     """Inside a ``simultaneously for`` block: the mover sees and may do the same whatever the
     earlier choosers chose (replayed from the state before the block's first choice)."""
-    from rulewright.engines.information import observation_items
+    from rulewright.engines.information import observation_string
+
+    def observation_items(st: State, p: int) -> dict[str, str]:
+        return dict(line.split(": ", 1) for line in observation_string(st, p).splitlines())
 
     assert state.together is not None
     snap = state.together[0]

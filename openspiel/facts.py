@@ -21,12 +21,15 @@ computed from the :class:`~rulewright.dsl.machine.Machine`, never sampled:
   (with a termination finding). Utilities are the spec's scores: exact bounds and the utility
   kind (zero-sum, constant-sum) come from an exhaustive walk of the distinct states when the
   configuration has at most :data:`EXACT_STATES` of them; otherwise they are unknown
-  (-inf .. +inf, general-sum), as the compiler does not bound score expressions.
+  (-inf .. +inf, general-sum), as the compiler does not bound score expressions. A spec whose
+  ``bound`` is above :data:`EXACT_BOUND` steps is not walked at all: the walk would cost
+  seconds to find what it finds for every such bundled game, more than 6,000 states.
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from typing import Any
 
 from attrs import frozen
@@ -40,6 +43,10 @@ from rulewright.engines.state import State
 #: Configurations with at most this many distinct states get exact utility bounds (tic-tac-toe
 #: has 5,478; the walk costs about 0.3 ms a state).
 EXACT_STATES = 6_000
+#: Specs bounded by more steps than this get unknown utility bounds without a walk (the
+#: bundled ones: Love Letter 400 steps and up, none under 6,000 states; Kuhn poker 5,
+#: tic-tac-toe 9).
+EXACT_BOUND = 50
 
 
 @frozen
@@ -154,14 +161,19 @@ def node_bound(node: Decision | ChanceNode, components: int) -> int | None:
 
 def _utilities(game: Game) -> tuple[float, float, float | None]:
     """(lowest, highest, constant sum or None) of the returns over every terminal state, by a
-    walk of the distinct states; (-inf, inf, None) past :data:`EXACT_STATES` of them."""
+    breadth-first walk of the distinct states; (-inf, inf, None) past :data:`EXACT_STATES`
+    of them, or when the spec's bound is above :data:`EXACT_BOUND` steps."""
+    if game.machine.game.bound > EXACT_BOUND:
+        return -math.inf, math.inf, None
     root = game.with_forced_nodes().new_initial_state()
     seen: set[Any] = {root.key()}
-    todo: list[State] = [root]
+    # breadth first: a large game hits the cap among its early states, before any terminal
+    # state (whose scoring can cost far more than a step: Picture Perfect's is ~30 ms)
+    todo: deque[State] = deque([root])
     low, high = math.inf, -math.inf
     sums: set[int] = set()
     while todo:
-        state = todo.pop()
+        state = todo.popleft()
         if state.is_terminal():
             returns = state.returns()
             low, high = min(low, *returns), max(high, *returns)

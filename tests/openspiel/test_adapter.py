@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 import pickle
+import time
+from typing import Any
 
 import pytest
 
@@ -13,40 +15,66 @@ pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed "
 
 import rulewright as rw  # noqa: E402  (after the skip: the adapter needs pyspiel)
 from rulewright.dsl.runtime import MAX_LIST  # noqa: E402
-from rulewright.engines.game import bundled_configurations  # noqa: E402
+from rulewright.engines.game import bundled_configurations, bundled_specs  # noqa: E402
 from rulewright.errors import UsageError  # noqa: E402
+from rulewright.invariants.runner import configurations  # noqa: E402
 import rulewright.openspiel as ro  # noqa: E402
 
 
-CONFIGS = bundled_configurations()
-IDS = [f"{n}-{p}p" for n, p in CONFIGS]
+def adapter_configurations() -> list[tuple[str, int, tuple[str, ...]]]:
+    """(spec, players, errata): every bundled spec at every player count, the counts that
+    only an erratum allows (Love Letter's 2019 edition: 5 and 6) with that erratum."""
+    out = [(name, n, ()) for name, n in bundled_configurations()]
+    for name in bundled_specs():
+        counts = {n for spec, n, _ in out if spec == name}
+        for c in configurations(name):
+            if c.players not in counts and not c.variants:
+                out.append((name, c.players, tuple(c.errata)))
+                counts.add(c.players)
+    return out
+
+
+CONFIGS = adapter_configurations()
+IDS = [f"{n}-{p}p" + "".join(f"+{e}" for e in errata) for n, p, errata in CONFIGS]
 #: Short games whose states are serialized at every step in the regular run too (a
 #: deserialized state replays its history: the check costs the square of a game's length).
 SHORT = {("kuhn_poker", 2), ("tic_tac_toe", 2), ("braff", 2)}
 
 
-def sim_test(name: str, players: int, sims: int, serialize: bool) -> None:
+def sim_test(name: str, players: int, errata: tuple[str, ...], sims: int,
+             serialize: bool) -> str:
+    """Run random_sim_test; returns the line for the summary (game string, time)."""
+    started = time.perf_counter()
     ro.register([name])
-    game = pyspiel.load_game(f"rulewright_{name}(players={players})")
+    game = pyspiel.load_game(f"rulewright_{name}(players={players},"
+                             f"errata={'+'.join(errata)})")
+    loaded = time.perf_counter() - started
     assert game.num_players() == players
     pyspiel.random_sim_test(game, num_sims=sims, serialize=serialize, verbose=False)
+    return (f"{game} sims={sims} serialize={serialize}: {time.perf_counter() - started:.1f} s "
+            f"(game facts {loaded:.1f} s)")
 
 
-@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
-def test_random_sim_test_passes(name: str, players: int) -> None:
+@pytest.mark.parametrize(("name", "players", "errata"), CONFIGS, ids=IDS)
+def test_random_sim_test_passes(name: str, players: int, errata: tuple[str, ...],
+                                record_property: Any) -> None:
     """OpenSpiel's checks at every step of a random game: legal actions sorted and unique
     action strings, chance probabilities, clones, legal-action masks, returns within the
     utility bounds, game length within max_game_length (and serialize/deserialize round
     trips on the short games)."""
-    sim_test(name, players, 1, (name, players) in SHORT)
+    record_property("random_sim_test", f"rulewright_{name}(players={players}"
+                    + "".join(f",errata={e}" for e in errata) + ")")
+    line = sim_test(name, players, errata, 1, (name, players) in SHORT)
+    record_property("random_sim_test", line)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
-def test_random_sim_test_with_serialization_passes(name: str, players: int) -> None:
+@pytest.mark.parametrize(("name", "players", "errata"), CONFIGS, ids=IDS)
+def test_random_sim_test_with_serialization_passes(name: str, players: int,
+                                                   errata: tuple[str, ...]) -> None:
     """As above, two games each, every state serialized and deserialized (about 9 minutes
     for all on a loaded 2-core machine)."""
-    sim_test(name, players, 2, True)
+    sim_test(name, players, errata, 2, True)
 
 
 def test_kuhn_poker_facts_are_openspiels() -> None:
