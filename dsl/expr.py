@@ -65,6 +65,21 @@ _CMP: dict[str, ast.cmpop] = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), 
 _BOOLISH = (dsl.Compare, dsl.Not, dsl.BoolOp)
 
 
+def bool_node(node: ast.expr) -> bool:
+    """True when ``node`` yields True or False by construction: a comparison or ``not``
+    (spec values are ints, texts, truth values, none and tuples, whose comparisons give
+    bools), a truth constant, or ``and``/``or`` of such nodes. Wrapping it in ``bool()``
+    would change nothing but the time it takes (an inlined function's comparison is one)."""
+    if isinstance(node, ast.Compare) or (isinstance(node, ast.UnaryOp)
+                                         and isinstance(node.op, ast.Not)):
+        return True
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, bool)
+    if isinstance(node, ast.BoolOp):
+        return all(bool_node(v) for v in node.values)
+    return False
+
+
 class ExprCompiler:
     """Compile expressions against one configuration's static layout.
 
@@ -507,7 +522,8 @@ class ExprCompiler:
                                     e.where)
             deps |= body.deps | cond.deps
             node = ast.Constant(1) if e.func == "count" else body.node
-            if e.func in ("any", "all") and not isinstance(e.elem, _BOOLISH):
+            if e.func in ("any", "all") and not isinstance(e.elem, _BOOLISH) \
+                    and not bool_node(node):
                 node = call("bool", node)
             if e.where is not None:
                 neutral = {"any": False, "all": True}.get(e.func, 0)
@@ -549,8 +565,7 @@ class ExprCompiler:
         parts = []
         for i in e.items:
             part = self.code(i, scope)
-            is_bool = isinstance(i, _BOOLISH) or (isinstance(part.node, ast.Constant)
-                                                  and isinstance(part.node.value, bool))
+            is_bool = isinstance(i, _BOOLISH) or bool_node(part.node)
             parts.append(part if is_bool else Code(call("bool", part.node), part.deps))
         op: ast.boolop = ast.And() if e.op == "and" else ast.Or()
         return Code(ast.BoolOp(op, [p.node for p in parts]), depends(*parts))

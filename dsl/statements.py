@@ -459,12 +459,13 @@ class RuleCompiler:
         self._loop(s, count, self.scope.temp("repeat"), s.body)
 
     def s_CallRule(self, s: ast.CallRule) -> None:
-        args = [self.x.expr(a, self.scope) for a in s.args]
+        # the arguments as one generated function returning the new frame's first locals
+        items = [self.x.code(a, self.scope).node for a in s.args]
+        args = self.x.lam(py.List(items, py.Load()), line=s.span.line)
         callee = self.rule_index[s.rule]
         self.calls.append((callee, not self.dead))
         point = self.rule_points[callee] if callee < len(self.rule_points) else 0
-        self.emit(Call(callee, lambda st, l: [a(st, l) for a in args], self.site(s, s.rule),
-                       point))
+        self.emit(Call(callee, args, self.site(s, s.rule), point))
 
     def s_Turn(self, s: ast.Turn) -> None:
         who = self.x.code(s.player, self.scope).node

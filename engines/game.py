@@ -12,6 +12,7 @@ from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.machine import Machine, ZoneSlot
 from rulewright.dsl.parse import parse
 from rulewright.dsl.patch import apply_patches, edition_selection
+from rulewright.engines.flow import LOCAL, lazy_flows
 from rulewright.engines.state import State
 from rulewright.errors import UsageError
 
@@ -132,6 +133,12 @@ class Game:
         self.source = source or machine.game.id
         self.codes = tuple(r.code for r in machine.rules)
         self.nlocals = tuple(r.nlocals for r in machine.rules)
+        # each rule's control flow as one generated function, built on first use
+        self.flows = lazy_flows(lambda r: self.codes[r], len(self.codes),
+                                f"{machine.game.id} {machine.players}")
+        # per rule and pc: 1 where the flow runs the instruction (else calling it is wasted)
+        self.flow_entry = tuple(bytes(type(ins) in LOCAL for ins in code)
+                                for code in self.codes)
         self.bound = machine.game.bound
         self.component_labels = tuple(c.label for c in machine.components)
         # observations name every zone and counter: their labels once, not per call
@@ -146,6 +153,7 @@ class Game:
             for cs in ([c for c in machine.counters if c.visibility == "public"
                         or (c.visibility == "owner" and c.owner == p)]
                        for p in range(machine.players)))
+        self._start: State | None = None  # the state after setup (new_initial_state)
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
 
@@ -168,7 +176,16 @@ class Game:
             coverage: record which rules and branches the game runs (``State.cover``, one
                 flag per point of ``machine.points``; see :mod:`rulewright.engines.coverage`).
         """
-        return State(self, seed, coverage=coverage)
+        if coverage:
+            return State(self, seed, coverage=True)
+        # setup runs to the same position for every seed (the seed is read only when a
+        # chance outcome is sampled): run it once, then copy
+        start = self._start
+        if start is None:
+            start = self._start = State(self, 0)
+        state = start.clone()
+        state.seed = seed
+        return state
 
     def example_state(self, name: str) -> State:
         """Run the spec's example ``name`` from the bare layout (no setup).

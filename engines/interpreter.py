@@ -146,6 +146,8 @@ class Interpreter:
             InternalError: an instruction class this loop does not know.
         """
         codes = self.game.codes
+        flows = self.game.flows
+        entries = self.game.flow_entry
         stack = self.stack
         if not stack:
             self._end()
@@ -154,15 +156,59 @@ class Interpreter:
         budget = INSTRUCTION_BUDGET
         fr = stack[-1]
         code = codes[fr[0]]
+        flow, entry = flows[fr[0]], entries[fr[0]]
         pc = fr[1]
         loc = fr[2]
         cover = self.cover
         ins: Any = code[pc]
         try:
             while True:
+                # the rule's local instructions in one call (rulewright.engines.flow); the
+                # loop below runs the instruction it stops at
+                if entry[pc]:
+                    try:
+                        pc, budget = flow(self, fr, loc, pc, budget, cover)
+                    except SpecRuntimeError:
+                        pc = fr[1]  # the flow's instruction that raised
+                        ins = code[pc]
+                        raise
                 ins = code[pc]
                 cls = type(ins)  # a builtin call: faster than .__class__ on CPython 3.11
-                if cls is Exec:
+                # what the flow leaves here is mostly a call, a return or a pause: tested first
+                if cls is Call:
+                    args = ins.args(self, loc)
+                    fr[1] = pc + 1
+                    args.extend([None] * (self.game.nlocals[ins.rule] - len(args)))
+                    fr = [ins.rule, 0, args]
+                    stack.append(fr)
+                    code, pc, loc = codes[ins.rule], 0, args
+                    flow, entry = flows[ins.rule], entries[ins.rule]
+                    if cover is not None:
+                        cover[ins.point] = 1
+                    if len(stack) > MAX_CALL_DEPTH:
+                        self._finish("runtime error", f"rule calls nested more than "
+                                     f"{MAX_CALL_DEPTH} deep (a rule that calls itself "
+                                     "without end?)", ins.site)
+                        return
+                    budget -= 1
+                    if budget < 0:
+                        self._finish("livelock", f"{INSTRUCTION_BUDGET} calls without a "
+                                     "decision or chance event", ins.site)
+                        return
+                elif cls is Return:
+                    stack.pop()
+                    if not stack:
+                        self._end()
+                        return
+                    fr = stack[-1]
+                    code, pc, loc = codes[fr[0]], fr[1], fr[2]
+                    flow, entry = flows[fr[0]], entries[fr[0]]
+                elif cls is Choice or cls is Draw or cls is Chance:
+                    fr[1] = pc
+                    if not self._pause(ins, loc):
+                        return
+                    pc = fr[1]
+                elif cls is Exec:
                     ins.run(self, loc)
                     pc += 1
                 elif cls is JumpUnless:
@@ -193,43 +239,12 @@ class Interpreter:
                         loc[ins.var_slot] = items[k]
                         loc[ins.index_slot] = k + 1
                         pc += 1
-                elif cls is Call:
-                    args = ins.args(self, loc)
-                    fr[1] = pc + 1
-                    args.extend([None] * (self.game.nlocals[ins.rule] - len(args)))
-                    fr = [ins.rule, 0, args]
-                    stack.append(fr)
-                    code, pc, loc = codes[ins.rule], 0, args
-                    if cover is not None:
-                        cover[ins.point] = 1
-                    if len(stack) > MAX_CALL_DEPTH:
-                        self._finish("runtime error", f"rule calls nested more than "
-                                     f"{MAX_CALL_DEPTH} deep (a rule that calls itself "
-                                     "without end?)", ins.site)
-                        return
-                    budget -= 1
-                    if budget < 0:
-                        self._finish("livelock", f"{INSTRUCTION_BUDGET} calls without a "
-                                     "decision or chance event", ins.site)
-                        return
-                elif cls is Return:
-                    stack.pop()
-                    if not stack:
-                        self._end()
-                        return
-                    fr = stack[-1]
-                    code, pc, loc = codes[fr[0]], fr[1], fr[2]
                 elif cls is Switch:
                     k = loc[ins.slot]
                     pc = ins.targets[k]
                     loc[ins.slot] = None  # the hidden option slot is dead (states are values)
                     if cover is not None:
                         cover[ins.point + k] = 1
-                elif cls is Choice or cls is Draw or cls is Chance:
-                    fr[1] = pc
-                    if not self._pause(ins, loc):
-                        return
-                    pc = fr[1]
                 elif cls is Together:
                     # the state before the block's first choice (see State.joint_players)
                     if ins.begin:

@@ -1,0 +1,286 @@
+"""A rule's control flow as one generated function: the interpreter's fast path.
+
+:meth:`Interpreter._advance <rulewright.engines.interpreter.Interpreter._advance>` runs a
+rule one instruction at a time, dispatching on each instruction's class. For every rule,
+:func:`flow_function` builds (as a Python syntax tree, never as text) one function that runs
+the rule's *local* instructions -- :class:`~rulewright.dsl.machine.Exec`,
+:class:`~rulewright.dsl.machine.JumpUnless`, :class:`~rulewright.dsl.machine.Jump`,
+:class:`~rulewright.dsl.machine.ForNext`, :class:`~rulewright.dsl.machine.Switch` -- with
+the control flow written out: straight-line runs need no dispatch, and the instructions'
+functions, targets, slots and coverage points are bound names and constants.
+
+The generated function ``flow(st, fr, loc, pc, budget, cover) -> (pc, budget)`` starts at
+``pc`` and returns at the first instruction it does not run (a call, a return, a decision,
+a draw, a chance event, a gap, an expectation, a script, the end, any pc that is not the
+start of one of its blocks, or a jump when the jump budget is used up); the interpreter runs
+that one instruction as before and calls the flow again. So the interpreter loop remains
+the definition of what each instruction does; a flow is the same steps without the
+dispatch:
+
+- the state changes in the same order, the same coverage flags are set, and each jump
+  costs one unit of the jump budget; a jump that would exhaust it is left to the
+  interpreter (which reports the livelock at that jump);
+- when an instruction's function raises :class:`~rulewright.dsl.machine.SpecRuntimeError`,
+  the flow writes that instruction's pc to ``fr[1]`` and re-raises, so the finding names the
+  same site.
+
+Nothing from the spec reaches the generated code: its names are the parameters, a few fixed
+locals and ``f{pc}`` (the instruction's function), ``t{pc}`` (a switch's targets),
+and ``error``, bound in the function's own globals; its constants are whole
+numbers. :func:`check_flow` verifies that before the tree is compiled.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, Sequence
+
+from rulewright.dsl.machine import (Exec, ForNext, Instr, Jump, JumpUnless, SpecRuntimeError,
+                                    Switch)
+
+#: ``flow(state, frame, locals, pc, budget, cover) -> (pc, budget)``.
+Flow = Callable[[Any, list[Any], list[Any], int, int, Any], tuple[int, int]]
+
+#: The instruction classes a flow runs itself.
+LOCAL = (Exec, JumpUnless, Jump, ForNext, Switch)
+
+_PARAMS = ("st", "fr", "loc", "pc", "budget", "cover")
+_LOCALS = frozenset({*_PARAMS, "items", "i", "k"})
+
+
+def _n(ident: str) -> ast.Name:
+    return ast.Name(ident, ast.Load())
+
+
+def _store(ident: str) -> ast.Name:
+    return ast.Name(ident, ast.Store())
+
+
+def _int(v: int) -> ast.Constant:
+    return ast.Constant(v)
+
+
+def _set(ident: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign([_store(ident)], value)
+
+
+def _slot(slot: int, ctx: ast.expr_context) -> ast.Subscript:
+    return ast.Subscript(_n("loc"), _int(slot), ctx)
+
+
+def _cover(point: int) -> list[ast.stmt]:
+    """``if cover is not None: cover[point] = 1`` (nothing for the sink, point 0, which the
+    interpreter sets but no report reads; set here too, to stay identical)."""
+    test = ast.Compare(_n("cover"), [ast.IsNot()], [ast.Constant(None)])
+    flag = ast.Assign([ast.Subscript(_n("cover"), _int(point), ast.Store())], _int(1))
+    return [ast.If(test, [flag], [])]
+
+
+def _back(pc: int) -> ast.Return:
+    """Leave the flow at instruction ``pc`` for the interpreter."""
+    return ast.Return(ast.Tuple([_int(pc), _n("budget")], ast.Load()))
+
+
+def _goto(target: int, start: int) -> list[ast.stmt]:
+    """Go on at ``target`` from the block at ``start``: blocks are tested in code order, so a
+    later block is reached by falling through, an earlier one by starting the tests again."""
+    return [_set("pc", _int(target))] + ([ast.Continue()] if target <= start else [])
+
+
+#: The most jumps to jumps one block follows (the end of an ``if`` inside a loop jumps to
+#: the loop's end, which jumps to its test).
+CHAIN = 8
+
+
+def _jump(code: Sequence[Instr], pc: int, start: int) -> list[ast.stmt]:
+    """The jump at ``pc`` and the jumps it lands on, one unit of budget each. When they
+    would use the budget up, the interpreter takes over at ``pc`` (it runs one jump, the flow
+    the rest, until the jump that exhausts it, where the interpreter reports the livelock)."""
+    at, jumps = pc, 0
+    for _ in range(CHAIN):
+        ins = code[at]
+        assert isinstance(ins, Jump)
+        at, jumps = ins.target, jumps + 1
+        if not 0 <= at < len(code) or type(code[at]) is not Jump:
+            break
+    spend = ast.AugAssign(_store("budget"), ast.Sub(), _int(jumps))
+    over = ast.If(ast.Compare(_n("budget"), [ast.Lt()], [_int(0)]),
+                  [ast.AugAssign(_store("budget"), ast.Add(), _int(jumps)), _back(pc)], [])
+    return [spend, over, *_goto(at, start)]
+
+
+def _at(pc: int, start: int) -> list[ast.stmt]:
+    """``pc = pc`` before an instruction that may raise (a finding names its site); the
+    first instruction of a block is there already."""
+    return [] if pc == start else [_set("pc", _int(pc))]
+
+
+def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
+           bound: dict[str, Any]) -> list[ast.stmt]:
+    """The statements of the block starting at ``start``: up to a control instruction or
+    the next leader (then the flow goes on there)."""
+    out: list[ast.stmt] = []
+    pc = start
+    while True:
+        ins = code[pc]
+        cls = type(ins)
+        if cls is Exec:
+            assert isinstance(ins, Exec)
+            bound[f"f{pc}"] = ins.run
+            out += [*_at(pc, start),
+                    ast.Expr(ast.Call(_n(f"f{pc}"), [_n("st"), _n("loc")], []))]
+        elif cls is JumpUnless:
+            assert isinstance(ins, JumpUnless)
+            bound[f"f{pc}"] = ins.cond
+            test = ast.Call(_n(f"f{pc}"), [_n("st"), _n("loc")], [])
+            yes = [*_cover(ins.yes), *_goto(pc + 1, start)]
+            no = [*_cover(ins.no), *_goto(ins.target, start)]
+            return out + [*_at(pc, start), ast.If(test, yes, no)]
+        elif cls is Jump:
+            assert isinstance(ins, Jump)
+            return out + _jump(code, pc, start)
+        elif cls is ForNext:
+            assert isinstance(ins, ForNext)
+            done = [ast.Assign([_slot(ins.list_slot, ast.Store()),
+                                _slot(ins.index_slot, ast.Store())], ast.Constant(None)),
+                    *_goto(ins.exit, start)]
+            step = [ast.Assign([_slot(ins.var_slot, ast.Store())],
+                               ast.Subscript(_n("items"), _n("i"), ast.Load())),
+                    ast.Assign([_slot(ins.index_slot, ast.Store())],
+                               ast.BinOp(_n("i"), ast.Add(), _int(1))),
+                    *_goto(pc + 1, start)]
+            past = ast.Compare(_n("i"), [ast.GtE()],
+                               [ast.Call(_n("len"), [_n("items")], [])])
+            return out + [_set("items", _slot(ins.list_slot, ast.Load())),
+                          _set("i", _slot(ins.index_slot, ast.Load())),
+                          ast.If(past, done, step)]
+        elif cls is Switch:
+            assert isinstance(ins, Switch)
+            bound[f"t{pc}"] = ins.targets
+            out += [_set("k", _slot(ins.slot, ast.Load())),
+                    _set("pc", ast.Subscript(_n(f"t{pc}"), _n("k"), ast.Load())),
+                    ast.Assign([_slot(ins.slot, ast.Store())], ast.Constant(None))]
+            covering = ast.Compare(_n("cover"), [ast.IsNot()], [ast.Constant(None)])
+            at = ast.BinOp(_int(ins.point), ast.Add(), _n("k"))
+            out.append(ast.If(covering, [ast.Assign([ast.Subscript(_n("cover"), at,
+                                                                   ast.Store())], _int(1))], []))
+            # the options' blocks follow the switch: reached by falling through
+            return out + ([] if all(t > start for t in ins.targets) else [ast.Continue()])
+        else:
+            return out + [_back(pc)]
+        pc += 1
+        if pc in leaders:
+            return out + _goto(pc, start)
+
+
+def leaders_of(code: Sequence[Instr]) -> frozenset[int]:
+    """The pcs where a flow can be entered: 0, every target, and every instruction after a
+    control instruction or one the flow leaves to the interpreter (where it resumes)."""
+    out = {0}
+    for pc, ins in enumerate(code):
+        if isinstance(ins, Exec):
+            continue
+        out.add(pc + 1)
+        if isinstance(ins, (Jump, JumpUnless)):
+            out.add(ins.target)
+        elif isinstance(ins, ForNext):
+            out.add(ins.exit)
+        elif isinstance(ins, Switch):
+            out.update(ins.targets)
+        if not isinstance(ins, LOCAL):
+            out.add(pc)
+    return frozenset(p for p in out if 0 <= p < len(code))
+
+
+def flow_tree(code: Sequence[Instr], bound: dict[str, Any]) -> ast.Module:
+    """The syntax tree of a rule's flow function; fills ``bound`` with the names it uses."""
+    leaders = leaders_of(code)
+    bound["error"] = SpecRuntimeError
+    # blocks in code order: falling through to the next block is one comparison
+    chain: list[ast.stmt] = [ast.If(ast.Compare(_n("pc"), [ast.Eq()], [_int(start)]),
+                                    _block(code, start, leaders, bound), [])
+                             for start in sorted(leaders)]
+    # a pc that starts no block falls through every test to the interpreter
+    loop = ast.While(ast.Constant(True), [*chain, _back_any()], [])
+    located = ast.ExceptHandler(_n("error"), None, [
+        ast.Assign([ast.Subscript(_n("fr"), _int(1), ast.Store())], _n("pc")),
+        ast.Raise(None, None)])
+    body: list[ast.stmt] = [ast.Try([loop], [located], [], [])]
+    fn = ast.FunctionDef("flow", ast.arguments([], [ast.arg(p) for p in _PARAMS], None, [],
+                                               [], None, []), body, [], None)
+    return ast.fix_missing_locations(ast.Module([fn], []))
+
+
+def _back_any() -> ast.Return:
+    """After the last block: a pc that starts no block (the interpreter runs it) or a block
+    that went on to an earlier one without ``continue`` (never built)."""
+    return ast.Return(ast.Tuple([_n("pc"), _n("budget")], ast.Load()))
+
+
+class UnsafeFlow(Exception):
+    """A flow tree holds a node :func:`check_flow` does not allow: a bug in rulewright."""
+
+
+_ALLOWED = frozenset({ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.While, ast.If,
+                      ast.Try, ast.ExceptHandler, ast.Raise, ast.Return, ast.Continue,
+                      ast.Assign, ast.AugAssign, ast.Expr, ast.Call, ast.Compare, ast.BinOp,
+                      ast.Subscript, ast.Tuple, ast.Name, ast.Constant, ast.Load, ast.Store,
+                      ast.Eq, ast.Lt, ast.GtE, ast.IsNot, ast.Add, ast.Sub})
+
+
+def check_flow(tree: ast.Module, bound: dict[str, Any]) -> None:
+    """Every node of a flow tree is of an allowed class, every name a parameter, one of its
+    fixed locals, ``len`` or a name in ``bound``, every constant a whole number, None or
+    True.
+
+    Raises:
+        UnsafeFlow: the first offending node.
+    """
+    for node in ast.walk(tree):
+        if type(node) not in _ALLOWED:
+            raise UnsafeFlow(f"a flow holds a {type(node).__name__}")
+        if isinstance(node, ast.Name) and node.id not in _LOCALS and node.id not in bound \
+                and node.id != "len":
+            raise UnsafeFlow(f"a flow names {node.id!r}")
+        if isinstance(node, ast.Constant) and node.value is not None and node.value is not True \
+                and type(node.value) is not int:
+            raise UnsafeFlow(f"a flow holds the constant {node.value!r}")
+
+
+def flow_function(code: Sequence[Instr], label: str) -> Flow:
+    """Compile a rule's flow function (see the module docstring).
+
+    Args:
+        code: the rule's instructions. label: names the generated file in tracebacks
+            (``<rulewright flow LABEL>``; reduced to letters, digits and ``_.:-``).
+    """
+    bound: dict[str, Any] = {}
+    tree = flow_tree(code, bound)
+    check_flow(tree, bound)
+    safe = "".join(ch if ch.isalnum() or ch in "_.:-" else "_" for ch in label)[:80]
+    space: dict[str, Any] = {"__builtins__": {"len": len}, **bound}
+    exec(compile(tree, f"<rulewright flow {safe}>", "exec"), space)  # checked above
+    fn: Flow = space["flow"]
+    return fn
+
+
+def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str) -> list[Flow]:
+    """One flow per rule, each compiled on its first call (most configurations loaded by a
+    check or a mutation campaign run few of their rules, or none).
+
+    Args:
+        code_of: rule index -> its instructions, read when the flow is built.
+        rules: how many rules. label: names the generated files (see :func:`flow_function`).
+    """
+    flows: list[Flow] = []
+
+    def stub(r: int) -> Flow:
+        def first_call(st: Any, fr: list[Any], loc: list[Any], pc: int, budget: int,
+                       cover: Any) -> tuple[int, int]:
+            fn = flows[r]
+            if fn is first_call:  # a caller may hold this stub after the flow was built
+                fn = flows[r] = flow_function(code_of(r), f"{label} {r}")
+            return fn(st, fr, loc, pc, budget, cover)
+        return first_call
+    flows.extend(stub(r) for r in range(rules))
+    return flows

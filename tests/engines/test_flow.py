@@ -1,0 +1,86 @@
+"""Generated flows (rulewright.engines.flow) change nothing: the interpreter alone gives the
+same states, findings and coverage; flow trees hold only what check_flow allows."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulewright as rw
+from rulewright.engines import interpreter
+from rulewright.engines.flow import UnsafeFlow, check_flow, flow_tree
+from rulewright.engines.game import Game, bundled_specs
+from rulewright.engines.simulate import playout
+
+
+def interpreter_only(game: Game) -> Game:
+    """The same configuration with every flow switched off (the interpreter runs it all)."""
+    plain = Game(game.machine, game.source)
+    plain.flow_entry = tuple(bytes(len(code)) for code in plain.codes)
+    return plain
+
+
+def outcome(game: Game, seed: int) -> tuple[Any, ...]:
+    state = playout(game, seed, coverage=True)[0]
+    f = state.finding
+    return (state.history, state.key(), f and f.to_json(), bytes(state.cover or b""),
+            state.returns(), [(r.gap.text, r.step) for r in state.ruled])
+
+
+@pytest.mark.parametrize("name", bundled_specs())
+def test_flows_play_as_the_interpreter_does(name: str) -> None:
+    game = rw.load(name)
+    plain = interpreter_only(game)
+    for seed in range(12):
+        assert outcome(game, seed) == outcome(plain, seed)
+
+
+LOOP = ('game loop "Loop" {{ players 2..2 start play }}\nvar x = 0\n'
+        'rule play {{\n  while true {{\n    if x % 2 == 0 {{\n      x += 1\n    }} else {{\n'
+        '      x += {step}\n    }}\n  }}\n}}\nscoring(p) {{ score x }}\n')
+
+
+@pytest.mark.parametrize("budget", [1, 2, 3, 7, 100, 1001])
+def test_a_livelock_is_found_at_the_same_jump(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              budget: int) -> None:
+    # an if inside a loop: jumps to jumps, which a flow runs in one go
+    spec = tmp_path / "loop.rules"
+    spec.write_text(LOOP.format(step=3))
+    monkeypatch.setattr(interpreter, "INSTRUCTION_BUDGET", budget)
+    game = rw.load(spec, players=2)
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.finding is not None and fast.finding.kind == "livelock"
+    assert fast.finding == slow.finding
+    assert fast.key() == slow.key()
+    assert fast.counters == slow.counters
+
+
+def test_a_spec_error_in_a_flow_names_its_statement(tmp_path: Path) -> None:
+    spec = tmp_path / "loop.rules"
+    spec.write_text(LOOP.format(step='"a"'))
+    game = rw.load(spec, players=2)
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.finding is not None
+    assert (fast.finding.kind, fast.finding.line) == ("runtime error", 8)
+    assert fast.finding == slow.finding and fast.key() == slow.key()
+
+
+def test_flow_trees_are_checked() -> None:
+    game = rw.load("braff", players=4)
+    bound: dict[str, Any] = {}
+    tree = flow_tree(game.codes[0], bound)
+    check_flow(tree, bound)
+    fn = tree.body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    fn.body.insert(0, ast.Expr(ast.Call(ast.Name("open", ast.Load()), [], [])))
+    with pytest.raises(UnsafeFlow, match="a flow names 'open'"):
+        check_flow(tree, bound)
+    fn.body[0] = ast.Expr(ast.Constant("text"))
+    with pytest.raises(UnsafeFlow, match="a flow holds the constant 'text'"):
+        check_flow(tree, bound)
+    fn.body[0] = ast.Import([ast.alias("os")])
+    with pytest.raises(UnsafeFlow, match="a flow holds a Import"):
+        check_flow(tree, bound)
