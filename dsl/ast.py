@@ -347,12 +347,20 @@ class Repeat:
 
 @frozen
 class For:
-    """``for x in list { .. }``: the list is evaluated once, before the first pass."""
+    """``for x in list { .. }``: the list is evaluated once, before the first pass.
+
+    Attributes:
+        simultaneous: written ``simultaneously for p in players { choose p ... }``: the
+            passes are the players' simultaneous decisions (no chooser may see an earlier
+            chooser's choice before all have chosen; the hidden-information check verifies
+            it, and the engine can offer the passes as one joint action).
+    """
 
     span: Span
     var: str
     source: Expr
     body: tuple[Stmt, ...]
+    simultaneous: bool = False
 
 
 @frozen
@@ -381,6 +389,29 @@ class Transfer:
     amount: Expr
     source: Target
     dest: Target
+
+
+@frozen
+class Reveal:
+    """``reveal what to who``: the players in ``who`` learn where the components are.
+
+    ``what`` is a component, a list of them or a zone (the components it holds now, with
+    their positions in a deck's known top and bottom); ``who`` a player or a list of players
+    (``players`` for all). What a player knows stays known until the component moves out of
+    their sight or its deck is shuffled.
+    """
+
+    span: Span
+    what: Expr
+    who: Expr
+
+
+@frozen
+class Eliminate:
+    """``eliminate p``: player p is out of the game (their turns are skipped from now on)."""
+
+    span: Span
+    player: Expr
 
 
 @frozen
@@ -439,7 +470,8 @@ class Simple:
 
 
 Stmt = Union[Let, Assign, Move, Shuffle, Draw, Roll, RandomPick, ChooseFrom, ChooseOption, If,
-             While, Repeat, For, CallRule, Turn, Transfer, Gap, Expect, Script, Simple]
+             While, Repeat, For, CallRule, Turn, Transfer, Reveal, Eliminate, Gap, Expect, Script,
+             Simple]
 
 # ---- declarations ---------------------------------------------------------
 

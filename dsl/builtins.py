@@ -28,6 +28,9 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "owner": (1, 1, "the player whose zone holds a component, or -1"),
     "zone_name": (1, 1, "the name of the zone that holds a component"),
     "turns": (1, 1, "how many turns a player has begun"),
+    "eliminated": (1, 1, "eliminated(p): true once p is out of the game (see eliminate)"),
+    "elimination": (1, 1, "elimination(p): 0 while p is in the game, k when p was the k-th "
+                          "player eliminated (for the scoring block's ranking)"),
     "final_place": (1, 1, "final_place(p): p's place by the scoring block and its tie-break "
                           "chain (1 = best, tied players share); meant for `at end` invariants"),
     "variant": (1, 1, "variant(name): true when that variant is selected"),

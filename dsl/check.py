@@ -376,6 +376,8 @@ class _Checker:
             self.expr(s.source, scope)
             scope.add(s.var)
             self.block(s.body, scope, True)
+            if s.simultaneous:
+                self.simultaneous(s)
         elif isinstance(s, ast.CallRule):
             for a in s.args:
                 self.expr(a, scope)
@@ -396,6 +398,11 @@ class _Checker:
             self.expr(s.amount, scope)
             self.target(s.source, scope)
             self.target(s.dest, scope)
+        elif isinstance(s, ast.Reveal):
+            self.expr(s.what, scope)
+            self.expr(s.who, scope)
+        elif isinstance(s, ast.Eliminate):
+            self.expr(s.player, scope)
         elif isinstance(s, ast.Expect):
             self.expr(s.cond, scope)
         elif isinstance(s, ast.Gap):
@@ -406,6 +413,28 @@ class _Checker:
                 self.err(s.span, "'break' outside a loop",
                          "break leaves the innermost while, repeat or for; to leave a rule "
                          "write 'return'")
+
+    def simultaneous(self, s: ast.For) -> None:
+        """A simultaneous block's decisions are the loop player's, one block deep."""
+        chooses = 0
+        for t in _walk_stmts(s.body):
+            if isinstance(t, (ast.ChooseFrom, ast.ChooseOption)):
+                if isinstance(t.player, ast.Name) and t.player.id == s.var:
+                    chooses += 1
+                else:
+                    self.err(t.player.span, f"in 'simultaneously for {s.var} ...' only "
+                             f"{s.var} decides; this choice is another player's",
+                             "a decision of someone else belongs before or after the block")
+            elif isinstance(t, ast.Simple) and t.kind == "return":
+                self.err(t.span, "'return' inside a simultaneous block",
+                         "the block ends when every player has chosen; leave the rule after it")
+            elif isinstance(t, ast.For) and t.simultaneous:
+                self.err(t.span, "a simultaneous block inside another one",
+                         "the players of one block decide at once; write the blocks one "
+                         "after the other")
+        if not chooses:
+            self.err(s.span, f"'simultaneously for {s.var} ...' holds no 'choose {s.var} ...'",
+                     f"write the decisions inside: choose {s.var} x from ...")
 
 
     def ruling(self, gap: ast.Gap, r: ast.Ruling, scope: set[str], loop: bool) -> None:

@@ -38,8 +38,8 @@ BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in (
     "tuple", "len", "sum", "max", "min", "any", "all", "bool", "range", "isinstance", "int")}
 
 #: Attributes generated code may read: the state's stores, a value's class, the ranking.
-ATTRIBUTES = frozenset({"zones", "mids", "bottoms", "loc", "counters", "turns", "ranking",
-                        "__class__"})
+ATTRIBUTES = frozenset({"zones", "mids", "bottoms", "loc", "counters", "turns", "out",
+                        "ranking", "__class__"})
 
 _HELPER = re.compile(r"[a-z_]+")
 _TEMP = re.compile(r"[a-z]+[0-9]+(_[A-Za-z0-9_]*)?")

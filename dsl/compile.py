@@ -212,12 +212,15 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     live_calls: list[tuple[int, int]] = []
     called: set[int] = set()
     bodies: list[ast.RuleDecl | ast.ExampleDecl] = [*rule_decls, *examples]
+    # turns skip eliminated players only in specs that eliminate (others run unchanged code)
+    eliminates = any(isinstance(n, ast.Eliminate) for r in bodies for n in ast.walk(r.body))
     for i, r in enumerate(bodies):
         rname = r.name if isinstance(r, ast.RuleDecl) else f"example:{r.name}"
         scope = Scope(r.params if isinstance(r, ast.RuleDecl) else ())
         played = isinstance(r, ast.RuleDecl)  # worked examples are run, not covered
         rc = RuleCompiler(x, rule_index, rname, scope, zslots, diags,
                           table if played else None, rule_points)
+        rc.eliminates = eliminates
         rc.block(r.body)
         rc.emit(Return(Site(rname, r.span, "end of rule")))
         rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name)))

@@ -613,6 +613,11 @@ class ExprCompiler:
         deps = depends(*args)
         if f == "turns":
             return Code(subscript(state_attr("turns"), call("b_player", *nodes)), deps | STATE)
+        if f in ("eliminated", "elimination"):
+            order: ast.expr = subscript(state_attr("out"), call("b_player", *nodes))
+            if f == "eliminated":
+                order = ast.Compare(order, [ast.Gt()], [ast.Constant(0)])
+            return Code(order, deps | STATE)
         if f == "final_place":
             # The ranking the engine reports (State.ranking), so a spec can restate its
             # rulebook's tie-break sentence as an invariant over the reported result.

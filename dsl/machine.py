@@ -24,6 +24,7 @@ instruction       fields                                         meaning
 :class:`Draw`     deck, slot, dest, position                     chance node over a deck
 :class:`Chance`   outcomes, slot                                 chance node (roll, random)
 :class:`ForNext`  list_slot, index_slot, var_slot, exit          loop over a fixed list
+:class:`Together` list_slot, begin                               simultaneous block start/end
 :class:`Gap`      text, point, ruling                            finding: the book is silent
 :class:`Expect`   cond, message                                  finding when cond is false
 :class:`Script`   labels                                         queue example decisions
@@ -91,6 +92,8 @@ class StoreLike(Protocol):
     loc: list[int]
     counters: list[Any]
     turns: list[int]
+    known: list[int]
+    out: list[int]
     work: int
 
 
@@ -289,6 +292,23 @@ class ForNext:
 
 @final
 @frozen
+class Together:
+    """The start (``begin``) or end of a ``simultaneously for`` block.
+
+    At the start the engine records the block's players (the loop's list, in local
+    ``list_slot``) and the state before anyone chose, so that the hidden-information check
+    can ask whether a later chooser sees or is offered something that depends on an earlier
+    chooser's choice, and adapters can offer the block as one joint action
+    (``State.joint_players``). At the end it forgets both.
+    """
+
+    list_slot: int
+    begin: bool
+    site: Site
+
+
+@final
+@frozen
 class Gap:
     """The rulebook is silent here: a ``gap`` finding with ``text``.
 
@@ -330,12 +350,12 @@ class End:
     site: Site
 
 
-Instr = Union[Exec, Jump, JumpUnless, Call, Return, Choice, Switch, Draw, Chance, ForNext, Gap,
-              Expect, Script, End]
+Instr = Union[Exec, Jump, JumpUnless, Call, Return, Choice, Switch, Draw, Chance, ForNext,
+              Together, Gap, Expect, Script, End]
 
 #: Every instruction class, in the order of the table above.
 INSTRUCTIONS: tuple[type, ...] = (Exec, Jump, JumpUnless, Call, Return, Choice, Switch, Draw,
-                                  Chance, ForNext, Gap, Expect, Script, End)
+                                  Chance, ForNext, Together, Gap, Expect, Script, End)
 
 
 # ---- coverage ------------------------------------------------------------------------------

@@ -167,7 +167,8 @@ def _render(node: Any) -> str:
 
 _STMT_TYPES = (ast.Let, ast.Assign, ast.Move, ast.Shuffle, ast.Draw, ast.Roll, ast.RandomPick,
                ast.ChooseFrom, ast.ChooseOption, ast.If, ast.While, ast.Repeat, ast.For,
-               ast.CallRule, ast.Turn, ast.Transfer, ast.Gap, ast.Expect, ast.Script,
+               ast.CallRule, ast.Turn, ast.Transfer, ast.Reveal, ast.Eliminate, ast.Gap,
+               ast.Expect, ast.Script,
                ast.Simple)
 
 
@@ -398,6 +399,11 @@ class _Collector:
         elif isinstance(s, ast.Turn):
             x(s.player, path + ("player",))
             self.block(s.body, path + ("body",))
+        elif isinstance(s, ast.Reveal):
+            x(s.what, path + ("what",))
+            x(s.who, path + ("who",))
+        elif isinstance(s, ast.Eliminate):
+            x(s.player, path + ("player",))
         elif isinstance(s, ast.Transfer):
             x(s.amount, path + ("amount",))
             for side in ("source", "dest"):

@@ -449,6 +449,15 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def for_stmt(self, meta: Meta, c: list[Any]) -> ast.For:
         return ast.For(self.s(meta), str(c[0]), c[1], _body(c))
 
+    def simultaneous_stmt(self, meta: Meta, c: list[Any]) -> ast.For:
+        return ast.For(self.s(meta), str(c[0]), c[1], _body(c), simultaneous=True)
+
+    def reveal(self, meta: Meta, c: list[Any]) -> ast.Reveal:
+        return ast.Reveal(self.s(meta), c[0], c[1])
+
+    def eliminate(self, meta: Meta, c: list[Any]) -> ast.Eliminate:
+        return ast.Eliminate(self.s(meta), c[0])
+
     def call_stmt(self, meta: Meta, c: list[Any]) -> ast.CallRule:
         return ast.CallRule(self.s(meta), str(c[0]), tuple(c[1]) if len(c) > 1 else ())
 

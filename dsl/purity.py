@@ -44,7 +44,7 @@ def nonconstant(e: object, sym: Symbols, bound: frozenset[str] = frozenset(),
             return e.span, f"it reads the {kind} {e.id!r}"
         return None
     if isinstance(e, ast.Call):
-        if e.func in ("turns", "owner", "zone_name"):
+        if e.func in ("turns", "owner", "zone_name", "eliminated", "elimination"):
             return e.span, f"{e.func}() depends on the state of play"
         if e.func == "variant":
             return None

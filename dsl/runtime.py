@@ -158,6 +158,11 @@ def relocate(st: Any, c: int, z: int, pos: str, kind: str) -> None:
         kind: zone ``z``'s kind (deck, list, set).
     """
     old = st.loc[c]
+    # who knows where c is now: those who saw it leave (the places they see are
+    # game.zone_seen), less those who see its new place anyway. Others forget: a move
+    # between places they cannot see may be secret.
+    seen = st.game.zone_seen
+    st.known[c] = seen[old] & ~seen[z]
     for part in (st.zones[old], st.mids[old], st.bottoms[old]):
         if c in part:
             part.remove(c)
@@ -187,6 +192,51 @@ def move_items(st: Any, items: Any, z: int, pos: str) -> None:
         if c.__class__ is not int or not 0 <= c < n:
             raise SpecRuntimeError(f"cannot move {c!r}: not a component")
         relocate(st, c, z, pos, kind)
+
+
+def reveal(st: Any, items: Any, who: Any) -> None:
+    """``reveal items to who``: the players ``who`` (a player or a list) learn where each
+    component of ``items`` (one, a list or a zone's contents) is.
+
+    Knowledge is kept per component as a bit mask of players (``st.known``), only for
+    players who cannot see its place anyway; :func:`relocate` and ``shuffle`` update it.
+
+    Raises:
+        SpecRuntimeError: something that is not a component, or not a player.
+    """
+    if items.__class__ is int:
+        items = (items,)
+    elif not isinstance(items, tuple):
+        raise SpecRuntimeError(f"cannot reveal {items!r}: not a component, list of components "
+                               "or zone")
+    players = (who,) if who.__class__ is int else who
+    if not isinstance(players, tuple):
+        raise SpecRuntimeError(f"reveal ... to {who!r}: not a player or list of players")
+    n = len(st.turns)
+    mask = 0
+    for p in players:
+        if p.__class__ is not int or not 0 <= p < n:
+            raise SpecRuntimeError(f"reveal ... to {p!r}: not a player (players are 0..{n - 1})")
+        mask |= 1 << p
+    seen, known, loc = st.game.zone_seen, st.known, st.loc
+    for c in items:
+        if c.__class__ is not int or not 0 <= c < len(loc):
+            raise SpecRuntimeError(f"cannot reveal {c!r}: not a component")
+        known[c] |= mask & ~seen[loc[c]]
+
+
+def eliminate(st: Any, p: Any) -> None:
+    """``eliminate p``: p is out; ``st.out[p]`` becomes their place in the order of
+    elimination (1 for the first player out). Eliminating a player twice changes nothing.
+
+    Raises:
+        SpecRuntimeError: ``p`` is not a player.
+    """
+    out = st.out
+    if p.__class__ is not int or not 0 <= p < len(out):
+        raise SpecRuntimeError(f"eliminate {p!r}: not a player (players are 0..{len(out) - 1})")
+    if not out[p]:
+        out[p] = 1 + sum(1 for k in out if k)
 
 
 def index_check(v: Any, size: int, what: str) -> int:

@@ -20,7 +20,8 @@ from rulewright.dsl.fold import FoldError
 from rulewright.dsl.labels import distinct
 from rulewright.dsl.machine import (PASS, Call, Chance, Choice, Draw, End, Exec, Expect, Fn,
                                     ForNext, Gap, Instr, Jump, JumpUnless, Return, Script, Site,
-                                    SpecRuntimeError, Switch, ZoneSlot)
+                                    SpecRuntimeError, Switch, Together, ZoneSlot)
+from rulewright.dsl import runtime
 from rulewright.dsl.runtime import MAX_LIST, VALUE_ERRORS, spec_error
 from rulewright.errors import Diagnostic, Span
 
@@ -48,6 +49,8 @@ class RuleCompiler:
         self.zone_slots = zone_slots
         self.diags = diags
         self.pending: list[tuple[list[py.stmt], Site]] = []
+        #: the spec has ``eliminate``: a turn of an eliminated player is skipped
+        self.eliminates = False
 
     def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
         return Site(self.rule, s.span, what)
@@ -181,7 +184,10 @@ class RuleCompiler:
             if self.zone_slots[slot].kind != "deck":
                 raise SpecRuntimeError(f"shuffle needs a deck; {self.zone_slots[slot].label} is a "
                                        f"{self.zone_slots[slot].kind}")
-            st.mids[slot] = sorted(contents(st, slot))
+            items = contents(st, slot)
+            for c in items:  # a shuffled order is new to everyone
+                st.known[c] = 0
+            st.mids[slot] = sorted(items)
             st.zones[slot] = []
             st.bottoms[slot] = []
         self.emit(Exec(shuffle, (self.site(s, "shuffle"),), self.site(s, "shuffle")))
@@ -202,6 +208,21 @@ class RuleCompiler:
             st.counters[a] -= n
             st.counters[b] += n
         self.emit(Exec(transfer, (self.site(s, "transfer"),), self.site(s, "transfer")))
+
+    def s_Reveal(self, s: ast.Reveal) -> None:
+        what = self.x.expr(s.what, self.scope)
+        who = self.x.expr(s.who, self.scope)
+
+        def reveal(st: Any, l: list[Any]) -> None:
+            runtime.reveal(st, what(st, l), who(st, l))
+        self.emit(Exec(reveal, (self.site(s, "reveal"),), self.site(s, "reveal")))
+
+    def s_Eliminate(self, s: ast.Eliminate) -> None:
+        who = self.x.expr(s.player, self.scope)
+
+        def eliminate(st: Any, l: list[Any]) -> None:
+            runtime.eliminate(st, who(st, l))
+        self.emit(Exec(eliminate, (self.site(s, "eliminate"),), self.site(s, "eliminate")))
 
     # ---- decisions and chance
     def s_ChooseFrom(self, s: ast.ChooseFrom) -> None:
@@ -400,7 +421,8 @@ class RuleCompiler:
         for b in self.breaks.pop():
             self.patch(b, self.here())
 
-    def _loop(self, s: ast.Stmt, source: Fn, var_slot: int, body: Iterable[ast.Stmt]) -> None:
+    def _loop(self, s: ast.Stmt, source: Fn, var_slot: int, body: Iterable[ast.Stmt],
+              together: bool = False) -> None:
         ls, ix = self.scope.temp("list"), self.scope.temp("index")
 
         def init(st: Any, l: list[Any]) -> None:
@@ -410,6 +432,8 @@ class RuleCompiler:
             l[ls] = items
             l[ix] = 0
         self.emit(Exec(init, (self.site(s, "loop"),), self.site(s, "loop")))
+        if together:
+            self.emit(Together(ls, True, self.site(s, "simultaneously")))
         top = self.emit(ForNext(ls, ix, var_slot, 0, self.site(s, "loop")))
         self.breaks.append([])
         self.block(body)
@@ -417,10 +441,12 @@ class RuleCompiler:
         self.patch(top, self.here())
         for b in self.breaks.pop():
             self.patch(b, self.here())
+        if together:
+            self.emit(Together(ls, False, self.site(s, "simultaneously")))
 
     def s_For(self, s: ast.For) -> None:
         src = self.x.expr(s.source, self.scope)
-        self._loop(s, src, self.scope.slot(s.var), s.body)
+        self._loop(s, src, self.scope.slot(s.var), s.body, s.simultaneous)
 
     def s_Repeat(self, s: ast.Repeat) -> None:
         n = self.x.expr(s.count, self.scope)
@@ -443,9 +469,17 @@ class RuleCompiler:
 
     def s_Turn(self, s: ast.Turn) -> None:
         who = self.x.code(s.player, self.scope).node
+        skip = None
+        if self.eliminates:
+            out = subscript(state_attr("out"),
+                            call("b_player", self.x.code(s.player, self.scope).node))
+            skip = self.emit(JumpUnless(self.x.lam(py.UnaryOp(py.Not(), out), line=s.span.line),
+                                        0, self.site(s, "turn")))
         target = py.Subscript(state_attr("turns"), call("b_player", who), py.Store())
         self.effect([py.AugAssign(target, py.Add(), py.Constant(1))], self.site(s, "turn"))
         self.block(s.body)
+        if skip is not None:
+            self.patch(skip, self.here())
 
     def s_Gap(self, s: ast.Gap) -> None:
         ruling = s.ruling

@@ -139,7 +139,7 @@ def stmt_text(s: ast.Stmt | ast.Option) -> str:
     if isinstance(s, ast.Repeat):
         return f"repeat {expr_text(s.count)} {{ ... }}"
     if isinstance(s, ast.For):
-        return f"for {s.var} in {expr_text(s.source)} {{ ... }}"
+        return ("simultaneously " if s.simultaneous else "") + f"for {s.var} in {expr_text(s.source)} {{ ... }}"
     if isinstance(s, ast.CallRule):
         return f"do {s.rule}" + (f"({', '.join(expr_text(a) for a in s.args)})"
                                  if s.args else "")
@@ -147,6 +147,10 @@ def stmt_text(s: ast.Stmt | ast.Option) -> str:
         return f"turn {expr_text(s.player)} {{ ... }}"
     if isinstance(s, ast.Transfer):
         return f"transfer {expr_text(s.amount)} from {_target(s.source)} to {_target(s.dest)}"
+    if isinstance(s, ast.Reveal):
+        return f"reveal {expr_text(s.what)} to {expr_text(s.who)}"
+    if isinstance(s, ast.Eliminate):
+        return f"eliminate {expr_text(s.player)}"
     if isinstance(s, ast.Gap):
         return f"gap {quote(s.text)}" + (f" ruling {quote(s.ruling.text)} {{ ... }}"
                                          if s.ruling is not None else "")

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from rulewright.dsl import ast
 from rulewright.dsl.compile import compile_spec
-from rulewright.dsl.machine import Machine
+from rulewright.dsl.machine import Machine, ZoneSlot
 from rulewright.dsl.parse import parse
 from rulewright.dsl.patch import apply_patches, edition_selection
 from rulewright.engines.flow import LOCAL, lazy_flows
@@ -92,6 +92,16 @@ def load_spec(spec: str | Path) -> ast.Spec:
         raise UsageError(f"{p}: not UTF-8 text ({err.reason} at byte {err.start})") from None
 
 
+def seen_by(zone: ZoneSlot, players: int) -> int:
+    """The players who see ``zone``'s contents, as a bit mask: all for a public zone, its
+    owner for an owner zone, no one for a hidden zone or a deck."""
+    if zone.kind == "deck" or zone.visibility == "hidden":
+        return 0
+    if zone.visibility == "public":
+        return (1 << players) - 1
+    return 0 if zone.owner is None else 1 << zone.owner
+
+
 def selection(spec: ast.Spec, variants: Sequence[str] = (), errata: Sequence[str] = (),
               edition: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(variants, errata) selected by an edition and explicit names, without repeats.
@@ -135,6 +145,9 @@ class Game:
         # observations name every zone and counter: their labels once, not per call
         self.zone_labels = tuple(z.label for z in machine.zones)
         self.counter_labels = tuple(c.label for c in machine.counters)
+        #: per zone slot, the players who see its contents, as a bit mask (a deck's order
+        #: is seen by no one); what players know beyond that is State.known
+        self.zone_seen = tuple(seen_by(z, machine.players) for z in machine.zones)
         # per player, the (labels, slots) of the counters they see (State.observation)
         self.visible_counters = tuple(
             (tuple(self.counter_labels[c.index] for c in cs), tuple(c.index for c in cs))

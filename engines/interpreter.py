@@ -20,7 +20,7 @@ from attrs import frozen
 from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceNode, Choice,
                                     Decision, Draw, End, Exec, Expect, ForNext, Gap, InternalError,
                                     Jump, JumpUnless, Return, Ruled, Script, Site,
-                                    SpecRuntimeError, Switch)
+                                    SpecRuntimeError, Switch, Together)
 from rulewright.dsl.labels import distinct
 from rulewright.dsl.runtime import STEP_WORK, relocate
 
@@ -67,6 +67,9 @@ class Finding:
 class Interpreter:
     """The running part of a game state (mixed into State, which holds the attributes)."""
 
+    def clone(self) -> Any:  # defined by State
+        raise NotImplementedError
+
     if not TYPE_CHECKING:
         __slots__ = ()  # State's slots hold the attributes below
     else:  # the attributes State defines
@@ -77,6 +80,9 @@ class Interpreter:
         loc: list[int]
         counters: list[Any]
         turns: list[int]
+        known: list[int]
+        out: list[int]
+        together: tuple[Any, tuple[int, ...]] | None
         stack: list[list[Any]]
         history: list[int]
         finding: Finding | None
@@ -239,6 +245,15 @@ class Interpreter:
                     loc[ins.slot] = None  # the hidden option slot is dead (states are values)
                     if cover is not None:
                         cover[ins.point + k] = 1
+                elif cls is Together:
+                    # the state before the block's first choice (see State.joint_players)
+                    if ins.begin:
+                        fr[1] = pc + 1
+                        self.together = None
+                        self.together = (self.clone(), tuple(loc[ins.list_slot]))
+                    else:
+                        self.together = None
+                    pc += 1
                 elif cls is Gap:
                     if cover is not None:
                         cover[ins.point] = 1

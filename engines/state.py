@@ -54,6 +54,11 @@ class State(Interpreter):
             middle and the known bottom part; for lists and sets only ``zones`` is used.
         loc: component id -> zone slot. counters: counter slot -> value.
         turns: turns begun per player. stack: frames ``[rule_index, pc, locals]``.
+        known: per component, the players who know where it is although they cannot see
+            its place (a bit mask; ``reveal``, and moves out of a player's sight).
+        out: per player, 0 while in the game, k for the k-th player eliminated.
+        together: inside a ``simultaneously for`` block, (the state before its first
+            choice, the block's players); else None.
         history: applied action ids (decisions and chance outcomes). finding: set when a
         spec defect or gap ended the game. seed: the seed for sampled play.
         ruled: the gaps with a provisional ruling this game reached, in order (play went on
@@ -63,7 +68,8 @@ class State(Interpreter):
 
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
                  "history", "finding", "seed", "pending", "script", "events", "work", "result",
-                 "example", "recall", "cover", "ruled")
+                 "example", "recall", "cover", "ruled", "known", "out",
+                 "together")
 
     def __init__(self, game: Game, seed: int = 0, *, start: int | None = None,
                  coverage: bool = False) -> None:
@@ -81,6 +87,9 @@ class State(Interpreter):
                 self.loc[c] = z
         self.counters = list(m.initial_counters)
         self.turns = [0] * m.players
+        self.known = [0] * len(m.components)
+        self.out = [0] * m.players
+        self.together: tuple[State, tuple[int, ...]] | None = None
         rule = m.rules[m.start if start is None else start]
         first = rule_index(m, rule.name)
         self.stack: list[list[Any]] = [[first, 0, [None] * rule.nlocals]]
@@ -235,6 +244,55 @@ class State(Interpreter):
         if recall is not None:
             self.recall = recall.step(self, actor, label)
 
+    # ---- simultaneous moves
+    def joint_actions(self) -> list[tuple[int, list[int]]] | None:
+        """At the first decision of a ``simultaneously for`` block: one (player, legal action
+        ids) pair per chooser, in the block's order; else None.
+
+        The block as one joint-action node, for adapters with simultaneous-move nodes. A
+        chooser's options are found on a copy after the earlier choosers took their first
+        legal action; the hidden-information check verifies that they do not depend on it.
+
+        Raises:
+            UsageError: the block is not one decision per player (a chooser decides twice,
+                or a chance event comes between the choices).
+        """
+        t = self.together
+        if t is None or type(self.pending) is not Decision or \
+                len(self.history) != len(t[0].history):
+            return None
+        out: list[tuple[int, list[int]]] = []
+        s = self.clone()
+        s.recall = s.events = None
+        while s.together is not None and s.together[0] is t[0]:
+            p = s.current_player()
+            if p < 0 or any(q == p for q, _ in out):
+                where = t[0].decision_site() or self.decision_site()
+                raise UsageError("the simultaneous block at "
+                                 f"{'line ' + str(where.span.line) if where else 'its start'} "
+                                 "is not one decision per player, so it is no joint action")
+            out.append((p, s.legal_actions()))
+            s.apply_action(out[-1][1][0])
+        return out
+
+    def apply_joint_action(self, actions: list[int]) -> None:
+        """Apply one action per chooser of :meth:`joint_actions`, in the block's order.
+
+        Raises:
+            UsageError: not at the start of a simultaneous block, the wrong number of
+                actions, or one that is not legal for its player.
+        """
+        node = self.joint_actions()
+        if node is None:
+            raise UsageError("not at the start of a simultaneous block")
+        if len(actions) != len(node):
+            raise UsageError(f"the block has {len(node)} choosers, got {len(actions)} actions")
+        for (p, _), a in zip(node, actions):
+            if self.current_player() != p:
+                raise UsageError(f"player {p} was to choose next, but player "
+                                 f"{self.current_player()} is")
+            self.apply_action(a)
+
     def sample_chance(self, rng: random.Random | None = None) -> int:
         """Draw a chance outcome by its probability (from the state's seed when rng is None)."""
         p = self.pending
@@ -322,6 +380,9 @@ class State(Interpreter):
         new.loc = self.loc[:]
         new.counters = self.counters[:]
         new.turns = self.turns[:]
+        new.known = self.known[:]
+        new.out = self.out[:]
+        new.together = self.together
         new.stack = [[f[0], f[1], f[2][:]] for f in self.stack]
         new.history = self.history[:]
         new.finding = self.finding
@@ -418,7 +479,8 @@ class State(Interpreter):
                       for i, z in enumerate(self.zones))
         return (zones, tuple(tuple(m) for m in self.mids), tuple(tuple(b) for b in self.bottoms),
                 tuple(self.counters), tuple(self.turns),
-                tuple((f[0], f[1], tuple(f[2])) for f in self.stack), self.finding)
+                tuple((f[0], f[1], tuple(f[2])) for f in self.stack), self.finding,
+                tuple(self.known), tuple(self.out))
 
     def to_json(self) -> dict[str, Any]:
         """The state as JSON-ready data: its configuration, seed and history, plus a
@@ -482,11 +544,52 @@ class State(Interpreter):
         names, slots = self.game.visible_counters[player]
         values = self.counters
         counters = dict(zip(names, [values[i] for i in slots]))
-        obs: dict[str, Any] = {"zones": zones, "counters": counters, "turns": list(self.turns),
-                               "to_move": self.current_player()}
+        obs: dict[str, Any] = {"zones": zones, "counters": counters}
+        known = self.knowledge(player)
+        if known:
+            obs["known"] = known
+        if any(self.out):
+            obs["eliminated"] = list(self.out)
+        obs["turns"] = list(self.turns)
+        obs["to_move"] = self.current_player()
         if self.current_player() == player:
             obs["choice"] = [a.label for a in self.legal_action_labels()]
         return obs
+
+    def knowledge(self, player: int) -> dict[str, list[Any]]:
+        """What ``player`` knows beyond what they see: zone label -> the known components.
+
+        For a deck each entry is ``[component, position]``: 0 for the top card and counting
+        down, -1 for the bottom card and counting up, None somewhere in the unknown middle;
+        for other zones just the component ids, sorted. Zones with nothing known are left out.
+        """
+        known = self.known
+        if not any(known):
+            return {}
+        bit = 1 << player
+        m = self.game.machine
+        places: dict[int, list[int]] = {}
+        for c, mask in enumerate(known):
+            if mask & bit:
+                places.setdefault(self.loc[c], []).append(c)
+        out: dict[str, list[Any]] = {}
+        labels = self.game.zone_labels
+        for z in sorted(places):
+            comps = places[z]
+            if m.zones[z].kind != "deck":
+                out[labels[z]] = sorted(comps)
+                continue
+            top, bottom = self.zones[z], self.bottoms[z]
+            entries: list[list[int | None]] = []
+            for c in comps:
+                if c in top:
+                    entries.append([c, top.index(c)])
+                elif c in bottom:
+                    entries.append([c, bottom.index(c) - len(bottom)])
+                else:
+                    entries.append([c, None])
+            out[labels[z]] = sorted(entries, key=lambda e: (e[1] is None, e[1] or 0, e[0]))
+        return out
 
     def __str__(self) -> str:
         g = self.game

@@ -1,19 +1,27 @@
 """Hidden information: what a player may do never depends on what they cannot see.
 
 At each decision, the check builds alternative states the player on move cannot tell apart
-from the real one and asks the spec for that decision's options there. The alternatives
-rearrange components among the places the mover cannot see, keeping every zone's size and
-every component's kind:
+from the real one and asks the spec for that decision's options there:
 
-- the contents of non-deck zones that are ``hidden``, or ``owner`` zones of other players;
-- the unknown (shuffled) middle of every deck (a deck's known top and bottom stay put: the
-  spec may have revealed them).
+- components rearranged among the places the mover cannot see, keeping every zone's size
+  and every component's kind: the contents of non-deck zones that are ``hidden`` or another
+  player's ``owner`` zones, and every position of every deck (its unknown middle, and its
+  known top and bottom too: a known position is known to the players who saw or were shown
+  the card, not to everyone). Components the mover knows (``State.known``: revealed to them,
+  or seen going there) stay put;
+- the values of counters the mover cannot see (``hidden``, or another player's ``owner``
+  counters) changed: to another value the counter's array holds or starts with, or one
+  more or less;
+- inside a ``simultaneously for`` block, the earlier choosers' choices changed (replayed
+  from the state before the block's first choice): then the mover must see exactly the same
+  and be offered the same options, as nobody has shown their choice yet.
 
 Components named by the running rules' local variables (the card just drawn, a loop's list)
 are left in place: the rules already know them, so moving them would change the situation
-rather than only what is hidden. Alternatives whose observation for the mover differs from the
-real one are discarded. The invariant is violated when an alternative offers other action
-labels than the real state.
+rather than only what is hidden (a limit: a hidden counter's value copied into a local
+before the decision is not varied either). Alternatives whose observation for the mover differs
+from the real one are discarded. The invariant is violated when an alternative offers other
+action labels than the real state.
 """
 
 from __future__ import annotations
@@ -44,10 +52,10 @@ def _ints(value: Any) -> Iterator[int]:
 def unseen_places(state: State, player: int) -> list[tuple[list[int], int]]:
     """The (part, zone index) lists whose contents ``player`` cannot see (see module doc)."""
     m = state.game.machine
-    places = []
+    places: list[tuple[list[int], int]] = []
     for z, slot in enumerate(m.zones):
         if slot.kind == "deck":
-            places.append((state.mids[z], z))
+            places.extend(((state.zones[z], z), (state.mids[z], z), (state.bottoms[z], z)))
         elif not (slot.visibility == "public"
                   or (slot.visibility == "owner" and slot.owner == player)):
             places.append((state.zones[z], z))
@@ -55,13 +63,15 @@ def unseen_places(state: State, player: int) -> list[tuple[list[int], int]]:
 
 
 def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] | None:
-    """A copy with the unseen, unreferenced components shuffled among their places.
+    """A copy with the unseen, unknown, unreferenced components shuffled among their places.
 
     Returns:
         The copy and readable "component -> zone" moves, or None when nothing could move.
     """
     m = state.game.machine
     pinned = set(_ints(tuple(state.frame_values())))
+    bit = 1 << player
+    pinned.update(c for c, mask in enumerate(state.known) if mask & bit)
     alt = state.clone()
     slots: dict[str, list[tuple[list[int], int, int]]] = defaultdict(list)
     for part, z in unseen_places(alt, player):
@@ -70,7 +80,7 @@ def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] |
                 slots[m.components[c].kind].append((part, i, z))
     moves: list[str] = []
     for positions in slots.values():
-        if len({z for _, _, z in positions}) < 2:
+        if len({(z, id(part)) for part, _, z in positions}) < 2:
             continue  # shuffling inside one hidden place changes nothing observable
         cards = [part[i] for part, i, _ in positions]
         shuffled = cards[:]
@@ -78,7 +88,7 @@ def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] |
         for (part, i, z), old, new in zip(positions, cards, shuffled):
             part[i] = new
             alt.loc[new] = z
-            if new != old and state.loc[new] != z:
+            if new != old and (state.loc[new] != z or m.zones[z].kind == "deck"):
                 moves.append(f"{m.components[new].label} -> {m.zones[z].label}")
     if not moves:
         return None
@@ -86,6 +96,49 @@ def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] |
         if slot.kind == "deck":
             alt.mids[z].sort()
     return alt, moves
+
+
+def unseen_counters(state: State, player: int) -> list[int]:
+    """The counter slots ``player`` cannot see (hidden, or another player's owner counters)."""
+    return [c.index for c in state.game.machine.counters
+            if not (c.visibility == "public" or (c.visibility == "owner" and c.owner == player))]
+
+
+def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[State, list[str]] | None:
+    """A copy with the values of unseen counters changed (all, or ``one`` at random).
+
+    A counter's new value is another value its array (the counters of its name) holds or
+    starts with, or, for a number, one more or less.
+
+    Returns:
+        The copy and readable "counter: old -> new" changes, or None when none could change.
+    """
+    m = state.game.machine
+    unseen = unseen_counters(state, player)
+    if not unseen:
+        return None
+    if one:
+        unseen = [rng.choice(unseen)]
+    names: dict[str, set[Any]] = defaultdict(set)
+    for c in m.counters:
+        names[c.name].add(state.counters[c.index])
+        names[c.name].add(m.initial_counters[c.index])
+    alt = state.clone()
+    changes = []
+    for k in unseen:
+        v = state.counters[k]
+        values = set(names[m.counters[k].name])
+        if v.__class__ is int:
+            values |= {v - 1, v + 1}
+        elif v.__class__ is bool:
+            values.add(not v)
+        values.discard(v)
+        choices = sorted((x for x in values if x.__class__ is v.__class__), key=repr)
+        if not choices:
+            continue
+        alt.counters[k] = new = rng.choice(choices)
+        changes.append(f"{m.counters[k].label}: {v!r} -> {new!r}")
+    return (alt, changes) if changes else None
 
 
 def _observed(state: State, player: int) -> tuple[Any, ...]:
@@ -107,6 +160,11 @@ def _observed(state: State, player: int) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _where(state: State) -> str:
+    site = state.decision_site()
+    return "" if site is None else f" at '{site.what}' (rule {site.rule}, line {site.span.line})"
+
+
 def hidden_information(ctx: Context, state: State) -> str | None:
     """The mover's options are the same in every rearrangement of what they cannot see."""
     player = state.current_player()
@@ -117,15 +175,110 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     for _ in range(TRIES):
         made = rearranged(state, player, ctx.rng)
         if made is None:
-            return None
+            break
         alt, moves = made
         if _observed(alt, player) != seen:
             continue
         other = alt.options_at()
         if other is not None and other != real:
-            return (f"player {player} sees the same, but with hidden components rearranged "
-                    f"({'; '.join(moves[:4])}) the options change from {real} to {other}")
+            return (f"player {player} sees the same{_where(state)}, but with hidden components "
+                    f"rearranged ({'; '.join(moves[:4])}) the options change from {real} to "
+                    f"{other}")
+    for one in (False, True):
+        made = varied(state, player, ctx.rng, one)
+        if made is None:
+            break
+        alt, changes = made
+        other = alt.options_at()  # None: the spec cannot run with that mix of values
+        if other is not None and other != real:
+            return (f"player {player} sees the same{_where(state)}, but with counters they "
+                    f"cannot see changed ({'; '.join(changes[:4])}) the options change from "
+                    f"{real} to {other}")
+    if state.together is not None:
+        return simultaneous_leak(ctx, state, player)
     return None
+
+
+def simultaneous_leak(ctx: Context, state: State, player: int) -> str | None:
+    """Inside a ``simultaneously for`` block: the mover sees and may do the same whatever the
+    earlier choosers chose (replayed from the state before the block's first choice)."""
+    from rulewright.engines.information import observation_string
+
+    def observation_items(st: State, p: int) -> dict[str, str]:
+        return dict(line.split(": ", 1) for line in observation_string(st, p).splitlines())
+
+    assert state.together is not None
+    snap = state.together[0]
+    steps = state.history[len(snap.history):]
+    # who took each step since the block began
+    real = snap.clone()
+    real.recall = real.events = None
+    real._advance()
+    actors = []
+    for a in steps:
+        actors.append(real.current_player())
+        real.apply_action(a)
+    mine = [a for a, p in zip(steps, actors) if p == player]
+    chances = [a for a, p in zip(steps, actors) if p < 0]
+    others = {q for q in actors if q >= 0 and q != player}
+    if not others:
+        return None  # the mover is the block's first chooser
+    firsts = {q: next(a for a, p in zip(steps, actors) if p == q) for q in others}
+    alt = snap.clone()
+    alt.recall = alt.events = None
+    alt._advance()
+    changed: list[str] = []
+    for _ in range(4 * len(steps) + 20):
+        if alt.is_terminal():
+            return None
+        p = alt.current_player()
+        if p == player and not mine:
+            break  # the mover's decision, reached with other earlier choices
+        if p == player:
+            a = mine.pop(0)
+            if a not in alt.legal_actions():
+                return None
+        elif p >= 0:
+            legal = alt.legal_actions()
+            first = firsts.pop(p, None)
+            pick = [x for x in legal if x != first] or legal
+            a = ctx.rng.choice(pick)
+            if first is not None and a != first:
+                changed.append(f"player {p} choosing {alt.action_label(a)!r} instead of "
+                               f"{state_label(snap, steps, actors, p)!r}")
+        else:
+            a = chances.pop(0) if chances else alt.sample_chance(ctx.rng)
+            if a not in [i for i, _ in alt.chance_outcomes()]:
+                a = alt.sample_chance(ctx.rng)
+        alt.apply_action(a)
+    else:
+        return None
+    if not changed:
+        return None
+    want, got = observation_items(state, player), observation_items(alt, player)
+    if want == got:
+        return None
+    diff = [f"{k}: {got.get(k, '-')} instead of {want.get(k, '-')}"
+            for k in list(want) + [k for k in got if k not in want]
+            if want.get(k) != got.get(k)]
+    fr = snap.stack[-1]
+    block = snap.game.codes[fr[0]][fr[1] - 1].site
+    site = f" (rule {block.rule}, line {block.span.line})"
+    return (f"player {player} is shown an earlier choice of the simultaneous block"
+            f"{site}{_where(state)}: with {'; '.join(changed)}, they see "
+            f"{'; '.join(diff[:4])}")
+
+
+def state_label(snap: State, steps: list[int], actors: list[int], player: int) -> str:
+    """The label of ``player``'s first recorded action in the block (replayed from ``snap``)."""
+    s = snap.clone()
+    s.recall = s.events = None
+    s._advance()
+    for a, p in zip(steps, actors):
+        if p == player:
+            return s.action_label(a)
+        s.apply_action(a)
+    return "?"
 
 
 HIDDEN = Invariant("hidden information", "the mover's legal actions do not depend on what they "

@@ -23,6 +23,8 @@ CASES = {
     "tiebreak_reversed": ("spec:most_chips_wins_ties", 8),
     "endless_loop": ("termination", 60),
     "hidden_dependency": ("hidden information", 10),
+    "secret_in_variable": ("hidden information", 2),
+    "bid_leaks": ("hidden information", 3),
 }
 
 
@@ -93,3 +95,14 @@ def test_failures_are_saved_in_the_example_database(tmp_path: Path) -> None:
     # replayed first: found again even with a single example
     again = verify_config(game, Config(2), FAST, examples=1, trace_dir=tmp_path, database=db)
     assert [v.invariant for v in again.violations] == ["tokens"]
+
+
+@pytest.mark.parametrize(("name", "players"), [("goofspiel", 2), ("reveal_to_one", 3),
+                                               ("last_standing", 3)])
+def test_knowledge_specs_hold_everywhere(tmp_path: Path, name: str, players: int) -> None:
+    # the correct simultaneous bids, a card shown to one player, elimination (issue 19)
+    game = rw.load(BROKEN.parent / f"{name}.rules", players=players)
+    result = verify_config(game, Config(players), FAST, examples=5, trace_dir=tmp_path)
+    assert result.violations == []
+    assert result.status["hidden information"] == "held"
+    assert result.finished > 0

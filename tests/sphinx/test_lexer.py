@@ -53,6 +53,7 @@ def test_keywords_follow_the_grammar() -> None:
     table = keyword_table()
     assert table["erratum"] == Keyword.Declaration
     assert table["shuffle"] == Keyword
+    assert table["reveal"] == table["simultaneously"] == table["eliminate"] == Keyword
     assert table["cite"] == Name.Decorator and table["note"] == Name.Decorator
     assert table["gap"] == Name.Exception
     assert table["nplayers"] == Keyword.Constant

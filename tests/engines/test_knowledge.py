@@ -1,0 +1,236 @@
+"""Who knows what (issue 19): ``reveal``, knowledge in observations, the hidden-information
+check over counters, deck positions and simultaneous blocks, and ``eliminate``."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import rulewright as rw
+from rulewright.engines.state import State
+from rulewright.errors import SpecError, UsageError
+from rulewright.invariants.base import Context
+from rulewright.invariants.hidden import hidden_information
+
+SPECS = Path(__file__).parent.parent / "specs"
+BROKEN = SPECS / "broken"
+
+
+def _ctx(state: State) -> Context:
+    return Context(state.game, [state.key()], random.Random(0))
+
+
+def _load_text(tmp_path: Path, text: str, players: int) -> rw.Game:
+    path = tmp_path / "spec.rules"
+    path.write_text(text, encoding="utf-8")
+    return rw.load(path, players=players)
+
+
+# ---- item 1: knowledge in the state ----------------------------------------------------
+
+def test_a_secret_copied_into_an_owner_counter_is_caught_with_its_location() -> None:
+    state = rw.load(BROKEN / "secret_in_variable.rules", players=2).new_initial_state()
+    state.apply_action(0)  # player 0 draws the 1
+    state.apply_action(2)  # player 1 draws the 3: secret[1] = 3, seen by player 1 alone
+    assert state.observation(0)["counters"] == {"secret[0]": 1, "score[0]": 0, "score[1]": 0}
+    assert hidden_information(_ctx(state), state) == (
+        "player 0 sees the same at 'guess high / guess low' (rule play, line 23), but with "
+        "counters they cannot see changed (secret[1]: 3 -> 0) the options change from "
+        "['guess high', 'guess low'] to ['guess low']")
+
+
+def _revealed() -> State:
+    state = rw.load(SPECS / "reveal_to_one.rules", players=3).new_initial_state()
+    for card in (0, 3, 4):  # the 1 to player 0, the 4 to player 1, the 5 to player 2
+        state.apply_action(card)
+    return state
+
+
+def test_reveal_to_one_player_is_in_their_observation_only() -> None:
+    state = _revealed()
+    assert state.observation(0)["known"] == {"hand[1]": [3]}
+    assert "known" not in state.observation(2)
+    assert "known" not in state.observation(1)  # they see their own hand anyway
+    assert "known.hand[1]: [3]" in state.observation_string(0).splitlines()
+    assert state.known == [0, 0, 0, 0b001, 0]
+
+
+def test_reveal_to_one_is_not_flagged_but_the_same_spec_without_it_is(tmp_path: Path) -> None:
+    state = _revealed()
+    assert state.current_player() == 0
+    for seed in range(20):
+        ctx = Context(state.game, [state.key()], random.Random(seed))
+        assert hidden_information(ctx, state) is None
+    text = (SPECS / "reveal_to_one.rules").read_text(encoding="utf-8")
+    assert "  reveal hand[1] to 0\n" in text
+    game = _load_text(tmp_path, text.replace("  reveal hand[1] to 0\n", ""), 3)
+    state = game.new_initial_state()
+    for card in (0, 3, 4):
+        state.apply_action(card)
+    found = [hidden_information(Context(game, [state.key()], random.Random(seed)), state)
+             for seed in range(20)]
+    assert any(f is not None and f.startswith("player 0 sees the same at 'call high / pass' "
+                                              "(rule play, line 18), but with hidden "
+                                              "components rearranged (") for f in found)
+
+
+def test_reveal_to_every_player_and_shuffle_forgets(tmp_path: Path) -> None:
+    spec = '''game t "T" { players 3..3 start play }
+card c "card" (value) in deck { (1) (2) (3) (4) }
+zone deck: deck of c hidden
+zone hand[player]: set of c owner
+var n = 0
+rule play {
+  draw x from deck to hand[0]
+  move x to deck bottom
+  choose 1 { option "a" { n += 1 } option "b" { } }
+  reveal x to players
+  choose 1 { option "a" { n += 1 } option "b" { } }
+  shuffle deck
+  choose 1 { option "a" { n += 1 } option "b" { } }
+}
+scoring(p) { score n }
+'''
+    state = _load_text(tmp_path, spec, 3).new_initial_state()
+    state.apply_action(1)
+    # its owner saw it leave hand[0]; the others forget it (a move may be secret)
+    assert state.known[1] == 0b001
+    assert state.observation(0)["known"] == {"deck": [[1, -1]]}
+    assert "known" not in state.observation(2)
+    state.apply_action(0)
+    assert state.known[1] == 0b111
+    assert state.observation(2)["known"] == {"deck": [[1, -1]]}
+    state.apply_action(0)
+    assert state.known == [0, 0, 0, 0] and "known" not in state.observation(2)
+
+
+def test_a_deck_bottom_put_there_by_its_owner_is_known_to_them_only(tmp_path: Path) -> None:
+    spec = '''game t "T" { players 2..2 start play }
+card c "card" (value) in deck { (1) (2) (3) (4) }
+zone deck: deck of c hidden
+zone hand[player]: set of c owner
+var n = 0
+rule bury {
+  draw x from deck to hand[0]
+  move x to deck bottom
+}
+rule play {
+  do bury()
+  choose 1 { option "odd bottom" when bottom(deck).value % 2 == 1 { n += 1 } option "b" { } }
+}
+scoring(p) { score n }
+'''
+    state = _load_text(tmp_path, spec, 2).new_initial_state()
+    state.apply_action(0)  # the 1 goes to hand[0], then to the deck's bottom
+    assert state.bottoms[0] == [0] and state.known[0] == 0b01
+    assert state.observation(0)["known"] == {"deck": [[0, -1]]}
+    assert "known" not in state.observation(1)
+    # player 1 does not know the bottom card: deciding by it is a leak (it used to pass)
+    found = [hidden_information(Context(state.game, [state.key()], random.Random(seed)), state)
+             for seed in range(10)]
+    assert any(f is not None and "the options change from ['b', 'odd bottom'] to ['b']" in f
+               for f in found)
+
+
+# ---- item 3: simultaneous moves -------------------------------------------------------
+
+def _first_bid(path: Path) -> State:
+    state = rw.load(path, players=2).new_initial_state()
+    state.apply_action(0)  # the prize 1 is turned up
+    return state
+
+
+def test_goofspiel_bids_are_one_joint_action() -> None:
+    state = _first_bid(SPECS / "goofspiel.rules")
+    assert state.joint_actions() == [(0, [3, 4, 5]), (1, [6, 7, 8])]
+    state.apply_joint_action([5, 6])  # player 0 bids 3, player 1 bids 1: player 0 wins 1
+    assert state.joint_actions() is None  # a chance node (the next prize)
+    assert state.returns() == [1, 0]
+    assert state.observation(1)["zones"]["played[0]"] == [5]
+    with pytest.raises(UsageError, match="not at the start of a simultaneous block"):
+        state.apply_joint_action([4, 7])
+
+
+def test_goofspiel_second_bidder_sees_nothing_of_the_first_bid() -> None:
+    state = _first_bid(SPECS / "goofspiel.rules")
+    state.apply_action(3)  # player 0 bids 1
+    assert state.current_player() == 1
+    assert state.joint_actions() is None  # someone has chosen: no longer a joint node
+    for seed in range(10):
+        assert hidden_information(Context(state.game, [state.key()], random.Random(seed)),
+                                  state) is None
+
+
+def test_a_public_first_bid_is_caught() -> None:
+    state = _first_bid(BROKEN / "bid_leaks.rules")
+    state.apply_action(3)  # player 0 bids 1, written to the public counter bid[0]
+    assert hidden_information(_ctx(state), state) == (
+        "player 1 is shown an earlier choice of the simultaneous block (rule play, line 32) "
+        "at 'bid' (rule play, line 33): with player 0 choosing 'bid: bid0 3' instead of "
+        "'bid: bid0 1', they see counters.bid[0]: 3 instead of 1")
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ('simultaneously for p in players { n += 1 }',
+     "'simultaneously for p ...' holds no 'choose p ...'"),
+    ('simultaneously for p in players { choose 0 { option "a" { } option "b" { } } }',
+     "in 'simultaneously for p ...' only p decides; this choice is another player's"),
+    ('simultaneously for p in players { choose p { option "a" { return } option "b" { } } }',
+     "'return' inside a simultaneous block"),
+])
+def test_simultaneous_blocks_are_checked(tmp_path: Path, body: str, message: str) -> None:
+    spec = ('game t "T" { players 2..2 start play }\nvar n = 0\n'
+            f'rule play {{\n  {body}\n}}\nscoring(p) {{ score n }}\n')
+    with pytest.raises(SpecError) as err:
+        _load_text(tmp_path, spec, 2)
+    assert message in str(err.value)
+    assert "spec.rules:4:" in str(err.value)
+
+
+# ---- item 4: elimination --------------------------------------------------------------
+
+def test_elimination_skips_turns_and_keeps_a_place_in_the_ranking() -> None:
+    state = rw.load(SPECS / "last_standing.rules", players=3).new_initial_state()
+    state.events = []
+    order = []
+    for target in (1, 0, 1):  # player 1 loses both lives in the first round
+        order.append(state.current_player())
+        state.apply_action(target)
+    assert order == [0, 1, 2]
+    # then one option each: player 0 strikes 2, player 1 is skipped, player 2 strikes 0 out
+    assert state.events == ["strike: 1", "strike: 0", "strike: 1", "strike: 2", "strike: 0"]
+    assert state.is_terminal() and state.finding is None
+    assert state.turns == [2, 1, 2]
+    assert state.out == [2, 1, 0]
+    assert state.returns() == [2, 1, 3]
+    assert state.ranking() == [2, 3, 1]
+    assert state.observation(2)["eliminated"] == [2, 1, 0]
+
+
+def test_love_letter_priest_shows_the_hand_to_its_player_only() -> None:
+    game = rw.load("love_letter", players=3)
+    rng = random.Random(7)
+    looked = 0
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+                continue
+            p = state.current_player()
+            action = rng.choice(state.legal_action_labels())
+            priest = action.label.startswith("priest: player: ")
+            if priest:
+                q = int(action.label.rsplit(" ", 1)[1])
+                r = next(x for x in range(3) if x not in (p, q))
+                before = state.observation(r).get("known", {})
+            state.apply_action(action.id)
+            if priest and not state.is_terminal():
+                slot = next(z.index for z in game.machine.zones if z.label == f"hand[{q}]")
+                assert state.observation(p)["known"][f"hand[{q}]"] == sorted(state.zones[slot])
+                assert state.observation(r).get("known", {}) == before  # the third saw nothing
+                looked += 1
+                break
+    assert looked >= 5
