@@ -134,7 +134,7 @@ def test_every_patch_kind_is_a_highlighted_diff_and_each_edition_a_section(site:
         'id="love-letter-edition-2012"', 1)[0]
     # card rows, the player range and a replaced scoring block, each as removed/added lines
     for old, new in (("  (guard, 1) * 5", "  (guard, 1) * 6"), ("  players 2..4", "  players 2..6"),
-                     ("  tiebreak most cond(out[p], 0, discarded(p))", "  then shared")):
+                     ("  tiebreak most cond(eliminated(p), 0, discarded(p))", "  then shared")):
         assert re.search(r'<span class="gd">-' + re.escape(html.escape(old, quote=False)), erratum), old
         assert re.search(r'<span class="gi">\+' + re.escape(html.escape(new, quote=False)), erratum), new
     text = page_text(site / "spec-love_letter.html")
