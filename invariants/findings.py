@@ -16,8 +16,8 @@ finding kind           class        reported under       why
 ``work budget``        violation    ``termination``      one step (or one constant) did more
                                                          work than the budget: lists or numbers
                                                          that grow without end
-``time limit``         violation    ``termination``      one game ran longer than the wall-clock
-                                                         limit of simulate or verify
+``time limit``         violation    ``termination``      one game ran longer than simulate's
+                                                         wall-clock or verify's CPU-time limit
 ``gap``                gap          (gaps reached)       a ``gap "..."`` the spec author wrote:
                                                          the rulebook is silent; reaching it is
                                                          information, not a spec defect

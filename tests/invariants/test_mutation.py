@@ -106,29 +106,40 @@ def test_a_job_compiles_each_configuration_once(monkeypatch: pytest.MonkeyPatch)
 
 
 class _SlowClock:
-    """A machine so loaded that every reading of the game clock is 1000 s after the last."""
+    """A machine so loaded that every reading of the wall clock is 1000 s after the last
+    (``cpu=True``: every reading of the thread's CPU clock)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cpu: bool = False) -> None:
         self.now = 0.0
+        self.cpu = cpu
         self.perf_counter = time.perf_counter
 
-    def monotonic(self) -> float:
+    def _tick(self) -> float:
         self.now += 1000.0
         return self.now
 
+    def monotonic(self) -> float:
+        return self._tick() if not self.cpu else time.monotonic()
+
+    def thread_time(self) -> float:
+        return self._tick() if self.cpu else time.thread_time()
+
 
 def test_a_verdict_does_not_depend_on_the_machine_load(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a wall-clock limit per game would end every game here with a "time limit" (a
-    # termination violation); verify and mutant jobs only have the spec's deterministic bound
-    monkeypatch.setattr(stateful, "time", _SlowClock())
     game = load_parsed(load_spec(STRONG), 2)
-    limited = stateful.Playing(game, stateful.Checker(game, [], stateful.Recorder()), 0,
-                               game_seconds=60.0)
-    limited.apply(limited.options()[0], False)
-    assert limited.state.finding is not None and limited.state.finding.kind == "time limit"
-    playing = stateful.Playing(game, stateful.Checker(game, [], stateful.Recorder()), 0)
-    playing.apply(playing.options()[0], False)
-    assert playing.state.finding is None   # verify's default: no wall-clock limit
+
+    def one_step() -> stateful.Playing:
+        playing = stateful.Playing(game, stateful.Checker(game, [], stateful.Recorder()), 0)
+        playing.apply(playing.options()[0], False)
+        return playing
+
+    # a game that uses 60 s of CPU time ends with a "time limit" (a termination violation)
+    monkeypatch.setattr(stateful, "time", _SlowClock(cpu=True))
+    finding = one_step().state.finding
+    assert finding is not None and finding.kind == "time limit"
+    # a loaded machine only stretches the wall clock: verify's games and mutant jobs go on
+    monkeypatch.setattr(stateful, "time", _SlowClock())
+    assert one_step().state.finding is None
     assert run_mutant(STRONG, None, "ci", 1, examples=2, playouts=1).status == "lived"
     assert run_mutant(STRONG, 14, "ci", 1, examples=2, playouts=1).kills[0].check == \
         "termination"   # `do take(p)` deleted: the bound still ends the game
