@@ -400,6 +400,7 @@ class _Checker:
             self.target(s.dest, scope)
         elif isinstance(s, ast.Reveal):
             self.expr(s.what, scope)
+            self.revealable(s.what)
             self.expr(s.who, scope)
         elif isinstance(s, ast.Eliminate):
             self.expr(s.player, scope)
@@ -413,6 +414,30 @@ class _Checker:
                 self.err(s.span, "'break' outside a loop",
                          "break leaves the innermost while, repeat or for; to leave a rule "
                          "write 'return'")
+
+    def revealable(self, e: ast.Expr) -> None:
+        """What ``reveal`` names must be able to hold components: a number, a text, a
+        computation or a counter would be read as a component's internal id at run time."""
+        if isinstance(e, ast.ListLit):
+            for item in e.items:
+                self.revealable(item)
+            return
+        what = None
+        if isinstance(e, ast.Int):
+            what = "a number"
+        elif isinstance(e, ast.Str):
+            what = "a text"
+        elif isinstance(e, (ast.BinOp, ast.Neg, ast.Compare, ast.BoolOp, ast.Not)):
+            what = "a computed value"
+        else:
+            base = e.obj if isinstance(e, ast.Index) else e
+            if isinstance(base, ast.Name) and base.id not in CONSTANTS:
+                kind = self.sym.kinds.get(base.id)
+                if kind in ("counter", "enum member", "enum", "table"):
+                    what = f"{base.id!r}, a {kind}"
+        if what is not None:
+            self.err(e.span, f"cannot reveal {what}: reveal takes a component, a list of "
+                     "components or a zone", "for example: reveal hand[q] to p")
 
     def simultaneous(self, s: ast.For) -> None:
         """A simultaneous block's decisions are the loop player's, one block deep."""

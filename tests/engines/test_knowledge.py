@@ -189,6 +189,22 @@ def test_simultaneous_blocks_are_checked(tmp_path: Path, body: str, message: str
     assert "spec.rules:4:" in str(err.value)
 
 
+@pytest.mark.parametrize(("what", "message"), [
+    ("3", "cannot reveal a number: reveal takes a component, a list of components or a zone"),
+    ("n", "cannot reveal 'n', a counter: reveal takes a component"),
+    ("[n + 1]", "cannot reveal a computed value: reveal takes a component"),
+])
+def test_reveal_names_components(tmp_path: Path, what: str, message: str) -> None:
+    # at run time a number is read as a component's internal id: found by a new user,
+    # `reveal 3 to 0` showed player 0 where one of player 1's hidden cards was
+    spec = ('game t "T" { players 2..2 start play }\nvar n = 0\n'
+            f'rule play {{\n  reveal {what} to 0\n}}\nscoring(p) {{ score n }}\n')
+    with pytest.raises(SpecError) as err:
+        _load_text(tmp_path, spec, 2)
+    assert message in str(err.value)
+    assert "spec.rules:4:" in str(err.value)
+
+
 # ---- item 4: elimination --------------------------------------------------------------
 
 def test_elimination_skips_turns_and_keeps_a_place_in_the_ranking() -> None:
