@@ -253,7 +253,10 @@ def connect(*, workers: int | None = None,
                                        processes=True, host="127.0.0.1",
                                        # a free loopback port: the scheduler serves its HTTP routes
                                        # even without a dashboard, and a fixed 8787 may be taken
-                                       dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+                                       # CRITICAL: a worker whose scheduler closes first (Ctrl-C)
+                                       # logged its missed heartbeat as an ERROR with a traceback;
+                                       # task errors reach the client through their futures
+                                       dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL,
                                        preload=[__name__])
             client = Client(cluster)
             where = "the local cluster"
