@@ -23,7 +23,7 @@ from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.paths import output_folder
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.engines.coverage import almost_every
-from rulewright.engines.game import Game, load
+from rulewright.engines.game import Game, bundled_specs, load
 from rulewright.engines.simulate import (POLICIES, SeedBatch, Summary, Tally, seed_batches,
                                          simulate, summarise)
 from rulewright.engines.source import SpecText
@@ -142,10 +142,34 @@ def run(args: argparse.Namespace) -> int:
     if summary.coverage is not None:
         for text in simulate_lines(summary.coverage, min(out.width, 80)):
             out.print(text, markup=False, highlight=False)
+    if args.trace_dir is not None:
+        out.print(f"wrote {summary.games} trace(s) to {escape(str(args.trace_dir))} "
+                  f"(one per game, {escape(game.machine.game.id)}-SEED.json)", highlight=False)
     if defects:
-        out.print(f"[bold red]{defects} game(s) ended with a spec defect[/] (not a gap): "
-                  "rerun one with --trace-dir and 'rulewright replay' it")
+        out.print(f"[bold red]{defects} game(s) ended with a spec defect[/] (not a gap), "
+                  f"seed(s) {_seeds(summary.defect_seeds)}", highlight=False)
+        first = summary.defect_seeds[0]
+        spec = "" if game.source in bundled_specs() else f" --spec {game.source}"
+        if args.trace_dir is not None:
+            trace = args.trace_dir / f"{game.machine.game.id}-{first}.json"
+            out.print(f"replay the first: rulewright replay {escape(str(trace))}"
+                      f"{escape(spec)}", highlight=False)
+        else:
+            rerun = " ".join([args.game, f"--players {game.num_players}",
+                              *(f"--variant {v}" for v in args.variant),
+                              *(f"--erratum {e}" for e in args.erratum),
+                              *([f"--edition {args.edition}"] if args.edition else []),
+                              f"--seed {first} --games 1 --trace-dir DIR"])
+            out.print(f"to replay the first: rulewright simulate {escape(rerun)}, then "
+                      f"rulewright replay DIR/{escape(game.machine.game.id)}-{first}.json"
+                      f"{escape(spec)}", highlight=False)
     return code
+
+
+def _seeds(seeds: tuple[int, ...], most: int = 5) -> str:
+    """The first ``most`` seeds, then how many more."""
+    shown = ", ".join(str(s) for s in seeds[:most])
+    return shown + (f" and {len(seeds) - most} more" if len(seeds) > most else "")
 
 
 def _on_cluster(on: Backend, args: argparse.Namespace, game: Game) -> Summary:

@@ -87,6 +87,8 @@ class Summary:
         findings: (kind, rule, message) -> count (the games a finding ended).
         rulings: (rule, line, gap text, ruling) -> the games that reached that gap and went
         on under its ruling. coverage: the games that ran each rule and branch, or None.
+        defect_seeds: the seeds of the games that ended with a spec defect (a finding that
+        is not a gap), in order: the games to replay.
     """
 
     games: int
@@ -97,6 +99,7 @@ class Summary:
     findings: dict[tuple[str, str, str], int]
     rulings: dict[tuple[str, int, str, str], int] = field(factory=dict)
     coverage: Coverage | None = None
+    defect_seeds: tuple[int, ...] = ()
 
     @property
     def normal(self) -> int:
@@ -113,6 +116,7 @@ class Summary:
                "findings": [{"kind": k, "rule": r, "message": msg, "count": n}
                             for (k, r, msg), n in sorted(self.findings.items())],
                "ended_normally": self.normal,
+               "defect_seeds": list(self.defect_seeds),
                "rulings": [{"rule": r, "line": line, "message": msg, "ruling": ruling,
                             "count": n}
                            for (r, line, msg, ruling), n in sorted(self.rulings.items())]}
@@ -155,7 +159,8 @@ class Tally:
         scores: per seat, the scores of the games that ended normally. wins: per seat, games
         won. findings: (kind, rule, message) -> count. rulings: (rule, line, gap text,
         ruling) -> games that went on under it. coverage: games that ran each rule and
-        branch. traces: (seed, trace document) of each game, when recorded.
+        branch. traces: (seed, trace document) of each game, when recorded. defect_seeds:
+        the seeds of the games that ended with a spec defect (not a gap).
     """
 
     players: int
@@ -168,6 +173,7 @@ class Tally:
     traces: list[tuple[int, dict[str, Any]]] = field(factory=list)
     rulings: Counter[tuple[str, int, str, str]] = field(factory=Counter)
     coverage: Coverage | None = None
+    defect_seeds: list[int] = field(factory=list)
 
     def __attrs_post_init__(self) -> None:
         self.scores = self.scores or [[] for _ in range(self.players)]
@@ -184,6 +190,7 @@ class Tally:
         self.findings.update(other.findings)
         self.traces += other.traces
         self.rulings.update(other.rulings)
+        self.defect_seeds += other.defect_seeds
         if self.coverage is None:
             self.coverage = other.coverage
         elif other.coverage is not None:
@@ -220,6 +227,8 @@ def tally(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,
         if state.finding is not None:
             f = state.finding
             out.findings[(f.kind, f.rule, f.message)] += 1
+            if f.kind != "gap":
+                out.defect_seeds.append(seed + i)
         else:
             for p, s in enumerate(state.returns()):
                 out.scores[p].append(s)
@@ -242,7 +251,8 @@ def summarise(t: Tally) -> Summary:
         steps=(statistics.fmean(steps) if steps else 0.0, min(steps, default=0), max(steps, default=0)),
         scores=tuple(_mean_sd(s) for s in t.scores),
         wins=tuple((w / finished if finished else 0.0, *wilson(w, finished)) for w in t.wins),
-        findings=dict(t.findings), rulings=dict(t.rulings), coverage=t.coverage)
+        findings=dict(t.findings), rulings=dict(t.rulings), coverage=t.coverage,
+        defect_seeds=tuple(t.defect_seeds))
 
 
 def simulate(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,11 @@ from rulewright.cli.main import main
 GAP_AT_SETUP = ('game g0 "Gap" { players 2..2 start play }\n'
                 'rule play cite "Setup" "Nothing." { gap "the book is silent" }\n'
                 'scoring(p) { score 0 }\n')
+
+EXHAUSTED = ('game b "B" { players 2..2 start play }\nvar pot = 1\nvar got = 0\n'
+             'token coin total 1 in pot, got\n'
+             'rule play { repeat 2 { transfer 1 from pot to got } }\n'
+             'scoring(p) { score got }\n')
 
 
 def test_verify_counts_a_gap_reached_during_setup(tmp_path: Path,
@@ -26,11 +32,41 @@ def test_verify_counts_a_gap_reached_during_setup(tmp_path: Path,
 
 def test_simulate_exits_1_when_games_end_with_a_spec_defect(tmp_path: Path) -> None:
     spec = tmp_path / "bad.rules"
-    spec.write_text('game b "B" { players 2..2 start play }\nvar pot = 1\nvar got = 0\n'
-                    'token coin total 1 in pot, got\n'
-                    'rule play { repeat 2 { transfer 1 from pot to got } }\n'
-                    'scoring(p) { score got }\n')
+    spec.write_text(EXHAUSTED)
     assert main(["simulate", str(spec), "--games", "3"]) == 1
+
+
+def test_simulate_names_the_seeds_of_defects_and_how_to_replay_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by a new user: the advice said "rerun one with --trace-dir" even when traces
+    were written, and named neither the seed nor the file."""
+    monkeypatch.setenv("COLUMNS", "400")  # a long tmp path is not folded inside a word
+    spec = tmp_path / "bad.rules"
+    spec.write_text(EXHAUSTED)
+    traces = tmp_path / "t"
+    assert main(["simulate", str(spec), "--games", "7", "--seed", "3",
+                 "--trace-dir", str(traces)]) == 1
+    out = " ".join(capsys.readouterr().out.split())  # rich wraps long lines
+    assert (f"wrote 7 trace(s) to {traces} (one per game, b-SEED.json) 7 game(s) ended with "
+            "a spec defect (not a gap), seed(s) 3, 4, 5, 6, 7 and 2 more replay the first: "
+            f"rulewright replay {traces / 'b-3.json'} --spec {spec}") in out
+    assert main(["replay", str(traces / "b-3.json"), "--spec", str(spec)]) == 0
+    assert "FINDING exhausted: pot has 0, 1 needed (rule play, line 5)" in \
+        capsys.readouterr().out
+    assert main(["simulate", str(spec), "--games", "2"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert (f"seed(s) 0, 1 to replay the first: rulewright simulate {spec} --players 2 "
+            "--seed 0 --games 1 --trace-dir DIR, then rulewright replay DIR/b-0.json "
+            f"--spec {spec}") in out
+
+
+def test_simulate_json_lists_the_defect_seeds(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "bad.rules"
+    spec.write_text(EXHAUSTED)
+    assert main(["simulate", str(spec), "--games", "2", "--seed", "5", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["defect_seeds"] == [5, 6]
 
 
 def test_replay_of_a_missing_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
