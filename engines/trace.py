@@ -279,5 +279,7 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
         for c in f.get("cites", []):
             lines.append(f"      cites: {c}")
     if doc.get("returns") is not None:
-        lines.append(f"final scores: {doc['returns']}   ranking: {doc['ranking']}")
+        # a game a finding stopped has no end of game: its scores are where play stopped
+        what = "scores when play stopped" if doc.get("finding") else "final scores"
+        lines.append(f"{what}: {doc['returns']}   ranking: {doc['ranking']}")
     return lines
