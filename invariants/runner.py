@@ -414,6 +414,10 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
     if load_game is None:
         def load_game(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
             return load(spec, players, variants, errata)
+    # Compiling is ~90% of an example's time and many examples share a configuration; a
+    # Game is immutable once compiled (each example starts its own State), so one per
+    # configuration serves them all.
+    compiled: dict[tuple[int, tuple[str, ...], tuple[str, ...]], Game] = {}
     for sel in selections:
         errata: tuple[str, ...]
         extra: tuple[str, ...] = ()
@@ -423,7 +427,8 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
             errata = tuple(str(e) for e in sel)
         for name, ex in examples_of(parsed, errata, extra).items():
             chosen = tuple(dict.fromkeys((*extra, *ex.variants)))
-            game = load_game(ex.players, chosen, errata)
+            key = (ex.players, chosen, errata)
+            game = compiled.get(key) or compiled.setdefault(key, load_game(*key))
             state = game.example_state(name)
             problem = None
             if state.finding is not None:
