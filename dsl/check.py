@@ -13,10 +13,12 @@ from typing import Iterable, Iterator, Sequence
 from rulewright.dsl import ast, constraints
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
 from rulewright.dsl.check_patches import check_patches
+from rulewright.dsl.kinds import Locals, local_kinds, value_kind
 from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
 from rulewright.dsl.locate import Locate, Locator, no_locate
 from rulewright.dsl.purity import check_recursion, nonconstant
+from rulewright.dsl.unparse import expr_text
 from rulewright.errors import Diagnostic, Span
 
 
@@ -129,6 +131,14 @@ class _Checker:
         self.sym = sym
         self.diags = diags
         self.locate = locate
+        #: the kinds of the locals of the rule being checked (see rulewright.dsl.kinds)
+        self.local: Locals = {}
+        #: the most players the header allows (a literal player must be below it)
+        self.max_players = MAX_PLAYERS
+
+    def locals_of(self, body: Sequence[ast.Stmt], params: Iterable[str]) -> None:
+        """Know the kinds of the locals of the rule (or example) checked next."""
+        self.local = local_kinds(body, params, self.sym, _walk_stmts)
 
     def err(self, span: Span, message: str, hint: str = "") -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -351,6 +361,7 @@ class _Checker:
                 self.expr(s.where, scope)
             if s.pass_when is not None:
                 self.expr(s.pass_when, scope)
+            self.player(s.player, "the chooser must be a player")
         elif isinstance(s, ast.ChooseOption):
             self.expr(s.player, scope)
             seen: set[str] = set()
@@ -361,6 +372,7 @@ class _Checker:
                 if o.when is not None:
                     self.expr(o.when, scope)
                 self.block(o.body, scope, loop)
+            self.player(s.player, "the chooser must be a player")
         elif isinstance(s, ast.If):
             for cond, body in s.branches:
                 self.expr(cond, scope)
@@ -377,6 +389,8 @@ class _Checker:
             scope.add(s.var)
             self.block(s.body, scope, True)
             if s.simultaneous:
+                self.players(s.source, f"'simultaneously for {s.var} in ...' needs a list of "
+                             "players", once=True)
                 self.simultaneous(s)
         elif isinstance(s, ast.CallRule):
             for a in s.args:
@@ -393,6 +407,7 @@ class _Checker:
                          f"{_plural(len(rule.params), 'argument')}, got {len(s.args)}", f"declared as rule {s.rule}({', '.join(rule.params)})")
         elif isinstance(s, ast.Turn):
             self.expr(s.player, scope)
+            self.player(s.player, "turn needs a player")
             self.block(s.body, scope, loop)
         elif isinstance(s, ast.Transfer):
             self.expr(s.amount, scope)
@@ -402,8 +417,10 @@ class _Checker:
             self.expr(s.what, scope)
             self.revealable(s.what)
             self.expr(s.who, scope)
+            self.players(s.who, "reveal ... to needs a player, a list of players or players")
         elif isinstance(s, ast.Eliminate):
             self.expr(s.player, scope)
+            self.player(s.player, "eliminate needs a player")
         elif isinstance(s, ast.Expect):
             self.expr(s.cond, scope)
         elif isinstance(s, ast.Gap):
@@ -431,13 +448,64 @@ class _Checker:
             what = "a computed value"
         else:
             base = e.obj if isinstance(e, ast.Index) else e
-            if isinstance(base, ast.Name) and base.id not in CONSTANTS:
+            if isinstance(base, ast.Name) and base.id not in CONSTANTS \
+                    and base.id not in self.local:
                 kind = self.sym.kinds.get(base.id)
                 if kind in ("counter", "enum member", "enum", "table"):
                     what = f"{base.id!r}, a {kind}"
+            if what is None:
+                k = value_kind(e, self.sym, self.local)
+                if k is not None and k.cat not in ("component", "components", "list"):
+                    what = k.phrase
         if what is not None:
             self.err(e.span, f"cannot reveal {what}: reveal takes a component, a list of "
                      "components or a zone", "for example: reveal hand[q] to p")
+
+    def player(self, e: ast.Expr, needs: str) -> None:
+        """Report ``e`` when it certainly is no player (a zone, none, a text, player 9 of 4)."""
+        problem = self.not_a_player(e)
+        if problem is not None:
+            self.err(e.span, f"{needs}; {problem}",
+                     "a player is a number 0..nplayers - 1, such as p in 'for p in players'")
+
+    def not_a_player(self, e: ast.Expr) -> str | None:
+        """Why ``e`` is certainly no player, or None (it may be one: play tells)."""
+        value = -e.operand.value if isinstance(e, ast.Neg) and isinstance(e.operand, ast.Int) \
+            else e.value if isinstance(e, ast.Int) else None
+        if value is not None:
+            if 0 <= value < self.max_players:
+                return None
+            return f"there is no player {value} (the players are 0..{self.max_players - 1})"
+        if isinstance(e, ast.Name) and e.id == "nplayers" and e.id not in self.local:
+            return "nplayers is one more than the last player (the players are 0..nplayers - 1)"
+        k = value_kind(e, self.sym, self.local)
+        return None if k is None or k.cat == "number" else f"this is {k.phrase}"
+
+    def players(self, e: ast.Expr, needs: str, once: bool = False) -> None:
+        """Report ``e`` when it certainly is neither a player nor a list of players; ``once``:
+        a list literal must not name a player twice (a simultaneous block's choosers)."""
+        if isinstance(e, ast.ListLit):
+            seen: dict[str, ast.Expr] = {}
+            for item in e.items:
+                problem = self.not_a_player(item)
+                if problem is not None:
+                    self.err(item.span, f"{needs}; {problem}",
+                             "a player is a number 0..nplayers - 1")
+                    continue
+                text = expr_text(item)  # expressions have no side effects: same text, same value
+                if once and text in seen:
+                    self.err(item.span, f"player {text} is listed twice (first at column "
+                             f"{seen[text].span.column}): in a simultaneous block each player "
+                             "decides once", "a player who decides twice does so in two "
+                             "blocks, one after the other")
+                seen.setdefault(text, item)
+            return
+        k = value_kind(e, self.sym, self.local)
+        problem = self.not_a_player(e) if k is not None and k.cat == "number" else \
+            f"this is {k.phrase}" if k is not None and k.cat not in ("numbers", "list") else None
+        if problem is not None:
+            self.err(e.span, f"{needs}; {problem}",
+                     "for example: players, [p, left(p)], or one player p")
 
     def simultaneous(self, s: ast.For) -> None:
         """A simultaneous block's decisions are the loop player's, one block deep."""
@@ -594,6 +662,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
             paused.append(constraints.pausing_rules(sym))
         return paused[0]
     max_players = min(games[0].players[1], MAX_PLAYERS) if games else 1
+    ck.max_players = max(1, max_players)
     declared_components, too_many_reported = 0, False
     for d in decls:
         if isinstance(d, (ast.ZoneDecl, ast.VarDecl)):
@@ -680,6 +749,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
         elif isinstance(d, ast.FunctionDecl):
             ck.expr(d.body, set(d.params))
         elif isinstance(d, ast.RuleDecl):
+            ck.locals_of(d.body, d.params)
             ck.block(d.body, set(d.params), False)
         elif isinstance(d, ast.ScoringDecl):
             ck.expr(d.score, {d.var})
@@ -706,6 +776,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
 
 
 def _check_example(ck: _Checker, d: ast.ExampleDecl, games: list[ast.Game]) -> None:
+    ck.locals_of(d.body, ())
     ck.block(d.body, set(), False)
     for v in d.variants:
         if v not in ck.sym.variants:

@@ -126,7 +126,7 @@ class ExprCompiler:
             "owner_of": self._owner, "zone_name_of": lambda st, c: zone_slots[st.loc[c]].name,
             "zone_end": self._zone_end,
         }
-        for fname, fn in runtime.pure_builtins(players).items():
+        for fname, fn in runtime.pure_builtins(players, self.members).items():
             helpers[f"b_{fname}"] = fn
         for hname, value in helpers.items():
             self.space.helper(hname, value)

@@ -228,6 +228,7 @@ class Choice:
     ``ids_below`` bounds its action ids (every id but :data:`PASS` is below it), known at
     compile time; None when the options are values computed at run time (adapters such as
     OpenSpiel's need a fixed action-id space). ``passes``: it may offer :data:`PASS`.
+    ``who``: the chooser's expression as the spec writes it (for messages).
     """
 
     player: Fn = field(repr=False)
@@ -236,6 +237,7 @@ class Choice:
     site: Site
     ids_below: int | None = field(default=None, repr=False)
     passes: bool = field(default=False, repr=False)
+    who: str = field(default="", repr=False)
 
 
 @final

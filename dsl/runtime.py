@@ -7,9 +7,10 @@ which the engine turns into a finding at the statement's site.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from rulewright.dsl.machine import AtStatement, SpecRuntimeError
+from rulewright.dsl.unparse import quote
 
 
 #: The longest list range() may build (a guard against a spec exhausting memory).
@@ -194,12 +195,50 @@ def move_items(st: Any, items: Any, z: int, pos: str) -> None:
         relocate(st, c, z, pos, kind)
 
 
-def reveal(st: Any, items: Any, who: Any) -> None:
+def spec_value(v: Any, members: Collection[str] = ()) -> str:
+    """A run-time value as a spec names it: ``none``, ``true``, ``3``, ``forest`` (an enum
+    member of ``members``), ``"text"``, ``an empty list``, ``a list of 3 values``.
+
+    A list is not spelled out: components are numbers at run time, and a list of them
+    printed as numbers would show internal ids.
+    """
+    if v is None:
+        return "none"
+    if v is True or v is False:
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return v if v in members else quote(v)
+    if isinstance(v, (tuple, range)):
+        return "an empty list" if not v else f"a list of {_count(len(v), 'value')}"
+    return str(v)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def not_a_player(v: Any, text: str, n: int, members: Collection[str] = ()) -> str:
+    """Why ``v``, the value of the spec expression ``text``, is no player of ``n``:
+    ``q is none, not a player (the players are 0..1)``."""
+    players = f"(the players are 0..{n - 1})"
+    shown = spec_value(v, members)
+    if v.__class__ is int:
+        return f"there is no player {v} {players}" if text == shown else \
+            f"{text} is {v}, and there is no player {v} {players}"
+    if text == shown:
+        return f"{shown} is not a player {players}"
+    return f"{text} is {shown}, not a player {players}"
+
+
+def reveal(st: Any, items: Any, who: Any, what: str = "it", to: str = "them",
+           members: Collection[str] = ()) -> None:
     """``reveal items to who``: the players ``who`` (a player or a list) learn where each
     component of ``items`` (one, a list or a zone's contents) is.
 
     Knowledge is kept per component as a bit mask of players (``st.known``), only for
     players who cannot see its place anyway; :func:`relocate` and ``shuffle`` update it.
+    ``what`` and ``to`` are the statement's two expressions as written, ``members`` the
+    spec's enum members (for messages).
 
     Raises:
         SpecRuntimeError: something that is not a component, or not a player.
@@ -207,34 +246,40 @@ def reveal(st: Any, items: Any, who: Any) -> None:
     if items.__class__ is int:
         items = (items,)
     elif not isinstance(items, tuple):
-        raise SpecRuntimeError(f"cannot reveal {items!r}: not a component, list of components "
-                               "or zone")
+        raise SpecRuntimeError(f"cannot reveal {what}: {what} is {spec_value(items, members)}, "
+                               "not a component, a list of components or a zone")
     players = (who,) if who.__class__ is int else who
-    if not isinstance(players, tuple):
-        raise SpecRuntimeError(f"reveal ... to {who!r}: not a player or list of players")
     n = len(st.turns)
+    if not isinstance(players, tuple):
+        raise SpecRuntimeError(f"reveal {what} to {to}: "
+                               + not_a_player(who, to, n, members).replace(
+                                   "not a player", "not a player or a list of players", 1))
     mask = 0
     for p in players:
         if p.__class__ is not int or not 0 <= p < n:
-            raise SpecRuntimeError(f"reveal ... to {p!r}: not a player (players are 0..{n - 1})")
+            subject = to if players is not who else f"an item of {to}"
+            raise SpecRuntimeError(f"reveal {what} to {to}: "
+                                   + not_a_player(p, subject, n, members))
         mask |= 1 << p
     seen, known, loc = st.game.zone_seen, st.known, st.loc
     for c in items:
         if c.__class__ is not int or not 0 <= c < len(loc):
-            raise SpecRuntimeError(f"cannot reveal {c!r}: not a component")
+            raise SpecRuntimeError(f"cannot reveal {what}: it holds {spec_value(c, members)}, "
+                                   "which is not a component")
         known[c] |= mask & ~seen[loc[c]]
 
 
-def eliminate(st: Any, p: Any) -> None:
+def eliminate(st: Any, p: Any, text: str = "it", members: Collection[str] = ()) -> None:
     """``eliminate p``: p is out; ``st.out[p]`` becomes their place in the order of
     elimination (1 for the first player out). Eliminating a player twice changes nothing.
+    ``text`` is the statement's expression as written (for messages).
 
     Raises:
         SpecRuntimeError: ``p`` is not a player.
     """
     out = st.out
     if p.__class__ is not int or not 0 <= p < len(out):
-        raise SpecRuntimeError(f"eliminate {p!r}: not a player (players are 0..{len(out) - 1})")
+        raise SpecRuntimeError(f"eliminate {text}: {not_a_player(p, text, len(out), members)}")
     if not out[p]:
         out[p] = 1 + sum(1 for k in out if k)
 
@@ -300,8 +345,9 @@ def modulo(a: Any, b: Any) -> int:
     return num(a, "%") % d
 
 
-def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
-    """The built-ins that need no state, for ``n`` players (see dsl/builtins.py)."""
+def pure_builtins(n: int, members: Collection[str] = ()) -> dict[str, Callable[..., Any]]:
+    """The built-ins that need no state, for ``n`` players (see dsl/builtins.py); ``members``:
+    the spec's enum members (for messages)."""
 
     def first(xs: Any) -> Any:
         xs = seq(xs, "first")
@@ -318,7 +364,7 @@ def pure_builtins(n: int) -> dict[str, Callable[..., Any]]:
     def player(p: Any, what: str) -> int:
         if p.__class__ is not int or not 0 <= p < n:
             where = "" if what == "turns" else f"{what}(): "
-            raise SpecRuntimeError(f"{where}{p!r} is not a player (players are 0..{n - 1})")
+            raise SpecRuntimeError(where + not_a_player(p, spec_value(p, members), n, members))
         return p
 
     def maximum(st: Any, *xs: Any) -> Any:

@@ -23,6 +23,7 @@ from rulewright.dsl.machine import (PASS, Call, Chance, Choice, Draw, End, Exec,
                                     SpecRuntimeError, Switch, Together, ZoneSlot)
 from rulewright.dsl import runtime
 from rulewright.dsl.runtime import MAX_LIST, VALUE_ERRORS, spec_error
+from rulewright.dsl.unparse import expr_text
 from rulewright.errors import Diagnostic, Span
 
 
@@ -213,15 +214,19 @@ class RuleCompiler:
         what = self.x.expr(s.what, self.scope)
         who = self.x.expr(s.who, self.scope)
 
+        texts, members = (expr_text(s.what), expr_text(s.who)), self.x.members
+
         def reveal(st: Any, l: list[Any]) -> None:
-            runtime.reveal(st, what(st, l), who(st, l))
+            runtime.reveal(st, what(st, l), who(st, l), *texts, members)
         self.emit(Exec(reveal, (self.site(s, "reveal"),), self.site(s, "reveal")))
 
     def s_Eliminate(self, s: ast.Eliminate) -> None:
         who = self.x.expr(s.player, self.scope)
 
+        text, members = expr_text(s.player), self.x.members
+
         def eliminate(st: Any, l: list[Any]) -> None:
-            runtime.eliminate(st, who(st, l))
+            runtime.eliminate(st, who(st, l), text, members)
         self.emit(Exec(eliminate, (self.site(s, "eliminate"),), self.site(s, "eliminate")))
 
     # ---- decisions and chance
@@ -273,7 +278,7 @@ class RuleCompiler:
             return tuple(values), labels, tuple(ids)
         bound = len(self.x.comps) if comps is not None else _fixed_ids_below(fixed)
         self.emit(Choice(player, options, slot, self.site(s, label), bound,
-                         pass_label is not None))
+                         pass_label is not None, expr_text(s.player)))
         if pass_label is not None:
             # which way the decision went (an item, or the pass) for coverage: both ways
             # go on to the next instruction
@@ -302,7 +307,7 @@ class RuleCompiler:
             idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
             return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
         self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels)),
-                         len(s.options)))
+                         len(s.options), who=expr_text(s.player)))
         switch = self.emit(Switch(slot, (), self.site(s), first))
         targets, ends = [], []
         for o, out in zip(s.options, ruled_out):
@@ -424,13 +429,28 @@ class RuleCompiler:
     def _loop(self, s: ast.Stmt, source: Fn, var_slot: int, body: Iterable[ast.Stmt],
               together: bool = False) -> None:
         ls, ix = self.scope.temp("list"), self.scope.temp("index")
+        members = self.x.members
+        head = f"simultaneously for {s.var} in {expr_text(s.source)}" \
+            if together and isinstance(s, ast.For) else ""
 
         def init(st: Any, l: list[Any]) -> None:
             items = source(st, l)
             if not isinstance(items, (tuple, range)):
-                raise SpecRuntimeError(f"cannot loop over {items!r}")
+                raise SpecRuntimeError(f"cannot loop over {runtime.spec_value(items, members)}")
+            if head:
+                choosers(items, len(st.turns))
             l[ls] = items
             l[ix] = 0
+
+        def choosers(items: Any, n: int) -> None:
+            """A simultaneous block's list: players, each once (each decides once)."""
+            for k, p in enumerate(items):
+                if p.__class__ is not int or not 0 <= p < n:
+                    raise SpecRuntimeError(f"{head}: " + runtime.not_a_player(
+                        p, "an item of the list", n, members))
+                if p in items[:k]:
+                    raise SpecRuntimeError(f"{head}: player {p} is listed twice; in a "
+                                           "simultaneous block each player decides once")
         self.emit(Exec(init, (self.site(s, "loop"),), self.site(s, "loop")))
         if together:
             self.emit(Together(ls, True, self.site(s, "simultaneously")))

@@ -205,6 +205,93 @@ def test_reveal_names_components(tmp_path: Path, what: str, message: str) -> Non
     assert "spec.rules:4:" in str(err.value)
 
 
+_PLAYER_SPEC = ('game t "T" {{ players 2..2 start play }}\n'
+                'card c "card" (value) in deck {{ (1) (2) (3) }}\n'
+                'zone deck: deck of c hidden\nvar n = 0\n'
+                'rule play {{\n  {body}\n}}\nscoring(p) {{ score n }}\n')
+_TWO = 'option "a" { } option "b" { }'
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    # found by a new user: these passed check and failed in play as "eliminate (6, 7, 8)"
+    ("eliminate deck", "6:13: error: eliminate needs a player; this is 'deck', a zone"),
+    ("eliminate none", "6:13: error: eliminate needs a player; this is none"),
+    ("eliminate 5", "6:13: error: eliminate needs a player; there is no player 5 "
+                    "(the players are 0..1)"),
+    ("eliminate nplayers", "6:13: error: eliminate needs a player; nplayers is one more than "
+                           "the last player (the players are 0..nplayers - 1)"),
+    ("draw x from deck to deck bottom eliminate x",
+     "6:45: error: eliminate needs a player; this is 'x', a local holding a component"),
+    ("reveal deck to none", "6:18: error: reveal ... to needs a player, a list of players or "
+                            "players; this is none"),
+    ("reveal deck to [0, deck]", "6:22: error: reveal ... to needs a player, a list of players "
+                                 "or players; this is 'deck', a zone"),
+    ("reveal deck to 2", "6:18: error: reveal ... to needs a player, a list of players or "
+                         "players; there is no player 2 (the players are 0..1)"),
+    (f"choose none {{ {_TWO} }}", "6:10: error: the chooser must be a player; this is none"),
+    ("choose deck x from deck", "6:10: error: the chooser must be a player; this is 'deck', "
+                                "a zone"),
+    ("for k in deck { turn k { } }", "6:24: error: turn needs a player; this is 'k', a local "
+                                     "holding a component"),
+    ("let q = [1, 2] reveal q to 0", "6:25: error: cannot reveal 'q', a local holding a list "
+                                     "of numbers: reveal takes a component"),
+    ("reveal count(deck) to 0", "6:10: error: cannot reveal a number: reveal takes a component"),
+])
+def test_players_and_reveals_of_the_wrong_kind_are_check_errors(tmp_path: Path, body: str,
+                                                                 message: str) -> None:
+    with pytest.raises(SpecError) as err:
+        _load_text(tmp_path, _PLAYER_SPEC.format(body=body), 2)
+    assert f"spec.rules:{message}" in str(err.value)
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    # a local bound to two kinds of value: only play can tell, and the message says it in
+    # the spec's words (it said "eliminate None" and "the deciding player (0, 1, 2)")
+    ("let q = 1 let q = none eliminate q",
+     "eliminate q: q is none, not a player (the players are 0..1)"),
+    ("let q = 1 let q = deck eliminate q",
+     "eliminate q: q is a list of 3 values, not a player (the players are 0..1)"),
+    (f"let q = 1 let q = none choose q {{ {_TWO} }}",
+     "choose q: q is none, not a player (the players are 0..1)"),
+    (f"choose n + 7 {{ {_TWO} }}",
+     "choose n + 7: n + 7 is 7, and there is no player 7 (the players are 0..1)"),
+    ("let q = 1 let q = none reveal deck to q",
+     "reveal deck to q: q is none, not a player or a list of players (the players are 0..1)"),
+    ("let q = 1 let q = [0, none] reveal deck to q",
+     "reveal deck to q: an item of q is none, not a player (the players are 0..1)"),
+    ('let q = 1 let q = "x" reveal q to 0',
+     'cannot reveal q: q is "x", not a component, a list of components or a zone'),
+    ("let q = 1 let q = [none] reveal q to 0",
+     "cannot reveal q: it holds none, which is not a component"),
+])
+def test_players_of_a_kind_only_play_knows_fail_in_the_specs_words(
+        tmp_path: Path, body: str, message: str) -> None:
+    state = _load_text(tmp_path, _PLAYER_SPEC.format(body=body), 2).new_initial_state()
+    assert state.finding is not None
+    assert (state.finding.kind, state.finding.message, state.finding.line) == (
+        "runtime error", message, 6)
+
+
+def test_a_simultaneous_block_lists_each_player_once(tmp_path: Path) -> None:
+    block = f"simultaneously for p in LIST {{ choose p {{ {_TWO} }} }}"
+    with pytest.raises(SpecError) as err:
+        _load_text(tmp_path, _PLAYER_SPEC.format(body=block.replace("LIST", "[0, 0]")), 2)
+    assert ("spec.rules:6:31: error: player 0 is listed twice (first at column 28): in a "
+            "simultaneous block each player decides once") in str(err.value)
+    with pytest.raises(SpecError) as err:
+        _load_text(tmp_path, _PLAYER_SPEC.format(body=block.replace("LIST", "deck")), 2)
+    assert ("spec.rules:6:27: error: 'simultaneously for p in ...' needs a list of players; "
+            "this is 'deck', a zone") in str(err.value)
+    # a list only play knows: a finding at the block, before anyone chose
+    state = _load_text(tmp_path, _PLAYER_SPEC.format(
+        body="let q = 1 let q = [1, 1] " + block.replace("LIST", "q")), 2).new_initial_state()
+    assert state.finding is not None
+    assert (state.finding.message, state.finding.line, state.finding.column) == (
+        "simultaneously for p in q: player 1 is listed twice; in a simultaneous block each "
+        "player decides once", 6, 28)
+    assert state.history == []
+
+
 # ---- item 4: elimination --------------------------------------------------------------
 
 def test_elimination_skips_turns_and_keeps_a_place_in_the_ranking() -> None:
@@ -250,3 +337,15 @@ def test_love_letter_priest_shows_the_hand_to_its_player_only() -> None:
                 looked += 1
                 break
     assert looked >= 5
+
+
+@pytest.mark.xfail(strict=True, reason="issue 19 leftover: the hidden-information check varies "
+                   "counters in the state, not a local that copied one")
+def test_a_secret_copied_into_a_local_is_caught() -> None:
+    state = rw.load(BROKEN / "secret_in_local.rules", players=2).new_initial_state()
+    state.apply_action(0)  # player 0 draws the 1
+    state.apply_action(2)  # player 1 draws the 3: secret[1] = 3, then s = secret[1]
+    found = [hidden_information(Context(state.game, [state.key()], random.Random(seed)), state)
+             for seed in range(20)]
+    assert any(f is not None and "the options change from ['guess high', 'guess low'] to "
+               "['guess low']" in f for f in found)
