@@ -149,6 +149,7 @@ class Interpreter:
         codes = self.game.codes
         flows = self.game.flows
         entries = self.game.flow_entry
+        nlocals = self.game.nlocals  # read once: a call pads its frame to the rule's locals
         stack = self.stack
         if not stack:
             self._end()
@@ -179,11 +180,14 @@ class Interpreter:
                 if cls is Call:
                     args = ins.args(self, loc)
                     fr[1] = pc + 1
-                    args.extend([None] * (self.game.nlocals[ins.rule] - len(args)))
-                    fr = [ins.rule, 0, args]
+                    r = ins.rule
+                    pad = nlocals[r] - len(args)
+                    if pad:
+                        args.extend([None] * pad)
+                    fr = [r, 0, args]
                     stack.append(fr)
-                    code, pc, loc = codes[ins.rule], 0, args
-                    flow, entry = flows[ins.rule], entries[ins.rule]
+                    code, pc, loc = codes[r], 0, args
+                    flow, entry = flows[r], entries[r]
                     if cover is not None:
                         cover[ins.point] = 1
                     if len(stack) > MAX_CALL_DEPTH:
