@@ -76,7 +76,7 @@ def print_diff(out: Console, d: SpecDiff, *, brief: bool, games: int) -> None:
         t = Table("line", "checker", "only with", title="Checker diagnostics only one side has",
                   title_justify="left")
         for line, severity, msg, side in d.diagnostics:
-            t.add_row(str(line), f"{severity}: {msg}",
+            t.add_row(str(line), Text(f"{severity}: {msg}"),
                       d.before.label if side == "before" else d.after.label)
         out.print(t)
     else:
@@ -84,7 +84,7 @@ def print_diff(out: Console, d: SpecDiff, *, brief: bool, games: int) -> None:
     if d.findings:
         t = Table("finding", "rule", "line", "message", a, b, title="Spec defects in play")
         for (kind, rule, line, msg), (x, y) in sorted(d.findings.items()):
-            t.add_row(kind, rule, str(line), msg, str(x), str(y))
+            t.add_row(kind, Text(rule), str(line), Text(msg), str(x), str(y))
         out.print(t)
     else:
         out.print("Spec defects in play: none on either side", soft_wrap=True)
@@ -127,7 +127,7 @@ def _examples(out: Console, d: SpecDiff) -> None:
                                                    else d.before.label)
                                         if e.before is None or e.after is None
                                         else "the example itself")
-        t.add_row(e.name, _status(e.before), _status(e.after), what)
+        t.add_row(Text(e.name), _status(e.before), _status(e.after), Text(what))
     out.print(t)
 
 
@@ -145,7 +145,7 @@ def _gaps(out: Console, d: SpecDiff, games: int) -> None:
 
     for g in shown:
         t.add_row(f"{g.rule}:{g.line}", reach(g.reached[0], g.declared[0]),
-                  reach(g.reached[1], g.declared[1]), g.status, g.text)
+                  reach(g.reached[1], g.declared[1]), g.status, Text(g.text))
     if shown:
         out.print(t)
     quiet = len(d.gaps) - len(shown)

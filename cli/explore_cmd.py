@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from rulewright.cli.common import add_config, config, positive
 from rulewright.engines.explore import Exploration, explore
@@ -102,7 +103,7 @@ def _print(title: str, players: int, r: Exploration) -> None:
     if r.violation_count:
         vt = Table("invariant", "message", "history")
         for bad in r.violations:
-            vt.add_row(bad.check, bad.message, " ".join(map(str, bad.history)))
+            vt.add_row(Text(bad.check), Text(bad.message), " ".join(map(str, bad.history)))
         out.print(f"[red]{r.violation_count:,} invariant violation(s)[/]")
         out.print(vt)
     else:

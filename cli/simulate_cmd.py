@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
 from rulewright.cli.common import add_backend, add_config, backend, config, positive
 from rulewright.cli.coverage_output import simulate_lines
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return code
     out = Console()
     out.print(f"[bold]{game.machine.game.title}[/] - {game.num_players} players, "
-              f"{summary.games} games, policy {args.policy}")
+              f"{summary.games} game{'s' if summary.games != 1 else ''}, policy {args.policy}")
     out.print(f"turns per game: mean {summary.turns[0]:.1f}, min {summary.turns[1]}, "
               f"max {summary.turns[2]}; actions per game: mean {summary.steps[0]:.1f}")
     out.print(f"ended normally: {summary.normal} of {summary.games} games "
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     if summary.findings:
         ft = Table("finding", "rule", "message", "games")
         for (kind, rule, msg), n in sorted(summary.findings.items(), key=lambda kv: -kv[1]):
-            ft.add_row(kind, rule, msg, str(n))
+            ft.add_row(kind, Text(rule), Text(msg), str(n))
         out.print(ft)
     else:
         out.print("no findings")
@@ -130,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
         rt = Table("gap reached, play went on under the ruling", "rule", "line", "games")
         for (rule, line, msg, ruling), n in sorted(summary.rulings.items(),
                                                    key=lambda kv: -kv[1]):
-            rt.add_row(f"{msg}\n[dim]ruling:[/] {escape(ruling)}", rule, str(line), str(n))
+            rt.add_row(f"{escape(msg)}\n[dim]ruling:[/] {escape(ruling)}", Text(rule), str(line),
+                       str(n))
         out.print(rt)
     reached = [(rule, msg, n) for (kind, rule, msg), n in summary.findings.items()
                if kind == "gap"]
@@ -153,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         if args.trace_dir is not None:
             trace = args.trace_dir / f"{game.machine.game.id}-{first}.json"
             out.print(f"replay the first: rulewright replay {escape(str(trace))}"
-                      f"{escape(spec)}", highlight=False)
+                      f"{escape(spec)}", highlight=False, soft_wrap=True)
         else:
             rerun = " ".join([args.game, f"--players {game.num_players}",
                               *(f"--variant {v}" for v in args.variant),
@@ -162,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
                               f"--seed {first} --games 1 --trace-dir DIR"])
             out.print(f"to replay the first: rulewright simulate {escape(rerun)}, then "
                       f"rulewright replay DIR/{escape(game.machine.game.id)}-{first}.json"
-                      f"{escape(spec)}", highlight=False)
+                      f"{escape(spec)}", highlight=False, soft_wrap=True)
     return code
 
 

@@ -96,3 +96,14 @@ def test_docs_rejects_a_missing_verify_json(tmp_path: Path,
 def test_check_names_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(tmp_path)]) == 2
     assert "is a folder; name a .rules file" in capsys.readouterr().err
+
+
+def test_simulate_shows_brackets_in_spec_text_as_written(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by a new user: the findings table read ``for p in : player 0 ...`` because
+    rich took the spec's ``[q, 0]`` for markup."""
+    monkeypatch.setenv("COLUMNS", "400")
+    spec = Path(__file__).parents[1] / "specs" / "broken" / "duplicate_chooser_in_play.rules"
+    assert main(["simulate", str(spec), "--games", "2"]) == 1
+    assert ("simultaneously for p in [q, 0]: player 0 is listed twice"
+            in capsys.readouterr().out)
