@@ -633,6 +633,7 @@ class Machine:
         points: the coverage points (index 0 is the sink). rule_points: rule index -> the
             index of its point (0 for worked examples, which verification does not play).
             scoring_point: the scoring block's point (run when a game ends normally).
+        members: every enum member's name (a message names a value as the spec does).
     """
 
     game: ast.Game
@@ -658,6 +659,7 @@ class Machine:
     constraints: tuple[Any, ...] = field(default=(), eq=False)
     evaluate: Callable[..., Any] | None = field(default=None, eq=False)
     code_space: Any = field(eq=False, default=None)
+    members: frozenset[str] = field(default=frozenset(), eq=False)
     twins: tuple[int, ...] = field(eq=False, default=())
     twinned_zones: frozenset[int] = field(eq=False, default=frozenset())
     twin_state: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(eq=False,

@@ -21,7 +21,6 @@ from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceN
                                     Decision, Draw, End, Exec, Expect, ForNext, Gap, InternalError,
                                     Jump, JumpUnless, Return, Ruled, Script, Site,
                                     SpecRuntimeError, Switch, Together)
-from rulewright.dsl import ast as dsl_ast
 from rulewright.dsl.labels import distinct
 from rulewright.dsl.runtime import STEP_WORK, not_a_player, relocate
 
@@ -307,7 +306,7 @@ class Interpreter:
             if player.__class__ is not int or not 0 <= player < len(self.turns):
                 who = ins.who or "the chooser"
                 raise SpecRuntimeError(f"choose {who}: " + not_a_player(
-                    player, who, len(self.turns), _members(self.game.machine)))
+                    player, who, len(self.turns), self.game.machine.members))
             values, labels, ids = ins.options(self, loc)
             if not values:
                 self._finish("deadlock", f"no legal action for player {player} at "
@@ -468,9 +467,3 @@ def _whole(v: Any, what: str, player: int) -> int:
     if isinstance(v, int):
         return int(v)
     raise SpecRuntimeError(f"the {what} of player {player} is {v!r}, not a whole number")
-
-
-def _members(machine: Any) -> frozenset[str]:
-    """The enum members of a machine's spec (a message names them as the spec does)."""
-    return frozenset(m for d in machine.spec.decls if isinstance(d, dsl_ast.EnumDecl)
-                     for m in d.members)

@@ -428,7 +428,9 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
         for name, ex in examples_of(parsed, errata, extra).items():
             chosen = tuple(dict.fromkeys((*extra, *ex.variants)))
             key = (ex.players, chosen, errata)
-            game = compiled.get(key) or compiled.setdefault(key, load_game(*key))
+            if key not in compiled:
+                compiled[key] = load_game(*key)
+            game = compiled[key]
             state = game.example_state(name)
             problem = None
             if state.finding is not None:
