@@ -1,6 +1,7 @@
 """The ``rulewright`` command: argument parsing and dispatch only.
 
-Exit codes: 0 success; 1 the spec has errors, an invariant was violated or a replay diverged;
+Exit codes: 0 success; 1 the spec has errors, an invariant was violated, or a trace cannot be
+replayed (corrupt, of another spec, diverging);
 2 a usage error (bad flag, unknown spec, unreadable file); 3 an internal error (a bug).
 Each subcommand lives in its own module and registers itself in :data:`COMMANDS`.
 """
@@ -37,6 +38,12 @@ def _commands() -> list[Register]:
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # '--versio' or '--seed' cut short would silently mean a flag the user did not type,
+        # and would change meaning when a new flag shares the prefix
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}\n(see '{self.prog} --help')")
 

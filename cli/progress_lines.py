@@ -27,11 +27,13 @@ class LineProgress:
     Args:
         stream: where lines go (stderr). heartbeat: seconds of silence before a "still"
             line. unit: what :meth:`started` reports ("configuration", "mutant").
+            doing: the verb of the "still" line ("verifying", "playing").
     """
 
     def __init__(self, stream: TextIO, heartbeat: float = HEARTBEAT,
-                 unit: str = "configuration") -> None:
+                 unit: str = "configuration", doing: str = "verifying") -> None:
         self.stream = stream
+        self.doing = doing
         self.heartbeat = heartbeat
         self.unit = unit
         self.start = time.monotonic()
@@ -83,5 +85,5 @@ class LineProgress:
                 quiet = now - self.last >= self.heartbeat
                 what, since = self.current, self.current_since
             if quiet:
-                self.line(f"still verifying {what} ({now - since:.1f}s in this {self.unit})"
+                self.line(f"still {self.doing} {what} ({now - since:.1f}s in this {self.unit})"
                           if what else "still working")

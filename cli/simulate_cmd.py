@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -80,24 +81,11 @@ def run(args: argparse.Namespace) -> int:
     if args.trace_dir is not None:
         output_folder(args.trace_dir, "--trace-dir")
     game = load(args.game, **config(args))
-    console = Console(stderr=True)
-
     with backend(args) as on:
         if on is not None:
             summary = _on_cluster(on, args, game)
         else:
-            with Progress(console=console, transient=True, disable=args.json) as progress:
-                task = progress.add_task("playing", total=args.games)
-
-                def on_game(i: int, state: State, steps: list[dict[str, Any]]) -> None:
-                    raise_if_interrupted()
-                    progress.advance(task)
-                    if args.trace_dir is not None:
-                        write_trace(args.trace_dir / f"{game.machine.game.id}-{args.seed + i}"
-                                    ".json", trace_json(game, state, steps))
-
-                summary = simulate(game, args.games, args.seed, POLICIES[args.policy],
-                                   on_game, record=args.trace_dir is not None)
+            summary = _here(args, game)
     raise_if_interrupted()  # an interrupted run has no results to print
     defects = sum(n for (kind, _, _), n in summary.findings.items() if kind != "gap")
     code = 1 if defects else 0
@@ -109,9 +97,10 @@ def run(args: argparse.Namespace) -> int:
     out.print(f"[bold]{game.machine.game.title}[/] - {game.num_players} players, "
               f"{summary.games} game{'s' if summary.games != 1 else ''}, policy {args.policy}")
     out.print(f"turns per game: mean {summary.turns[0]:.1f}, min {summary.turns[1]}, "
-              f"max {summary.turns[2]}; actions per game: mean {summary.steps[0]:.1f}")
+              f"max {summary.turns[2]}; actions per game: mean {summary.steps[0]:.1f} "
+              "(a decision with one option is made by the engine and not counted)")
     out.print(f"ended normally: {summary.normal} of {summary.games} games "
-              f"({summary.normal / summary.games:.0%}; a gap play went on past under a ruling "
+              f"({summary.normal / summary.games:.0%}; a gap passed under its ruling "
               "does not stop a game)")
     finished = summary.normal
     out.print(f"scores and wins over the {finished} game(s) that ended normally "
@@ -172,6 +161,47 @@ def _seeds(seeds: tuple[int, ...], most: int = 5) -> str:
     """The first ``most`` seeds, then how many more."""
     shown = ", ".join(str(s) for s in seeds[:most])
     return shown + (f" and {len(seeds) - most} more" if len(seeds) > most else "")
+
+
+#: Seconds between two progress lines in a log (a quick run prints only its last line).
+LINE_GAP = 5.0
+
+
+def _here(args: argparse.Namespace, game: Game) -> Summary:
+    """Play the seeds in this process; progress as a bar on a terminal, and in a log a line
+    at each tenth of the games at most every few seconds, and one at the end (a live display
+    would leave only a blank line there)."""
+    gid = game.machine.game.id
+
+    def write(i: int, state: State, steps: list[dict[str, Any]]) -> None:
+        raise_if_interrupted()
+        if args.trace_dir is not None:
+            write_trace(args.trace_dir / f"{gid}-{args.seed + i}.json",
+                        trace_json(game, state, steps))
+
+    record = args.trace_dir is not None
+    policy = POLICIES[args.policy]
+    if args.json or sys.stderr.isatty():
+        with Progress(console=Console(stderr=True), transient=True,
+                      disable=args.json) as progress:
+            task = progress.add_task("playing", total=args.games)
+
+            def advance(i: int, state: State, steps: list[dict[str, Any]]) -> None:
+                write(i, state, steps)
+                progress.advance(task)
+
+            return simulate(game, args.games, args.seed, policy, advance, record=record)
+    every = max(1, args.games // 10)
+    with LineProgress(sys.stderr, unit="run", doing="playing") as lines:
+        lines.started(f"{gid}: {args.games} games")
+
+        def report(i: int, state: State, steps: list[dict[str, Any]]) -> None:
+            write(i, state, steps)
+            if i + 1 == args.games or (i + 1) % every == 0 \
+                    and time.monotonic() - lines.last >= LINE_GAP:
+                lines.line(f"{gid}: {i + 1}/{args.games} games played")
+
+        return simulate(game, args.games, args.seed, policy, report, record=record)
 
 
 def _on_cluster(on: Backend, args: argparse.Namespace, game: Game) -> Summary:

@@ -107,3 +107,23 @@ def test_simulate_shows_brackets_in_spec_text_as_written(
     assert main(["simulate", str(spec), "--games", "2"]) == 1
     assert ("simultaneously for p in [q, 0]: player 0 is listed twice"
             in capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("argv", [["--versio"], ["simulate", "tic_tac_toe", "--gam", "3"]])
+def test_a_flag_cut_short_is_not_taken_for_a_longer_one(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a new user: '--versio' printed the version (argparse's prefix matching)."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"rulewright: unrecognized arguments: {' '.join(argv[-2:] if len(argv) > 1 else argv)}" \
+        in err
+
+
+def test_simulate_in_a_log_prints_progress_lines_not_a_blank_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a new user: with stderr not a terminal, simulate left one empty line there."""
+    assert main(["simulate", "tic_tac_toe", "--games", "4"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    assert lines[0].endswith("] tic_tac_toe: 4/4 games played")
+    assert lines[0].startswith("[")
