@@ -301,7 +301,7 @@ class Together:
     ``list_slot``) and the state before anyone chose, so that the hidden-information check
     can ask whether a later chooser sees or is offered something that depends on an earlier
     chooser's choice, and adapters can offer the block as one joint action
-    (``State.joint_players``). At the end it forgets both.
+    (``State.joint_actions``). At the end it forgets both.
     """
 
     list_slot: int
