@@ -52,6 +52,8 @@ class RuleCompiler:
         self.pending: list[tuple[list[py.stmt], Site]] = []
         #: the spec has ``eliminate``: a turn of an eliminated player is skipped
         self.eliminates = False
+        #: (local slot, name, value function) per ``let`` (see CompiledRule.lets)
+        self.lets: list[tuple[int, str, Fn]] = []
 
     def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
         return Site(self.rule, s.span, what)
@@ -131,8 +133,9 @@ class RuleCompiler:
     # ---- effects
     def s_Let(self, s: ast.Let) -> None:
         value = self.x.code(s.value, self.scope)
-        self.effect([py.Assign([store_local(self.scope.slot(s.name))], value.node)],
-                    self.site(s, "let"))
+        slot = self.scope.slot(s.name)
+        self.effect([py.Assign([store_local(slot)], value.node)], self.site(s, "let"))
+        self.lets.append((slot, s.name, self.x.expr(s.value, self.scope)))
 
     def counter_slot(self, t: ast.Target) -> Callable[[Any, list[Any]], int]:
         return self.x.slot_fn(self.x.counter_base[t.name], self.x.counter_dims[t.name], t.args,

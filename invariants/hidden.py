@@ -18,10 +18,13 @@ from the real one and asks the spec for that decision's options there:
 
 Components named by the running rules' local variables (the card just drawn, a loop's list)
 are left in place: the rules already know them, so moving them would change the situation
-rather than only what is hidden (a limit: a hidden counter's value copied into a local
-before the decision is not varied either). Alternatives whose observation for the mover differs
-from the real one are discarded. The invariant is violated when an alternative offers other
-action labels than the real state.
+rather than only what is hidden. What the running rule derived with ``let`` follows the
+change (:func:`derive_locals`): a ``let`` whose expression still gives its local's value in
+the real state is evaluated again in the alternative, so a secret copied into a local (``let
+s = secret[1]``) is varied with the secret. (Not followed: values passed to a rule as
+arguments, or kept in a choice's or a loop's local.) Alternatives whose observation for the
+mover differs from the real one are discarded. The invariant is violated when an alternative
+offers other action labels than the real state.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterator
 
 from rulewright.dsl.expr import contents
+from rulewright.dsl.machine import SpecRuntimeError
+from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
 
 if TYPE_CHECKING:
@@ -141,6 +146,42 @@ def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[Stat
     return (alt, changes) if changes else None
 
 
+def derive_locals(state: State, alt: State) -> list[str]:
+    """Recompute in ``alt`` (a changed copy of ``state``) the running rule's ``let`` locals
+    that follow from what changed; returns readable "local name: old -> new" changes.
+
+    A ``let`` counts when its expression, evaluated in ``state`` now, still gives the local's
+    value (the local holds what the expression says, not a stale value from earlier in a
+    loop, nor nothing yet); its value in ``alt`` then replaces the local in ``alt``'s frame,
+    in code order, so that a ``let`` built on an earlier one follows it. A ``let`` the spec
+    cannot evaluate in either state (a :class:`SpecRuntimeError`: a value the alternative
+    makes impossible) is left as it is: the question is only what the mover may do.
+    """
+    if not state.stack:
+        return []
+    fr = state.stack[-1]
+    lets = state.game.machine.rules[fr[0]].lets
+    if not lets:
+        return []
+    real = state.clone()  # evaluating spends the copy's work budget, not the state's
+    real_locals = list(fr[2])
+    alt_locals = alt.stack[-1][2]
+    changes = []
+    for slot, name, value in lets:
+        real.work = alt.work = QUERY_WORK
+        try:
+            now = value(real, real_locals)
+            if now != real_locals[slot] or now.__class__ is not real_locals[slot].__class__:
+                continue
+            new = value(alt, alt_locals)
+        except SpecRuntimeError:
+            continue
+        if new != now:
+            alt_locals[slot] = new
+            changes.append(f"local {name}: {now!r} -> {new!r}")
+    return changes
+
+
 def _observed(state: State, player: int) -> tuple[Any, ...]:
     """The zone part of ``state.observation(player)``, by zone index.
 
@@ -179,20 +220,24 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         alt, moves = made
         if _observed(alt, player) != seen:
             continue
+        derived = derive_locals(state, alt)
         other = alt.options_at()
         if other is not None and other != real:
             return (f"player {player} sees the same{_where(state)}, but with hidden components "
-                    f"rearranged ({'; '.join(moves[:4])}) the options change from {real} to "
+                    f"rearranged ({'; '.join(moves[:4] + derived)}) the options change from "
+                    f"{real} to "
                     f"{other}")
     for one in (False, True):
         made = varied(state, player, ctx.rng, one)
         if made is None:
             break
         alt, changes = made
+        derived = derive_locals(state, alt)
         other = alt.options_at()  # None: the spec cannot run with that mix of values
         if other is not None and other != real:
             return (f"player {player} sees the same{_where(state)}, but with counters they "
-                    f"cannot see changed ({'; '.join(changes[:4])}) the options change from "
+                    f"cannot see changed ({'; '.join(changes[:4] + derived)}) the options change "
+                    f"from "
                     f"{real} to {other}")
     if state.together is not None:
         return simultaneous_leak(ctx, state, player)
