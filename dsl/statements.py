@@ -491,14 +491,15 @@ class RuleCompiler:
         self.emit(Call(callee, args, self.site(s, s.rule), point))
 
     def s_Turn(self, s: ast.Turn) -> None:
-        who = self.x.code(s.player, self.scope).node
+        text = py.Constant(expr_text(s.player))
+        who = call("turn_player", self.x.code(s.player, self.scope).node, text)
         skip = None
         if self.eliminates:
-            out = subscript(state_attr("out"),
-                            call("b_player", self.x.code(s.player, self.scope).node))
+            checked = call("turn_player", self.x.code(s.player, self.scope).node, text)
+            out = subscript(state_attr("out"), checked)
             skip = self.emit(JumpUnless(self.x.lam(py.UnaryOp(py.Not(), out), line=s.span.line),
                                         0, self.site(s, "turn")))
-        target = py.Subscript(state_attr("turns"), call("b_player", who), py.Store())
+        target = py.Subscript(state_attr("turns"), who, py.Store())
         self.effect([py.AugAssign(target, py.Add(), py.Constant(1))], self.site(s, "turn"))
         self.block(s.body)
         if skip is not None:

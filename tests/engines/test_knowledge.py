@@ -365,3 +365,16 @@ def test_a_let_that_no_longer_holds_is_not_recomputed(tmp_path: Path) -> None:
     alt = state.clone()
     alt.counters[1] = 4
     assert derive_locals(state, alt) == [] and alt.stack[-1][2][0] == 3
+
+
+@pytest.mark.parametrize("eliminates", [False, True])
+def test_a_turn_of_no_player_names_the_turn(tmp_path: Path, eliminates: bool) -> None:
+    """As 'choose q: ...' and 'eliminate q: ...' do (with eliminate in the spec, turn first
+    asks whether the player is out: the same message)."""
+    spec = ('game t "T" { players 2..2 start play }\nvar n = 0\nvar q = 5\nrule play {\n'
+            '  turn q { n += 1 }\n' + ('  eliminate 0\n' if eliminates else '')
+            + '}\nscoring(p) { score n }\n')
+    state = _load_text(tmp_path, spec, 2).new_initial_state()
+    assert state.finding is not None
+    assert (state.finding.kind, state.finding.line, state.finding.message) == (
+        "runtime error", 5, "turn q: q is 5, and there is no player 5 (the players are 0..1)")
