@@ -53,3 +53,13 @@ def test_overlapping_table_keys_warn() -> None:
     diags = check(parse(text, "t.rules"))
     assert [(d.severity, d.message) for d in diags] == [
         ("warning", "table 't': keys 5..9 overlap 0..5 (line 3)")]
+
+
+def test_a_simultaneous_block_over_an_empty_list_warns() -> None:
+    text = HEADER + ('rule main {\n  simultaneously for p in [] {\n'
+                     '    choose p { option "a" { } option "b" { } }\n  }\n}\n')
+    diags = check(parse(text, "t.rules"))
+    assert [(d.severity, d.span.line, d.span.column, d.message) for d in diags] == [
+        ("warning", 4, 27, "'simultaneously for p in []': the list is empty, so nobody "
+         "chooses and the block never runs")]
+    assert diags[0].hint == "name the players who decide at once: players, or [p, left(p)]"
