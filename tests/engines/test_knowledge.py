@@ -378,3 +378,23 @@ def test_a_turn_of_no_player_names_the_turn(tmp_path: Path, eliminates: bool) ->
     assert state.finding is not None
     assert (state.finding.kind, state.finding.line, state.finding.message) == (
         "runtime error", 5, "turn q: q is 5, and there is no player 5 (the players are 0..1)")
+
+
+def test_a_secret_passed_to_a_rule_is_caught(tmp_path: Path) -> None:
+    """The rule's parameter is the caller's argument evaluated again with the secret varied
+    (and a let built on the parameter follows it)."""
+    spec = (BROKEN / "secret_in_local.rules").read_text(encoding="utf-8")
+    before, _ = spec.split("  let s = secret[1]\n")
+    spec = before + ('  do guess(secret[1])\n}\nrule guess(t) {\n  let s = t\n  turn 0 {\n'
+                     '    choose 0 {\n      option "guess high" when s >= 3 { score[0] += 1 }\n'
+                     '      option "guess low" { }\n    }\n  }\n}\n'
+                     'scoring(p) { score score[p] then shared }\n')
+    state = _load_text(tmp_path, spec, 2).new_initial_state()
+    state.apply_action(0)  # player 0 draws the 1
+    state.apply_action(2)  # player 1 draws the 3: secret[1] = 3, passed to guess as t
+    assert state.running_rules() == ["guess", "play"]
+    found = hidden_information(_ctx(state), state)
+    assert found == (
+        "player 0 sees the same at 'guess high / guess low' (rule guess, line 28), but with "
+        "counters they cannot see changed (secret[1]: 3 -> 0; local t: 3 -> 0; local s: 3 -> 0) "
+        "the options change from ['guess high', 'guess low'] to ['guess low']")
