@@ -293,6 +293,15 @@ def test_picture_perfect_bids_are_joint_nodes_when_registered_so() -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     joint, steps = _count_simultaneous_nodes(game, 2, 1)
     assert joint > 0 and steps > 100
+    # a joint node pickles (a file's game has no registered name to rebuild it from)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_simultaneous_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()])
+                           if state.is_chance_node() else rng.choice(state.legal_actions()))
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.is_simultaneous_node() and copy.history() == state.history()
+    assert [copy.legal_actions(p) for p in range(3)] == [state.legal_actions(p) for p in range(3)]
     sequential = pyspiel.load_game("rulewright_picture_perfect(players=3,variants=auction)")
     assert sequential.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
 
