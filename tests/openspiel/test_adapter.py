@@ -3,6 +3,7 @@ count, the facts computed from the machine, strings, pickling, CFR and MCTS."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 import random
@@ -309,3 +310,57 @@ def test_picture_perfect_bids_are_joint_nodes_when_registered_so() -> None:
 def test_simultaneous_needs_a_simultaneous_block() -> None:
     with pytest.raises(UsageError, match="^kuhn_poker has no 'simultaneously for' block"):
         ro.load("kuhn_poker", simultaneous=True)
+
+
+def _returns_under_uniform_play(game: Any) -> tuple[dict[tuple[float, ...], float], int]:
+    """Every terminal return's probability when each player picks uniformly at random (the
+    whole tree walked), and the number of joint-action nodes."""
+    out: dict[tuple[float, ...], float] = {}
+    joint = 0
+
+    def walk(state: Any, p: float) -> None:
+        nonlocal joint
+        if state.is_terminal():
+            key = tuple(state.returns())
+            out[key] = out.get(key, 0.0) + p
+            return
+        if state.is_chance_node():
+            for a, q in state.chance_outcomes():
+                child = state.clone()
+                child.apply_action(a)
+                walk(child, p * q)
+            return
+        assert state.is_simultaneous_node()
+        joint += 1
+        legal = [state.legal_actions(i) for i in range(game.num_players())]
+        n = math.prod(len(a) for a in legal)
+        for actions in itertools.product(*legal):
+            child = state.clone()
+            child.apply_actions(list(actions))
+            walk(child, p / n)
+
+    walk(game.new_initial_state(), 1.0)
+    return {k: round(v, 9) for k, v in sorted(out.items())}, joint
+
+
+def test_goofspiel_returns_are_openspiels_goofspiel() -> None:
+    """The spec against OpenSpiel's C++ Goofspiel (3 cards, prizes in random order, points
+    as returns): the same 12 returns with the same probabilities under uniform play. (Ours
+    pauses at the last round's one-card bids and one-prize draw, as the adapter pauses at
+    every one-option node: 273 joint nodes to their 57.)"""
+    ours, joint = _returns_under_uniform_play(_goofspiel(True))
+    theirs, their_joint = _returns_under_uniform_play(pyspiel.load_game(
+        "goofspiel(num_cards=3,points_order=random,returns_type=total_points)"))
+    assert ours == theirs
+    assert len(ours) == 12 and ours[(0.0, 0.0)] == round(1 / 6, 9)
+    assert (joint, their_joint) == (273, 57)
+
+
+def test_a_simultaneous_game_converts_to_turn_based() -> None:
+    turn_based = pyspiel.convert_to_turn_based(_goofspiel(True))
+    assert turn_based.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    pyspiel.random_sim_test(turn_based, num_sims=10, serialize=False, verbose=False)
+    state = turn_based.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(5)  # player 0's bid, kept by the wrapper until player 1 bids
+    assert state.current_player() == 1 and state.legal_actions() == [6, 7, 8]
