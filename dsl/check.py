@@ -392,6 +392,12 @@ class _Checker:
                 self.players(s.source, f"'simultaneously for {s.var} in ...' needs a list of "
                              "players", once=True)
                 self.simultaneous(s)
+                if isinstance(s.source, ast.ListLit) and not s.source.items:
+                    self.diags.append(Diagnostic(
+                        s.source.span, f"'simultaneously for {s.var} in []': the list is empty, "
+                        "so nobody chooses and the block never runs",
+                        "name the players who decide at once: players, or [p, left(p)]",
+                        "warning"))
         elif isinstance(s, ast.CallRule):
             for a in s.args:
                 self.expr(a, scope)

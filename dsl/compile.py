@@ -223,7 +223,8 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         rc.eliminates = eliminates
         rc.block(r.body)
         rc.emit(Return(Site(rname, r.span, "end of rule")))
-        rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name)))
+        rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name),
+                                  tuple(rc.lets)))
         called.update(callee for callee, _ in rc.calls)
         if played:
             live_calls += [(i, callee) for callee, live in rc.calls if live]

@@ -125,6 +125,7 @@ class ExprCompiler:
             "attr_of": {c.id: c.attrs for c in comps}, "kind_of": {c.id: c.kind for c in comps},
             "owner_of": self._owner, "zone_name_of": lambda st, c: zone_slots[st.loc[c]].name,
             "zone_end": self._zone_end,
+            "turn_player": lambda p, text: runtime.turn_player(p, text, players, self.members),
         }
         for fname, fn in runtime.pure_builtins(players, self.members).items():
             helpers[f"b_{fname}"] = fn

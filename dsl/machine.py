@@ -301,7 +301,7 @@ class Together:
     ``list_slot``) and the state before anyone chose, so that the hidden-information check
     can ask whether a later chooser sees or is offered something that depends on an earlier
     chooser's choice, and adapters can offer the block as one joint action
-    (``State.joint_players``). At the end it forgets both.
+    (``State.joint_actions``). At the end it forgets both.
     """
 
     list_slot: int
@@ -561,6 +561,9 @@ class CompiledRule:
     Attributes:
         name: the rule's name. decl: its declaration (for citations).
         nlocals: frame size. code: the instructions. erratum: the erratum that supplied it.
+        lets: (local slot, name, ``value(state, locals)``) for each ``let`` of the rule, in
+            code order: the hidden-information check recomputes the locals a rule derived
+            from what it changes (a secret copied into a local).
     """
 
     name: str
@@ -568,6 +571,7 @@ class CompiledRule:
     nlocals: int
     code: tuple[Instr, ...] = field(eq=False, repr=False)
     erratum: str | None = None
+    lets: tuple[tuple[int, str, Fn], ...] = field(eq=False, repr=False, default=())
 
 
 @frozen

@@ -230,6 +230,18 @@ def not_a_player(v: Any, text: str, n: int, members: Collection[str] = ()) -> st
     return f"{text} is {shown}, not a player {players}"
 
 
+def turn_player(p: Any, text: str, n: int, members: Collection[str] = ()) -> int:
+    """The player of ``turn p`` (``text``: the expression as written), checked.
+
+    Raises:
+        SpecRuntimeError: ``p`` is not one of the ``n`` players, named as ``turn p: ...``,
+            as other statements name theirs.
+    """
+    if p.__class__ is not int or not 0 <= p < n:
+        raise SpecRuntimeError(f"turn {text}: {not_a_player(p, text, n, members)}")
+    return int(p)
+
+
 def reveal(st: Any, items: Any, who: Any, what: str = "it", to: str = "them",
            members: Collection[str] = ()) -> None:
     """``reveal items to who``: the players ``who`` (a player or a list) learn where each

@@ -52,6 +52,8 @@ class RuleCompiler:
         self.pending: list[tuple[list[py.stmt], Site]] = []
         #: the spec has ``eliminate``: a turn of an eliminated player is skipped
         self.eliminates = False
+        #: (local slot, name, value function) per ``let`` (see CompiledRule.lets)
+        self.lets: list[tuple[int, str, Fn]] = []
 
     def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
         return Site(self.rule, s.span, what)
@@ -131,8 +133,9 @@ class RuleCompiler:
     # ---- effects
     def s_Let(self, s: ast.Let) -> None:
         value = self.x.code(s.value, self.scope)
-        self.effect([py.Assign([store_local(self.scope.slot(s.name))], value.node)],
-                    self.site(s, "let"))
+        slot = self.scope.slot(s.name)
+        self.effect([py.Assign([store_local(slot)], value.node)], self.site(s, "let"))
+        self.lets.append((slot, s.name, self.x.expr(s.value, self.scope)))
 
     def counter_slot(self, t: ast.Target) -> Callable[[Any, list[Any]], int]:
         return self.x.slot_fn(self.x.counter_base[t.name], self.x.counter_dims[t.name], t.args,
@@ -488,14 +491,15 @@ class RuleCompiler:
         self.emit(Call(callee, args, self.site(s, s.rule), point))
 
     def s_Turn(self, s: ast.Turn) -> None:
-        who = self.x.code(s.player, self.scope).node
+        text = py.Constant(expr_text(s.player))
+        who = call("turn_player", self.x.code(s.player, self.scope).node, text)
         skip = None
         if self.eliminates:
-            out = subscript(state_attr("out"),
-                            call("b_player", self.x.code(s.player, self.scope).node))
+            checked = call("turn_player", self.x.code(s.player, self.scope).node, text)
+            out = subscript(state_attr("out"), checked)
             skip = self.emit(JumpUnless(self.x.lam(py.UnaryOp(py.Not(), out), line=s.span.line),
                                         0, self.site(s, "turn")))
-        target = py.Subscript(state_attr("turns"), call("b_player", who), py.Store())
+        target = py.Subscript(state_attr("turns"), who, py.Store())
         self.effect([py.AugAssign(target, py.Add(), py.Constant(1))], self.site(s, "turn"))
         self.block(s.body)
         if skip is not None:

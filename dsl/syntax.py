@@ -155,6 +155,30 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+#: Statements whose player goes on the keyword's line, and the message when it is missing.
+#: Written alone on a line, the keyword takes the next line's first word as its player (or
+#: meets the block's '}'), and the parser stumbles there, a line late.
+_BARE = {"eliminate": "'eliminate' needs the player who is out: eliminate p"}
+_BARE_LINE = re.compile(r"^(\s*)(" + "|".join(_BARE) + r")\s*(#.*)?$")
+_CODE_LINE = re.compile(r"^\s*(#.*)?$")
+
+
+def _bare_keyword(path: str, text: str, line: int) -> Diagnostic | None:
+    """A syntax error at ``line`` that a keyword written alone on the code line before it
+    caused (a bare ``eliminate``): the diagnostic at the keyword, or None."""
+    lines = text.splitlines()
+    k = min(line, len(lines)) - 2  # the line before the error's, 0-based
+    while k >= 0 and _CODE_LINE.match(lines[k]):
+        k -= 1  # blank and comment lines
+    m = _BARE_LINE.match(lines[k]) if k >= 0 else None
+    if m is None:
+        return None
+    column = len(m.group(1)) + 1
+    word = m.group(2)
+    return Diagnostic(Span(path, k + 1, column, k + 1, column + len(word)), _BARE[word],
+                      f"write the player on the same line, e.g. {word} p")
+
+
 def syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
     """The diagnostic for a syntax error ``err`` raised while parsing ``text``."""
     err = _split_word(text, err)
@@ -167,6 +191,9 @@ def syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
         while len(lines) > 1 and not lines[-1].strip():
             lines.pop()
         line, column = len(lines), len(lines[-1]) + 1
+    bare = _bare_keyword(path, text, line)
+    if bare is not None:
+        return bare
     span = Span(path, line, column, line, column + 1)
     hint = match_mistake(err)
     expected = _describe(_expected(err))

@@ -250,7 +250,7 @@ class Interpreter:
                     if cover is not None:
                         cover[ins.point + k] = 1
                 elif cls is Together:
-                    # the state before the block's first choice (see State.joint_players)
+                    # the state before the block's first choice (see State.joint_actions)
                     if ins.begin:
                         fr[1] = pc + 1
                         self.together = None

@@ -257,11 +257,29 @@ class State(Interpreter):
             UsageError: the block is not one decision per player (a chooser decides twice,
                 or a chance event comes between the choices).
         """
+        nodes = self.joint_nodes()
+        return None if nodes is None else [(p, sorted(node.ids)) for p, node in nodes]
+
+    def is_joint_node(self) -> bool:
+        """True at the first decision of a ``simultaneously for`` block, before anyone in it
+        chose: where :meth:`joint_actions` is not None (cheap: it plays nothing ahead)."""
         t = self.together
-        if t is None or type(self.pending) is not Decision or \
-                len(self.history) != len(t[0].history):
+        return t is not None and type(self.pending) is Decision and \
+            len(self.history) == len(t[0].history)
+
+    def joint_nodes(self) -> list[tuple[int, Decision]] | None:
+        """As :meth:`joint_actions`, with each chooser's pending decision node (its ids,
+        labels and site) instead of the sorted ids: what an adapter numbers and labels the
+        choosers' actions by.
+
+        Raises:
+            UsageError: as :meth:`joint_actions`.
+        """
+        if not self.is_joint_node():
             return None
-        out: list[tuple[int, list[int]]] = []
+        t = self.together
+        assert t is not None  # is_joint_node said so
+        out: list[tuple[int, Decision]] = []
         s = self.clone()
         s.recall = s.events = None
         while s.together is not None and s.together[0] is t[0]:
@@ -271,8 +289,9 @@ class State(Interpreter):
                 raise UsageError("the simultaneous block at "
                                  f"{'line ' + str(where.span.line) if where else 'its start'} "
                                  "is not one decision per player, so it is no joint action")
-            out.append((p, s.legal_actions()))
-            s.apply_action(out[-1][1][0])
+            node: Decision = s.pending  # type: ignore[assignment]
+            out.append((p, node))
+            s.apply_action(min(node.ids))
         return out
 
     def apply_joint_action(self, actions: list[int]) -> None:

@@ -18,8 +18,12 @@ from the real one and asks the spec for that decision's options there:
 
 Components named by the running rules' local variables (the card just drawn, a loop's list)
 are left in place: the rules already know them, so moving them would change the situation
-rather than only what is hidden (a limit: a hidden counter's value copied into a local
-before the decision is not varied either). Alternatives whose observation for the mover differs
+rather than only what is hidden. What the running rules derived from the changed state
+follows the change (:func:`derive_locals`): a ``let``, or a ``do`` argument, whose
+expression still gives its local's value in the real state is evaluated again in the
+alternative, so a secret copied into a local (``let s = secret[1]``) or passed to a rule
+(``do guess(secret[1])``) is varied with the secret. (Not followed: a value kept in a
+choice's, a draw's or a loop's local.) Alternatives whose observation for the mover differs
 from the real one are discarded. The invariant is violated when an alternative offers other
 action labels than the real state.
 """
@@ -30,6 +34,8 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterator
 
 from rulewright.dsl.expr import contents
+from rulewright.dsl.machine import Call, SpecRuntimeError
+from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
 
 if TYPE_CHECKING:
@@ -141,6 +147,66 @@ def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[Stat
     return (alt, changes) if changes else None
 
 
+def derive_locals(state: State, alt: State) -> list[str]:
+    """Recompute in ``alt`` (a changed copy of ``state``) the running rules' locals that
+    follow from what changed; returns readable "local name: old -> new" changes.
+
+    Frames are followed from the outermost in: a called rule's parameters are the caller's
+    ``do`` arguments evaluated again, then each ``let`` of the frame, in code order, so that
+    a value built on an earlier one follows it. A parameter or ``let`` counts when its
+    expression, evaluated in ``state`` now (with the real locals), still gives the local's
+    value (the local holds what the expression says, not a stale value from earlier in a
+    loop, nor nothing yet); its value in ``alt`` (with the alternative's locals) then
+    replaces the local in ``alt``'s frame. An expression the spec cannot evaluate in either
+    state (a :class:`SpecRuntimeError`: a value the alternative makes impossible) leaves its
+    local as it is: the question is only what the mover may do.
+    """
+    m = state.game.machine
+    codes = state.game.codes
+    # evaluating spends a copy's work budget, not the state's (copied at the first use)
+    copies: list[State] = []
+    changes: list[str] = []
+
+    def follow(name: str, value: Any, real_in: list[Any], alt_in: list[Any],
+               real_locals: list[Any], alt_locals: list[Any], slot: int) -> None:
+        """Set ``alt_locals[slot]`` to ``value(alt, alt_in)`` where ``value(state, real_in)``
+        still gives the local's real value ``real_locals[slot]``."""
+        if not copies:
+            copies.append(state.clone())
+        real = copies[0]
+        real.work = alt.work = QUERY_WORK
+        try:
+            now = value(real, real_in)
+            held = real_locals[slot]
+            if now != held or now.__class__ is not held.__class__:
+                return
+            new = value(alt, alt_in)
+        except SpecRuntimeError:
+            return
+        if new != now:
+            alt_locals[slot] = new
+            changes.append(f"local {name}: {now!r} -> {new!r}")
+
+    for depth, fr in enumerate(state.stack):
+        rule = m.rules[fr[0]]
+        if not depth and not rule.lets:
+            continue  # the outermost rule takes no arguments
+        real_locals, alt_locals = list(fr[2]), alt.stack[depth][2]
+        if depth:
+            caller, alt_caller = state.stack[depth - 1], alt.stack[depth - 1]
+            call = codes[caller[0]][caller[1] - 1]
+            params = getattr(rule.decl, "params", ())
+            if type(call) is Call and call.rule == fr[0]:
+                for k, pname in enumerate(params):
+                    # one argument at a time: one the alternative cannot evaluate leaves
+                    # only itself as it is
+                    follow(pname, lambda st, loc, k=k: call.args(st, list(loc))[k],
+                           list(caller[2]), alt_caller[2], real_locals, alt_locals, k)
+        for slot, name, value in rule.lets:
+            follow(name, value, real_locals, alt_locals, real_locals, alt_locals, slot)
+    return changes
+
+
 def _observed(state: State, player: int) -> tuple[Any, ...]:
     """The zone part of ``state.observation(player)``, by zone index.
 
@@ -179,20 +245,24 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         alt, moves = made
         if _observed(alt, player) != seen:
             continue
+        derived = derive_locals(state, alt)
         other = alt.options_at()
         if other is not None and other != real:
             return (f"player {player} sees the same{_where(state)}, but with hidden components "
-                    f"rearranged ({'; '.join(moves[:4])}) the options change from {real} to "
+                    f"rearranged ({'; '.join(moves[:4] + derived)}) the options change from "
+                    f"{real} to "
                     f"{other}")
     for one in (False, True):
         made = varied(state, player, ctx.rng, one)
         if made is None:
             break
         alt, changes = made
+        derived = derive_locals(state, alt)
         other = alt.options_at()  # None: the spec cannot run with that mix of values
         if other is not None and other != real:
             return (f"player {player} sees the same{_where(state)}, but with counters they "
-                    f"cannot see changed ({'; '.join(changes[:4])}) the options change from "
+                    f"cannot see changed ({'; '.join(changes[:4] + derived)}) the options change "
+                    f"from "
                     f"{real} to {other}")
     if state.together is not None:
         return simultaneous_leak(ctx, state, player)

@@ -4,6 +4,7 @@
 >>> ro.register()                       # every bundled spec, as rulewright_NAME
 >>> game = pyspiel.load_game("rulewright_kuhn_poker")
 >>> game = ro.load("braff", players=4)  # or directly, also for a .rules path
+>>> game = ro.load("picture_perfect", players=3, simultaneous=True)  # joint-action nodes
 
 See :mod:`rulewright.openspiel.facts` for how action ids and game facts are computed and
 :mod:`rulewright.openspiel.game` for the game and state classes.

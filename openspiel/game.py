@@ -6,6 +6,13 @@ renumbers actions (:mod:`rulewright.openspiel.facts`) and converts types. Inform
 and observation strings are the engine's (:meth:`State.information_state_string`,
 :meth:`State.observation_string`); there are no tensors yet. States clone and pickle as the
 engine's do, by (configuration, seed, history).
+
+With ``simultaneous=True`` the game is a simultaneous-move game (``Dynamics.SIMULTANEOUS``):
+the first decision of a ``simultaneously for`` block is one joint-action node
+(``current_player()`` is ``PlayerId.SIMULTANEOUS``, each chooser has
+``legal_actions(player)``, ``apply_actions`` applies one action per player, through
+:meth:`State.apply_joint_action`); every other decision stays a one-player node, as OpenSpiel
+allows in simultaneous games.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 import pyspiel
 
+from rulewright.dsl.machine import Decision, Together
 from rulewright.engines.game import Game, bundled_specs, cached_game, load as load_engine
 from rulewright.engines.state import State
 from rulewright.errors import UsageError
@@ -34,14 +42,14 @@ def _names(value: Any, what: str) -> tuple[str, ...]:
     return tuple(n for n in value.split(JOIN) if n)
 
 
-def _game_type(engine: Game, f: Facts) -> Any:
+def _game_type(engine: Game, f: Facts, simultaneous: bool = False) -> Any:
     header = engine.machine.game
     T = pyspiel.GameType
     utility = T.Utility.GENERAL_SUM if f.utility_sum is None else \
         T.Utility.ZERO_SUM if f.utility_sum == 0 else T.Utility.CONSTANT_SUM
     return T(short_name=PREFIX + header.id if engine.source == header.id else "rulewright_file",
              long_name=f"{header.title} (rulewright)",
-             dynamics=T.Dynamics.SEQUENTIAL,
+             dynamics=T.Dynamics.SIMULTANEOUS if simultaneous else T.Dynamics.SEQUENTIAL,
              chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if f.stochastic
              else T.ChanceMode.DETERMINISTIC,
              information=T.Information.PERFECT_INFORMATION if f.perfect_information
@@ -51,7 +59,29 @@ def _game_type(engine: Game, f: Facts) -> Any:
              provides_information_state_string=True, provides_information_state_tensor=False,
              provides_observation_string=True, provides_observation_tensor=False,
              parameter_specification={"players": header.players[0], "variants": "",
-                                      "errata": ""})
+                                      "errata": "", "simultaneous": False})
+
+
+def has_simultaneous_blocks(engine: Game) -> bool:
+    """True when the spec has a ``simultaneously for`` block (in any rule of the machine)."""
+    return any(type(ins) is Together for rule in engine.machine.rules for ins in rule.code)
+
+
+class _JointCache:
+    """A state's joint-action node, kept while the state does not move on. It is not copied
+    or pickled with the state (OpenSpiel clones states with ``copy.deepcopy`` and serializes
+    a Python state by pickling its attributes; the nodes hold generated code): a copy
+    computes its own."""
+
+    def __init__(self) -> None:
+        self.at = -1
+        self.nodes: list[tuple[int, Decision, list[int]]] = []
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _JointCache:
+        return _JointCache()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_JointCache, ())  # nor pickled with it (OpenSpiel serializes a Python state so)
 
 
 class RulewrightGame(pyspiel.Game):
@@ -60,11 +90,22 @@ class RulewrightGame(pyspiel.Game):
     Attributes:
         engine: the rulewright :class:`~rulewright.engines.game.Game` (forced nodes kept).
         facts: its :class:`~rulewright.openspiel.facts.Facts`.
+        simultaneous: the first decision of each ``simultaneously for`` block is one
+            joint-action node (``Dynamics.SIMULTANEOUS``); else every decision is one
+            player's (``Dynamics.SEQUENTIAL``, the default).
+
+    Raises:
+        UsageError: ``simultaneous`` for a spec without a ``simultaneously for`` block.
     """
 
-    def __init__(self, engine: Game) -> None:
+    def __init__(self, engine: Game, simultaneous: bool = False) -> None:
+        if simultaneous and not has_simultaneous_blocks(engine):
+            raise UsageError(f"{engine.machine.game.id} has no 'simultaneously for' block: "
+                             "simultaneous=True would give a simultaneous-move game without "
+                             "a simultaneous node")
         self.engine = engine.with_forced_nodes()
         self.facts = _facts(self.engine)
+        self.simultaneous = simultaneous
         # OpenSpiel asks for initial states often: build the first one (and what every
         # player has seen in it) once and clone it
         self._initial = self.engine.new_initial_state()
@@ -76,9 +117,11 @@ class RulewrightGame(pyspiel.Game):
             max_utility=f.max_utility, utility_sum=f.utility_sum,
             max_game_length=f.max_game_length)
         m = engine.machine
-        super().__init__(_game_type(engine, f), info,
-                         {"players": m.players, "variants": JOIN.join(sorted(m.variants)),
-                          "errata": JOIN.join(m.errata)})
+        params: dict[str, Any] = {"players": m.players, "variants": JOIN.join(sorted(m.variants)),
+                                  "errata": JOIN.join(m.errata)}
+        if simultaneous:  # named only when set: a sequential game's name is as it was
+            params["simultaneous"] = True
+        super().__init__(_game_type(engine, f, simultaneous), info, params)
 
     def new_initial_state(self) -> RulewrightState:
         """The state after setup, at the first decision or chance node."""
@@ -97,6 +140,8 @@ class RulewrightState(pyspiel.State):
         super().__init__(game)
         self.state = state
         self.facts = game.facts
+        self.simultaneous = game.simultaneous
+        self._joint = _JointCache()
 
     def _ids(self) -> list[int]:
         """OpenSpiel's ids of the pending node's options, in the engine's option order."""
@@ -105,11 +150,37 @@ class RulewrightState(pyspiel.State):
         space = self.facts.outcomes if s.is_chance_node() else self.facts.actions
         return space.ids(node, node_bound(node, len(s.game.machine.components)))  # type: ignore[arg-type]
 
+    def _joint_nodes(self) -> list[tuple[int, Decision, list[int]]] | None:
+        """In simultaneous mode at a joint-action node: (player, decision node, OpenSpiel ids
+        in the node's option order) per chooser, in the block's order; else None."""
+        s = self.state
+        if not self.simultaneous or not s.is_joint_node():
+            return None
+        cache = self._joint
+        if cache.at != len(s.history):
+            nodes = s.joint_nodes()
+            assert nodes is not None  # is_joint_node said so
+            components = len(s.game.machine.components)
+            cache.nodes = [(p, node, self.facts.actions.ids(node, node_bound(node, components)))
+                           for p, node in nodes]
+            cache.at = len(s.history)
+        return cache.nodes
+
     def current_player(self) -> int:
-        """The player on move, ``PlayerId.CHANCE`` (-1) or ``PlayerId.TERMINAL`` (-4)."""
+        """The player on move, ``PlayerId.CHANCE`` (-1), ``PlayerId.TERMINAL`` (-4) or, in
+        simultaneous mode at the first decision of a ``simultaneously for`` block,
+        ``PlayerId.SIMULTANEOUS`` (-2)."""
+        if self.simultaneous and self.state.is_joint_node():
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
         return self.state.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
+        joint = self._joint_nodes()
+        if joint is not None:
+            if player < 0:
+                raise UsageError("at a simultaneous node each player has legal actions "
+                                 "(legal_actions(player)); there are no joint action ids")
+            return next((sorted(ids) for p, _, ids in joint if p == player), [])
         return sorted(self._ids()) if player == self.state.current_player() else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -125,9 +196,35 @@ class RulewrightState(pyspiel.State):
         return int(self.state.pending.ids[ids.index(action)])  # type: ignore[union-attr]
 
     def _apply_action(self, action: int) -> None:
+        if self._joint_nodes() is not None:
+            raise UsageError("a simultaneous node takes one action per player: apply_actions")
         self.state.apply_action(self._engine_id(action))
 
+    def _apply_actions(self, actions: list[int]) -> None:
+        """Apply a joint action: ``actions[p]`` is player ``p``'s (any value for a player who
+        does not choose in the block: OpenSpiel passes 0)."""
+        joint = self._joint_nodes()
+        if joint is None:
+            raise UsageError("not a simultaneous node: apply_action takes the one player's action")
+        n = len(self.state.turns)
+        if len(actions) != n:
+            raise UsageError(f"a joint action has one action per player ({n}), "
+                             f"got {len(actions)}: {list(actions)}")
+        engine_ids = []
+        for p, node, ids in joint:
+            if actions[p] not in ids:
+                raise UsageError(f"action {actions[p]} is not legal for player {p} here; "
+                                 f"legal: {sorted(ids)}")
+            engine_ids.append(int(node.ids[ids.index(actions[p])]))
+        self.state.apply_joint_action(engine_ids)
+
     def _action_to_string(self, player: int, action: int) -> str:
+        joint = self._joint_nodes()
+        if joint is not None:
+            for p, node, ids in joint:
+                if p == player and action in ids:
+                    return node.labels()[ids.index(action)]
+            raise UsageError(f"action {action} is not legal for player {player} here")
         return self.state.action_label(self._engine_id(action))
 
     def is_terminal(self) -> bool:
@@ -178,20 +275,24 @@ class Observer:
 
 
 def load(spec: str, players: int | None = None, variants: Sequence[str] = (),
-         errata: Sequence[str] = ()) -> RulewrightGame:
+         errata: Sequence[str] = (), simultaneous: bool = False) -> RulewrightGame:
     """A spec (a bundled name or a ``.rules`` path) as a ``pyspiel.Game``.
+
+    With ``simultaneous`` the ``simultaneously for`` blocks are joint-action nodes (see
+    :class:`RulewrightGame`).
 
     A bundled spec is registered first (:func:`register`), so that OpenSpiel can rebuild
     the game from its name when it deserializes a state; a spec file's game has no such
     name (``rulewright_file``) and its states do not deserialize through OpenSpiel.
 
     Raises:
-        UsageError, SpecError: as :func:`rulewright.load`.
+        UsageError, SpecError: as :func:`rulewright.load`; ``simultaneous`` for a spec
+            without a simultaneous block.
     """
     engine = load_engine(spec, players, variants, errata)
     if engine.source == engine.machine.game.id:
         register([engine.source])
-    return RulewrightGame(engine)
+    return RulewrightGame(engine, simultaneous)
 
 
 _FACTS: dict[tuple[object, ...], Facts] = {}
@@ -216,9 +317,13 @@ def _game_class(spec: str) -> type[RulewrightGame]:
         p = params or {}
         players = p.get("players")
         n = int(players) if players is not None else load_engine(spec).num_players
+        simultaneous = p.get("simultaneous", False)
+        if not isinstance(simultaneous, bool):
+            raise UsageError("OpenSpiel parameter simultaneous is true or false, "
+                             f"not {simultaneous!r}")
         RulewrightGame.__init__(self, cached_game(
             spec, n, _names(p.get("variants", ""), "variants"),
-            _names(p.get("errata", ""), "errata")))
+            _names(p.get("errata", ""), "errata")), simultaneous)
     return type(f"RulewrightGame_{spec}", (RulewrightGame,), {"__init__": init})
 
 

@@ -53,3 +53,31 @@ def test_overlapping_table_keys_warn() -> None:
     diags = check(parse(text, "t.rules"))
     assert [(d.severity, d.message) for d in diags] == [
         ("warning", "table 't': keys 5..9 overlap 0..5 (line 3)")]
+
+
+@pytest.mark.parametrize("after", ["}", "  n += 1\n}", "  # gone\n\n  move x to y\n}"])
+def test_a_bare_eliminate_is_reported_on_its_own_line(after: str) -> None:
+    """Alone on its line, 'eliminate' took the next line's first word as its player (or met
+    the '}'): the error used to point at the next line."""
+    text = HEADER + "var n = 0\nrule main {\n  n += 1\n  eliminate\n" + after + "\n"
+    with pytest.raises(rw.SpecError) as info:
+        parse(text, "t.rules")
+    assert errors(text) == ["6:3: 'eliminate' needs the player who is out: eliminate p"]
+    d = info.value.diagnostics[0]
+    assert (d.span.column, d.span.end_column) == (3, 12)
+    assert d.hint == "write the player on the same line, e.g. eliminate p"
+
+
+def test_eliminate_with_its_player_on_the_next_line_still_parses() -> None:
+    text = HEADER + "rule main {\n  eliminate\n    0\n}\n"
+    assert errors(text) == []
+
+
+def test_a_simultaneous_block_over_an_empty_list_warns() -> None:
+    text = HEADER + ('rule main {\n  simultaneously for p in [] {\n'
+                     '    choose p { option "a" { } option "b" { } }\n  }\n}\n')
+    diags = check(parse(text, "t.rules"))
+    assert [(d.severity, d.span.line, d.span.column, d.message) for d in diags] == [
+        ("warning", 4, 27, "'simultaneously for p in []': the list is empty, so nobody "
+         "chooses and the block never runs")]
+    assert diags[0].hint == "name the players who decide at once: players, or [p, left(p)]"

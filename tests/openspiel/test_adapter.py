@@ -3,9 +3,12 @@ count, the facts computed from the machine, strings, pickling, CFR and MCTS."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
+import random
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -184,3 +187,180 @@ def test_engine_game_is_untouched() -> None:
     engine = rw.load("tic_tac_toe")
     game = ro.RulewrightGame(engine)
     assert engine.auto_resolve and not game.engine.auto_resolve
+
+
+# ---- simultaneous mode: a ``simultaneously for`` block as one joint-action node ----------
+
+GOOFSPIEL = str(Path(__file__).parents[1] / "specs" / "goofspiel.rules")
+
+
+def _goofspiel(simultaneous: bool) -> Any:
+    return ro.load(GOOFSPIEL, simultaneous=simultaneous)
+
+
+def _count_simultaneous_nodes(game: Any, games: int, seed: int) -> tuple[int, int]:
+    """(joint-action nodes, all steps) over random playouts through OpenSpiel's API."""
+    rng = random.Random(seed)
+    joint = steps = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            steps += 1
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            elif state.is_simultaneous_node():
+                joint += 1
+                state.apply_actions([rng.choice(state.legal_actions(p) or [0])
+                                     for p in range(game.num_players())])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    return joint, steps
+
+
+def test_goofspiel_passes_random_sim_test_as_a_simultaneous_game() -> None:
+    game = _goofspiel(True)
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert str(game) == "rulewright_file(errata=,players=2,simultaneous=True,variants=)"
+    pyspiel.random_sim_test(game, num_sims=30, serialize=False, verbose=False)
+    # every round is one chance node (the prize) and one joint node (both bids)
+    assert _count_simultaneous_nodes(game, 10, 1) == (30, 60)
+
+
+def test_goofspiel_joint_node_offers_each_bidder_their_own_cards() -> None:
+    state = _goofspiel(True).new_initial_state()
+    state.apply_action(0)  # the prize 1 is turned up
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    assert state.is_simultaneous_node()
+    assert (state.legal_actions(0), state.legal_actions(1)) == ([3, 4, 5], [6, 7, 8])
+    assert [state.action_to_string(1, a) for a in (6, 7, 8)] == \
+        ["bid: bid1 1", "bid: bid1 2", "bid: bid1 3"]
+    with pytest.raises(UsageError, match="^a simultaneous node takes one action per player"):
+        state.apply_action(5)
+    with pytest.raises(UsageError, match=r"^action 5 is not legal for player 1 here; "
+                                         r"legal: \[6, 7, 8\]$"):
+        state.apply_actions([5, 5])
+
+
+def test_goofspiel_fixed_joint_actions_give_exact_returns() -> None:
+    state = _goofspiel(True).new_initial_state()
+    state.apply_action(0)           # prize 1
+    state.apply_actions([5, 6])     # bids 3 against 1: player 0 wins 1
+    assert not state.is_terminal() and state.returns() == [0.0, 0.0]
+    state.apply_action(1)           # prize 2
+    assert (state.legal_actions(0), state.legal_actions(1)) == ([3, 4], [7, 8])
+    state.apply_actions([3, 8])     # bids 1 against 3: player 1 wins 2
+    state.apply_action(2)           # prize 3
+    state.apply_actions([4, 7])     # bids 2 against 2: a tie, nobody wins 3
+    assert state.is_terminal()
+    assert state.returns() == [1.0, 2.0]
+    assert state.history() == [0, 5, 6, 1, 3, 8, 2, 4, 7]
+    assert state.state.returns() == [1, 2]  # the engine's own
+
+
+def test_simultaneous_states_clone_and_deserialize() -> None:
+    game = _goofspiel(True)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_actions([5, 6])
+    state.apply_action(1)
+    twin = game.deserialize_state(state.serialize())
+    assert twin.history() == [0, 5, 6, 1]
+    assert twin.is_simultaneous_node() and twin.legal_actions(1) == [7, 8]
+    copy = state.clone()
+    copy.apply_actions([3, 7])
+    assert state.legal_actions(0) == [3, 4] and copy.current_player() == pyspiel.PlayerId.CHANCE
+
+
+def test_sequential_mode_is_unchanged_for_a_simultaneous_spec() -> None:
+    game = _goofspiel(False)
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert str(game) == "rulewright_file(errata=,players=2,variants=)"
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert (state.current_player(), state.legal_actions(0), state.legal_actions(1)) == \
+        (0, [3, 4, 5], [])
+    state.apply_action(5)
+    assert (state.current_player(), state.legal_actions()) == (1, [6, 7, 8])
+    pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
+
+
+def test_picture_perfect_bids_are_joint_nodes_when_registered_so() -> None:
+    """The secret auction and Theft are ``simultaneously for`` blocks of a bundled spec;
+    the registered game takes the parameter and serializes through OpenSpiel."""
+    ro.register(["picture_perfect"])
+    game = pyspiel.load_game(
+        "rulewright_picture_perfect(players=3,simultaneous=True,variants=auction)")
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    joint, steps = _count_simultaneous_nodes(game, 2, 1)
+    assert joint > 0 and steps > 100
+    # a joint node pickles (a file's game has no registered name to rebuild it from)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_simultaneous_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()])
+                           if state.is_chance_node() else rng.choice(state.legal_actions()))
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.is_simultaneous_node() and copy.history() == state.history()
+    assert [copy.legal_actions(p) for p in range(3)] == [state.legal_actions(p) for p in range(3)]
+    sequential = pyspiel.load_game("rulewright_picture_perfect(players=3,variants=auction)")
+    assert sequential.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+
+
+def test_simultaneous_needs_a_simultaneous_block() -> None:
+    with pytest.raises(UsageError, match="^kuhn_poker has no 'simultaneously for' block"):
+        ro.load("kuhn_poker", simultaneous=True)
+
+
+def _returns_under_uniform_play(game: Any) -> tuple[dict[tuple[float, ...], float], int]:
+    """Every terminal return's probability when each player picks uniformly at random (the
+    whole tree walked), and the number of joint-action nodes."""
+    out: dict[tuple[float, ...], float] = {}
+    joint = 0
+
+    def walk(state: Any, p: float) -> None:
+        nonlocal joint
+        if state.is_terminal():
+            key = tuple(state.returns())
+            out[key] = out.get(key, 0.0) + p
+            return
+        if state.is_chance_node():
+            for a, q in state.chance_outcomes():
+                child = state.clone()
+                child.apply_action(a)
+                walk(child, p * q)
+            return
+        assert state.is_simultaneous_node()
+        joint += 1
+        legal = [state.legal_actions(i) for i in range(game.num_players())]
+        n = math.prod(len(a) for a in legal)
+        for actions in itertools.product(*legal):
+            child = state.clone()
+            child.apply_actions(list(actions))
+            walk(child, p / n)
+
+    walk(game.new_initial_state(), 1.0)
+    return {k: round(v, 9) for k, v in sorted(out.items())}, joint
+
+
+def test_goofspiel_returns_are_openspiels_goofspiel() -> None:
+    """The spec against OpenSpiel's C++ Goofspiel (3 cards, prizes in random order, points
+    as returns): the same 12 returns with the same probabilities under uniform play. (Ours
+    pauses at the last round's one-card bids and one-prize draw, as the adapter pauses at
+    every one-option node: 273 joint nodes to their 57.)"""
+    ours, joint = _returns_under_uniform_play(_goofspiel(True))
+    theirs, their_joint = _returns_under_uniform_play(pyspiel.load_game(
+        "goofspiel(num_cards=3,points_order=random,returns_type=total_points)"))
+    assert ours == theirs
+    assert len(ours) == 12 and ours[(0.0, 0.0)] == round(1 / 6, 9)
+    assert (joint, their_joint) == (273, 57)
+
+
+def test_a_simultaneous_game_converts_to_turn_based() -> None:
+    turn_based = pyspiel.convert_to_turn_based(_goofspiel(True))
+    assert turn_based.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    pyspiel.random_sim_test(turn_based, num_sims=10, serialize=False, verbose=False)
+    state = turn_based.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(5)  # player 0's bid, kept by the wrapper until player 1 bids
+    assert state.current_player() == 1 and state.legal_actions() == [6, 7, 8]
