@@ -194,12 +194,14 @@ class JumpUnless:
 @frozen
 class Call:
     """Push a frame for rule number ``rule`` with ``args(state, locals)`` as its first locals;
-    ``point`` is the called rule's coverage point."""
+    ``point`` is the called rule's coverage point; ``nargs``: how many values ``args``
+    returns (-1: not known before it runs)."""
 
     rule: int
     args: Callable[[Any, list[Any]], list[Any]] = field(repr=False)
     site: Site
     point: int = 0
+    nargs: int = -1
 
 
 @final

@@ -485,7 +485,7 @@ class RuleCompiler:
         callee = self.rule_index[s.rule]
         self.calls.append((callee, not self.dead))
         point = self.rule_points[callee] if callee < len(self.rule_points) else 0
-        self.emit(Call(callee, args, self.site(s, s.rule), point))
+        self.emit(Call(callee, args, self.site(s, s.rule), point, len(items)))
 
     def s_Turn(self, s: ast.Turn) -> None:
         who = self.x.code(s.player, self.scope).node

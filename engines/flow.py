@@ -35,7 +35,8 @@ dispatch:
 
 Nothing from the spec reaches the generated code: its names are the parameters, a few fixed
 locals and ``f{pc}`` (the instruction's function), ``t{pc}`` (a switch's targets),
-``flows`` and ``error``, bound in the function's own globals; its only attributes are the
+``n{pc}`` (a call's padding, a tuple of Nones), ``flows`` and ``error``, bound in the
+function's own globals; its only attributes are the
 call stack's (``st.stack``, its ``append`` and ``pop``); its constants are whole numbers. :func:`check_flow` verifies that before the tree is compiled.
 """
 
@@ -50,11 +51,13 @@ from rulewright.dsl.machine import (Call, Exec, ForNext, Instr, Jump, JumpUnless
 #: ``flow(state, frame, locals, pc, budget, cover) -> (pc, budget)``.
 Flow = Callable[[Any, list[Any], list[Any], int, int, Any], tuple[int, int]]
 #: What a flow needs to run rule calls itself: every rule's flow (by rule index; the list
-#: may fill later) and every rule's number of locals (a frame's size).
-Calls = tuple[Sequence[Flow], Sequence[int]]
+#: may fill later), every rule's number of locals (a frame's size) and its instructions.
+Calls = tuple[Sequence[Flow], Sequence[int], Callable[[int], Sequence[Instr]]]
 
 #: The instruction classes a flow runs itself.
 LOCAL = (Exec, JumpUnless, Jump, ForNext, Switch)
+#: ... and when it runs rule calls (see :func:`lazy_flows`).
+RUNS = (*LOCAL, Call, Return)
 
 _PARAMS = ("st", "fr", "loc", "pc", "budget", "cover")
 _LOCALS = frozenset({*_PARAMS, "items", "i", "k", "args", "nfr", "q"})
@@ -222,12 +225,19 @@ def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls) -> list[ast.s
     test = ast.BoolOp(ast.And(), [
         ast.Compare(_n("budget"), [ast.Gt()], [_int(0)]),
         ast.Compare(ast.Call(_n("len"), [_stack()], []), [ast.Lt()], [_int(NEST)])])
-    pad = [_set("k", ast.BinOp(_int(nlocals), ast.Sub(),
-                               ast.Call(_n("len"), [_n("args")], []))),
-           ast.If(ast.Compare(_n("k"), [ast.Gt()], [_int(0)]),
-                  [ast.AugAssign(_store("args"), ast.Add(),
-                                 ast.BinOp(ast.List([ast.Constant(None)], ast.Load()),
-                                           ast.Mult(), _n("k")))], [])]
+    pad: list[ast.stmt]
+    if ins.nargs >= 0:  # the padding is known: one bound tuple of Nones
+        pad = []
+        if nlocals > ins.nargs:
+            bound[f"n{pc}"] = (None,) * (nlocals - ins.nargs)
+            pad = [ast.AugAssign(_store("args"), ast.Add(), _n(f"n{pc}"))]
+    else:
+        pad = [_set("k", ast.BinOp(_int(nlocals), ast.Sub(),
+                                   ast.Call(_n("len"), [_n("args")], []))),
+               ast.If(ast.Compare(_n("k"), [ast.Gt()], [_int(0)]),
+                      [ast.AugAssign(_store("args"), ast.Add(),
+                                     ast.BinOp(ast.List([ast.Constant(None)], ast.Load()),
+                                               ast.Mult(), _n("k")))], [])]
     callee = ast.Call(ast.Subscript(_n("flows"), _int(ins.rule), ast.Load()),
                       [_n("st"), _n("nfr"), _n("args"), _int(0), _n("budget"), _n("cover")], [])
     run = [_set("args", ast.Call(_n(f"f{pc}"), [_n("st"), _n("loc")], [])),
@@ -237,10 +247,13 @@ def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls) -> list[ast.s
            _set("nfr", ast.List([_int(ins.rule), _int(0), _n("args")], ast.Load())),
            ast.Expr(ast.Call(ast.Attribute(_stack(), "append", ast.Load()), [_n("nfr")], [])),
            *_cover(ins.point),
-           ast.AugAssign(_store("budget"), ast.Sub(), _int(1)),
-           ast.Assign([ast.Tuple([_store("q"), _store("budget")], ast.Store())], callee),
-           ast.If(ast.Compare(_n("q"), [ast.GtE()], [_int(0)]),
-                  [ast.Return(ast.Tuple([_n("q"), _n("budget")], ast.Load()))], [])]
+           ast.AugAssign(_store("budget"), ast.Sub(), _int(1))]
+    if type(calls[2](ins.rule)[0]) in RUNS:
+        run += [ast.Assign([ast.Tuple([_store("q"), _store("budget")], ast.Store())], callee),
+                ast.If(ast.Compare(_n("q"), [ast.GtE()], [_int(0)]),
+                       [ast.Return(ast.Tuple([_n("q"), _n("budget")], ast.Load()))], [])]
+    else:  # the callee starts with what its flow leaves to the interpreter (a decision)
+        run.append(ast.Return(ast.Tuple([_int(0), _n("budget")], ast.Load())))
     # after the callee returned: on at pc + 1, the next block (reached by falling through)
     return [ast.If(test, run, [_back(pc)])]
 
@@ -366,10 +379,11 @@ def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str
         code_of: rule index -> its instructions, read when the flow is built.
         rules: how many rules. label: names the generated files (see :func:`flow_function`).
         nlocals: every rule's number of locals; when given, the flows run rule calls and
-            returns themselves (calling each other through the returned list).
+            returns themselves (calling each other through the returned list), so the
+            interpreter may enter them at a call or a return too (:data:`RUNS`).
     """
     flows: list[Flow] = []
-    calls: Calls | None = None if nlocals is None else (flows, nlocals)
+    calls: Calls | None = None if nlocals is None else (flows, nlocals, code_of)
 
     def stub(r: int) -> Flow:
         def first_call(st: Any, fr: list[Any], loc: list[Any], pc: int, budget: int,
