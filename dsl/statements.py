@@ -246,8 +246,8 @@ class RuleCompiler:
         self.x.note_range(v, source)
         ifs = [] if s.where is None else [self.x.bound_code(s.var, Code(name(v), frozenset({v})),
                                                             s.where, self.scope).node]
-        gen = py.GeneratorExp(name(v), [py.comprehension(py.Name(v, py.Store()),
-                                                         self.x.metered(source), ifs, 0)])
+        gen = py.ListComp(name(v), [py.comprehension(py.Name(v, py.Store()),
+                                                     self.x.metered(source), ifs, 0)])
         kept = self.x.lam(call("tuple", gen), line=s.span.line)
         fixed = self.x.space.value(source.node) if self.x.space.is_const(source.node) else None
         # a fixed list of distinct whole numbers: a subset needs no dedup, ids are the values

@@ -36,8 +36,9 @@ dispatch:
 Nothing from the spec reaches the generated code: its names are the parameters, a few fixed
 locals and ``f{pc}`` (the instruction's function), ``t{pc}`` (a switch's targets),
 ``n{pc}`` (a call's padding, a tuple of Nones), ``flows`` and ``error``, bound in the
-function's own globals; its only attributes are the
-call stack's (``st.stack``, its ``append`` and ``pop``); its constants are whole numbers. :func:`check_flow` verifies that before the tree is compiled.
+function's own globals; its only attributes are the call stack's (``st.stack``, its
+``append`` and ``pop``); its constants are whole numbers. :func:`check_flow` verifies that
+before the tree is compiled.
 """
 
 from __future__ import annotations
