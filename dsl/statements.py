@@ -277,8 +277,10 @@ class RuleCompiler:
                 return distinct(out, values)
             return tuple(values), labels, tuple(ids)
         bound = len(self.x.comps) if comps is not None else _fixed_ids_below(fixed)
+        # a subset of a fixed ascending list of ids, kept in its order: ascending
+        ascending = plain and pass_label is None and list(fixed) == sorted(fixed)  # type: ignore[arg-type]
         self.emit(Choice(player, options, slot, self.site(s, label), bound,
-                         pass_label is not None, expr_text(s.player)))
+                         pass_label is not None, expr_text(s.player), ascending))
         if pass_label is not None:
             # which way the decision went (an item, or the pass) for coverage: both ways
             # go on to the next instruction
@@ -306,8 +308,9 @@ class RuleCompiler:
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
             return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
+        # the options' positions, in order: ascending
         self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels)),
-                         len(s.options), who=expr_text(s.player)))
+                         len(s.options), who=expr_text(s.player), ascending=True))
         switch = self.emit(Switch(slot, (), self.site(s), first))
         targets, ends = [], []
         for o, out in zip(s.options, ruled_out):

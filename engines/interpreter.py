@@ -331,7 +331,7 @@ class Interpreter:
                 self._finish("deadlock", f"no legal action for player {player} at "
                              f"'{ins.site.what}'", ins.site)
                 return False
-            pending = Decision(player, values, labels, tuple(ids), ins)
+            pending = Decision(player, values, labels, ids, ins)  # ids: a tuple (OptionsFn)
         elif type(ins) is Draw:
             slot = ins.deck(self, loc)
             zone = self.game.machine.zones[slot]
