@@ -305,9 +305,18 @@ class RuleCompiler:
         slot = self.scope.temp("option")
         prefix = f"{s.label}: " if s.label else ""
 
+        numbered = tuple(enumerate(guards))
+        every = tuple(range(len(guards)))
+        every_label = tuple(prefix + lab for lab in labels)
+
+        def every_labels() -> tuple[str, ...]:
+            return every_label
+
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
-            idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
-            return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
+            idx = tuple([i for i, g in numbered if g is None or g(st, l)])
+            if idx == every:  # every option open (one tuple of labels for all of them)
+                return every, every_labels, every
+            return idx, lambda: tuple([prefix + labels[i] for i in idx]), idx
         # the options' positions, in order: ascending
         self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels)),
                          len(s.options), who=expr_text(s.player), ascending=True))
