@@ -303,7 +303,7 @@ class ExprCompiler:
             raise SpecRuntimeError(f"function {fname}: unknown name(s) {', '.join(scope.slots)}")
         fn: Callable[..., Any] = self.lam(body.node, ("st", *params), decl.span.line, ident)
         pure = body.deps <= frozenset(params)
-        looping = any(isinstance(n, ast.GeneratorExp) for n in ast.walk(body.node))
+        looping = any(isinstance(n, (ast.GeneratorExp, ast.ListComp)) for n in ast.walk(body.node))
         inline = False
         if params and pure and looping:
             # a loop over its arguments alone (board geometry): remember its results
@@ -409,7 +409,7 @@ class ExprCompiler:
         base = self.zone_base[e.obj.id]
         n = len(self.zone_dims[e.obj.id].keys())
         z, c = self.space.temp("v"), self.space.temp("v")
-        gen = ast.GeneratorExp(name(c), [
+        gen = ast.ListComp(name(c), [
             ast.comprehension(ast.Name(z, ast.Store()),
                               call("range", ast.Constant(base), ast.Constant(base + n)), [], 0),
             ast.comprehension(ast.Name(c, ast.Store()), call("contents", name("st"), name(z)),
@@ -490,7 +490,7 @@ class ExprCompiler:
     def g_ListComp(self, e: dsl.ListComp, scope: Scope) -> Code:
         source = self.source_code(e.source, scope)
         elt, comp, deps = self.comprehension(e.var, source, e.elem, e.where, scope)
-        return Code(call("tuple", ast.GeneratorExp(elt.node, [comp])), deps, source.size)
+        return Code(call("tuple", ast.ListComp(elt.node, [comp])), deps, source.size)
 
     def g_Aggregate(self, e: dsl.Aggregate, scope: Scope) -> Code:
         assert e.func in AGGREGATES
@@ -500,9 +500,12 @@ class ExprCompiler:
             return self._unroll(e, values, scope)
         if e.func == "count":
             _, comp, deps = self.comprehension(e.var, source, None, e.where, scope)
-            return Code(call("sum", ast.GeneratorExp(ast.Constant(1), [comp])), deps, source.size)
+            return Code(call("sum", ast.ListComp(ast.Constant(1), [comp])), deps, source.size)
         elt, comp, deps = self.comprehension(e.var, source, e.elem, e.where, scope)
-        gen = ast.GeneratorExp(elt.node, [comp])
+        # a list where every item is computed anyway (a list comprehension runs faster than
+        # a generator); any and all stop at their first answer, so they keep a generator
+        gen: ast.expr = ast.GeneratorExp(elt.node, [comp]) if e.func in ("any", "all") \
+            else ast.ListComp(elt.node, [comp])
         if e.func in ("max", "min"):
             return Code(ast.Call(name(e.func), [gen], [ast.keyword("default", ast.Constant(0))]),
                         deps, elt.size)

@@ -194,12 +194,14 @@ class JumpUnless:
 @frozen
 class Call:
     """Push a frame for rule number ``rule`` with ``args(state, locals)`` as its first locals;
-    ``point`` is the called rule's coverage point."""
+    ``point`` is the called rule's coverage point; ``nargs``: how many values ``args``
+    returns (-1: not known before it runs)."""
 
     rule: int
     args: Callable[[Any, list[Any]], list[Any]] = field(repr=False)
     site: Site
     point: int = 0
+    nargs: int = -1
 
 
 @final
@@ -228,7 +230,8 @@ class Choice:
     ``ids_below`` bounds its action ids (every id but :data:`PASS` is below it), known at
     compile time; None when the options are values computed at run time (adapters such as
     OpenSpiel's need a fixed action-id space). ``passes``: it may offer :data:`PASS`.
-    ``who``: the chooser's expression as the spec writes it (for messages).
+    ``who``: the chooser's expression as the spec writes it (for messages). ``ascending``:
+    its options' ids always come in ascending order (legal actions need no sort).
     """
 
     player: Fn = field(repr=False)
@@ -238,6 +241,7 @@ class Choice:
     ids_below: int | None = field(default=None, repr=False)
     passes: bool = field(default=False, repr=False)
     who: str = field(default="", repr=False)
+    ascending: bool = field(default=False, repr=False)
 
 
 @final

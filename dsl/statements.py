@@ -249,8 +249,8 @@ class RuleCompiler:
         self.x.note_range(v, source)
         ifs = [] if s.where is None else [self.x.bound_code(s.var, Code(name(v), frozenset({v})),
                                                             s.where, self.scope).node]
-        gen = py.GeneratorExp(name(v), [py.comprehension(py.Name(v, py.Store()),
-                                                         self.x.metered(source), ifs, 0)])
+        gen = py.ListComp(name(v), [py.comprehension(py.Name(v, py.Store()),
+                                                     self.x.metered(source), ifs, 0)])
         kept = self.x.lam(call("tuple", gen), line=s.span.line)
         fixed = self.x.space.value(source.node) if self.x.space.is_const(source.node) else None
         # a fixed list of distinct whole numbers: a subset needs no dedup, ids are the values
@@ -280,8 +280,10 @@ class RuleCompiler:
                 return distinct(out, values)
             return tuple(values), labels, tuple(ids)
         bound = len(self.x.comps) if comps is not None else _fixed_ids_below(fixed)
+        # a subset of a fixed ascending list of ids, kept in its order: ascending
+        ascending = plain and pass_label is None and list(fixed) == sorted(fixed)  # type: ignore[arg-type]
         self.emit(Choice(player, options, slot, self.site(s, label), bound,
-                         pass_label is not None, expr_text(s.player)))
+                         pass_label is not None, expr_text(s.player), ascending))
         if pass_label is not None:
             # which way the decision went (an item, or the pass) for coverage: both ways
             # go on to the next instruction
@@ -306,11 +308,21 @@ class RuleCompiler:
         slot = self.scope.temp("option")
         prefix = f"{s.label}: " if s.label else ""
 
+        numbered = tuple(enumerate(guards))
+        every = tuple(range(len(guards)))
+        every_label = tuple(prefix + lab for lab in labels)
+
+        def every_labels() -> tuple[str, ...]:
+            return every_label
+
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
-            idx = tuple(i for i, g in enumerate(guards) if g is None or g(st, l))
-            return idx, lambda: tuple(prefix + labels[i] for i in idx), idx
+            idx = tuple([i for i, g in numbered if g is None or g(st, l)])
+            if idx == every:  # every option open (one tuple of labels for all of them)
+                return every, every_labels, every
+            return idx, lambda: tuple([prefix + labels[i] for i in idx]), idx
+        # the options' positions, in order: ascending
         self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels)),
-                         len(s.options), who=expr_text(s.player)))
+                         len(s.options), who=expr_text(s.player), ascending=True))
         switch = self.emit(Switch(slot, (), self.site(s), first))
         targets, ends = [], []
         for o, out in zip(s.options, ruled_out):
@@ -488,7 +500,7 @@ class RuleCompiler:
         callee = self.rule_index[s.rule]
         self.calls.append((callee, not self.dead))
         point = self.rule_points[callee] if callee < len(self.rule_points) else 0
-        self.emit(Call(callee, args, self.site(s, s.rule), point))
+        self.emit(Call(callee, args, self.site(s, s.rule), point, len(items)))
 
     def s_Turn(self, s: ast.Turn) -> None:
         text = py.Constant(expr_text(s.player))

@@ -35,7 +35,7 @@ from attrs import define, field
 from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.engines.game import Game
 from rulewright.engines.state import TERMINAL_PLAYER, State
-from rulewright.errors import UsageError
+from rulewright.engines.trace import record_step
 
 #: Finding kinds that are spec defects, not rulebook gaps: each is an invariant violation.
 DEFECT_KINDS = frozenset({"deadlock", "livelock", "termination", "runtime error",
@@ -142,6 +142,45 @@ class Exploration:
 _Below = tuple[int, int, int, int, Counter[tuple[int, ...]]]
 
 
+class Replayed:
+    """A state's independent replay, made one step at a time along a walk (explore visits a
+    state from its parent: replaying its whole history again would cost the depth per state).
+
+    The root's replay is a fresh initial state of the seed; a child's is its parent's replay
+    with the action applied (a clone of it: the replays share nothing with the walk's own
+    states). What :func:`rulewright.invariants.determinism.replays` checks along a history
+    is checked along the replays of the states on the path instead.
+
+    Attributes:
+        state: the replayed state; None when the replay failed on the way here (``failure``
+            says where). step: the trace entry of the step into this state (None at the root).
+        verified: its key was found equal to the walk's state's (checked once).
+    """
+
+    __slots__ = ("state", "failure", "step", "verified")
+
+    def __init__(self, state: State | None, failure: str = "",
+                 step: dict[str, Any] | None = None) -> None:
+        self.state = state
+        self.failure = failure
+        self.step = step
+        self.verified = False
+
+    def child(self, action: int, n: int) -> Replayed:
+        """The replay of the state after step ``n + 1``, ``action``, from this one."""
+        fresh = self.state
+        if fresh is None:
+            return Replayed(None, self.failure)
+        legal = fresh.legal_actions() or [o for o, _ in fresh.chance_outcomes()]
+        if action not in legal:
+            return Replayed(None, f"replaying the history: step {n + 1}'s action {action} "
+                            "is not legal")
+        step = record_step(fresh, action)
+        nxt = fresh.clone()
+        nxt.apply_action(action)
+        return Replayed(nxt, "", step)
+
+
 def invariant_library(game: Game) -> tuple[list[Any], Any] | None:
     """The invariant library's invariants for ``game`` and its Context class, when installed.
 
@@ -169,17 +208,24 @@ class _Checker:
         self.lo = math.inf
         self.hi = -math.inf
         self.library = invariant_library(game)
+        # the library's end-of-game replay, run along the walk's replays instead (Replayed)
+        self.replays: Any = None
+        self.replays_along: Any = None
+        if self.library is not None:
+            determinism = importlib.import_module("rulewright.invariants.determinism")
+            self.replays, self.replays_along = determinism.replays, determinism.replays_along
 
     def fail(self, state: State, check: str, message: str) -> None:
         self.result.violation_count += 1
         if len(self.result.violations) < KEEP_VIOLATIONS:
             self.result.violations.append(Violation(check, message, tuple(state.history)))
 
-    def check(self, state: State, key: Any, path: list[Any]) -> None:
+    def check(self, state: State, key: Any, path: list[Any], replays: list[Replayed]) -> None:
         """Check one state; failures are recorded, never raised.
 
         Args:
             path: the keys of the states along the state's history, the state's own last.
+            replays: the replays of those states (:class:`Replayed`), the state's own last.
         """
         player = state.current_player()
         if state.is_terminal():
@@ -189,34 +235,34 @@ class _Checker:
         else:
             self._decision(state, player)
         if self.library is not None:
-            self._library(state, path, *self.library)
+            self._library(state, path, replays, *self.library)
         else:
-            self._determinism(state, key)
+            self._determinism(state, key, replays[-1])
             self._spec_invariants(state)
 
-    def _library(self, state: State, path: list[Any], invariants: list[Any],
-                 context: Any) -> None:
+    def _library(self, state: State, path: list[Any], replays: list[Replayed],
+                 invariants: list[Any], context: Any) -> None:
         moment = "terminal" if state.is_terminal() else \
             "chance" if state.is_chance_node() else "decision"
         ctx = context(self.game, path, random.Random(len(state.history)))
         for inv in invariants:
             if inv.when in ("step", moment):
-                message = inv.check(ctx, state)
+                if inv.check is self.replays:
+                    message = self.replays_along(ctx, state, replays)
+                else:
+                    message = inv.check(ctx, state)
                 if message is not None:
                     self.fail(state, inv.name, message)
 
-    def _determinism(self, state: State, key: Any) -> None:
+    def _determinism(self, state: State, key: Any, replayed: Replayed) -> None:
         copy = state.clone()
         if copy != state or hash(copy) != hash(state) or copy.key() != key:
             self.fail(state, "determinism", "a clone differs from its original")
-        replayed = self.game.new_initial_state(state.seed)
-        try:
-            for a in state.history:
-                replayed.apply_action(a)
-            if replayed.key() != key:
-                self.fail(state, "determinism", "replaying the history gives another state")
-        except UsageError as err:  # an action the replayed state does not offer
-            self.fail(state, "determinism", f"replaying the history failed: {err}")
+        # the replay of the history, one step from the parent's (Replayed)
+        if replayed.state is None:
+            self.fail(state, "determinism", replayed.failure)
+        elif replayed.state.key() != key:
+            self.fail(state, "determinism", "replaying the history gives another state")
 
     def _terminal(self, state: State, player: int) -> None:
         if player != TERMINAL_PLAYER or state.legal_actions() or state.chance_outcomes():
@@ -306,10 +352,10 @@ def explore(game: Game, *, max_states: int | None = None,
     below: dict[Any, _Below] = {}
     root = game.new_initial_state()
     on_path: set[Any] = set()
-    # frames: [state, key, remaining actions, accumulated _Below parts]
+    # frames: [state, key, remaining actions, accumulated _Below parts, its Replayed]
     stack: list[list[Any]] = []
 
-    def enter(state: State, key: Any) -> bool:
+    def enter(state: State, key: Any, replayed: Replayed) -> bool:
         if max_states is not None and result.states >= max_states:
             result.complete = False
             result.stopped = (f"stopped at {max_states} distinct states (--max-states); "
@@ -318,7 +364,8 @@ def explore(game: Game, *, max_states: int | None = None,
         result.states += 1
         if progress is not None and result.states % 1000 == 0:
             progress(result.states)
-        checker.check(state, key, [f[1] for f in stack] + [key])
+        checker.check(state, key, [f[1] for f in stack] + [key],
+                      [f[4] for f in stack] + [replayed])
         if state.is_terminal():
             result.terminal_states += 1
             options: list[int] = []
@@ -333,23 +380,24 @@ def explore(game: Game, *, max_states: int | None = None,
         if len(options) == 1:
             result.forced += 1
         on_path.add(key)
-        stack.append([state, key, options[::-1], [0, 0, 0, -1, Counter()]])
+        stack.append([state, key, options[::-1], [0, 0, 0, -1, Counter()], replayed])
         return True
 
-    if enter(root, root.key()):
+    if enter(root, root.key(), Replayed(game.new_initial_state(root.seed))):
         while stack:
             frame = stack[-1]
-            state, key, todo, acc = frame
+            state, key, todo, acc, replayed = frame
             if todo:
+                action = todo.pop()
                 child = state.clone()
-                child.apply_action(todo.pop())
+                child.apply_action(action)
                 ckey = child.key()
                 done = below.get(ckey)
                 if done is not None:
                     _add(acc, done)
                 elif ckey in on_path:
                     result.cyclic = True
-                elif not enter(child, ckey):
+                elif not enter(child, ckey, replayed.child(action, len(state.history))):
                     break
                 continue
             stack.pop()

@@ -10,10 +10,18 @@ the control flow written out: straight-line runs need no dispatch, and the instr
 functions, targets, slots and coverage points are bound names and constants.
 
 The generated function ``flow(st, fr, loc, pc, budget, cover) -> (pc, budget)`` starts at
-``pc`` and returns at the first instruction it does not run (a call, a return, a decision,
-a draw, a chance event, a gap, an expectation, a script, the end, any pc that is not the
-start of one of its blocks, or a jump when the jump budget is used up); the interpreter runs
-that one instruction as before and calls the flow again. So the interpreter loop remains
+``pc`` and returns at the first instruction it does not run (a decision, a draw, a chance
+event, a gap, an expectation, a script, the end, any pc that is not the start of one of its
+blocks, or a jump when the jump budget is used up); the interpreter runs that one
+instruction as before and calls the flow again.
+
+A game's flows also run rule calls and returns (:func:`lazy_flows` with ``nlocals``): a call
+pushes the callee's frame exactly as the interpreter does and runs the callee's flow, a
+nested Python call, while the call stack is less than :data:`NEST` frames deep (deeper
+calls, and a call with no budget left, are the interpreter's); a return pops the frame and
+returns :data:`RETURNED`, and the caller goes on after its call. A callee that stops
+elsewhere (a decision, say) makes every flow that called it return that pc, which is the
+callee's: the interpreter goes on in the frame on top of the stack. So the interpreter loop remains
 the definition of what each instruction does; a flow is the same steps without the
 dispatch:
 
@@ -22,12 +30,15 @@ dispatch:
   interpreter (which reports the livelock at that jump);
 - when an instruction's function raises :class:`~rulewright.dsl.machine.SpecRuntimeError`,
   the flow writes that instruction's pc to ``fr[1]`` and re-raises, so the finding names the
-  same site.
+  same site; a caller's flow writes its own pc, past the call (as the interpreter leaves a
+  caller's frame), and the interpreter reads the failing site from the frame on top.
 
 Nothing from the spec reaches the generated code: its names are the parameters, a few fixed
 locals and ``f{pc}`` (the instruction's function), ``t{pc}`` (a switch's targets),
-and ``error``, bound in the function's own globals; its constants are whole
-numbers. :func:`check_flow` verifies that before the tree is compiled.
+``n{pc}`` (a call's padding, a tuple of Nones), ``flows`` and ``error``, bound in the
+function's own globals; its only attributes are the call stack's (``st.stack``, its
+``append`` and ``pop``); its constants are whole numbers. :func:`check_flow` verifies that
+before the tree is compiled.
 """
 
 from __future__ import annotations
@@ -35,17 +46,32 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Sequence
 
-from rulewright.dsl.machine import (Exec, ForNext, Instr, Jump, JumpUnless, SpecRuntimeError,
-                                    Switch)
+from rulewright.dsl.machine import (Call, Exec, ForNext, Instr, Jump, JumpUnless, Return,
+                                    SpecRuntimeError, Switch)
 
 #: ``flow(state, frame, locals, pc, budget, cover) -> (pc, budget)``.
 Flow = Callable[[Any, list[Any], list[Any], int, int, Any], tuple[int, int]]
+#: What a flow needs to run rule calls itself: every rule's flow (by rule index; the list
+#: may fill later), every rule's number of locals (a frame's size) and its instructions.
+Calls = tuple[Sequence[Flow], Sequence[int], Callable[[int], Sequence[Instr]]]
 
 #: The instruction classes a flow runs itself.
 LOCAL = (Exec, JumpUnless, Jump, ForNext, Switch)
+#: ... and when it runs rule calls (see :func:`lazy_flows`).
+RUNS = (*LOCAL, Call, Return)
 
 _PARAMS = ("st", "fr", "loc", "pc", "budget", "cover")
-_LOCALS = frozenset({*_PARAMS, "items", "i", "k"})
+_LOCALS = frozenset({*_PARAMS, "items", "i", "k", "args", "nfr", "q"})
+
+#: A flow runs a rule call itself (the callee's flow, a nested Python call) while the call
+#: stack is shallower than this; deeper calls are left to the interpreter, so a recursive
+#: spec never nests Python calls more than this deep. At most the interpreter's
+#: MAX_CALL_DEPTH, which the interpreter checks.
+NEST = 24
+
+#: What a flow returns for its pc when it ran its rule's ``return``: the frame is popped and
+#: the caller goes on (a flow that called it inline, or the interpreter).
+RETURNED = -1
 
 
 def _n(ident: str) -> ast.Name:
@@ -116,7 +142,7 @@ def _at(pc: int, start: int) -> list[ast.stmt]:
 
 
 def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
-           bound: dict[str, Any]) -> list[ast.stmt]:
+           bound: dict[str, Any], calls: Calls | None) -> list[ast.stmt]:
     """The statements of the block starting at ``start``: up to a control instruction or
     the next leader (then the flow goes on there)."""
     out: list[ast.stmt] = []
@@ -166,11 +192,71 @@ def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
                                                                    ast.Store())], _int(1))], []))
             # the options' blocks follow the switch: reached by falling through
             return out + ([] if all(t > start for t in ins.targets) else [ast.Continue()])
+        elif cls is Call and calls is not None:
+            assert isinstance(ins, Call) and pc == start  # a call is always a leader
+            return out + _call(ins, pc, bound, calls)
+        elif cls is Return and calls is not None:
+            assert pc == start  # a return is always a leader
+            pop = ast.Call(ast.Attribute(_stack(), "pop", ast.Load()), [], [])
+            return out + [ast.Expr(pop),
+                          ast.Return(ast.Tuple([_int(RETURNED), _n("budget")], ast.Load()))]
         else:
             return out + [_back(pc)]
         pc += 1
         if pc in leaders:
             return out + _goto(pc, start)
+
+
+def _stack() -> ast.Attribute:
+    return ast.Attribute(_n("st"), "stack", ast.Load())
+
+
+def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls) -> list[ast.stmt]:
+    """The call at ``pc``, run here as the interpreter runs it: the arguments (padded to the
+    callee's locals), the caller's pc past the call, the new frame, the coverage point and one
+    unit of budget; then the callee's flow from its start. When it returns (RETURNED) the
+    flow goes on after the call; when it stops anywhere else the flow returns that pc, which
+    is the callee's (the interpreter goes on in the frame on top of the stack).
+
+    Left to the interpreter (which reports a livelock or an over-deep recursion there): a
+    call with no budget left or with the stack :data:`NEST` frames deep.
+    """
+    bound[f"f{pc}"] = ins.args
+    nlocals = calls[1][ins.rule]
+    test = ast.BoolOp(ast.And(), [
+        ast.Compare(_n("budget"), [ast.Gt()], [_int(0)]),
+        ast.Compare(ast.Call(_n("len"), [_stack()], []), [ast.Lt()], [_int(NEST)])])
+    pad: list[ast.stmt]
+    if ins.nargs >= 0:  # the padding is known: one bound tuple of Nones
+        pad = []
+        if nlocals > ins.nargs:
+            bound[f"n{pc}"] = (None,) * (nlocals - ins.nargs)
+            pad = [ast.AugAssign(_store("args"), ast.Add(), _n(f"n{pc}"))]
+    else:
+        pad = [_set("k", ast.BinOp(_int(nlocals), ast.Sub(),
+                                   ast.Call(_n("len"), [_n("args")], []))),
+               ast.If(ast.Compare(_n("k"), [ast.Gt()], [_int(0)]),
+                      [ast.AugAssign(_store("args"), ast.Add(),
+                                     ast.BinOp(ast.List([ast.Constant(None)], ast.Load()),
+                                               ast.Mult(), _n("k")))], [])]
+    callee = ast.Call(ast.Subscript(_n("flows"), _int(ins.rule), ast.Load()),
+                      [_n("st"), _n("nfr"), _n("args"), _int(0), _n("budget"), _n("cover")], [])
+    run = [_set("args", ast.Call(_n(f"f{pc}"), [_n("st"), _n("loc")], [])),
+           *pad,
+           _set("pc", _int(pc + 1)),
+           ast.Assign([ast.Subscript(_n("fr"), _int(1), ast.Store())], _int(pc + 1)),
+           _set("nfr", ast.List([_int(ins.rule), _int(0), _n("args")], ast.Load())),
+           ast.Expr(ast.Call(ast.Attribute(_stack(), "append", ast.Load()), [_n("nfr")], [])),
+           *_cover(ins.point),
+           ast.AugAssign(_store("budget"), ast.Sub(), _int(1))]
+    if type(calls[2](ins.rule)[0]) in RUNS:
+        run += [ast.Assign([ast.Tuple([_store("q"), _store("budget")], ast.Store())], callee),
+                ast.If(ast.Compare(_n("q"), [ast.GtE()], [_int(0)]),
+                       [ast.Return(ast.Tuple([_n("q"), _n("budget")], ast.Load()))], [])]
+    else:  # the callee starts with what its flow leaves to the interpreter (a decision)
+        run.append(ast.Return(ast.Tuple([_int(0), _n("budget")], ast.Load())))
+    # after the callee returned: on at pc + 1, the next block (reached by falling through)
+    return [ast.If(test, run, [_back(pc)])]
 
 
 def leaders_of(code: Sequence[Instr]) -> frozenset[int]:
@@ -192,13 +278,21 @@ def leaders_of(code: Sequence[Instr]) -> frozenset[int]:
     return frozenset(p for p in out if 0 <= p < len(code))
 
 
-def flow_tree(code: Sequence[Instr], bound: dict[str, Any]) -> ast.Module:
-    """The syntax tree of a rule's flow function; fills ``bound`` with the names it uses."""
+def flow_tree(code: Sequence[Instr], bound: dict[str, Any],
+              calls: Calls | None = None) -> ast.Module:
+    """The syntax tree of a rule's flow function; fills ``bound`` with the names it uses.
+
+    Args:
+        calls: when given, the flow runs rule calls and returns itself (see :func:`_call`);
+            else it leaves calls to the interpreter.
+    """
     leaders = leaders_of(code)
     bound["error"] = SpecRuntimeError
+    if calls is not None:
+        bound["flows"] = calls[0]
     # blocks in code order: falling through to the next block is one comparison
     chain: list[ast.stmt] = [ast.If(ast.Compare(_n("pc"), [ast.Eq()], [_int(start)]),
-                                    _block(code, start, leaders, bound), [])
+                                    _block(code, start, leaders, bound, calls), [])
                              for start in sorted(leaders)]
     # a pc that starts no block falls through every test to the interpreter
     loop = ast.While(ast.Constant(True), [*chain, _back_any()], [])
@@ -225,13 +319,23 @@ _ALLOWED = frozenset({ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.W
                       ast.Try, ast.ExceptHandler, ast.Raise, ast.Return, ast.Continue,
                       ast.Assign, ast.AugAssign, ast.Expr, ast.Call, ast.Compare, ast.BinOp,
                       ast.Subscript, ast.Tuple, ast.Name, ast.Constant, ast.Load, ast.Store,
-                      ast.Eq, ast.Lt, ast.GtE, ast.IsNot, ast.Add, ast.Sub})
+                      ast.Eq, ast.Lt, ast.GtE, ast.IsNot, ast.Add, ast.Sub,
+                      # rule calls (_call): st.stack, its append and pop, a frame, padding
+                      ast.Attribute, ast.List, ast.BoolOp, ast.And, ast.Gt, ast.Mult})
+
+
+def _attribute_ok(node: ast.Attribute) -> bool:
+    """``st.stack``, ``st.stack.append`` or ``st.stack.pop``: the only attributes allowed."""
+    v = node.value
+    if isinstance(v, ast.Name):
+        return v.id == "st" and node.attr == "stack"
+    return isinstance(v, ast.Attribute) and _attribute_ok(v) and node.attr in ("append", "pop")
 
 
 def check_flow(tree: ast.Module, bound: dict[str, Any]) -> None:
     """Every node of a flow tree is of an allowed class, every name a parameter, one of its
-    fixed locals, ``len`` or a name in ``bound``, every constant a whole number, None or
-    True.
+    fixed locals, ``len`` or a name in ``bound``, every attribute the call stack's (see
+    :func:`_attribute_ok`), every constant a whole number, None or True.
 
     Raises:
         UnsafeFlow: the first offending node.
@@ -242,20 +346,23 @@ def check_flow(tree: ast.Module, bound: dict[str, Any]) -> None:
         if isinstance(node, ast.Name) and node.id not in _LOCALS and node.id not in bound \
                 and node.id != "len":
             raise UnsafeFlow(f"a flow names {node.id!r}")
+        if isinstance(node, ast.Attribute) and not _attribute_ok(node):
+            raise UnsafeFlow(f"a flow reads the attribute {node.attr!r}")
         if isinstance(node, ast.Constant) and node.value is not None and node.value is not True \
                 and type(node.value) is not int:
             raise UnsafeFlow(f"a flow holds the constant {node.value!r}")
 
 
-def flow_function(code: Sequence[Instr], label: str) -> Flow:
+def flow_function(code: Sequence[Instr], label: str, calls: Calls | None = None) -> Flow:
     """Compile a rule's flow function (see the module docstring).
 
     Args:
         code: the rule's instructions. label: names the generated file in tracebacks
             (``<rulewright flow LABEL>``; reduced to letters, digits and ``_.:-``).
+        calls: see :func:`flow_tree`.
     """
     bound: dict[str, Any] = {}
-    tree = flow_tree(code, bound)
+    tree = flow_tree(code, bound, calls)
     check_flow(tree, bound)
     safe = "".join(ch if ch.isalnum() or ch in "_.:-" else "_" for ch in label)[:80]
     space: dict[str, Any] = {"__builtins__": {"len": len}, **bound}
@@ -264,22 +371,27 @@ def flow_function(code: Sequence[Instr], label: str) -> Flow:
     return fn
 
 
-def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str) -> list[Flow]:
+def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str,
+               nlocals: Sequence[int] | None = None) -> list[Flow]:
     """One flow per rule, each compiled on its first call (most configurations loaded by a
     check or a mutation campaign run few of their rules, or none).
 
     Args:
         code_of: rule index -> its instructions, read when the flow is built.
         rules: how many rules. label: names the generated files (see :func:`flow_function`).
+        nlocals: every rule's number of locals; when given, the flows run rule calls and
+            returns themselves (calling each other through the returned list), so the
+            interpreter may enter them at a call or a return too (:data:`RUNS`).
     """
     flows: list[Flow] = []
+    calls: Calls | None = None if nlocals is None else (flows, nlocals, code_of)
 
     def stub(r: int) -> Flow:
         def first_call(st: Any, fr: list[Any], loc: list[Any], pc: int, budget: int,
                        cover: Any) -> tuple[int, int]:
             fn = flows[r]
             if fn is first_call:  # a caller may hold this stub after the flow was built
-                fn = flows[r] = flow_function(code_of(r), f"{label} {r}")
+                fn = flows[r] = flow_function(code_of(r), f"{label} {r}", calls)
             return fn(st, fr, loc, pc, budget, cover)
         return first_call
     flows.extend(stub(r) for r in range(rules))

@@ -12,7 +12,7 @@ from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.machine import Machine, ZoneSlot
 from rulewright.dsl.parse import parse
 from rulewright.dsl.patch import apply_patches, edition_selection
-from rulewright.engines.flow import LOCAL, lazy_flows
+from rulewright.engines.flow import RUNS, lazy_flows
 from rulewright.engines.state import State
 from rulewright.errors import UsageError
 
@@ -135,9 +135,9 @@ class Game:
         self.nlocals = tuple(r.nlocals for r in machine.rules)
         # each rule's control flow as one generated function, built on first use
         self.flows = lazy_flows(lambda r: self.codes[r], len(self.codes),
-                                f"{machine.game.id} {machine.players}")
+                                f"{machine.game.id} {machine.players}", self.nlocals)
         # per rule and pc: 1 where the flow runs the instruction (else calling it is wasted)
-        self.flow_entry = tuple(bytes(type(ins) in LOCAL for ins in code)
+        self.flow_entry = tuple(bytes(type(ins) in RUNS for ins in code)
                                 for code in self.codes)
         self.bound = machine.game.bound
         self._start: State | None = None  # the state after setup (new_initial_state)

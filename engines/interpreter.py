@@ -23,6 +23,7 @@ from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceN
                                     SpecRuntimeError, Switch, Together)
 from rulewright.dsl.labels import distinct
 from rulewright.dsl.runtime import STEP_WORK, not_a_player, relocate
+from rulewright.engines.flow import NEST, RETURNED
 
 if TYPE_CHECKING:
     from rulewright.engines.game import Game
@@ -34,6 +35,8 @@ INSTRUCTION_BUDGET = 1_000_000
 QUERY_WORK = STEP_WORK
 #: Rule calls nested deeper than this end the game with a finding (unbounded recursion).
 MAX_CALL_DEPTH = 10_000
+# flows run calls themselves only below NEST frames: the depth check stays the interpreter's
+assert NEST <= MAX_CALL_DEPTH
 
 
 @frozen
@@ -170,9 +173,25 @@ class Interpreter:
                     try:
                         pc, budget = flow(self, fr, loc, pc, budget, cover)
                     except SpecRuntimeError:
-                        pc = fr[1]  # the flow's instruction that raised
+                        # the instruction that raised, in the frame on top (a flow runs
+                        # calls: it may be a callee's)
+                        fr = stack[-1]
+                        code = codes[fr[0]]
+                        pc = fr[1]
                         ins = code[pc]
                         raise
+                    if pc == RETURNED:  # the flow ran its rule's return (popped the frame)
+                        if not stack:
+                            self._end()
+                            return
+                        fr = stack[-1]
+                        code, pc, loc = codes[fr[0]], fr[1], fr[2]
+                        flow, entry = flows[fr[0]], entries[fr[0]]
+                        continue
+                    if stack[-1] is not fr:  # it stopped inside a rule it called
+                        fr = stack[-1]
+                        code, loc = codes[fr[0]], fr[2]
+                        flow, entry = flows[fr[0]], entries[fr[0]]
                 ins = code[pc]
                 cls = type(ins)  # a builtin call: faster than .__class__ on CPython 3.11
                 # what the flow leaves here is mostly a call, a return or a pause: tested first
@@ -312,7 +331,7 @@ class Interpreter:
                 self._finish("deadlock", f"no legal action for player {player} at "
                              f"'{ins.site.what}'", ins.site)
                 return False
-            pending = Decision(player, values, labels, tuple(ids), ins)
+            pending = Decision(player, values, labels, ids, ins)  # ids: a tuple (OptionsFn)
         elif type(ins) is Draw:
             slot = ins.deck(self, loc)
             zone = self.game.machine.zones[slot]

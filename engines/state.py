@@ -130,6 +130,8 @@ class State(Interpreter):
         p = self.pending
         if type(p) is not Decision:
             return []
+        if p.at.ascending:  # type: ignore[union-attr, unused-ignore]
+            return list(p.ids)  # type: ignore[union-attr, unused-ignore]
         return sorted(p.ids)  # type: ignore[union-attr, unused-ignore]
 
     def legal_action_labels(self) -> list[Action]:

@@ -10,12 +10,13 @@ round trip unchanged (the tests also replay violation traces with
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from rulewright.engines.trace import record_step, scores_or_reason, trace_json
 from rulewright.invariants.base import Context, Invariant
 
 if TYPE_CHECKING:
+    from rulewright.engines.explore import Replayed
     from rulewright.engines.state import State
 
 
@@ -60,3 +61,32 @@ def replays(ctx: Context, state: State) -> str | None:
 CLONE = Invariant("determinism", "clone, key and hash agree; replaying the history and the trace "
                   "reproduces every state", "step", clone_equal)
 REPLAY = Invariant("determinism", CLONE.title, "terminal", replays)
+
+
+def replays_along(ctx: Context, state: State, path: Sequence[Replayed]) -> str | None:
+    """:func:`replays` for a walk that reaches each state from its parent (explore): the same
+    checks, in the same order and with the same messages, on replays made one step at a time
+    (``path[n]`` is the replay of the state before step ``n + 1``, ``path[-1]`` the state's
+    own; see :class:`~rulewright.engines.explore.Replayed`), so a state costs one step
+    rather than its whole history. A replay's key is compared once, at the first game end
+    below it.
+    """
+    for n in range(len(path) - 1):
+        r = path[n]
+        if not r.verified:
+            assert r.state is not None  # else the previous step returned its failure
+            if n < len(ctx.keys) and r.state.key() != ctx.keys[n]:
+                return f"replaying the history gives another state before step {n + 1}"
+            r.verified = True
+        if path[n + 1].state is None:
+            return path[n + 1].failure
+    fresh = path[-1].state
+    if fresh is None:  # a path of one state: its replay cannot fail on the way
+        return path[-1].failure
+    if fresh.key() != state.key() or scores_or_reason(fresh) != scores_or_reason(state):
+        return "replaying the whole history gives another final state"
+    steps = [r.step for r in path[1:] if r.step is not None]
+    doc = trace_json(ctx.game, fresh, steps)
+    if json.loads(json.dumps(doc)) != doc:
+        return "the game's trace changes when written to JSON and read back"
+    return None

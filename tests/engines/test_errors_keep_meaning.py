@@ -170,7 +170,7 @@ def test_check_listing_prints_instructions_and_code(capsys: pytest.CaptureFixtur
     assert main(["check", "tic_tac_toe", "--listing", "mark_space"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "rule mark_space (line 49)"
-    assert out[1] == "   0  Choice 'mark' slot=1 ids_below=9 passes=False who='p'   [line 55]"
+    assert out[1] == "   0  Choice 'mark' slot=1 ids_below=9 passes=False who='p' ascending=True   [line 55]"
     assert "   4  End 'end'   [line 59]" in out
     assert "   9  Return 'end of rule'   [line 49]" in out
     assert any(line.startswith("           56 |         st.counters[0 + (l[1]") for line in out)

@@ -84,3 +84,47 @@ def test_flow_trees_are_checked() -> None:
     fn.body[0] = ast.Import([ast.alias("os")])
     with pytest.raises(UnsafeFlow, match="a flow holds a Import"):
         check_flow(tree, bound)
+
+
+NESTED = ('game nest "Nest" {{ players 2..2 start play }}\nvar x = 0\n'
+          'rule play {{\n  do outer()\n  x += 1\n}}\n'
+          'rule outer {{\n  x += 1\n  do inner()\n  x += 1\n}}\n'
+          'rule inner {{\n  x += 1\n  x += {step}\n}}\n'
+          'scoring(p) {{ score x }}\n')
+
+
+def test_a_spec_error_in_a_called_rule_names_its_own_statement(tmp_path: Path) -> None:
+    # flows run calls themselves: the error is inner's second statement (line 14, fused
+    # with the first into one instruction), its frame on top at its pc
+    spec = tmp_path / "nest.rules"
+    spec.write_text(NESTED.format(step='"a"'))
+    game = rw.load(spec, players=2)
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.finding is not None
+    assert (fast.finding.kind, fast.finding.rule, fast.finding.line) == ("runtime error",
+                                                                          "inner", 14)
+    assert fast.finding == slow.finding
+    assert [f[:2] for f in fast.stack] == [f[:2] for f in slow.stack] == [[0, 1], [1, 2], [2, 0]]
+    assert fast.key() == slow.key() and fast.counters == slow.counters == [2]
+
+
+def test_calls_run_in_flows_return_to_the_caller(tmp_path: Path) -> None:
+    spec = tmp_path / "nest.rules"
+    spec.write_text(NESTED.format(step="2"))
+    game = rw.load(spec, players=2)
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.finding is None and fast.is_terminal()
+    assert fast.counters == slow.counters == [6]
+    assert fast.returns() == slow.returns()
+
+
+def test_recursion_deeper_than_the_flows_nest_is_left_to_the_interpreter(
+        tmp_path: Path) -> None:
+    spec = tmp_path / "deep.rules"
+    spec.write_text('game deep "Deep" { players 2..2 start down }\nvar x = 0\n'
+                    'rule down {\n  x += 1\n  if x < 100 {\n    do down()\n  }\n  x += 1000\n}\n'
+                    'scoring(p) { score x }\n')
+    game = rw.load(spec, players=2)
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.finding is None and slow.finding is None
+    assert fast.counters == slow.counters == [100 + 100 * 1000]

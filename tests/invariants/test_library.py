@@ -13,7 +13,8 @@ from rulewright.engines.simulate import playout
 from rulewright.engines.state import State
 from rulewright.invariants.base import Context
 from rulewright.invariants.conservation import bounds, components, tokens
-from rulewright.invariants.determinism import clone_equal, replays
+from rulewright.engines.explore import Replayed
+from rulewright.invariants.determinism import clone_equal, replays, replays_along
 from rulewright.invariants.findings import classify
 from rulewright.invariants.hidden import hidden_information, rearranged
 from rulewright.invariants.progress import chance_sane, offers_moves
@@ -110,6 +111,43 @@ def test_determinism_detects_a_wrong_recorded_state() -> None:
     assert clone_equal(ctx, state) is None and replays(ctx, state) is None
     ctx.keys[2] = ()
     assert replays(ctx, state) == "replaying the history gives another state before step 3"
+
+
+def _walk(game: rw.Game, seed: int, history: list[int]) -> list[Replayed]:
+    """The replays explore carries along ``history``, one step each."""
+    path = [Replayed(game.new_initial_state(seed))]
+    for n, a in enumerate(history):
+        path.append(path[-1].child(a, n))
+    return path
+
+
+def test_the_walk_replay_checks_what_the_whole_replay_checks() -> None:
+    # explore replays one step per state (Replayed): the same verdicts and messages
+    game = rw.load(TINY, players=2)
+    state, _ = playout(game, 3)
+    fresh = game.new_initial_state(3)
+    keys = [fresh.key()]
+    for a in state.history:
+        fresh.apply_action(a)
+        keys.append(fresh.key())
+    ctx = Context(game, keys[:], random.Random(0))
+    path = _walk(game, 3, state.history)
+    assert replays_along(ctx, state, path) is None
+    assert all(r.verified for r in path[:-1])
+    ctx.keys[2] = ()
+    path = _walk(game, 3, state.history)
+    want = "replaying the history gives another state before step 3"
+    assert replays(ctx, state) == replays_along(ctx, state, path) == want
+    ctx.keys[2] = keys[2]
+    other = playout(game, 4)[0]  # another game: the replay's end differs from this one
+    path = _walk(game, 4, other.history)
+    ctx4 = Context(game, keys[:1], random.Random(0))
+    assert replays_along(ctx4, state, path) == \
+        "replaying the whole history gives another final state"
+    bad = _walk(game, 3, [*state.history[:2], 10_000])
+    assert bad[-1].state is None
+    assert replays_along(ctx, state, bad) == \
+        "replaying the history: step 3's action 10000 is not legal"
 
 
 def test_rearrangement_keeps_the_movers_observation() -> None:
