@@ -368,3 +368,12 @@ def test_an_award_from_an_empty_stack_is_not_taken(name: str, won_by_1: str) -> 
     m = state.game.machine
     assert sorted(m.components[c].attrs["category"] for c in zone(state, "awards_won[1]")) \
         == [won_by_1] * 3
+
+
+def test_experience_counts_this_turns_photos_only() -> None:
+    # mutant #533 of `rulewright mutate snapshot --seed 1` deletes took_photo's reset, so a
+    # photo in an earlier turn withholds every later turn's 3 tokens: no other example sees it
+    state = game(2).example_state("experience_each_turn")
+    assert state.finding is None and state.script == []
+    assert zone(state, "portfolio[0]") == (comp(state, "zebra"),)
+    assert counter(state, "supply[0]") == 3 and counter(state, "bank") == 82
