@@ -377,3 +377,12 @@ def test_experience_counts_this_turns_photos_only() -> None:
     assert state.finding is None and state.script == []
     assert zone(state, "portfolio[0]") == (comp(state, "zebra"),)
     assert counter(state, "supply[0]") == 3 and counter(state, "bank") == 82
+
+
+def test_a_placeable_card_has_no_spook_option() -> None:
+    # mutant #589 (seed 1) offered 'let the animals be spooked' for a placeable card: then this
+    # example's only decision has two options and stops unanswered
+    state = game(2).example_state("placeable_card_never_spooks")
+    assert state.finding is None and state.is_terminal()
+    assert zone(state, "in_habitat[mountain]") == (comp(state, "golden pheasant"),
+                                                   comp(state, "golden eagle"))
