@@ -163,7 +163,7 @@ def test_two_player_game_uses_both_collections() -> None:
 # ---- scenario examples: the cards, the beauty contest, the power pair rule ------------
 
 SCENARIOS = {"components": 5, "beauty_first_and_second": 3, "beauty_tie_for_second": 4,
-             "beauty_tie_for_first": 3, "power_needs_a_pair": 3}
+             "beauty_tie_for_first": 3, "power_needs_a_pair": 3, "spy_short_deck": 3}
 
 
 def test_every_example_is_a_book_example_or_a_scenario() -> None:
@@ -192,3 +192,14 @@ def test_one_thief_in_a_set_steals_nothing_and_two_thieves_steal() -> None:
     state = rw.load("braff", players=3).example_state("power_needs_a_pair")
     assert [len(_zone(state, "collection", p, 0)) for p in range(3)] == [2, 3, 2]
     assert _zone(state, "peek", 2) == []
+
+
+def test_a_spy_over_a_short_deck_looks_at_what_is_left_under_the_ruling() -> None:
+    state = rw.load("braff", players=3).example_state("spy_short_deck")
+    assert state.finding is None and state.script == []
+    assert [(r.gap.site.rule, r.gap.ruling.split(" (")[0]) for r in state.ruled] == [
+        ("spy", "the spy looks at the cards the deck holds and reorders those")]
+    names = {c.id: f"{c.attrs['member']} {c.attrs['family']}" for c in state.game.machine.components}
+    # put back cute, then clever, then (forced) champion: the champion is on top, known to seat 0
+    assert [(names[c], pos) for c, pos in state.observation(0)["known"]["deck"]] == [
+        ("champion parrot", 0), ("clever parrot", 1), ("cute parrot", 2)]

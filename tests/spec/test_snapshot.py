@@ -253,9 +253,15 @@ def _play(players: int, variants: tuple[str, ...], seed: int, every: int) -> Sta
     else:
         assert counter(state, "scored") is True
         assert state.turns == [rounds] * players, "equal turns at the end"
-        assert most_at_last_round_start < target <= max(
-            len(zone(state, f"portfolio[{p}]")) for p in range(players)), \
-            "the game ends with the round in which someone reached the target"
+        if counter(state, "stalled"):
+            # the play gap's ruling: scored after 200 rounds in which nobody reached the target
+            assert rounds == 200 and max(len(zone(state, f"portfolio[{p}]"))
+                                         for p in range(players)) < target
+            assert "play" in {r.gap.site.rule for r in state.ruled}
+        else:
+            assert most_at_last_round_start < target <= max(
+                len(zone(state, f"portfolio[{p}]")) for p in range(players)), \
+                "the game ends with the round in which someone reached the target"
     return state
 
 
@@ -322,3 +328,61 @@ def test_data_examples_and_the_raccoon_invariant_are_declared() -> None:
     names = {inv.name for inv in game(2, ("raccoon",)).machine.invariants}
     assert {"raccoon_only_in_its_game", "dice_on_habitat_first", "dice_only_in_habitats",
             "tokens_only_with_dice"} <= names
+
+
+# ---- the gaps' provisional rulings, played by examples (issue 16) ----------------------------
+
+def _rulings(state: State) -> list[str]:
+    return [r.gap.site.rule for r in state.ruled]
+
+
+def test_overcommitted_player_gives_up_a_sideways_animal_under_the_ruling() -> None:
+    state = game(2).example_state("overcommitted_sideways_animals")
+    assert state.finding is None and state.script == []
+    assert _rulings(state) == ["place_dice"]
+    assert zone(state, "discard") == (comp(state, "pika"),)
+    assert [counter(state, f"dice_on[{comp(state, n)}]") for n in
+            ("puffin", "zebra", "sloth", "pika")] == [1, 1, 1, 0]
+    assert [counter(state, f"dice_on_habitat[{h}]") for h in
+            ("shoreline", "savannah", "mountain", "rainforest")] == [1, 1, 0, 1]
+    assert counter(state, "dice_free") == 0
+
+
+def test_a_game_nobody_finishes_is_scored_after_200_rounds() -> None:
+    state = game(2).example_state("two_hundred_rounds")
+    assert state.finding is None and state.script == [] and state.is_terminal()
+    assert _rulings(state) == ["play"]
+    assert counter(state, "stalled") is True and counter(state, "scored") is True
+    assert state.turns == [0, 0] and state.returns() == [0, 0]
+    # tied at 0 prestige; the tie-break is the tokens: seat 0 holds 2, seat 1 holds 3
+    assert [counter(state, f"supply[{p}]") for p in (0, 1)] == [2, 3]
+    assert state.ranking() == [2, 1]
+
+
+@pytest.mark.parametrize(("name", "won_by_1"), [("specialist_stack_empty", "rainforest"),
+                                                ("generalist_stack_empty", "generalist")])
+def test_an_award_from_an_empty_stack_is_not_taken(name: str, won_by_1: str) -> None:
+    state = game(2).example_state(name)
+    assert state.finding is None and _rulings(state) == ["collect_awards"]
+    assert zone(state, "awards_won[0]") == ()
+    m = state.game.machine
+    assert sorted(m.components[c].attrs["category"] for c in zone(state, "awards_won[1]")) \
+        == [won_by_1] * 3
+
+
+def test_experience_counts_this_turns_photos_only() -> None:
+    # mutant #533 of `rulewright mutate snapshot --seed 1` deletes took_photo's reset, so a
+    # photo in an earlier turn withholds every later turn's 3 tokens: no other example sees it
+    state = game(2).example_state("experience_each_turn")
+    assert state.finding is None and state.script == []
+    assert zone(state, "portfolio[0]") == (comp(state, "zebra"),)
+    assert counter(state, "supply[0]") == 3 and counter(state, "bank") == 82
+
+
+def test_a_placeable_card_has_no_spook_option() -> None:
+    # mutant #589 (seed 1) offered 'let the animals be spooked' for a placeable card: then this
+    # example's only decision has two options and stops unanswered
+    state = game(2).example_state("placeable_card_never_spooks")
+    assert state.finding is None and state.is_terminal()
+    assert zone(state, "in_habitat[mountain]") == (comp(state, "golden pheasant"),
+                                                   comp(state, "golden eagle"))

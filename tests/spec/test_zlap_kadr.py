@@ -441,7 +441,7 @@ SCENARIOS = {"components": ((), 2), "board_sides": ((), 2),
              "add_anywhere_last_branch": ((), 2), "draw_tasks_only_below_three": ((), 2),
              "parrot_card_actions": ((), 2), "crown_adds_on_the_last_branch": ((), 2),
              "first_game_draw": (("first_game",), 2), "solo_market": ((), 1),
-             "solo_end": ((), 1)}
+             "solo_end": ((), 1), "solo_crown_removal": ((), 1)}
 
 
 def test_every_example_is_the_books_or_a_scenario() -> None:
