@@ -35,12 +35,16 @@ class Context:
             from the game's history so a run is reproducible and Hypothesis sees no flakiness.
         memo: what checks remember from the game's earlier checked states (a counter's last
             value, whether a rule has run), by a key each check chooses.
+        before: a copy of the state before the last applied action, kept where the game has
+            something hidden (the hidden-information check plays that step otherwise); None
+            before the first action, or when nobody keeps it.
     """
 
     game: Game
     keys: list[tuple[Any, ...]]
     rng: random.Random
     memo: dict[str, Any] = field(factory=dict)
+    before: State | None = None
 
 
 Check = Callable[[Context, "State"], "str | None"]

@@ -26,6 +26,14 @@ alternative, so a secret copied into a local (``let s = secret[1]``) or passed t
 choice's, a draw's or a loop's local.) Alternatives whose observation for the mover differs
 from the real one are discarded. The invariant is violated when an alternative offers other
 action labels than the real state.
+
+What the rules did with a secret before the decision (a branch taken on it, a value kept in
+a loop's local) is not in the paused state to change, so the check also plays the last step
+again the other way (:func:`replayed_leak`): when it was a chance event or another player's
+choice, another outcome or choice is taken from the state before it, and where that reaches
+the same player's decision with the same observation (the options aside), the options must
+be the same. (Reached this way: what the step just before the decision decided. A secret
+acted on several steps earlier is reached only through what it left in the state.)
 """
 
 from __future__ import annotations
@@ -43,6 +51,9 @@ if TYPE_CHECKING:
 
 #: Rearrangements tried per decision (each game has many decisions; one is enough).
 TRIES = 1
+
+#: Other outcomes or choices of the step before a decision played per decision.
+REPLAYS = 2
 
 
 def _ints(value: Any) -> Iterator[int]:
@@ -226,6 +237,56 @@ def _observed(state: State, player: int) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def has_secrets(game: Any) -> bool:
+    """Whether anything of ``game`` is hidden from some player: a zone or counter that is
+    not public (else a mover sees everything and the hidden-information check has no
+    alternatives to build). ``game``: a :class:`~rulewright.engines.game.Game`."""
+    m = game.machine
+    return any(z.visibility != "public" for z in m.zones) \
+        or any(c.visibility != "public" for c in m.counters)
+
+
+def _seen(state: State, player: int) -> dict[str, Any]:
+    """``state.observation(player)`` without the options (the thing compared)."""
+    obs = state.observation(player)
+    obs.pop("choice", None)
+    return obs
+
+
+def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> str | None:
+    """The last step played the other way: another chance outcome, or another choice of
+    the player who chose (never the mover's own: they know what they chose), from the state
+    before it (``ctx.before``). Violated when that reaches ``player``'s decision with the
+    same observation but other options (``real``: the real options' labels, sorted).
+    """
+    before = ctx.before
+    if before is None or len(before.history) + 1 != len(state.history):
+        return None
+    done = state.history[-1]
+    if before.is_chance_node():
+        others = [o for o, _ in before.chance_outcomes() if o != done]
+        what = "the chance event"
+    else:
+        chooser = before.current_player()
+        if chooser < 0 or chooser == player:
+            return None
+        others = [a for a in before.legal_actions() if a != done]
+        what = f"player {chooser}"
+    picked = ctx.rng.sample(others, min(REPLAYS, len(others)))
+    for instead in picked:
+        alt = before.clone()
+        alt.apply_action(instead)
+        if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
+            continue
+        other = sorted(a.label for a in alt.legal_action_labels())
+        if other == real or _seen(alt, player) != _seen(state, player):
+            continue
+        return (f"player {player} sees the same{_where(state)}, but if the step before it "
+                f"({what}) had gone {before.action_label(instead)!r} instead of "
+                f"{before.action_label(done)!r}, the options change from {real} to {other}")
+    return None
+
+
 def _where(state: State) -> str:
     site = state.decision_site()
     return "" if site is None else f" at '{site.what}' (rule {site.rule}, line {site.span.line})"
@@ -265,8 +326,10 @@ def hidden_information(ctx: Context, state: State) -> str | None:
                     f"from "
                     f"{real} to {other}")
     if state.together is not None:
-        return simultaneous_leak(ctx, state, player)
-    return None
+        leak = simultaneous_leak(ctx, state, player)
+        if leak is not None:
+            return leak
+    return replayed_leak(ctx, state, player, real)
 
 
 def simultaneous_leak(ctx: Context, state: State, player: int) -> str | None:

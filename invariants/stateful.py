@@ -40,6 +40,7 @@ from rulewright.engines.state import State
 from rulewright.invariants import aim as aiming
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
 from rulewright.invariants.findings import classify
+from rulewright.invariants.hidden import has_secrets
 
 #: Actions drawn one by one per example, at most; longer games use seeded chunks.
 DRAW_BUDGET = 4000
@@ -219,6 +220,7 @@ class Playing:
         self.policy = policy
         self.previous = 0
         self.ctx = Context(game, [self.state.key()], random.Random(seed))
+        self.keep_before = has_secrets(game)
         self.checker = checker
         checker.recorder.games += 1
         if self.state.is_terminal():  # ended during setup (a gap or finding before any choice)
@@ -242,6 +244,8 @@ class Playing:
     def apply(self, action: int, check: bool) -> None:
         """Apply ``action``; check the new state unless the caller checks it later."""
         s = self.state
+        if self.keep_before:
+            self.ctx.before = s.clone()
         s.apply_action(action)
         if self.deadline is not None and time.thread_time() > self.deadline:
             assert self.game_seconds is not None

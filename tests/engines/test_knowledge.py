@@ -353,6 +353,45 @@ def test_a_secret_copied_into_a_local_is_caught() -> None:
         "change from ['guess high', 'guess low'] to ['guess low']")
 
 
+def _after_draws(game: rw.Game, first: int, second: int) -> tuple[Context, State]:
+    """Both draws made; the context keeps the state before the second, as verify's does."""
+    state = game.new_initial_state()
+    state.apply_action(first)
+    ctx = _ctx(state)
+    ctx.before = state.clone()
+    state.apply_action(second)
+    return ctx, state
+
+
+def test_a_branch_on_a_secret_is_caught_by_playing_the_step_before_again() -> None:
+    """Which choice player 0 gets is decided by an 'if' on player 1's card before the
+    decision: no change of the paused state reaches it (the branch is taken), another card
+    for player 1 does."""
+    game = rw.load(BROKEN / "secret_in_branch.rules", players=2)
+    ctx, state = _after_draws(game, 0, 2)  # player 0 draws the 1, player 1 the 3
+    assert hidden_information(ctx, state) == (
+        "player 0 sees the same at 'guess high / guess low' (rule play, line 25), but if the "
+        "step before it (the chance event) had gone 'draw x: 2' instead of 'draw x: 3', the "
+        "options change from ['guess high', 'guess low'] to ['guess low', 'pass']")
+    ctx.before = None  # without the step before, the branch is out of reach
+    assert hidden_information(ctx, state) is None
+
+
+def test_a_branch_on_the_movers_own_card_is_not_a_leak(tmp_path: Path) -> None:
+    """The same branch on the card player 0 just drew: another card there changes what
+    player 0 sees, so that alternative is no evidence of a leak."""
+    spec = (BROKEN / "secret_in_branch.rules").read_text(encoding="utf-8")
+    spec = spec.replace("for p in players {", "for p in [1, 0] {")
+    spec = spec.replace("if secret[1] >= 3", "if secret[0] >= 3")
+    game = _load_text(tmp_path, spec, 2)
+    for first in range(4):
+        for second in range(4):
+            if second != first:
+                ctx, state = _after_draws(game, first, second)
+                assert state.current_player() == 0
+                assert hidden_information(ctx, state) is None
+
+
 def test_a_let_that_no_longer_holds_is_not_recomputed(tmp_path: Path) -> None:
     """A local from earlier in a loop (its expression gives another value now) keeps its
     value: recomputing it would vary what the rules already fixed, not what is hidden."""

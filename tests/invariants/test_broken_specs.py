@@ -24,6 +24,7 @@ CASES = {
     "endless_loop": ("termination", 60),
     "hidden_dependency": ("hidden information", 10),
     "secret_in_variable": ("hidden information", 2),
+    "secret_in_branch": ("hidden information", 2),
     "bid_leaks": ("hidden information", 3),
 }
 
