@@ -180,6 +180,8 @@ class Interpreter:
                         pc = fr[1]
                         ins = code[pc]
                         raise
+                    # (switching to the frame on top is written out at each place: this
+                    # loop runs at every step, and a helper call costs more than its lines)
                     if pc == RETURNED:  # the flow ran its rule's return (popped the frame)
                         if not stack:
                             self._end()

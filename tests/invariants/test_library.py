@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,15 +100,20 @@ def test_chance_and_moves_checks() -> None:
     assert offers_moves(_ctx(state), state) == "a chance node without outcomes"
 
 
+def _recorded_keys(game: rw.Game, seed: int, history: list[int]) -> list[tuple[Any, ...]]:
+    """The state keys a checked game records: the initial state's, then one per action."""
+    fresh = game.new_initial_state(seed)
+    keys = [fresh.key()]
+    for a in history:
+        fresh.apply_action(a)
+        keys.append(fresh.key())
+    return keys
+
+
 def test_determinism_detects_a_wrong_recorded_state() -> None:
     game = rw.load(TINY, players=2)
     state, _ = playout(game, 3)
-    fresh = game.new_initial_state(3)
-    keys = [fresh.key()]
-    for a in state.history:
-        fresh.apply_action(a)
-        keys.append(fresh.key())
-    ctx = Context(game, keys, random.Random(0))
+    ctx = Context(game, _recorded_keys(game, 3, state.history), random.Random(0))
     assert clone_equal(ctx, state) is None and replays(ctx, state) is None
     ctx.keys[2] = ()
     assert replays(ctx, state) == "replaying the history gives another state before step 3"
@@ -125,11 +131,7 @@ def test_the_walk_replay_checks_what_the_whole_replay_checks() -> None:
     # explore replays one step per state (Replayed): the same verdicts and messages
     game = rw.load(TINY, players=2)
     state, _ = playout(game, 3)
-    fresh = game.new_initial_state(3)
-    keys = [fresh.key()]
-    for a in state.history:
-        fresh.apply_action(a)
-        keys.append(fresh.key())
+    keys = _recorded_keys(game, 3, state.history)
     ctx = Context(game, keys[:], random.Random(0))
     path = _walk(game, 3, state.history)
     assert replays_along(ctx, state, path) is None
