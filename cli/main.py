@@ -2,13 +2,15 @@
 
 Exit codes: 0 success; 1 the spec has errors, an invariant was violated, or a trace cannot be
 replayed (corrupt, of another spec, diverging);
-2 a usage error (bad flag, unknown spec, unreadable file); 3 an internal error (a bug).
+2 a usage error (bad flag, unknown spec, unreadable file); 3 an internal error (a bug);
+141 the reader of the output left (``| head``), as for a process killed by SIGPIPE.
 Each subcommand lives in its own module and registers itself in :data:`COMMANDS`.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from typing import Any, Callable, Sequence
@@ -18,6 +20,7 @@ from rulewright.cli.common import version_line
 from rulewright.errors import RulewrightError, SpecError, TraceError, UsageError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_PIPE = 141  # 128 + SIGPIPE: the shell's status for a writer whose reader left
 
 Register = Callable[[Any], None]
 
@@ -66,6 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_is_devnull() -> bool:
+    try:
+        return os.path.samestat(os.fstat(sys.stdout.fileno()), os.stat(os.devnull))
+    except (OSError, ValueError):  # no stdout file descriptor at all
+        return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (also used by the console script)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -94,6 +104,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = str(err)
         print(text if text.startswith("rulewright") else f"rulewright: {text}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # the reader left (``| head``): what was asked for ran; as other tools, say nothing
+        # and exit as one killed by SIGPIPE would, not 1 ("violations") or 2
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_PIPE
+    except SystemExit as err:
+        # rich meets a closed pipe the same way but exits 1 itself, after pointing stdout
+        # at os.devnull (Console.on_broken_pipe): that 1 is not a verdict
+        if err.code == 1 and _stdout_is_devnull():
+            return EXIT_PIPE
+        raise
     except OSError as err:  # a file or folder named on the command line cannot be used
         where = f": {err.filename}" if err.filename else ""
         print(f"rulewright: {err.strerror or err}{where}", file=sys.stderr)

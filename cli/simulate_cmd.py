@@ -75,6 +75,9 @@ def _seed(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Simulate and print."""
+    if args.games > 2**32:
+        # found by a new user: a huge --games was reported as a bad --seed
+        raise UsageError(f"--games must be at most 2**32, not {args.games}")
     if not (-(2**63) <= args.seed and args.seed + args.games <= 2**63):
         # traces store the seed, and the trace schema takes 64-bit seeds only
         raise UsageError(f"--seed must be from -2**63 to 2**63-{args.games}, not {args.seed}")

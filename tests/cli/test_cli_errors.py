@@ -127,3 +127,25 @@ def test_simulate_in_a_log_prints_progress_lines_not_a_blank_line(
     assert len(lines) == 1
     assert lines[0].endswith("] tic_tac_toe: 4/4 games played")
     assert lines[0].startswith("[")
+
+
+def test_a_huge_games_count_names_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a new user: it was reported as a bad --seed."""
+    assert main(["simulate", "tic_tac_toe", "--games", str(10**22)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"rulewright: --games must be at most 2**32, not {10**22}")
+
+
+def test_a_reader_that_leaves_early_is_not_a_failure() -> None:
+    """Found by a new user: 'rulewright simulate ... | head -2' exited 1 ("violations")."""
+    import subprocess
+    import sys
+    run = subprocess.Popen([sys.executable, "-c", "from rulewright.cli.main import main; "
+                            "raise SystemExit(main())", "simulate", "kuhn_poker",
+                            "--games", "300"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert run.stdout is not None and run.stderr is not None
+    run.stdout.close()  # before the summary is printed (as head does once it has its lines)
+    err = run.stderr.read().decode()
+    assert run.wait(timeout=120) == 141
+    assert "Broken pipe" not in err and "Traceback" not in err
