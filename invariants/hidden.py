@@ -29,10 +29,10 @@ action labels than the real state.
 
 What the rules did with a secret before the decision (a branch taken on it, a value kept in
 a loop's local) is not in the paused state to change, so the check also plays the last step
-again the other way (:func:`replayed_leak`): when it was a chance event or another player's
-choice, another outcome or choice is taken from the state before it, and where that reaches
-the same player's decision with the same observation (the options aside), the options must
-be the same. (Reached this way: what the step just before the decision decided. A secret
+again from the state before it (:func:`replayed_leak`): the same action with what the mover
+cannot see there rearranged or changed, and, when it was a chance event or another
+player's choice, another outcome or choice; where that reaches the same player's decision
+with the same observation (the options aside), the options must be the same. (Reached this way: what the step just before the decision decided. A secret
 acted on several steps earlier is reached only through what it left in the state.)
 """
 
@@ -254,15 +254,43 @@ def _seen(state: State, player: int) -> dict[str, Any]:
 
 
 def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> str | None:
-    """The last step played the other way: another chance outcome, or another choice of
-    the player who chose (never the mover's own: they know what they chose), from the state
-    before it (``ctx.before``). Violated when that reaches ``player``'s decision with the
-    same observation but other options (``real``: the real options' labels, sorted).
+    """The last step played again from the state before it (``ctx.before``), two ways:
+    the same action from that state with what ``player`` cannot see there rearranged or
+    changed (a branch the step took on a secret is taken afresh), and another chance
+    outcome, or another choice of the player who chose (never the mover's own: they know
+    what they chose). Violated when either reaches ``player``'s decision with the same
+    observation but other options (``real``: the real options' labels, sorted).
     """
     before = ctx.before
     if before is None or len(before.history) + 1 != len(state.history):
         return None
     done = state.history[-1]
+    seen = _seen(state, player)
+
+    def differs(alt: State, action: int) -> list[str] | None:
+        """The options ``alt`` reaches with ``action`` where the mover sees the same."""
+        legal = [o for o, _ in alt.chance_outcomes()] if alt.is_chance_node() \
+            else alt.legal_actions()
+        if action not in legal:
+            return None
+        alt.apply_action(action)
+        if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
+            return None
+        other = sorted(a.label for a in alt.legal_action_labels())
+        return other if other != real and _seen(alt, player) == seen else None
+
+    step = before.action_label(done)
+    for made in (rearranged(before, player, ctx.rng), varied(before, player, ctx.rng)):
+        if made is None:
+            continue
+        alt, changes = made
+        derived = derive_locals(before, alt)
+        other = differs(alt, done)
+        if other is not None:
+            return (f"player {player} sees the same{_where(state)}, but with what they "
+                    f"cannot see changed before the step {step!r} "
+                    f"({'; '.join(changes[:4] + derived)}) the options change from {real} "
+                    f"to {other}")
     if before.is_chance_node():
         others = [o for o, _ in before.chance_outcomes() if o != done]
         what = "the chance event"
@@ -272,18 +300,12 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
             return None
         others = [a for a in before.legal_actions() if a != done]
         what = f"player {chooser}"
-    picked = ctx.rng.sample(others, min(REPLAYS, len(others)))
-    for instead in picked:
-        alt = before.clone()
-        alt.apply_action(instead)
-        if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
-            continue
-        other = sorted(a.label for a in alt.legal_action_labels())
-        if other == real or _seen(alt, player) != _seen(state, player):
-            continue
-        return (f"player {player} sees the same{_where(state)}, but if the step before it "
-                f"({what}) had gone {before.action_label(instead)!r} instead of "
-                f"{before.action_label(done)!r}, the options change from {real} to {other}")
+    for instead in ctx.rng.sample(others, min(REPLAYS, len(others))):
+        other = differs(before.clone(), instead)
+        if other is not None:
+            return (f"player {player} sees the same{_where(state)}, but if the step before it "
+                    f"({what}) had gone {before.action_label(instead)!r} instead of "
+                    f"{step!r}, the options change from {real} to {other}")
     return None
 
 

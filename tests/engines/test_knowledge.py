@@ -377,6 +377,26 @@ def test_a_branch_on_a_secret_is_caught_by_playing_the_step_before_again() -> No
     assert hidden_information(ctx, state) is None
 
 
+def test_a_branch_taken_in_the_step_after_another_players_move_is_caught(
+        tmp_path: Path) -> None:
+    """Found by a new user (Kuhn poker with an 'if' on player 0's card in player 1's turn):
+    the branch is taken in the step of another player's public move, so another move finds
+    nothing; the same move from a state with the secret changed takes the other branch."""
+    spec = (BROKEN / "secret_in_branch.rules").read_text(encoding="utf-8")
+    spec = spec.replace("  turn 0 {\n    if secret[1] >= 3 {",
+                        '  turn 1 { choose 1 { option "ready" { } option "wait" { } } }\n'
+                        "  turn 0 {\n    if secret[1] >= 3 {", 1)
+    game = _load_text(tmp_path, spec, 2)
+    ctx, state = _after_draws(game, 0, 2)
+    assert state.current_player() == 1
+    ctx.before = state.clone()
+    state.apply_action(0)  # player 1: ready
+    assert hidden_information(ctx, state) == (
+        "player 0 sees the same at 'guess high / guess low' (rule play, line 26), but with what "
+        "they cannot see changed before the step 'ready' (secret[1]: 3 -> 2) the options "
+        "change from ['guess high', 'guess low'] to ['guess low', 'pass']")
+
+
 def test_a_branch_on_the_movers_own_card_is_not_a_leak(tmp_path: Path) -> None:
     """The same branch on the card player 0 just drew: another card there changes what
     player 0 sees, so that alternative is no evidence of a leak."""
