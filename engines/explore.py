@@ -245,6 +245,8 @@ class _Checker:
         moment = "terminal" if state.is_terminal() else \
             "chance" if state.is_chance_node() else "decision"
         ctx = context(self.game, path, random.Random(len(state.history)))
+        if len(replays) > 1:  # the parent's replay: what the hidden-information check replays
+            ctx.before = replays[-2].state
         for inv in invariants:
             if inv.when in ("step", moment):
                 if inv.check is self.replays:

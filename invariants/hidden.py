@@ -262,8 +262,9 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     observation but other options (``real``: the real options' labels, sorted).
     """
     before = ctx.before
-    if before is None or len(before.history) + 1 != len(state.history):
-        return None
+    if before is None or len(before.history) + 1 != len(state.history) \
+            or not has_secrets(state.game):
+        return None  # with nothing hidden from anyone, every other step shows
     done = state.history[-1]
     seen = _seen(state, player)
 
