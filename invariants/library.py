@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulewright.dsl.machine import Chance, Draw
 from rulewright.invariants.base import Invariant
 from rulewright.invariants.conservation import BOUNDS, CONSERVATION, TOKENS
 from rulewright.invariants.declarative import declarative_invariants
@@ -42,4 +43,7 @@ def applicable(game: Game, name: str) -> bool:
         return bool(m.tokens)
     if name == "bounds":
         return any(z.capacity is not None for z in m.zones)
+    if name == "chance":  # a game without draws or random outcomes has no chance node
+        return any(type(ins) is Draw or type(ins) is Chance for code in game.codes
+                   for ins in code)
     return True

@@ -207,3 +207,11 @@ def test_a_guarded_pass_has_no_label_while_not_allowed(tmp_path: Path) -> None:
     assert hidden_information(_ctx(state), state) is None
     state.apply_action(state.legal_actions()[0])
     assert list(state.labels()) == ["again: 1", "again: 2", "stop"]
+
+
+@pytest.mark.parametrize("spec, has_chance", [("tic_tac_toe", False), ("kuhn_poker", True)])
+def test_chance_odds_apply_only_where_the_spec_draws_or_rolls(spec: str, has_chance: bool) -> None:
+    """Found by a new user: tic-tac-toe's verify said 'not reached: chance odds' (13 of 14
+    checks held) for a game that has no chance event to reach."""
+    from rulewright.invariants.library import applicable
+    assert applicable(rw.load(spec, players=2), "chance") is has_chance
