@@ -104,3 +104,13 @@ rule play { choose 0 { option "leak" { bank -= 1 } option "keep" { bank += 0 } }
     assert r.violation_count >= 1
     assert {v.check for v in r.violations} == {"tokens"}
     assert all(v.history == (0,) for v in r.violations)
+
+
+def test_a_branch_on_a_secret_is_caught_on_the_walk() -> None:
+    """Found by a new user: explore passed a leak through an 'if' on another player's card;
+    each state's check now replays its step from the parent's replay."""
+    spec = Path(__file__).parents[1] / "specs" / "broken" / "secret_in_branch.rules"
+    r = explore(rw.load(spec, players=2))
+    checks = {v.check for v in r.violations}
+    assert checks == {"hidden information"}
+    assert all("the options change from" in v.message for v in r.violations)
