@@ -370,6 +370,33 @@ def test_an_award_from_an_empty_stack_is_not_taken(name: str, won_by_1: str) -> 
         == [won_by_1] * 3
 
 
+def test_a_raccoon_in_set_up_is_replaced_and_shuffled_back() -> None:
+    state = game(2, ("raccoon",)).example_state("raccoon_in_set_up")
+    assert state.finding is None and state.script == []
+    assert _rulings(state) == ["first_animals"]
+    assert [zone(state, f"in_habitat[{h}]") for h in ("shoreline", "savannah", "mountain")] \
+        == [(comp(state, "hermit crab"),), (comp(state, "zebra"),), (comp(state, "pika"),)]
+    deck = zone(state, "deck")
+    assert len(deck) == 34 and comp(state, "raccoon") in deck
+
+
+def test_a_raccoon_that_fits_nowhere_spooks_the_chosen_habitat() -> None:
+    state = game(2, ("raccoon",)).example_state("raccoon_fits_nowhere")
+    assert state.finding is None and state.script == []
+    assert _rulings(state) == ["spook"]
+    assert sorted(zone(state, "discard")) == sorted([comp(state, "raccoon"), comp(state, "giraffe")])
+    assert zone(state, "in_habitat[savannah]") == ()
+    assert zone(state, "in_habitat[rainforest]") == (comp(state, "jaguar"),)
+    assert counter(state, "spooked") is True
+
+
+def test_an_animal_as_difficult_as_the_raccoon_is_spooked() -> None:
+    state = game(2, ("raccoon",)).example_state("equal_to_the_raccoon")
+    assert state.finding is None and state.script == []
+    assert _rulings(state) == ["spook"]
+    assert len(zone(state, "discard")) == 3 and zone(state, "in_habitat[mountain]") == ()
+
+
 def test_experience_counts_this_turns_photos_only() -> None:
     # mutant #533 of `rulewright mutate snapshot --seed 1` deletes took_photo's reset, so a
     # photo in an earlier turn withholds every later turn's 3 tokens: no other example sees it
