@@ -116,8 +116,9 @@ def test_copied_code_is_checked_by_the_generated_code_rules() -> None:
         check_flow(tree, bound, None, roots)
     # a copied part may read neither an unknown name nor one of the flow's own
     for ident, message in [("open", "a flow's copied code: generated code names 'open'"),
-                           ("budget", "a flow's copied code names the flow's own 'budget'"),
-                           (TEST, f"a flow's copied code names the flow's own {TEST!r}")]:
+                           ("budget", "a flow's copied code: copied code names the flow's own 'budget'"),
+                           (TEST, f"a flow's copied code: copied code names the flow's own "
+                                  f"{TEST!r}")]:
         bad = ast.Expr(ast.Name(ident, ast.Load()))
         fn = tree.body[0]
         assert isinstance(fn, ast.FunctionDef)
