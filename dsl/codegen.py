@@ -335,6 +335,44 @@ def check_tree(fn: ast.FunctionDef, space: Namespace, local: set[str]) -> None:
     fn.end_lineno, fn.end_col_offset = end - 1, 0
 
 
+def check_inlined(node: ast.AST, space: Namespace, local: set[str],
+                  taken: set[str] | frozenset[str] = frozenset()) -> None:
+    """Check a part of a generated function copied into another tree (a rule's flow,
+    rulewright.engines.flow), by the rules of :func:`check_tree`, without numbering its
+    lines: names helpers bound in ``space``, temporaries or mangled names it handed out,
+    built-ins of :data:`BUILTINS` or ``local``; attributes in :data:`ATTRIBUTES`; constants
+    plain values; no node class :func:`check_tree` forbids; no name in ``taken`` (the
+    other tree's own names).
+
+    Raises:
+        UnsafeTree: the first offending node.
+    """
+    checker = _Checker(space, local)
+    for n in ast.walk(node):
+        cls = n.__class__
+        if cls is ast.Name:
+            ident = n.id  # type: ignore[attr-defined]
+            if ident in taken:
+                raise UnsafeTree(f"copied code names the flow's own {ident!r}")
+            if not checker.name_ok(ident):
+                raise UnsafeTree(f"generated code names {ident!r}")
+        if cls is ast.Constant and n.value.__class__ not in _PLAIN_SET:  # type: ignore[attr-defined]
+            raise UnsafeTree(f"generated code holds a "
+                             f"{type(n.value).__name__} constant")  # type: ignore[attr-defined]
+        if cls is ast.Attribute and n.attr not in ATTRIBUTES:  # type: ignore[attr-defined]
+            raise UnsafeTree(f"generated code reads attribute {n.attr!r}")  # type: ignore[attr-defined]
+        if cls in _FORBIDDEN:
+            raise UnsafeTree(f"generated code holds a {cls.__name__}")
+
+
+def generated_tree(fn: Any, space: Namespace) -> ast.FunctionDef | None:
+    """The checked tree of ``fn`` when it is a function generated in ``space``, else None
+    (a closure written in rulewright, say)."""
+    code = getattr(fn, "__code__", None)
+    record = space.sources.get(code.co_filename) if code is not None else None
+    return None if record is None else record.tree
+
+
 def _line_spec(fn: ast.FunctionDef, spec_lines: Sequence[tuple[int, int]]) -> dict[int, int]:
     """Generated line -> spec line, from (first statement index, spec line) pairs."""
     out: dict[int, int] = {}

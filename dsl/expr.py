@@ -122,6 +122,8 @@ class ExprCompiler:
             "add": runtime.add, "sub": runtime.sub, "mul": runtime.mul, "big": runtime.big,
             "at_statement": runtime.at_statement, "spec_error": runtime.spec_error,
             "value_errors": runtime.VALUE_ERRORS,
+            "loop_error": lambda items: SpecRuntimeError(
+                f"cannot loop over {runtime.spec_value(items, self.members)}"),
             "attr_of": {c.id: c.attrs for c in comps}, "kind_of": {c.id: c.kind for c in comps},
             "owner_of": self._owner, "zone_name_of": lambda st, c: zone_slots[st.loc[c]].name,
             "zone_end": self._zone_end,

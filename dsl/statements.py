@@ -13,7 +13,8 @@ from typing import Any, Callable, Iterable, Sequence
 import attrs
 
 from rulewright.dsl import ast
-from rulewright.dsl.codegen import call, name, reraise, state_attr, store_local, subscript
+from rulewright.dsl.codegen import (call, guarded, name, reraise, state_attr, store_local,
+                                    subscript)
 from rulewright.dsl.coverage import PointTable, constant_truth
 from rulewright.dsl.expr import Code, ExprCompiler, Scope, contents
 from rulewright.dsl.fold import FoldError
@@ -480,8 +481,37 @@ class RuleCompiler:
             self.emit(Together(ls, False, self.site(s, "simultaneously")))
 
     def s_For(self, s: ast.For) -> None:
-        src = self.x.expr(s.source, self.scope)
-        self._loop(s, src, self.scope.slot(s.var), s.body, s.simultaneous)
+        node = self.x.code(s.source, self.scope).node
+        if s.simultaneous:  # its list is checked in Python (each player once)
+            src = self.x.lam(node, line=s.span.line)
+            self._loop(s, src, self.scope.slot(s.var), s.body, True)
+        else:
+            self._plain_loop(s, node, self.scope.slot(s.var), s.body)
+
+    def _plain_loop(self, s: ast.For, source: py.expr, var_slot: int,
+                    body: Iterable[ast.Stmt]) -> None:
+        """A ``for`` loop (not simultaneous) whose start is one generated function (a flow
+        copies it in; :meth:`_loop`'s closure around the source's function is two calls):
+        the list into its hidden slot, the index 0, the same errors at the same site."""
+        ls, ix = self.scope.temp("list"), self.scope.temp("index")
+        space = self.x.space
+        items = space.temp("v")
+        store = py.Name(items, py.Store())
+        kinds = py.Tuple([name("tuple"), name("range")], py.Load())
+        bad = py.UnaryOp(py.Not(), call("isinstance", name(items), kinds))
+        init = [guarded(py.Assign([store], source), reraise("spec_error")),
+                py.If(bad, [py.Raise(call("loop_error", name(items)), None)], []),
+                py.Assign([store_local(ls)], name(items)),
+                py.Assign([store_local(ix)], py.Constant(0))]
+        run = space.function(space.temp("e"), ["st", "l"], init, [(0, s.span.line)])
+        self.emit(Exec(run, (self.site(s, "loop"),), self.site(s, "loop")))
+        top = self.emit(ForNext(ls, ix, var_slot, 0, self.site(s, "loop")))
+        self.breaks.append([])
+        self.block(body)
+        self.emit(Jump(top, self.site(s)))
+        self.patch(top, self.here())
+        for b in self.breaks.pop():
+            self.patch(b, self.here())
 
     def s_Repeat(self, s: ast.Repeat) -> None:
         n = self.x.expr(s.count, self.scope)

@@ -46,8 +46,10 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Sequence
 
+from rulewright.dsl.codegen import Namespace, UnsafeTree, check_inlined
 from rulewright.dsl.machine import (Call, Exec, ForNext, Instr, Jump, JumpUnless, Return,
                                     SpecRuntimeError, Switch)
+from rulewright.engines.inline import OWN, TEST, Inliner
 
 #: ``flow(state, frame, locals, pc, budget, cover) -> (pc, budget)``.
 Flow = Callable[[Any, list[Any], list[Any], int, int, Any], tuple[int, int]]
@@ -60,8 +62,8 @@ LOCAL = (Exec, JumpUnless, Jump, ForNext, Switch)
 #: ... and when it runs rule calls (see :func:`lazy_flows`).
 RUNS = (*LOCAL, Call, Return)
 
-_PARAMS = ("st", "fr", "loc", "pc", "budget", "cover")
-_LOCALS = frozenset({*_PARAMS, "items", "i", "k", "args", "nfr", "q"})
+_PARAMS = ("st", "fr", "l", "pc", "budget", "cover")
+_LOCALS = frozenset({*_PARAMS, "items", "i", "k", "args", "nfr", "q", TEST})
 
 #: A flow runs a rule call itself (the callee's flow, a nested Python call) while the call
 #: stack is shallower than this; deeper calls are left to the interpreter, so a recursive
@@ -91,7 +93,7 @@ def _set(ident: str, value: ast.expr) -> ast.Assign:
 
 
 def _slot(slot: int, ctx: ast.expr_context) -> ast.Subscript:
-    return ast.Subscript(_n("loc"), _int(slot), ctx)
+    return ast.Subscript(_n("l"), _int(slot), ctx)
 
 
 def _cover(point: int) -> list[ast.stmt]:
@@ -142,7 +144,8 @@ def _at(pc: int, start: int) -> list[ast.stmt]:
 
 
 def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
-           bound: dict[str, Any], calls: Calls | None) -> list[ast.stmt]:
+           bound: dict[str, Any], calls: Calls | None,
+           inline: Inliner | None) -> list[ast.stmt]:
     """The statements of the block starting at ``start``: up to a control instruction or
     the next leader (then the flow goes on there)."""
     out: list[ast.stmt] = []
@@ -152,16 +155,20 @@ def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
         cls = type(ins)
         if cls is Exec:
             assert isinstance(ins, Exec)
-            bound[f"f{pc}"] = ins.run
-            out += [*_at(pc, start),
-                    ast.Expr(ast.Call(_n(f"f{pc}"), [_n("st"), _n("loc")], []))]
+            body = inline.statements(ins.run) if inline is not None else None
+            if body is None:
+                bound[f"f{pc}"] = ins.run
+                body = [ast.Expr(ast.Call(_n(f"f{pc}"), [_n("st"), _n("l")], []))]
+            out += [*_at(pc, start), *body]
         elif cls is JumpUnless:
             assert isinstance(ins, JumpUnless)
-            bound[f"f{pc}"] = ins.cond
-            test = ast.Call(_n(f"f{pc}"), [_n("st"), _n("loc")], [])
+            copied = inline.condition(ins.cond) if inline is not None else None
+            if copied is None:
+                bound[f"f{pc}"] = ins.cond
+                copied = [], ast.Call(_n(f"f{pc}"), [_n("st"), _n("l")], [])
             yes = [*_cover(ins.yes), *_goto(pc + 1, start)]
             no = [*_cover(ins.no), *_goto(ins.target, start)]
-            return out + [*_at(pc, start), ast.If(test, yes, no)]
+            return out + [*_at(pc, start), *copied[0], ast.If(copied[1], yes, no)]
         elif cls is Jump:
             assert isinstance(ins, Jump)
             return out + _jump(code, pc, start)
@@ -241,7 +248,7 @@ def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls) -> list[ast.s
                                                ast.Mult(), _n("k")))], [])]
     callee = ast.Call(ast.Subscript(_n("flows"), _int(ins.rule), ast.Load()),
                       [_n("st"), _n("nfr"), _n("args"), _int(0), _n("budget"), _n("cover")], [])
-    run = [_set("args", ast.Call(_n(f"f{pc}"), [_n("st"), _n("loc")], [])),
+    run = [_set("args", ast.Call(_n(f"f{pc}"), [_n("st"), _n("l")], [])),
            *pad,
            _set("pc", _int(pc + 1)),
            ast.Assign([ast.Subscript(_n("fr"), _int(1), ast.Store())], _int(pc + 1)),
@@ -278,21 +285,38 @@ def leaders_of(code: Sequence[Instr]) -> frozenset[int]:
     return frozenset(p for p in out if 0 <= p < len(code))
 
 
-def flow_tree(code: Sequence[Instr], bound: dict[str, Any],
-              calls: Calls | None = None) -> ast.Module:
+def reserved_names(code: Sequence[Instr]) -> frozenset[str]:
+    """Every name a flow of ``code`` binds itself: its parameters and locals, ``flows``,
+    ``error`` and each instruction's ``f{pc}``, ``t{pc}`` and ``n{pc}`` (not ``len``: the
+    built-in, in generated code too)."""
+    own = {f"{kind}{pc}" for kind in "ftn" for pc in range(len(code))}
+    return frozenset({*_LOCALS, "flows", "error", *own})
+
+
+def flow_tree(code: Sequence[Instr], bound: dict[str, Any], calls: Calls | None = None,
+              space: Namespace | None = None,
+              roots: list[ast.AST] | None = None) -> ast.Module:
     """The syntax tree of a rule's flow function; fills ``bound`` with the names it uses.
 
     Args:
         calls: when given, the flow runs rule calls and returns itself (see :func:`_call`);
             else it leaves calls to the interpreter.
+        space: when given, the generated code of Exec and JumpUnless instructions is copied
+            into the flow (rulewright.engines.inline), and ``roots`` (which must be given
+            too) receives the copied parts; the flow then runs in a copy of ``space``'s
+            globals (:func:`flow_function`).
     """
     leaders = leaders_of(code)
+    inline = None
+    if space is not None:
+        assert roots is not None
+        inline = Inliner(space, reserved_names(code))
     bound["error"] = SpecRuntimeError
     if calls is not None:
         bound["flows"] = calls[0]
     # blocks in code order: falling through to the next block is one comparison
     chain: list[ast.stmt] = [ast.If(ast.Compare(_n("pc"), [ast.Eq()], [_int(start)]),
-                                    _block(code, start, leaders, bound, calls), [])
+                                    _block(code, start, leaders, bound, calls, inline), [])
                              for start in sorted(leaders)]
     # a pc that starts no block falls through every test to the interpreter
     loop = ast.While(ast.Constant(True), [*chain, _back_any()], [])
@@ -302,7 +326,26 @@ def flow_tree(code: Sequence[Instr], bound: dict[str, Any],
     body: list[ast.stmt] = [ast.Try([loop], [located], [], [])]
     fn = ast.FunctionDef("flow", ast.arguments([], [ast.arg(p) for p in _PARAMS], None, [],
                                                [], None, []), body, [], None)
-    return ast.fix_missing_locations(ast.Module([fn], []))
+    module = ast.Module([fn], [])
+    if inline is not None and roots is not None:
+        roots.extend(inline.roots)
+    _place(module, {id(r) for r in inline.roots} if inline is not None else set())
+    return module
+
+
+def _place(tree: ast.AST, placed: set[int]) -> None:
+    """Give every node of the flow's own line 1 (as ``ast.fix_missing_locations`` would),
+    skipping the copied parts (ids in ``placed``): those have their positions already, and
+    walking them again was a third of the time to build a flow."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if id(node) in placed:
+            continue
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
+            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
+        stack.extend(ast.iter_child_nodes(node))
 
 
 def _back_any() -> ast.Return:
@@ -332,15 +375,35 @@ def _attribute_ok(node: ast.Attribute) -> bool:
     return isinstance(v, ast.Attribute) and _attribute_ok(v) and node.attr in ("append", "pop")
 
 
-def check_flow(tree: ast.Module, bound: dict[str, Any]) -> None:
+def check_flow(tree: ast.Module, bound: dict[str, Any], space: Namespace | None = None,
+               roots: Sequence[ast.AST] = ()) -> None:
     """Every node of a flow tree is of an allowed class, every name a parameter, one of its
     fixed locals, ``len`` or a name in ``bound``, every attribute the call stack's (see
     :func:`_attribute_ok`), every constant a whole number, None or True.
 
+    The parts in ``roots`` (generated code copied in, see rulewright.engines.inline) are
+    checked instead by the generated code's rules in ``space``
+    (:func:`~rulewright.dsl.codegen.check_inlined`: its names, attributes and plain
+    constants) and must not name any of the flow's own names but ``st``, ``l`` and ``err``.
+
     Raises:
         UnsafeFlow: the first offending node.
     """
-    for node in ast.walk(tree):
+    copied = {id(r) for r in roots}
+    if copied and space is None:
+        raise UnsafeFlow("a flow holds copied code but no namespace to check it by")
+    own = {*_LOCALS, "flows", "error", *bound} - OWN
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if id(node) in copied:
+            assert space is not None
+            try:
+                check_inlined(node, space, set(OWN), own)
+            except UnsafeTree as err:
+                raise UnsafeFlow(f"a flow's copied code: {err}") from err
+            continue
+        stack.extend(ast.iter_child_nodes(node))
         if type(node) not in _ALLOWED:
             raise UnsafeFlow(f"a flow holds a {type(node).__name__}")
         if isinstance(node, ast.Name) and node.id not in _LOCALS and node.id not in bound \
@@ -353,26 +416,35 @@ def check_flow(tree: ast.Module, bound: dict[str, Any]) -> None:
             raise UnsafeFlow(f"a flow holds the constant {node.value!r}")
 
 
-def flow_function(code: Sequence[Instr], label: str, calls: Calls | None = None) -> Flow:
+def flow_function(code: Sequence[Instr], label: str, calls: Calls | None = None,
+                  space: Namespace | None = None) -> Flow:
     """Compile a rule's flow function (see the module docstring).
 
     Args:
         code: the rule's instructions. label: names the generated file in tracebacks
             (``<rulewright flow LABEL>``; reduced to letters, digits and ``_.:-``).
-        calls: see :func:`flow_tree`.
+        calls, space: see :func:`flow_tree`.
     """
     bound: dict[str, Any] = {}
-    tree = flow_tree(code, bound, calls)
-    check_flow(tree, bound)
+    roots: list[ast.AST] = []
+    tree = flow_tree(code, bound, calls, space, roots)
+    check_flow(tree, bound, space, roots)
     safe = "".join(ch if ch.isalnum() or ch in "_.:-" else "_" for ch in label)[:80]
-    space: dict[str, Any] = {"__builtins__": {"len": len}, **bound}
-    exec(compile(tree, f"<rulewright flow {safe}>", "exec"), space)  # checked above
-    fn: Flow = space["flow"]
+    # copied code reads the generated code's globals (helpers, constants, functions); the
+    # flow's own names are none of those (check_flow), so they may be laid over them
+    glob: dict[str, Any] = {"__builtins__": {"len": len}}
+    if roots:
+        assert space is not None
+        glob = {**space.ns}
+    glob.update(bound)
+    exec(compile(tree, f"<rulewright flow {safe}>", "exec"), glob)  # checked above
+    fn: Flow = glob["flow"]
     return fn
 
 
 def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str,
-               nlocals: Sequence[int] | None = None) -> list[Flow]:
+               nlocals: Sequence[int] | None = None,
+               space: Namespace | None = None) -> list[Flow]:
     """One flow per rule, each compiled on its first call (most configurations loaded by a
     check or a mutation campaign run few of their rules, or none).
 
@@ -382,6 +454,8 @@ def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str
         nlocals: every rule's number of locals; when given, the flows run rule calls and
             returns themselves (calling each other through the returned list), so the
             interpreter may enter them at a call or a return too (:data:`RUNS`).
+        space: the configuration's generated-code namespace; when given, the flows hold
+            their instructions' generated code (see :func:`flow_tree`).
     """
     flows: list[Flow] = []
     calls: Calls | None = None if nlocals is None else (flows, nlocals, code_of)
@@ -391,7 +465,7 @@ def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str
                        cover: Any) -> tuple[int, int]:
             fn = flows[r]
             if fn is first_call:  # a caller may hold this stub after the flow was built
-                fn = flows[r] = flow_function(code_of(r), f"{label} {r}", calls)
+                fn = flows[r] = flow_function(code_of(r), f"{label} {r}", calls, space)
             return fn(st, fr, loc, pc, budget, cover)
         return first_call
     flows.extend(stub(r) for r in range(rules))

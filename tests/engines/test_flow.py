@@ -12,6 +12,7 @@ import pytest
 import rulewright as rw
 from rulewright.engines import interpreter
 from rulewright.engines.flow import UnsafeFlow, check_flow, flow_tree
+from rulewright.engines.inline import TEST
 from rulewright.engines.game import Game, bundled_specs
 from rulewright.engines.simulate import playout
 
@@ -66,6 +67,71 @@ def test_a_spec_error_in_a_flow_names_its_statement(tmp_path: Path) -> None:
     assert fast.finding is not None
     assert (fast.finding.kind, fast.finding.line) == ("runtime error", 8)
     assert fast.finding == slow.finding and fast.key() == slow.key()
+
+
+def copied_flow(game: Game, rule: int) -> tuple[ast.Module, dict[str, Any], list[ast.AST]]:
+    """A rule's flow tree with its instructions' generated code copied in."""
+    bound: dict[str, Any] = {}
+    roots: list[ast.AST] = []
+    tree = flow_tree(game.codes[rule], bound, None, game.machine.code_space, roots)
+    return tree, bound, roots
+
+
+def test_a_spec_error_in_copied_code_names_its_statement(tmp_path: Path) -> None:
+    # the failing statement (x += "a") is copied into the flow, not called from it
+    spec = tmp_path / "loop.rules"
+    spec.write_text(LOOP.format(step='"a"'))
+    game = rw.load(spec, players=2)
+    _, bound, roots = copied_flow(game, 0)
+    assert sorted(bound) == ["error"] and len(roots) == 4  # two Execs, a condition's two parts
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.finding is not None
+    assert (fast.finding.kind, fast.finding.line) == ("runtime error", 8)
+    assert fast.finding == slow.finding and fast.key() == slow.key()
+
+
+def test_a_spec_error_in_a_copied_condition_names_its_test(tmp_path: Path) -> None:
+    spec = tmp_path / "cond.rules"
+    spec.write_text('game loop "Loop" { players 2..2 start play }\nvar x = 0\n'
+                    'rule play {\n  while true {\n    if x < "a" {\n      x += 1\n    }\n  }\n}\n'
+                    'scoring(p) { score x }\n')
+    game = rw.load(spec, players=2)
+    _, bound, roots = copied_flow(game, 0)
+    assert sorted(bound) == ["error"] and len(roots) == 3
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.finding is not None
+    assert (fast.finding.kind, fast.finding.line, fast.finding.column) == ("runtime error", 5, 5)
+    assert fast.finding.message == ("wrong kind of value: '<' not supported between "
+                                    "instances of 'int' and 'str'")
+    assert fast.finding == slow.finding and fast.key() == slow.key()
+
+
+def test_copied_code_is_checked_by_the_generated_code_rules() -> None:
+    game = rw.load("tic_tac_toe")
+    space = game.machine.code_space
+    tree, bound, roots = copied_flow(game, 1)
+    assert roots
+    check_flow(tree, bound, space, roots)
+    with pytest.raises(UnsafeFlow, match="no namespace"):
+        check_flow(tree, bound, None, roots)
+    # a copied part may read neither an unknown name nor one of the flow's own
+    for ident, message in [("open", "a flow's copied code: generated code names 'open'"),
+                           ("budget", "a flow's copied code: copied code names the flow's own 'budget'"),
+                           (TEST, f"a flow's copied code: copied code names the flow's own "
+                                  f"{TEST!r}")]:
+        bad = ast.Expr(ast.Name(ident, ast.Load()))
+        fn = tree.body[0]
+        assert isinstance(fn, ast.FunctionDef)
+        fn.body.insert(0, bad)
+        with pytest.raises(UnsafeFlow, match=message):
+            check_flow(tree, bound, space, [*roots, bad])
+        del fn.body[0]
+    bad = ast.Expr(ast.Attribute(ast.Name("st", ast.Load()), "game", ast.Load()))
+    with pytest.raises(UnsafeFlow, match="reads attribute 'game'"):
+        check_flow(ast.Module([bad], []), bound, space, [bad])
+    bad = ast.Expr(ast.Constant(b"raw"))
+    with pytest.raises(UnsafeFlow, match="holds a bytes constant"):
+        check_flow(ast.Module([bad], []), bound, space, [bad])
 
 
 def test_flow_trees_are_checked() -> None:
