@@ -64,6 +64,16 @@ def positive(text: str) -> int:
     return value
 
 
+def example_count(text: str) -> int:
+    """An option type: test runs per configuration, 1 to
+    :data:`~rulewright.invariants.profiles.MAX_EXAMPLES` (else a usage error)."""
+    from rulewright.invariants.profiles import MAX_EXAMPLES
+    value = positive(text)
+    if value > MAX_EXAMPLES:
+        raise ValueError(f"{text} (at most {MAX_EXAMPLES})")
+    return value
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     """The plugin's command-line and ini options (a bad value is a usage error)."""
     from rulewright.invariants.profiles import PROFILES
@@ -72,7 +82,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="collect every *.rules file (not only those named on the command line)")
     group.addoption("--rulewright-profile", default="ci", choices=sorted(PROFILES),
                     help="verification profile: dev, ci (default) or thorough")
-    group.addoption("--rulewright-examples", type=positive, default=None, metavar="N",
+    group.addoption("--rulewright-examples", type=example_count, default=None, metavar="N",
                     help="test runs (Hypothesis examples) per configuration, 1 or more")
     group.addoption("--rulewright-strict", action="store_true", default=False,
                     help="fail the gaps items when a rulebook gap is reachable")
