@@ -57,20 +57,12 @@ class RulewrightFailure(Exception):
 
 
 def positive(text: str) -> int:
-    """An option type: a whole number of 1 or more (else pytest reports a usage error)."""
-    value = int(text)  # a ValueError is reported by pytest as a usage error
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
-def example_count(text: str) -> int:
-    """An option type: test runs per configuration, 1 to
-    :data:`~rulewright.invariants.profiles.MAX_EXAMPLES` (else a usage error)."""
+    """An option type: a whole number of 1 or more, and (the option counts test runs) at most
+    :data:`~rulewright.invariants.profiles.MAX_EXAMPLES` (else pytest reports a usage error)."""
     from rulewright.invariants.profiles import MAX_EXAMPLES
-    value = positive(text)
-    if value > MAX_EXAMPLES:
-        raise ValueError(f"{text} (at most {MAX_EXAMPLES})")
+    value = int(text)  # a ValueError is reported by pytest as a usage error
+    if not 1 <= value <= MAX_EXAMPLES:
+        raise ValueError(text)
     return value
 
 
@@ -82,7 +74,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="collect every *.rules file (not only those named on the command line)")
     group.addoption("--rulewright-profile", default="ci", choices=sorted(PROFILES),
                     help="verification profile: dev, ci (default) or thorough")
-    group.addoption("--rulewright-examples", type=example_count, default=None, metavar="N",
+    group.addoption("--rulewright-examples", type=positive, default=None, metavar="N",
                     help="test runs (Hypothesis examples) per configuration, 1 or more")
     group.addoption("--rulewright-strict", action="store_true", default=False,
                     help="fail the gaps items when a rulebook gap is reachable")
