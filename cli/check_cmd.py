@@ -16,7 +16,7 @@ from rulewright.dsl.patch import apply_patches
 from rulewright.dsl.check import check
 from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.listing import machine_listing
-from rulewright.engines.game import display_path, load_spec, spec_path
+from rulewright.engines.game import NotUtf8Error, display_path, load_spec, spec_path
 from rulewright.errors import Diagnostic, SpecError, UsageError
 
 #: The ``--json`` document's format (schema: rulewright.engines.schemas).
@@ -113,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
                 diags += _compile_errors(spec)
         except SpecError as err:
             diags = list(err.diagnostics)
+            source = Path(path).read_text(encoding="utf-8", errors="replace")
+        except NotUtf8Error as err:  # that file's error; the other files are still checked
+            diags = [err.diagnostic]
             source = Path(path).read_text(encoding="utf-8", errors="replace")
         errors = [d for d in diags if d.severity == "error"]
         failed |= bool(errors)

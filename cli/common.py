@@ -6,7 +6,6 @@ import argparse
 from contextlib import AbstractContextManager
 from typing import Any
 
-from rulewright.errors import UsageError
 from rulewright.invariants.backend import Backend, open_backend
 from rulewright.invariants.report import versions
 
@@ -18,10 +17,11 @@ def version_line() -> str:
 
 
 def player_list(text: str) -> list[int]:
-    """Parse ``2,3,4`` or ``2-4`` into player counts.
+    """Parse ``2,3,4`` or ``2-4`` into player counts (an argparse type: a bad list is the
+    subcommand's usage error, pointing to its ``--help``).
 
     Raises:
-        UsageError: not a list of whole numbers.
+        argparse.ArgumentTypeError: not a list of whole numbers of 1 or more.
     """
     out: list[int] = []
     try:
@@ -29,16 +29,18 @@ def player_list(text: str) -> list[int]:
             if "-" in part:
                 lo, hi = part.split("-", 1)
                 if int(hi) < int(lo):
-                    raise UsageError(f"--players range {part!r} runs backwards; write {hi}-{lo}")
+                    raise argparse.ArgumentTypeError(f"range {part!r} runs backwards; "
+                                                     f"write {hi}-{lo}")
                 if int(hi) - int(lo) > 1000:
-                    raise UsageError(f"--players range {part!r} is too long")
+                    raise argparse.ArgumentTypeError(f"range {part!r} is too long")
                 out.extend(range(int(lo), int(hi) + 1))
             elif part.strip():
                 out.append(int(part))
     except ValueError:
-        raise UsageError(f"--players takes whole numbers like 2,3,4 or 2-4, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"whole numbers like 2,3,4 or 2-4, not {text!r}") \
+            from None
     if not out or min(out) < 1:
-        raise UsageError(f"--players needs at least one count of 1 or more, not {text!r}")
+        raise argparse.ArgumentTypeError(f"at least one count of 1 or more, not {text!r}")
     return out
 
 
@@ -50,6 +52,18 @@ def positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    return value
+
+
+def example_count(text: str) -> int:
+    """An argparse type: test runs per configuration, 1 to
+    :data:`~rulewright.invariants.profiles.MAX_EXAMPLES`."""
+    from rulewright.invariants.profiles import MAX_EXAMPLES
+    value = positive(text)
+    if value > MAX_EXAMPLES:
+        raise argparse.ArgumentTypeError(f"{value} test runs per configuration is more than "
+                                         f"the {MAX_EXAMPLES:,} allowed (the thorough "
+                                         "profile runs up to 600)")
     return value
 
 

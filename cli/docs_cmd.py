@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.cli.common import positive
+from rulewright.dsl import ast
 from rulewright.cli.paths import docs_output
 from rulewright.engines.game import bundled_specs, load_spec, spec_path
 from rulewright.errors import SpecError, UsageError
@@ -123,6 +124,39 @@ def _refuse_stale(doc: dict[str, Any], path: Path) -> None:
         raise UsageError(f"--verify-json {path}: " + "; ".join(problems))
 
 
+def _built_specs(args: argparse.Namespace) -> list[Path] | None:
+    """The spec files the build makes pages of: those named, else (without a Sphinx project
+    to build) the bundled ones; None for a Sphinx project, whose pages name their specs."""
+    if args.specs:
+        return [spec_path(s) for s in args.specs]
+    if args.source is not None or (Path("docs") / "conf.py").is_file():
+        return None
+    return [spec_path(s) for s in bundled_specs()]
+
+
+def _refuse_unrelated(doc: dict[str, Any], path: Path, built: list[Path]) -> None:
+    """Refuse verify results that hold no spec the build makes pages of (the pages would
+    all say "not verified", and the build would pass).
+
+    Raises:
+        UsageError: naming the specs the results hold and the specs the docs build.
+        SpecError: a spec to build does not parse.
+    """
+    held = sorted({g["spec"] for g in doc.get("games") or []
+                   if isinstance(g, dict) and isinstance(g.get("spec"), str)})
+    ids: list[str] = []
+    for spec_file in built:
+        game = next((d for d in load_spec(spec_file).decls if isinstance(d, ast.Game)), None)
+        if game is not None and game.id not in ids:
+            ids.append(game.id)
+    if set(held) & set(ids):
+        return
+    holds = ("results of " + ", ".join(held)) if held else "no results of any spec"
+    raise UsageError(f"--verify-json {path}: the file holds {holds}, but the docs build "
+                     f"{', '.join(ids) or 'no game'}; give the results of a spec the docs "
+                     "build (rulewright verify SPEC --json FILE), or name its spec to build")
+
+
 def _fresh_results(specs: list[Path], profile: str, out: Path) -> Path:
     """Verify ``specs`` with ``profile`` and write the report to ``out`` (verify's JSON).
 
@@ -175,6 +209,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--verify-json {args.verify_json}: not a 'rulewright verify --json' "
                              "file")
         _refuse_stale(head, args.verify_json)
+        built = _built_specs(args)
+        if built is not None:
+            _refuse_unrelated(head, args.verify_json, built)
     try:
         from sphinx.cmd.build import build_main
     except ModuleNotFoundError:

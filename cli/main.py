@@ -1,8 +1,9 @@
 """The ``rulewright`` command: argument parsing and dispatch only.
 
-Exit codes: 0 success; 1 the spec has errors, an invariant was violated, or a trace cannot be
-replayed (corrupt, of another spec, diverging);
-2 a usage error (bad flag, unknown spec, unreadable file); 3 an internal error (a bug);
+Exit codes: 0 success; 1 the spec has errors, an invariant was violated (also one a replayed
+counterexample reproduces), or a trace cannot be replayed (corrupt, of another spec,
+diverging, a recorded violation that does not reproduce);
+2 a usage error (bad flag, unknown spec, unreadable file), named with its subcommand; 3 an internal error (a bug);
 141 the reader of the output left (``| head``), as for a process killed by SIGPIPE.
 Each subcommand lives in its own module and registers itself in :data:`COMMANDS`.
 """
@@ -46,6 +47,8 @@ class _Parser(argparse.ArgumentParser):
         # and would change meaning when a new flag shares the prefix
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        #: the subcommands' parsers by name (the top level's; see :func:`parse`)
+        self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}\n(see '{self.prog} --help')")
@@ -66,7 +69,23 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for register in _commands():
         register(sub)
+    parser.commands = dict(sub.choices)
     return parser
+
+
+def parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
+    """Parse ``argv``; arguments no parser knows are the usage error of the subcommand they
+    came with, so its message points to ``rulewright COMMAND --help``, not the top level's.
+
+    Raises:
+        UsageError: a bad flag or value (from the parser that owns it).
+    """
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        commands: dict[str, argparse.ArgumentParser] = getattr(parser, "commands", {})
+        owner = commands.get(getattr(args, "command", None) or "", parser)
+        owner.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 def _stdout_is_devnull() -> bool:
@@ -82,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in args_list
     try:
         parser = build_parser()
-        args = parser.parse_args(args_list)
+        args = parse(parser, args_list)
         if args.version:
             print(version_line())
             return EXIT_OK

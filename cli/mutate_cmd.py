@@ -19,7 +19,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rulewright.cli.common import add_backend, backend, player_list, positive
+from rulewright.cli.common import (add_backend, backend, example_count, player_list,
+                                   positive)
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.paths import output_file
 from rulewright.cli.progress_lines import LineProgress
@@ -61,9 +62,9 @@ def register(sub: Any) -> None:
     p.add_argument("--profile", choices=sorted(PROFILES), default="ci",
                    help="verify profile for each mutant (default ci): its largest example "
                         "count and its step count, without its time budget")
-    p.add_argument("--examples", type=positive, metavar="N",
+    p.add_argument("--examples", type=example_count, metavar="N",
                    help="test runs (Hypothesis examples) per configuration (default: the "
-                        "profile's largest)")
+                        "profile's largest; at most 100,000)")
     p.add_argument("--players", type=player_list,
                    help="player counts, e.g. 2,3 or 2-4 (default: all the spec allows)")
     p.add_argument("--playouts", type=positive, default=PLAYOUTS, metavar="N",

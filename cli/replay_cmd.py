@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 from rulewright.engines.trace import play_by_play, read_trace, replay
+from rulewright.errors import SpecError
+
+#: The exit status for a --spec file with errors: a usage error, as verify and mutate give.
+EXIT_SPEC = 2
 
 
 def register(sub: Any) -> None:
@@ -14,19 +19,35 @@ def register(sub: Any) -> None:
     p = sub.add_parser("replay", help="re-run a trace file and print it",
                        description="Re-execute a trace, check that every step matches the spec, "
                                    "and print a play-by-play citing the rule of each step. "
-                                   "Exit 1 when the trace diverges or comes from another spec "
-                                   "version.")
+                                   "A verify counterexample's recorded violation is re-checked "
+                                   "at its step and printed. Exit 0 when the trace replays, 1 "
+                                   "when it records a violation that replaying reproduces, or "
+                                   "when the trace diverges, comes from another spec version or "
+                                   "records a violation that does not reproduce; 2 on usage "
+                                   "errors and when the --spec file has errors.")
     p.add_argument("trace", type=Path, help="a trace JSON file (from simulate or verify)")
     p.add_argument("--spec", help="use this .rules file instead of the bundled spec")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay and print."""
+    """Replay and print; a recorded violation is re-checked first (exit 1 either way: it
+    reproduces, or the trace does not replay)."""
     doc = read_trace(args.trace)
-    game, states = replay(doc, args.spec, what=str(args.trace))
+    try:
+        game, states = replay(doc, args.spec, what=str(args.trace))
+    except SpecError as err:  # the --spec file's own errors, each with its line
+        print(err.render(), file=sys.stderr)
+        return EXIT_SPEC
+    reproduced = None
+    if doc.get("violation") is not None:
+        from rulewright.invariants.recheck import recheck  # Hypothesis: only when needed
+        reproduced = recheck(game, doc, states)
     print(f"{game.machine.game.title}: {doc['players']} players, {len(doc['history'])} steps, "
           f"replayed exactly")
     for line in play_by_play(game, doc, states):
         print(line)
+    if reproduced is not None:
+        print(reproduced.line())
+        return 1
     return 0

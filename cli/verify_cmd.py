@@ -20,7 +20,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rulewright.cli.common import add_backend, backend, player_list, positive
+from rulewright.cli.common import (add_backend, backend, example_count, player_list,
+                                   positive)
 from rulewright.cli.coverage_output import coverage_lines
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.progress_lines import LineProgress
@@ -61,9 +62,9 @@ def register(sub: Any) -> None:
                         "and each edition; both: all of these (default)")
     p.add_argument("--edition", metavar="E",
                    help="verify this edition only (its errata and variants)")
-    p.add_argument("--examples", type=positive, metavar="N",
+    p.add_argument("--examples", type=example_count, metavar="N",
                    help="test runs (Hypothesis examples) per configuration (default: what the "
-                        "profile's time budget allows)")
+                        "profile's time budget allows; at most 100,000)")
     p.add_argument("--seed", type=seed_number, metavar="S",
                    help="Hypothesis' random seed (default: a new one; every run prints its "
                         "seed). The same seed with the same --examples, an empty or unchanged "

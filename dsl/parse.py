@@ -511,6 +511,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
             left = ast.BinOp(span, str(c[i]), left, c[i + 1])
         return cast(ast.Expr, left)
 
+    def paren(self, meta: Meta, c: list[Any]) -> ast.Expr:
+        return cast(ast.Expr, c[0])  # grouping only: a tree node so that its nesting counts
+
     def neg(self, meta: Meta, c: list[Any]) -> ast.Expr:
         return ast.Neg(self.s(meta), c[0])
 
@@ -574,10 +577,15 @@ def _is_prov(x: Any) -> bool:
                                        and x[0] in ("assume", "note"))
 
 
-#: How deep expressions and blocks may nest. Every later pass (AST building, checking,
-#: compiling, evaluating) recurses once per level, so this keeps them far from Python's
-#: recursion limit; real rules nest a dozen levels at most.
+#: How deep expressions and blocks may nest: each block, statement, call, list, operator and
+#: pair of parentheses is a level, while a flat chain ``a + b + c`` is one. Real rules nest a
+#: dozen levels at most.
 MAX_DEPTH = 100
+#: How deep an expression may be as evaluated, where each operator of a chain is a level
+#: (``a + b + c`` is ``(a + b) + c``). Every later pass (checking, compiling, rendering)
+#: recurses once per such level, so this keeps them far from Python's recursion limit (they
+#: were measured to pass 300, and fail at 500 levels).
+MAX_OPERATIONS = 250
 #: A number in spec text has at most this many digits (below 10**18, so it fits 64 bits).
 MAX_DIGITS = 18
 
@@ -585,27 +593,41 @@ MAX_DIGITS = 18
 _PASSTHROUGH = frozenset({"or_", "and_", "compare", "arith"})
 
 
-def _too_deep(tree: Tree[Token]) -> Meta | None:
-    """The position of the first subtree nested deeper than :data:`MAX_DEPTH`, or None.
+def _too_deep(tree: Tree[Token]) -> tuple[Meta | Token, str] | None:
+    """Where the tree first nests past :data:`MAX_DEPTH` or :data:`MAX_OPERATIONS`, with the
+    message, or None.
 
-    Levels are counted as the AST will nest: a chain ``a + b + c`` is one parse-tree node
-    but a left-nested AST, so it counts one level per operator, and a precedence node with
-    a single child (``or_`` around a lone comparison) becomes no AST node, so it counts none.
+    A precedence node with a single child (``or_`` around a lone comparison) becomes no AST
+    node, so it counts as no level. A chain ``a + b + c`` is one parse-tree node: one level
+    of nesting, but one operation per operator (the AST nests it to the left); past
+    :data:`MAX_OPERATIONS` the place is the operator that goes past. Parentheses are a level
+    of nesting and no operation.
     """
-    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
+    stack: list[tuple[Tree[Token], int, int]] = [(tree, 0, 0)]
     while stack:
-        node, depth = stack.pop()
+        node, depth, ops = stack.pop()
         if depth > MAX_DEPTH:
-            return node.meta
-        for child in node.children:
-            if isinstance(child, Tree):
-                if child.data in _PASSTHROUGH and len(child.children) == 1:
-                    step = 0
-                elif child.data == "arith":
-                    step = len(child.children) // 2
-                else:
-                    step = 1
-                stack.append((child, depth + step))
+            return node.meta, f"nested more than {MAX_DEPTH} levels deep"
+        for child in reversed(node.children):  # popped in the order of the text
+            if not isinstance(child, Tree):
+                continue
+            if child.data in _PASSTHROUGH and len(child.children) == 1:
+                nest, step = 0, 0
+            elif child.data == "arith":
+                nest, step = 1, len(child.children) // 2
+                if ops + step > MAX_OPERATIONS:
+                    op = child.children[2 * max(1, MAX_OPERATIONS - ops + 1) - 1]
+                    return (op if isinstance(op, Token) else child.meta,
+                            f"more than {MAX_OPERATIONS} operations deep (each operator of a "
+                            "chain such as a + b + c is one)")
+            elif child.data == "paren":
+                nest, step = 1, 0
+            else:
+                nest, step = 1, 1
+            if ops + step > MAX_OPERATIONS:
+                return child.meta, (f"more than {MAX_OPERATIONS} operations deep (each "
+                                    "operator of a chain such as a + b + c is one)")
+            stack.append((child, depth + nest, ops + step))
     return None
 
 
@@ -670,15 +692,17 @@ def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
     # the depth first: what comes after it (scan_values, the transformer) recurses
     deep = _too_deep(tree)
     if deep is not None:
-        raise SpecError([Diagnostic(_span(path, deep), f"nested more than {MAX_DEPTH} levels deep",
+        raise SpecError([Diagnostic(_span(path, deep[0]), deep[1],
                                     "split it with 'let', a function or a rule")],
                         {path: text})
-    big = next(tree.scan_values(lambda t: isinstance(t, Token) and t.type == "INT"
-                                and len(t) > MAX_DIGITS), None)
-    if big is not None:  # before int(): past 4,300 digits Python refuses the conversion
-        raise SpecError([Diagnostic(_span(path, big), f"number too large: {len(big)} digits",
-                                    f"a whole number has at most {MAX_DIGITS} digits")],
-                        {path: text})
+    # each number too large, in the order of the text (at most MAX_SYNTAX_ERRORS of them)
+    big = sorted(tree.scan_values(lambda t: isinstance(t, Token) and t.type == "INT"
+                                  and len(t) > MAX_DIGITS),
+                 key=lambda t: (t.line or 0, t.column or 0))[:MAX_SYNTAX_ERRORS]
+    if big:  # before int(): past 4,300 digits Python refuses the conversion
+        raise SpecError([Diagnostic(_span(path, b), f"number too large: {len(b)} digits",
+                                    f"a whole number has at most {MAX_DIGITS} digits")
+                         for b in big], {path: text})
     try:
         decls = _ToAst(path).transform(tree)
     except VisitError as err:
@@ -701,4 +725,4 @@ def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
 
 ParseFn = Callable[[str], Any]
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "grammar_text", "match_mistake", "parse", "parser"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_OPERATIONS", "grammar_text", "match_mistake", "parse", "parser"]

@@ -14,7 +14,7 @@ from rulewright.dsl.parse import parse
 from rulewright.dsl.patch import apply_patches, edition_selection
 from rulewright.engines.flow import RUNS, lazy_flows
 from rulewright.engines.state import State
-from rulewright.errors import UsageError
+from rulewright.errors import Diagnostic, Span, UsageError
 
 
 def bundled_specs() -> list[str]:
@@ -74,12 +74,32 @@ def _parse_cached(path: str, mtime: float) -> ast.Spec:
 MAX_SPEC_BYTES = 4 * 1024 * 1024
 
 
+class NotUtf8Error(UsageError):
+    """A spec file that is not UTF-8 text: a usage error that knows where the first bad byte
+    is (``rulewright check`` reports it as the file's error and goes on to the next file).
+
+    Attributes:
+        diagnostic: the error at the bad byte's line and column.
+    """
+
+    def __init__(self, path: Path, err: UnicodeDecodeError) -> None:
+        data = bytes(err.object)
+        line_start = data.rfind(b"\n", 0, err.start) + 1
+        line = data.count(b"\n", 0, err.start) + 1
+        column = len(data[line_start:err.start].decode("utf-8", errors="replace")) + 1
+        shown = display_path(path)
+        message = f"not UTF-8 text ({err.reason} at byte {err.start})"
+        super().__init__(f"{shown}:{line}:{column}: {message}")
+        self.diagnostic = Diagnostic(Span(shown, line, column, line, column + 1), message,
+                                     "save the file as UTF-8")
+
+
 def load_spec(spec: str | Path) -> ast.Spec:
     """Parse a spec by name or path (cached per file and modification time).
 
     Raises:
-        UsageError: no such spec, or one larger than :data:`MAX_SPEC_BYTES`. SpecError: a
-            syntax error.
+        UsageError: no such spec, or one larger than :data:`MAX_SPEC_BYTES`;
+            :class:`NotUtf8Error`: not UTF-8 text. SpecError: a syntax error.
     """
     p = spec_path(spec)
     info = p.stat()
@@ -89,7 +109,7 @@ def load_spec(spec: str | Path) -> ast.Spec:
     try:
         return _parse_cached(str(p), info.st_mtime)
     except UnicodeDecodeError as err:
-        raise UsageError(f"{p}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+        raise NotUtf8Error(p, err) from None
 
 
 def seen_by(zone: ZoneSlot, players: int) -> int:

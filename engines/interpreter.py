@@ -24,6 +24,7 @@ from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceN
 from rulewright.dsl.labels import distinct
 from rulewright.dsl.runtime import STEP_WORK, not_a_player, relocate
 from rulewright.engines.flow import NEST, RETURNED
+from rulewright.engines.schema import MAX_NUMBER_DIGITS
 
 if TYPE_CHECKING:
     from rulewright.engines.game import Game
@@ -477,14 +478,28 @@ class Interpreter:
         return scores, tuple([tuple(k) for k in keys])
 
 
+#: A score or tie-break value is smaller in magnitude than this: it has at most as many digits
+#: as a number in a trace file may have (:data:`~rulewright.engines.schema.MAX_NUMBER_DIGITS`),
+#: so every game the engine scores writes a trace that replays. Past it the scoring is a spec
+#: defect (a "runtime error" finding at the score's line), not a result.
+SCORE_LIMIT = 10 ** MAX_NUMBER_DIGITS
+
+
 def _whole(v: Any, what: str, player: int) -> int:
     """A score or tie-break value as an int (true and false count 1 and 0).
 
     Raises:
-        SpecRuntimeError: not a whole number.
+        SpecRuntimeError: not a whole number, or one of :data:`SCORE_LIMIT` or more in
+            magnitude.
     """
     if v.__class__ is int:
-        return v  # type: ignore[no-any-return, unused-ignore]
-    if isinstance(v, int):
-        return int(v)
-    raise SpecRuntimeError(f"the {what} of player {player} is {v!r}, not a whole number")
+        n: int = v
+    elif isinstance(v, int):
+        n = int(v)
+    else:
+        raise SpecRuntimeError(f"the {what} of player {player} is {v!r}, not a whole number")
+    if -SCORE_LIMIT < n < SCORE_LIMIT:
+        return n
+    raise SpecRuntimeError(f"the {what} of player {player} is a number of {len(str(abs(n)))} "
+                           f"digits; a score has at most {MAX_NUMBER_DIGITS} digits (as a "
+                           "number in a trace file)")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -100,8 +101,14 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
     """Load the game a trace was made with, checking game id and fingerprint first.
 
     Only a bundled spec is opened on the trace's word; any other file must come from the
-    user (``spec``). Nothing is compiled, and no line of the file is shown, until the file's
-    fingerprint and game id match the trace's.
+    user (``spec``). A file the user names that declares the trace's game (``game ID`` at
+    the start of a line) is parsed first, so that its syntax errors are shown with their
+    lines rather than reported as another version of the spec; of any other file no line is
+    shown, and nothing is compiled until its fingerprint and game id match the trace's.
+
+    Raises:
+        SpecError: ``spec`` has syntax errors. TraceError: another spec, another version of
+            it, or a configuration it cannot load. UsageError: ``spec`` names no file.
     """
     if spec is None:
         source = doc.get("source") or doc["spec"]
@@ -116,6 +123,10 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
         path = spec_path(spec)
     shown = display_path(path)
     text = _spec_text(path, shown)
+    if spec is not None and re.search(rf"^[ \t]*game\s+{re.escape(doc['spec'])}\b", text, re.M):
+        # the user's own spec of the trace's game: its syntax errors, with their lines (a
+        # file that declares no such game, e.g. one named by mistake, is never quoted)
+        load_spec(path)
     got = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     if got != doc["fingerprint"]:
         raise TraceError(f"the trace was made with another version of spec {doc['spec']!r} "

@@ -63,6 +63,10 @@ PROFILES: dict[str, Profile] = {
 
 DEFAULT_PROFILE = "dev"
 
+#: The most test runs (Hypothesis examples) per configuration a run may ask for
+#: (``--examples``): far past the thorough profile's 600, but a run that ends.
+MAX_EXAMPLES = 100_000
+
 
 def database_root() -> Path:
     """``$RULEWRIGHT_CACHE/hypothesis``, else ``$XDG_CACHE_HOME/rulewright/hypothesis``, else

@@ -57,9 +57,11 @@ class RulewrightFailure(Exception):
 
 
 def positive(text: str) -> int:
-    """An option type: a whole number of 1 or more (else pytest reports a usage error)."""
+    """An option type: a whole number of 1 or more, and (the option counts test runs) at most
+    :data:`~rulewright.invariants.profiles.MAX_EXAMPLES` (else pytest reports a usage error)."""
+    from rulewright.invariants.profiles import MAX_EXAMPLES
     value = int(text)  # a ValueError is reported by pytest as a usage error
-    if value < 1:
+    if not 1 <= value <= MAX_EXAMPLES:
         raise ValueError(text)
     return value
 

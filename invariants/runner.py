@@ -242,7 +242,8 @@ def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Inv
     kept in ``traces``)."""
     states: list[State] = []
     state, doc = game_trace(game, v.state.seed, v.state.history, states)
-    doc["violation"] = {"invariant": v.invariant, "message": v.message}
+    doc["violation"] = {"invariant": v.invariant, "message": v.message,
+                        "step": len(v.state.history)}
     path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-{v.invariant}.json")
     _keep(path, doc, traces)
     lines = play_by_play(game, doc, states)

@@ -137,13 +137,15 @@ def test_no_file_at_all_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
     assert "the following arguments are required: SPEC" in err
 
 
-def test_a_file_that_is_not_utf8_is_a_usage_error(tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_that_is_not_utf8_is_its_error_at_the_bad_byte(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # (a usage error that stopped the whole check, before; see test_trust_replay_and_limits)
     path = tmp_path / "latin1.rules"
     path.write_bytes('game g "Játék" { }'.encode("latin-1"))
-    code, _, err = run(capsys, str(path))
-    assert code == 2
-    assert err.startswith(f"rulewright: {path}: not UTF-8 text")
+    code, out, err = run(capsys, str(path))
+    assert (code, out) == (1, f"{path}: 1 error(s)\n")
+    assert err.startswith(f"{path}:1:10: error: not UTF-8 text (invalid continuation byte "
+                          "at byte 9)\n")
 
 
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -115,8 +115,10 @@ def test_a_flag_cut_short_is_not_taken_for_a_longer_one(
     """Found by a new user: '--versio' printed the version (argparse's prefix matching)."""
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert f"rulewright: unrecognized arguments: {' '.join(argv[-2:] if len(argv) > 1 else argv)}" \
-        in err
+    # a subcommand's flag is its usage error, pointing to its help
+    prog = "rulewright simulate" if len(argv) > 1 else "rulewright"
+    assert err == (f"{prog}: unrecognized arguments: "
+                   f"{' '.join(argv[-2:] if len(argv) > 1 else argv)}\n(see '{prog} --help')\n")
 
 
 def test_simulate_in_a_log_prints_progress_lines_not_a_blank_line(

@@ -11,7 +11,8 @@ import pytest
 import rulewright as rw
 from rulewright.dsl.check import MAX_BOUND, MAX_INSTANCES, MAX_PLAYERS, check
 from rulewright.dsl.layout import MAX_COMPONENTS, MAX_DATA_BYTES
-from rulewright.dsl.parse import MAX_DEPTH, MAX_DIGITS, parse
+from rulewright.dsl.parse import MAX_DEPTH, MAX_DIGITS, MAX_OPERATIONS, parse
+from rulewright.engines.schema import MAX_NUMBER_DIGITS
 from rulewright.errors import SpecError
 
 DOC = (Path(__file__).parents[2] / "docs" / "language.md").read_text(encoding="utf-8")
@@ -19,7 +20,8 @@ LIMITS = DOC.split("## Limits", 1)[1].split("\n## ", 1)[0]
 
 
 @pytest.mark.parametrize("value", [MAX_DIGITS, MAX_PLAYERS, MAX_BOUND, MAX_COMPONENTS,
-                                   MAX_INSTANCES, csv.field_size_limit(), MAX_DEPTH])
+                                   MAX_INSTANCES, csv.field_size_limit(), MAX_DEPTH,
+                                   MAX_OPERATIONS, MAX_NUMBER_DIGITS])
 def test_the_limits_section_states_each_limit(value: int) -> None:
     assert re.search(rf"\b{value}\b", LIMITS)
 

@@ -117,6 +117,9 @@ def test_worked_examples_are_items_with_their_lines(examples: pytest.Pytester) -
      "argument --rulewright-profile: invalid choice: 'fast' (choose from 'ci', 'dev', "
      "'thorough')"),
     (("--rulewright-examples", "0"), "argument --rulewright-examples: invalid positive value: '0'"),
+    # at most MAX_EXAMPLES (an endless run, before)
+    (("--rulewright-examples", "100001"),
+     "argument --rulewright-examples: invalid positive value: '100001'"),
 ])
 def test_a_bad_option_is_a_usage_error(specs: pytest.Pytester, args: tuple[str, ...],
                                        message: str) -> None:

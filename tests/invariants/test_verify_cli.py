@@ -52,8 +52,12 @@ def test_violation_exit_1_prints_rules_play_by_play_and_trace(
     # a trace of a spec file replays only with the file named (issue 15)
     assert main(["replay", str(trace)]) == 1
     assert "give the file with --spec" in capsys.readouterr().err
-    assert main(["replay", str(trace), "--spec", str(BROKEN / "token_from_nothing.rules")]) == 0
-    assert "2 steps, replayed exactly" in capsys.readouterr().out
+    # the recorded violation is re-checked at its step: reproduced, so exit 1 (violations)
+    assert main(["replay", str(trace), "--spec", str(BROKEN / "token_from_nothing.rules")]) == 1
+    out = capsys.readouterr().out
+    assert "2 steps, replayed exactly" in out
+    assert out.splitlines()[-1] == ("reproduced: tokens at step 2: token chip: holders sum to "
+                                    "7, declared total 6 (bank=6, chips[0]=1)")
 
 
 def test_spec_error_and_usage_error_exit_2(capsys: pytest.CaptureFixture[str],

@@ -1,0 +1,104 @@
+"""Re-checking the violation a verify counterexample trace records.
+
+``rulewright verify`` writes each counterexample as a trace with a ``violation`` field: the
+invariant, its message and the step it broke at (actions applied then). Replaying the trace
+(:func:`~rulewright.engines.trace.replay`) reproduces the moves; :func:`recheck` then runs
+that invariant over the replayed states exactly as verify ran it (every state from the
+initial one, with the same context: the keys of the game so far, the state before the last
+action, randomness seeded from the game's seed) and says whether it breaks at the recorded
+step with the recorded message. A recorded violation that does not come back (a forged field,
+a trace of another spec version, a fixed spec) is a trace that does not replay.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from attrs import frozen
+
+from rulewright.engines.game import Game
+from rulewright.engines.state import State
+from rulewright.errors import TraceError
+from rulewright.invariants.base import Context, InvariantViolation
+from rulewright.invariants.hidden import has_secrets
+from rulewright.invariants.library import invariants_for, names
+from rulewright.invariants.stateful import Checker, Recorder
+
+
+@frozen
+class Reproduced:
+    """A recorded violation that replaying reproduced.
+
+    Attributes:
+        invariant: its name. step: actions applied when it broke. message: what broke.
+    """
+
+    invariant: str
+    step: int
+    message: str
+
+    def line(self) -> str:
+        """``reproduced: tokens at step 2: token chip: ...`` (what ``replay`` prints)."""
+        return f"reproduced: {self.invariant} at step {self.step}: {self.message}"
+
+
+def _cut(text: str, most: int = 300) -> str:
+    """A recorded text for a message, cut so that a forged trace cannot flood it."""
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def recorded_step(doc: dict[str, Any]) -> int:
+    """The step a trace's ``violation`` names (traces of earlier versions name none: their
+    violation is at the last step, where verify's counterexamples end)."""
+    step = doc["violation"].get("step")
+    return len(doc["history"]) if step is None else int(step)
+
+
+def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
+    """Check that the violation ``doc`` records breaks again in the replayed ``states``.
+
+    Args:
+        game: the game the trace was replayed in. doc: the trace, with a ``violation``.
+        states: from :func:`~rulewright.engines.trace.replay`: the state before each step
+            and the final one.
+
+    Returns:
+        The reproduced violation.
+
+    Raises:
+        TraceError: the recorded violation does not reproduce: no invariant of that name,
+            no such step, the invariant holds there, breaks earlier or says something else.
+            The message quotes the recorded invariant, step and message.
+    """
+    rec = doc["violation"]
+    name, message = str(rec["invariant"]), str(rec["message"])
+    step = recorded_step(doc)
+    said = (f"the trace records a violation of {_cut(name, 100)!r} at step {step}: "
+            f"{_cut(message)}; replaying does not reproduce it: ")
+    invariants = [inv for inv in invariants_for(game) if inv.name == name]
+    if not invariants:
+        known = ", ".join(names(invariants_for(game)))
+        raise TraceError(said + f"the spec has no invariant of that name (it has: {known})")
+    if step >= len(states):
+        raise TraceError(said + f"the trace has {len(states) - 1} steps")
+    checker = Checker(game, invariants, Recorder())
+    ctx = Context(game, [states[0].key()], random.Random(doc["seed"]))
+    keep_before = has_secrets(game)
+    for n in range(step + 1):
+        state = states[n].clone()
+        if n:
+            ctx.keys.append(state.key())
+            if keep_before:
+                ctx.before = states[n - 1].clone()
+        try:
+            checker.check(ctx, state)
+        except InvariantViolation as v:
+            if n < step:
+                raise TraceError(said + f"it breaks earlier, at step {n}: "
+                                 f"{_cut(v.message)}") from None
+            if v.message != message:
+                raise TraceError(said + f"it breaks at step {n} with another "
+                                 f"message: {_cut(v.message)}") from None
+            return Reproduced(name, step, message)
+    raise TraceError(said + f"{name} holds at step {step}")
