@@ -388,7 +388,10 @@ def explore(game: Game, *, max_states: int | None = None,
     game = game.with_forced_nodes()
     result = Exploration(observation_states=[0] * game.num_players)
     checker = _Checker(game, result)
-    info: list[set[str]] = [set() for _ in range(game.num_players)]
+    # per player, the distinct observations at their decisions, by the digest of their text
+    # (an observation's text is a kilobyte or more; the odds of two sharing a digest are
+    # those of digest())
+    info: list[set[bytes]] = [set() for _ in range(game.num_players)]
     # the finished states, by digest (never whole keys or states: a state's key is a few
     # kilobytes, its digest 16 bytes), and one copy of each distinct _Below
     below: dict[bytes, _Below] = {}
@@ -424,7 +427,8 @@ def explore(game: Game, *, max_states: int | None = None,
             result.decision_states += 1
             options = state.legal_actions()
             p = state.current_player()
-            info[p].add(repr(state.observation(p)))
+            info[p].add(hashlib.blake2b(repr(state.observation(p)).encode(),
+                                        digest_size=DIGEST_BYTES).digest())
         if len(options) == 1:
             result.forced += 1
         on_path.add(dig)
