@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
 from rich.console import Console
@@ -13,8 +14,9 @@ from rich.table import Table
 from rich.text import Text
 
 from rulewright.cli.common import add_config, config, positive
+from rulewright.cli.progress_lines import LineProgress
 from rulewright.engines.explore import Exploration, explore
-from rulewright.engines.game import load
+from rulewright.engines.game import Game, load
 
 EXIT_OK, EXIT_FAIL = 0, 1
 
@@ -43,16 +45,14 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+#: Seconds between two progress lines in a log (a quick run prints only its last line).
+LINE_GAP = 5.0
+
+
 def run(args: argparse.Namespace) -> int:
     """Explore and print."""
     game = load(args.game, **config(args))
-    console = Console(stderr=True)
-    columns = (SpinnerColumn(), TextColumn("exploring: {task.completed:,} states"),
-               TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True, disable=args.json) as progress:
-        task = progress.add_task("explore", total=None)
-        result = explore(game, max_states=args.max_states,
-                         progress=lambda n: progress.update(task, completed=n))
+    result = _explore(args, game)
     if args.json:
         print(json.dumps({"format": FORMAT, "config": game.describe(), **result.to_json()},
                          indent=1))
@@ -61,6 +61,45 @@ def run(args: argparse.Namespace) -> int:
     if not result.complete:
         print(f"rulewright: {result.stopped}", file=sys.stderr)
     return EXIT_FAIL if result.violation_count else EXIT_OK
+
+
+def _rate(n: int, start: float) -> str:
+    """``n`` states so far and the states per second since ``start`` (``time.monotonic()``)."""
+    seconds = time.monotonic() - start
+    return f"{n:,} states, {n / seconds:,.0f} states/s" if seconds > 0 else f"{n:,} states"
+
+
+def _explore(args: argparse.Namespace, game: Game) -> Exploration:
+    """Run the walk with progress on stderr: rich's live line on a terminal (states so far
+    and per second); in a log (stderr not a terminal) a plain line at most every
+    :data:`LINE_GAP` seconds (the walk reports every 1,000 states; the total is not known
+    beforehand, so a line says the share of ``--max-states``), and one at the end; none with
+    ``--json``."""
+    start = time.monotonic()
+    if args.json or sys.stderr.isatty():
+        columns = (SpinnerColumn(), TextColumn("exploring: {task.fields[rate]}"),
+                   TimeElapsedColumn())
+        with Progress(*columns, console=Console(stderr=True), transient=True,
+                      disable=args.json) as progress:
+            task = progress.add_task("explore", total=None, rate=_rate(0, start))
+
+            def live(n: int) -> None:
+                progress.update(task, completed=n, rate=_rate(n, start))
+
+            return explore(game, max_states=args.max_states, progress=live)
+    gid = game.machine.game.id
+    with LineProgress(sys.stderr, unit="run", doing="exploring") as lines:
+        lines.started(f"{gid}: up to {args.max_states:,} states")
+
+        def report(n: int) -> None:
+            if time.monotonic() - lines.last >= LINE_GAP:
+                lines.line(f"{gid}: {_rate(n, start)} "
+                           f"({100 * n / args.max_states:.0f}% of --max-states)")
+
+        result = explore(game, max_states=args.max_states, progress=report)
+        lines.line(f"{gid}: {_rate(result.states, start)}, "
+                   + ("complete" if result.complete else "stopped at --max-states"))
+    return result
 
 
 def _count(n: int | None) -> str:

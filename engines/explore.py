@@ -24,8 +24,12 @@ the betting) has as many of those as information states.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import io
+import json
 import math
+import pickle
 import random
 from collections import Counter
 from typing import Any, Callable
@@ -138,8 +142,32 @@ class Exploration:
 
 
 # Per distinct state, what lies below it: [chance, decision, terminal] tree nodes, the
-# longest remaining history, and complete games per returns vector.
-_Below = tuple[int, int, int, int, Counter[tuple[int, ...]]]
+# longest remaining history, and complete games per returns vector (sorted (returns, games)
+# pairs). Equal entries are stored once (:func:`explore`'s pool: the states near the ends of
+# a game share a few).
+_Below = tuple[int, int, int, int, tuple[tuple[tuple[int, ...], int], ...]]
+
+#: Bytes of a state's digest (:func:`digest`).
+DIGEST_BYTES = 16
+
+
+def digest(key: Any) -> bytes:
+    """A compact stand-in for a :meth:`State.key` in the walk's tables: the BLAKE2b digest
+    (:data:`DIGEST_BYTES` bytes) of the key's pickle, made without pickle's memo so that it
+    depends on the key's value only, not on which parts of it are shared objects.
+
+    Two distinct states have the same digest with probability about 2**-128 per pair: for
+    n states about n**2 / 2**129 in all (1e-22 for 10 million states), so the walk counts
+    them as one only by that chance. The other way round, equal keys whose parts differ in
+    type (``1`` and ``True``, ``1`` and ``1.0``) or a set's order get different digests and
+    are counted as two states; the engine's keys hold no such values (counter values keep
+    their declared type, set zones are sorted).
+    """
+    buf = io.BytesIO()
+    pickler = pickle.Pickler(buf, 5)
+    pickler.fast = True  # no memo: the bytes follow the value alone
+    pickler.dump(key)
+    return hashlib.blake2b(buf.getbuffer(), digest_size=DIGEST_BYTES).digest()
 
 
 class Replayed:
@@ -155,9 +183,11 @@ class Replayed:
         state: the replayed state; None when the replay failed on the way here (``failure``
             says where). step: the trace entry of the step into this state (None at the root).
         verified: its key was found equal to the walk's state's (checked once).
+        round_trip: whether ``step`` survives a JSON round trip unchanged (None until
+            :meth:`step_round_trips` first asks; every game end below the state shares it).
     """
 
-    __slots__ = ("state", "failure", "step", "verified")
+    __slots__ = ("state", "failure", "step", "verified", "round_trip")
 
     def __init__(self, state: State | None, failure: str = "",
                  step: dict[str, Any] | None = None) -> None:
@@ -165,6 +195,14 @@ class Replayed:
         self.failure = failure
         self.step = step
         self.verified = False
+        self.round_trip: bool | None = None
+
+    def step_round_trips(self) -> bool:
+        """Whether the trace entry of the step into this state (none at the root) is the
+        same after ``json.dumps`` and ``json.loads``; worked out once."""
+        if self.round_trip is None:
+            self.round_trip = self.step is None or json.loads(json.dumps(self.step)) == self.step
+        return self.round_trip
 
     def child(self, action: int, n: int) -> Replayed:
         """The replay of the state after step ``n + 1``, ``action``, from this one."""
@@ -350,14 +388,24 @@ def explore(game: Game, *, max_states: int | None = None,
     game = game.with_forced_nodes()
     result = Exploration(observation_states=[0] * game.num_players)
     checker = _Checker(game, result)
-    info: list[set[str]] = [set() for _ in range(game.num_players)]
-    below: dict[Any, _Below] = {}
+    # per player, the distinct observations at their decisions, by the digest of their text
+    # (an observation's text is a kilobyte or more; the odds of two sharing a digest are
+    # those of digest())
+    info: list[set[bytes]] = [set() for _ in range(game.num_players)]
+    # the finished states, by digest (never whole keys or states: a state's key is a few
+    # kilobytes, its digest 16 bytes), and one copy of each distinct _Below
+    below: dict[bytes, _Below] = {}
+    pool: dict[_Below, _Below] = {}
     root = game.new_initial_state()
-    on_path: set[Any] = set()
-    # frames: [state, key, remaining actions, accumulated _Below parts, its Replayed]
+    on_path: set[bytes] = set()
+    # the walk is depth-first: its frames are the states of one history, never a frontier.
+    # frames: [state, key, remaining actions, accumulated _Below parts, its Replayed, digest]
     stack: list[list[Any]] = []
+    # the keys and replays along the path, kept with the stack (the checks' path arguments)
+    keys: list[Any] = []
+    replays: list[Replayed] = []
 
-    def enter(state: State, key: Any, replayed: Replayed) -> bool:
+    def enter(state: State, key: Any, dig: bytes, replayed: Replayed) -> bool:
         if max_states is not None and result.states >= max_states:
             result.complete = False
             result.stopped = (f"stopped at {max_states} distinct states (--max-states); "
@@ -366,8 +414,9 @@ def explore(game: Game, *, max_states: int | None = None,
         result.states += 1
         if progress is not None and result.states % 1000 == 0:
             progress(result.states)
-        checker.check(state, key, [f[1] for f in stack] + [key],
-                      [f[4] for f in stack] + [replayed])
+        keys.append(key)
+        replays.append(replayed)
+        checker.check(state, key, keys, replays)
         if state.is_terminal():
             result.terminal_states += 1
             options: list[int] = []
@@ -378,45 +427,53 @@ def explore(game: Game, *, max_states: int | None = None,
             result.decision_states += 1
             options = state.legal_actions()
             p = state.current_player()
-            info[p].add(repr(state.observation(p)))
+            info[p].add(hashlib.blake2b(repr(state.observation(p)).encode(),
+                                        digest_size=DIGEST_BYTES).digest())
         if len(options) == 1:
             result.forced += 1
-        on_path.add(key)
-        stack.append([state, key, options[::-1], [0, 0, 0, -1, Counter()], replayed])
+        on_path.add(dig)
+        stack.append([state, key, options[::-1], [0, 0, 0, -1, Counter()], replayed, dig])
         return True
 
-    if enter(root, root.key(), Replayed(game.new_initial_state(root.seed))):
+    root_key = root.key()
+    root_digest = digest(root_key)
+    if enter(root, root_key, root_digest, Replayed(game.new_initial_state(root.seed))):
         while stack:
             frame = stack[-1]
-            state, key, todo, acc, replayed = frame
+            state, key, todo, acc, replayed, dig = frame
             if todo:
                 action = todo.pop()
                 child = state.clone()
                 child.apply_action(action)
                 ckey = child.key()
-                done = below.get(ckey)
+                cdig = digest(ckey)
+                done = below.get(cdig)
                 if done is not None:
                     _add(acc, done)
-                elif ckey in on_path:
+                elif cdig in on_path:
                     result.cyclic = True
-                elif not enter(child, ckey, replayed.child(action, len(state.history))):
+                elif not enter(child, ckey, cdig, replayed.child(action, len(state.history))):
                     break
                 continue
             stack.pop()
-            on_path.discard(key)
+            keys.pop()
+            replays.pop()
+            on_path.discard(dig)
             kind = 2 if state.is_terminal() else 0 if state.is_chance_node() else 1
             acc[kind] += 1
             if kind == 2:
                 acc[4][tuple(state.returns())] += 1
             acc[3] += 1
-            below[key] = (acc[0], acc[1], acc[2], acc[3], acc[4])
+            entry: _Below = (acc[0], acc[1], acc[2], acc[3], tuple(sorted(acc[4].items())))
+            entry = pool.setdefault(entry, entry)
+            below[dig] = entry
             if stack:
-                _add(stack[-1][3], below[key])
+                _add(stack[-1][3], entry)
     result.observation_states = [len(s) for s in info]
     if checker.lo <= checker.hi:
         result.returns_range = (int(checker.lo), int(checker.hi))
     if result.complete and not result.cyclic:
-        c, d, t, depth, outcomes = below[root.key()]
+        c, d, t, depth, outcomes = below[root_digest]
         result.chance_nodes, result.decision_nodes, result.terminal_nodes = c, d, t
         result.histories, result.depth, result.outcomes = t, depth, dict(outcomes)
         if c + d + t <= max_information_nodes:
@@ -461,5 +518,7 @@ def _add(acc: list[Any], done: _Below) -> None:
     acc[1] += done[1]
     acc[2] += done[2]
     acc[3] = max(acc[3], done[3])
-    acc[4].update(done[4])
+    games = acc[4]
+    for returns, n in done[4]:
+        games[returns] += n
 

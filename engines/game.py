@@ -169,6 +169,8 @@ class Game:
         #: per zone slot, the players who see its contents, as a bit mask (a deck's order
         #: is seen by no one); what players know beyond that is State.known
         self.zone_seen = tuple(seen_by(z, machine.players) for z in machine.zones)
+        # per zone slot, whether it is a set (State.key sorts its contents)
+        self.set_zones = tuple(z.kind == "set" for z in machine.zones)
         # per player, the (labels, slots) of the counters they see (State.observation)
         self.visible_counters = tuple(
             (tuple(self.counter_labels[c.index] for c in cs), tuple(c.index for c in cs))

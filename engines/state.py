@@ -495,10 +495,10 @@ class State(Interpreter):
 
     def key(self) -> tuple[Any, ...]:
         """The state's value: layout, counters, turns and control position (not the history)."""
-        kinds = self.game.machine.zones
-        zones = tuple(tuple(sorted(z)) if kinds[i].kind == "set" else tuple(z)
-                      for i, z in enumerate(self.zones))
-        return (zones, tuple(tuple(m) for m in self.mids), tuple(tuple(b) for b in self.bottoms),
+        zones = tuple([tuple(sorted(z)) if is_set else tuple(z)
+                       for is_set, z in zip(self.game.set_zones, self.zones)])
+        return (zones, tuple([tuple(m) for m in self.mids]),
+                tuple([tuple(b) for b in self.bottoms]),
                 tuple(self.counters), tuple(self.turns),
                 tuple((f[0], f[1], tuple(f[2])) for f in self.stack), self.finding,
                 tuple(self.known), tuple(self.out))

@@ -9,7 +9,7 @@ go negative. Capacities (``zone hand[player]: set of c owner capacity 3``) bound
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulewright.invariants.base import Context, Invariant
 
@@ -20,16 +20,20 @@ if TYPE_CHECKING:
 def components(ctx: Context, state: State) -> str | None:
     """Each component in exactly one zone, ``loc`` consistent, per-kind counts as declared."""
     m = ctx.game.machine
-    seen = [0] * len(m.components)
-    for z, slot in enumerate(m.zones):
-        for part in (state.zones[z], state.mids[z], state.bottoms[z]):
+    n = len(m.components)
+    seen = [0] * n
+    loc, zones, mids, bottoms = state.loc, state.zones, state.mids, state.bottoms
+    for z in range(len(m.zones)):
+        for part in (zones[z], mids[z], bottoms[z]):
             for c in part:
-                if not 0 <= c < len(seen):
-                    return f"{slot.label} holds {c!r}, which is not a component"
+                if not 0 <= c < n:
+                    return f"{m.zones[z].label} holds {c!r}, which is not a component"
                 seen[c] += 1
-                if state.loc[c] != z:
-                    return (f"{m.components[c].label} (#{c}) is in {slot.label} but the engine "
-                            f"places it in {m.zones[state.loc[c]].label}")
+                if loc[c] != z:
+                    return (f"{m.components[c].label} (#{c}) is in {m.zones[z].label} but the "
+                            f"engine places it in {m.zones[loc[c]].label}")
+    if seen.count(1) == n and _kinds_as_declared(m):
+        return None  # each component once: the kinds' counts are the components' own
     per_kind: Counter[str] = Counter()
     for c, n in enumerate(seen):
         if n > 1:
@@ -42,6 +46,21 @@ def components(ctx: Context, state: State) -> str | None:
             return (f"{per_kind[kind]} of the {total} '{kind}' components are in play; "
                     f"missing: {', '.join(missing[:5])}")
     return None
+
+
+# machine id -> (the machine, kept so that its id is not reused; _kinds_as_declared's answer)
+_DECLARED: dict[int, tuple[Any, bool]] = {}
+
+
+def _kinds_as_declared(m: Any) -> bool:
+    """Whether machine ``m`` has, of each kind, as many components as it declares (so a
+    layout holding each component once has the declared count of every kind); cached."""
+    hit = _DECLARED.get(id(m))
+    if hit is None or hit[0] is not m:
+        have = Counter(c.kind for c in m.components)
+        hit = _DECLARED[id(m)] = (m, all(have[kind] == total
+                                         for kind, total in m.kind_totals.items()))
+    return hit[1]
 
 
 def tokens(ctx: Context, state: State) -> str | None:

@@ -66,6 +66,23 @@ def _ints(value: Any) -> Iterator[int]:
             yield from _ints(v)
 
 
+def _add_ints(value: Any, into: set[int]) -> None:
+    """Add to ``into`` what :func:`_ints` yields for ``value`` (without a generator per
+    level: this runs over every local of the running rules at every decision)."""
+    cls = value.__class__
+    if cls is int:
+        into.add(value)
+    elif cls is tuple or cls is list:
+        for v in value:
+            c = v.__class__
+            if c is int:
+                into.add(v)
+            elif c is not bool and c is not str and v is not None:
+                _add_ints(v, into)
+    elif cls is not bool and cls is not str and value is not None:
+        into.update(_ints(value))  # int subclasses, tuple or list subclasses
+
+
 def unseen_places(state: State, player: int) -> list[tuple[list[int], int]]:
     """The (part, zone index) lists whose contents ``player`` cannot see (see module doc)."""
     m = state.game.machine
@@ -86,7 +103,9 @@ def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] |
         The copy and readable "component -> zone" moves, or None when nothing could move.
     """
     m = state.game.machine
-    pinned = set(_ints(tuple(state.frame_values())))
+    pinned: set[int] = set()
+    for fr in state.stack:
+        _add_ints(fr[2], pinned)
     bit = 1 << player
     pinned.update(c for c, mask in enumerate(state.known) if mask & bit)
     alt = state.clone()
@@ -117,8 +136,39 @@ def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] |
 
 def unseen_counters(state: State, player: int) -> list[int]:
     """The counter slots ``player`` cannot see (hidden, or another player's owner counters)."""
-    return [c.index for c in state.game.machine.counters
-            if not (c.visibility == "public" or (c.visibility == "owner" and c.owner == player))]
+    return list(_tables(state.game.machine).unseen[player])
+
+
+class _Tables:
+    """What :func:`varied` looks up in a machine's counter table, worked out once per machine
+    (it runs at every decision): per player the counter slots they cannot see, per counter
+    name its slots and the values they start with."""
+
+    __slots__ = ("unseen", "slots", "initial")
+
+    def __init__(self, m: Any) -> None:
+        self.unseen = [tuple(c.index for c in m.counters
+                             if not (c.visibility == "public"
+                                     or (c.visibility == "owner" and c.owner == p)))
+                       for p in range(m.players)]
+        slots: dict[str, list[int]] = defaultdict(list)
+        for c in m.counters:
+            slots[c.name].append(c.index)
+        self.slots = {name: tuple(ks) for name, ks in slots.items()}
+        self.initial = {name: frozenset(m.initial_counters[k] for k in ks)
+                        for name, ks in slots.items()}
+
+
+# machine id -> (the machine, kept so that its id is not reused; its tables)
+_TABLES: dict[int, tuple[Any, _Tables]] = {}
+
+
+def _tables(m: Any) -> _Tables:
+    """The :class:`_Tables` of machine ``m`` (cached by identity)."""
+    hit = _TABLES.get(id(m))
+    if hit is None or hit[0] is not m:
+        hit = _TABLES[id(m)] = (m, _Tables(m))
+    return hit[1]
 
 
 def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[State, list[str]] | None:
@@ -131,20 +181,20 @@ def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[Stat
         The copy and readable "counter: old -> new" changes, or None when none could change.
     """
     m = state.game.machine
-    unseen = unseen_counters(state, player)
+    tables = _tables(m)
+    unseen = tables.unseen[player]
     if not unseen:
         return None
     if one:
-        unseen = [rng.choice(unseen)]
-    names: dict[str, set[Any]] = defaultdict(set)
-    for c in m.counters:
-        names[c.name].add(state.counters[c.index])
-        names[c.name].add(m.initial_counters[c.index])
+        unseen = (rng.choice(unseen),)
+    counters = state.counters
     alt = state.clone()
     changes = []
     for k in unseen:
-        v = state.counters[k]
-        values = set(names[m.counters[k].name])
+        v = counters[k]
+        name = m.counters[k].name
+        # every value the counters of its name hold now or start with
+        values = {counters[i] for i in tables.slots[name]} | tables.initial[name]
         if v.__class__ is int:
             values |= {v - 1, v + 1}
         elif v.__class__ is bool:
@@ -158,7 +208,7 @@ def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[Stat
     return (alt, changes) if changes else None
 
 
-def derive_locals(state: State, alt: State) -> list[str]:
+def derive_locals(state: State, alt: State, copies: list[State] | None = None) -> list[str]:
     """Recompute in ``alt`` (a changed copy of ``state``) the running rules' locals that
     follow from what changed; returns readable "local name: old -> new" changes.
 
@@ -171,11 +221,18 @@ def derive_locals(state: State, alt: State) -> list[str]:
     replaces the local in ``alt``'s frame. An expression the spec cannot evaluate in either
     state (a :class:`SpecRuntimeError`: a value the alternative makes impossible) leaves its
     local as it is: the question is only what the mover may do.
+
+    Args:
+        copies: where the copy of ``state`` that expressions are evaluated on is kept
+            (made at the first use): pass the same list to calls for the same ``state``
+            to share it (an evaluation changes only the copy's work budget, reset before
+            each one).
     """
     m = state.game.machine
     codes = state.game.codes
     # evaluating spends a copy's work budget, not the state's (copied at the first use)
-    copies: list[State] = []
+    if copies is None:
+        copies = []
     changes: list[str] = []
 
     def follow(name: str, value: Any, real_in: list[Any], alt_in: list[Any],
@@ -266,7 +323,7 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
             or not has_secrets(state.game):
         return None  # with nothing hidden from anyone, every other step shows
     done = state.history[-1]
-    seen = _seen(state, player)
+    seen: list[dict[str, Any]] = []  # the mover's observation, made when first compared
 
     def differs(alt: State, action: int) -> list[str] | None:
         """The options ``alt`` reaches with ``action`` where the mover sees the same."""
@@ -278,14 +335,19 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
             return None
         other = sorted(a.label for a in alt.legal_action_labels())
-        return other if other != real and _seen(alt, player) == seen else None
+        if other == real:
+            return None
+        if not seen:
+            seen.append(_seen(state, player))
+        return other if _seen(alt, player) == seen[0] else None
 
     step = before.action_label(done)
+    copies: list[State] = []  # derive_locals's copy of ``before``, shared
     for made in (rearranged(before, player, ctx.rng), varied(before, player, ctx.rng)):
         if made is None:
             continue
         alt, changes = made
-        derived = derive_locals(before, alt)
+        derived = derive_locals(before, alt, copies)
         other = differs(alt, done)
         if other is not None:
             return (f"player {player} sees the same{_where(state)}, but with what they "
@@ -322,6 +384,7 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         return None
     real = sorted(a.label for a in state.legal_action_labels())
     seen = _observed(state, player)
+    copies: list[State] = []  # derive_locals's copy of ``state``, shared
     for _ in range(TRIES):
         made = rearranged(state, player, ctx.rng)
         if made is None:
@@ -329,7 +392,7 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         alt, moves = made
         if _observed(alt, player) != seen:
             continue
-        derived = derive_locals(state, alt)
+        derived = derive_locals(state, alt, copies)
         other = alt.options_at()
         if other is not None and other != real:
             return (f"player {player} sees the same{_where(state)}, but with hidden components "
@@ -341,7 +404,7 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         if made is None:
             break
         alt, changes = made
-        derived = derive_locals(state, alt)
+        derived = derive_locals(state, alt, copies)
         other = alt.options_at()  # None: the spec cannot run with that mix of values
         if other is not None and other != real:
             return (f"player {player} sees the same{_where(state)}, but with counters they "

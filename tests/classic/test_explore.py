@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 import rulewright as rw
+from rulewright.cli import explore_cmd
 from rulewright.cli.main import main
-from rulewright.engines.explore import explore
+from rulewright.engines.explore import DIGEST_BYTES, Replayed, digest, explore
 from rulewright.engines.game import bundled_specs
 
 HEADER = """game t "T" { rulebook "none" language "en" players 2..2 start play bound 20 steps }
@@ -114,3 +116,32 @@ def test_a_branch_on_a_secret_is_caught_on_the_walk() -> None:
     checks = {v.check for v in r.violations}
     assert checks == {"hidden information"}
     assert all("the options change from" in v.message for v in r.violations)
+
+
+def test_the_walk_keys_states_by_a_digest_of_their_value() -> None:
+    shared = (1, 2, 3)
+    one, other = (shared, shared, "a"), ((1, 2, 3), (1, 2, 3), "a")  # equal, shared or not
+    assert digest(one) == digest(other) and len(digest(one)) == DIGEST_BYTES == 16
+    assert digest(one) != digest(((1, 2, 3), (1, 2, 4), "a"))
+    assert digest((0, None, range(0, 1))) == digest((0, None, range(0, 1)))
+
+
+def test_a_trace_step_is_written_and_read_back_once() -> None:
+    good = Replayed(None, step={"player": 0, "action": 3, "turns": [1, 0]})
+    bad = Replayed(None, step={"player": 0, "action": 3, "turns": (1, 0)})  # a tuple: a list
+    assert good.step_round_trips() and good.round_trip is True
+    assert not bad.step_round_trips() and bad.round_trip is False
+    assert Replayed(None).step_round_trips()  # the root: no step
+
+
+def test_cli_prints_progress_lines_in_a_log(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(explore_cmd, "LINE_GAP", 0.0)  # a line at each report (1,000 states)
+    assert main(["explore", "tic_tac_toe"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 6
+    for n, line in zip(range(1, 6), lines):
+        assert re.fullmatch(rf"\[ *\d+\.\ds\] tic_tac_toe: {n},000 states, [\d,]+ states/s "
+                            r"\(0% of --max-states\)", line), line
+    assert re.fullmatch(r"\[ *\d+\.\ds\] tic_tac_toe: 5,478 states, [\d,]+ states/s, complete",
+                        lines[-1]), lines[-1]
