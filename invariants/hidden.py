@@ -39,7 +39,10 @@ acted on several steps earlier is reached only through what it left in the state
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from weakref import WeakKeyDictionary
+
+from attrs import frozen
 
 from rulewright.dsl.expr import contents
 from rulewright.dsl.machine import Call, SpecRuntimeError
@@ -134,41 +137,99 @@ def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] |
     return alt, moves
 
 
-def unseen_counters(state: State, player: int) -> list[int]:
-    """The counter slots ``player`` cannot see (hidden, or another player's owner counters)."""
-    return list(_tables(state.game.machine).unseen[player])
+@frozen
+class _CounterTables:
+    """What :func:`varied` needs of a game's counters, computed once per game.
+
+    Attributes:
+        unseen: per player, the counter slots they cannot see (:func:`unseen_counters`).
+        name_of: per counter slot, its name. arrays: per name, its counters' slots in order.
+    """
+
+    unseen: tuple[tuple[int, ...], ...]
+    name_of: tuple[str, ...]
+    arrays: dict[str, tuple[int, ...]]
 
 
-class _Tables:
-    """What :func:`varied` looks up in a machine's counter table, worked out once per machine
-    (it runs at every decision): per player the counter slots they cannot see, per counter
-    name its slots and the values they start with."""
+_TABLES: WeakKeyDictionary[Any, _CounterTables] = WeakKeyDictionary()
 
-    __slots__ = ("unseen", "slots", "initial")
 
-    def __init__(self, m: Any) -> None:
-        self.unseen = [tuple(c.index for c in m.counters
+def _tables(game: Any) -> _CounterTables:
+    """The counter tables of ``game`` (a :class:`~rulewright.engines.game.Game`), cached."""
+    tables = _TABLES.get(game)
+    if tables is None:
+        m = game.machine
+        arrays: dict[str, list[int]] = defaultdict(list)
+        for c in m.counters:
+            arrays[c.name].append(c.index)
+        unseen = tuple(tuple(c.index for c in m.counters
                              if not (c.visibility == "public"
                                      or (c.visibility == "owner" and c.owner == p)))
-                       for p in range(m.players)]
-        slots: dict[str, list[int]] = defaultdict(list)
-        for c in m.counters:
-            slots[c.name].append(c.index)
-        self.slots = {name: tuple(ks) for name, ks in slots.items()}
-        self.initial = {name: frozenset(m.initial_counters[k] for k in ks)
-                        for name, ks in slots.items()}
+                       for p in range(m.players))
+        tables = _TABLES[game] = _CounterTables(unseen, tuple(c.name for c in m.counters),
+                                                {k: tuple(v) for k, v in arrays.items()})
+    return tables
 
 
-# machine id -> (the machine, kept so that its id is not reused; its tables)
-_TABLES: dict[int, tuple[Any, _Tables]] = {}
+def unseen_counters(state: State, player: int) -> list[int]:
+    """The counter slots ``player`` cannot see (hidden, or another player's owner counters)."""
+    return list(_tables(state.game).unseen[player])
 
 
-def _tables(m: Any) -> _Tables:
-    """The :class:`_Tables` of machine ``m`` (cached by identity)."""
-    hit = _TABLES.get(id(m))
-    if hit is None or hit[0] is not m:
-        hit = _TABLES[id(m)] = (m, _Tables(m))
-    return hit[1]
+#: A counter change: (counter slot, old value, new value).
+Change = tuple[int, Any, Any]
+
+
+def counter_changes(state: State, changes: list[Change]) -> list[str]:
+    """Readable "counter: old -> new" lines for changes of :func:`vary`."""
+    labels = state.game.counter_labels
+    return [f"{labels[k]}: {v!r} -> {new!r}" for k, v, new in changes]
+
+
+def vary(state: State, player: int, rng: Any,
+         one: bool = False) -> tuple[State, list[Change]] | None:
+    """:func:`varied` with the changes as (slot, old, new) (formatting every change's label
+    costs more than the check at a decision of a spec with hundreds of counters)."""
+    unseen: Sequence[int] = _tables(state.game).unseen[player]
+    if not unseen:
+        return None
+    if one:
+        unseen = [rng.choice(unseen)]
+    tables = _tables(state.game)
+    counters = state.counters
+    initial = state.game.machine.initial_counters
+    # per counter name: the values its array holds or starts with (built on first use)
+    held: dict[str, set[Any]] = {}
+    # the choices of a (name, value's type, value): the same for every counter of the array
+    # holding that value
+    options: dict[tuple[str, type, Any], list[Any]] = {}
+    alt = state.clone()
+    changes: list[Change] = []
+    for k in unseen:
+        v = counters[k]
+        name = tables.name_of[k]
+        memo = (name, v.__class__, v)
+        choices = options.get(memo)
+        if choices is None:
+            base = held.get(name)
+            if base is None:
+                base = held[name] = set()
+                for i in tables.arrays[name]:
+                    base.add(counters[i])
+                    base.add(initial[i])
+            values = set(base)
+            if v.__class__ is int:
+                values |= {v - 1, v + 1}
+            elif v.__class__ is bool:
+                values.add(not v)
+            values.discard(v)
+            choices = options[memo] = sorted((x for x in values if x.__class__ is v.__class__),
+                                             key=repr)
+        if not choices:
+            continue
+        alt.counters[k] = new = rng.choice(choices)
+        changes.append((k, v, new))
+    return (alt, changes) if changes else None
 
 
 def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[State, list[str]] | None:
@@ -180,32 +241,8 @@ def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[Stat
     Returns:
         The copy and readable "counter: old -> new" changes, or None when none could change.
     """
-    m = state.game.machine
-    tables = _tables(m)
-    unseen = tables.unseen[player]
-    if not unseen:
-        return None
-    if one:
-        unseen = (rng.choice(unseen),)
-    counters = state.counters
-    alt = state.clone()
-    changes = []
-    for k in unseen:
-        v = counters[k]
-        name = m.counters[k].name
-        # every value the counters of its name hold now or start with
-        values = {counters[i] for i in tables.slots[name]} | tables.initial[name]
-        if v.__class__ is int:
-            values |= {v - 1, v + 1}
-        elif v.__class__ is bool:
-            values.add(not v)
-        values.discard(v)
-        choices = sorted((x for x in values if x.__class__ is v.__class__), key=repr)
-        if not choices:
-            continue
-        alt.counters[k] = new = rng.choice(choices)
-        changes.append(f"{m.counters[k].label}: {v!r} -> {new!r}")
-    return (alt, changes) if changes else None
+    made = vary(state, player, rng, one)
+    return None if made is None else (made[0], counter_changes(state, made[1]))
 
 
 def derive_locals(state: State, alt: State, copies: list[State] | None = None) -> list[str]:
@@ -343,16 +380,21 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
 
     step = before.action_label(done)
     copies: list[State] = []  # derive_locals's copy of ``before``, shared
-    for made in (rearranged(before, player, ctx.rng), varied(before, player, ctx.rng)):
-        if made is None:
-            continue
-        alt, changes = made
+    # (the copy, its first changes, readable): both made before either is played
+    made: list[tuple[State, Callable[[], list[str]]]] = []
+    moved = rearranged(before, player, ctx.rng)
+    if moved is not None:
+        made.append((moved[0], lambda: moved[1][:4]))
+    changed = vary(before, player, ctx.rng)
+    if changed is not None:
+        made.append((changed[0], lambda: counter_changes(before, changed[1][:4])))
+    for alt, changes in made:
         derived = derive_locals(before, alt, copies)
         other = differs(alt, done)
         if other is not None:
             return (f"player {player} sees the same{_where(state)}, but with what they "
                     f"cannot see changed before the step {step!r} "
-                    f"({'; '.join(changes[:4] + derived)}) the options change from {real} "
+                    f"({'; '.join(changes() + derived)}) the options change from {real} "
                     f"to {other}")
     if before.is_chance_node():
         others = [o for o, _ in before.chance_outcomes() if o != done]
@@ -400,15 +442,16 @@ def hidden_information(ctx: Context, state: State) -> str | None:
                     f"{real} to "
                     f"{other}")
     for one in (False, True):
-        made = varied(state, player, ctx.rng, one)
-        if made is None:
+        changed = vary(state, player, ctx.rng, one)
+        if changed is None:
             break
-        alt, changes = made
+        alt, raw = changed
         derived = derive_locals(state, alt, copies)
         other = alt.options_at()  # None: the spec cannot run with that mix of values
         if other is not None and other != real:
+            changes = counter_changes(state, raw[:4])
             return (f"player {player} sees the same{_where(state)}, but with counters they "
-                    f"cannot see changed ({'; '.join(changes[:4] + derived)}) the options change "
+                    f"cannot see changed ({'; '.join(changes + derived)}) the options change "
                     f"from "
                     f"{real} to {other}")
     if state.together is not None:
