@@ -185,9 +185,11 @@ class Replayed:
         verified: its key was found equal to the walk's state's (checked once).
         round_trip: whether ``step`` survives a JSON round trip unchanged (None until
             :meth:`step_round_trips` first asks; every game end below the state shares it).
+        memo: what the invariant library's checks remembered at the walk's state (their
+            ``Context.memo``), handed on to its children's checks; None until it is checked.
     """
 
-    __slots__ = ("state", "failure", "step", "verified", "round_trip")
+    __slots__ = ("state", "failure", "step", "verified", "round_trip", "memo")
 
     def __init__(self, state: State | None, failure: str = "",
                  step: dict[str, Any] | None = None) -> None:
@@ -196,6 +198,7 @@ class Replayed:
         self.step = step
         self.verified = False
         self.round_trip: bool | None = None
+        self.memo: dict[str, Any] | None = None
 
     def step_round_trips(self) -> bool:
         """Whether the trace entry of the step into this state (none at the root) is the
@@ -285,6 +288,13 @@ class _Checker:
         ctx = context(self.game, path, random.Random(len(state.history)))
         if len(replays) > 1:  # the parent's replay: what the hidden-information check replays
             ctx.before = replays[-2].state
+            # what the checks remembered along the path ("never decreases" compares with the
+            # parent), copied: a sibling must not see this state's values. Memo values are
+            # immutable or caches, so a shallow copy is a copy.
+            inherited = replays[-2].memo
+            if inherited is not None:
+                ctx.memo = dict(inherited)
+        replays[-1].memo = ctx.memo
         for inv in invariants:
             if inv.when in ("step", moment):
                 if inv.check is self.replays:

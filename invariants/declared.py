@@ -56,13 +56,17 @@ def in_phase(inv: CompiledInvariant, ctx: Context, state: State) -> bool:
     running = any(frame[0] == index for frame in state.stack)
     if decl.phase == "during":
         return running
-    # after: [seen running at a checked state, then seen not running] -- for this game
-    memo = ctx.memo.setdefault(f"after rule {decl.rule}", [False, False])
+    # after: (seen running at a checked state, then seen not running) -- for this game; a
+    # tuple, replaced and never changed, so that a copy of the memo (explore hands one to each
+    # child state) is independent of it
+    key = f"after rule {decl.rule}"
+    seen_running, ended = ctx.memo.get(key, (False, False))
     if running:
-        memo[0] = True
-    elif memo[0]:
-        memo[1] = True
-    return bool(memo[1])
+        seen_running = True
+    elif seen_running:
+        ended = True
+    ctx.memo[key] = (seen_running, ended)
+    return ended
 
 
 def _check(inv: CompiledInvariant) -> Check:

@@ -118,6 +118,19 @@ def test_a_branch_on_a_secret_is_caught_on_the_walk() -> None:
     assert all("the options change from" in v.message for v in r.violations)
 
 
+def test_a_counter_that_goes_back_is_caught_on_the_walk() -> None:
+    """'never decreases' compares a state with the one before it: explore gave each state's
+    checks an empty memory, so the walk passed round_goes_back (the reshuffle resets the
+    round); each state's checks now start from its parent's."""
+    spec = Path(__file__).parents[1] / "specs" / "broken" / "round_goes_back.rules"
+    r = explore(rw.load(spec, players=2))
+    assert r.complete and r.violation_count == 3
+    assert {v.message for v in r.violations} == {
+        "round went down from 3 to 0, but it never decreases"}
+    # the three orders of the first deck whose third draw ends it: each goes back once
+    assert sorted(v.history[:3] for v in r.violations) == [(0, 1, 2), (0, 2, 1), (1, 2, 0)]
+
+
 def test_the_walk_keys_states_by_a_digest_of_their_value() -> None:
     shared = (1, 2, 3)
     one, other = (shared, shared, "a"), ((1, 2, 3), (1, 2, 3), "a")  # equal, shared or not
