@@ -66,7 +66,7 @@ def in_phase(inv: CompiledInvariant, ctx: Context, state: State) -> bool:
     elif seen_running:
         ended = True
     ctx.memo[key] = (seen_running, ended)
-    return ended
+    return bool(ended)
 
 
 def _check(inv: CompiledInvariant) -> Check:
