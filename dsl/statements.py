@@ -470,6 +470,14 @@ class RuleCompiler:
         self.emit(Exec(init, (self.site(s, "loop"),), self.site(s, "loop")))
         if together:
             self.emit(Together(ls, True, self.site(s, "simultaneously")))
+        self._loop_steps(s, ls, ix, var_slot, body)
+        if together:
+            self.emit(Together(ls, False, self.site(s, "simultaneously")))
+
+    def _loop_steps(self, s: ast.Stmt, ls: int, ix: int, var_slot: int,
+                    body: Iterable[ast.Stmt]) -> None:
+        """A started loop's steps, shared by both loop starts: the next item into
+        ``var_slot`` (or out of the loop), the body, the jump back; ``break``s land after it."""
         top = self.emit(ForNext(ls, ix, var_slot, 0, self.site(s, "loop")))
         self.breaks.append([])
         self.block(body)
@@ -477,8 +485,6 @@ class RuleCompiler:
         self.patch(top, self.here())
         for b in self.breaks.pop():
             self.patch(b, self.here())
-        if together:
-            self.emit(Together(ls, False, self.site(s, "simultaneously")))
 
     def s_For(self, s: ast.For) -> None:
         node = self.x.code(s.source, self.scope).node
@@ -505,13 +511,7 @@ class RuleCompiler:
                 py.Assign([store_local(ix)], py.Constant(0))]
         run = space.function(space.temp("e"), ["st", "l"], init, [(0, s.span.line)])
         self.emit(Exec(run, (self.site(s, "loop"),), self.site(s, "loop")))
-        top = self.emit(ForNext(ls, ix, var_slot, 0, self.site(s, "loop")))
-        self.breaks.append([])
-        self.block(body)
-        self.emit(Jump(top, self.site(s)))
-        self.patch(top, self.here())
-        for b in self.breaks.pop():
-            self.patch(b, self.here())
+        self._loop_steps(s, ls, ix, var_slot, body)
 
     def s_Repeat(self, s: ast.Repeat) -> None:
         n = self.x.expr(s.count, self.scope)
