@@ -28,10 +28,13 @@ def register(sub: Any) -> None:
     """Add the subcommand."""
     p = sub.add_parser(
         "explore", help="walk every reachable state of a small configuration",
-        description="Visit every reachable state once (states are compared by value), check "
-                    "the generic invariants on each (chance probabilities sum to 1, legal "
-                    "actions only for the player on move, clone equality, replay, returns, no "
-                    "deadlock, the spec's invariants and token totals) and print counts: "
+        description="Visit every reachable state once (states are compared by value, and by "
+                    "the phase of 'after rule' invariants), check the generic invariants on "
+                    "each (chance probabilities sum to 1, legal actions only for the player "
+                    "on move, clone equality, replay, returns, no deadlock, the spec's "
+                    "invariants and token totals), check every further step into a state with "
+                    "the checks that compare it with the state before ('never decreases', "
+                    "hidden information), and print counts: "
                     "distinct states, game-tree nodes and histories as OpenSpiel counts them "
                     "(one-option nodes included), information states per player (perfect recall, "
                     "on trees of at most 100,000 nodes), depth. "

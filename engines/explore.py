@@ -6,6 +6,12 @@ the generic invariants on it, and counts the game tree without walking it: the n
 histories through a state is summed over the graph of distinct states, so tic-tac-toe's
 255,168 complete games cost 5,478 state visits.
 
+A state is checked along the first history that reaches it, from what the checks remembered
+at its parent. A further step into it (another history's) is checked by the invariants whose
+findings depend on the history (``Invariant.history_check``), and a state reached with
+another ``after rule`` phase is another state to the walk (see :meth:`_Checker.digest`): so
+the walk finds what the library's checks find on any game, not only on its first histories.
+
 Counts are those of the full game tree as OpenSpiel counts them: exploration runs on
 :meth:`Game.with_forced_nodes`, so a decision with one option or a chance event with one
 outcome is a node here too (in play the engine resolves such nodes by itself). ``forced``
@@ -252,9 +258,24 @@ class _Checker:
         # the library's end-of-game replay, run along the walk's replays instead (Replayed)
         self.replays: Any = None
         self.replays_along: Any = None
+        self.phase_memory: Callable[[dict[str, Any]], tuple[Any, ...]] | None = None
         if self.library is not None:
             determinism = importlib.import_module("rulewright.invariants.determinism")
             self.replays, self.replays_along = determinism.replays, determinism.replays_along
+            self.phase_memory = importlib.import_module(
+                "rulewright.invariants.declared").phase_memory
+
+    def digest(self, key: Any, parent: Replayed | None) -> bytes:
+        """The walk's identity of a state with ``key`` reached from ``parent`` (None at the
+        root): the key's :func:`digest`, with the parent's phase memory when it has one (see
+        :func:`rulewright.invariants.declared.phase_memory`), so that a state reached with
+        another phase memory is walked and checked again."""
+        memo = parent.memo if parent is not None else None
+        if memo and self.phase_memory is not None:
+            phase = self.phase_memory(memo)
+            if phase:
+                return digest((key, phase))
+        return digest(key)
 
     def fail(self, state: State, check: str, message: str) -> None:
         self.result.violation_count += 1
@@ -276,13 +297,45 @@ class _Checker:
         else:
             self._decision(state, player)
         if self.library is not None:
-            self._library(state, path, replays, *self.library)
+            invariants, context = self.library
+            self._library(state, path, replays, [(i, i.check) for i in invariants], context)
         else:
             self._determinism(state, key, replays[-1])
             self._spec_invariants(state)
 
+    def check_step(self, state: State, key: Any, path: list[Any], replays: list[Replayed],
+                   replay: Callable[[], Replayed]) -> None:
+        """Check a step into a state the walk checked before, reached first along another
+        history (or, in a cycle, a state on the path). The state's subtree is not walked
+        again, but the parts of invariants whose findings depend on the history
+        (``Invariant.history_check``: "never decreases", the hidden-information replay of the
+        step, the replay of the history, an ``after rule`` phase) see this step too, from this
+        parent's memory. Failures are recorded with this history.
+
+        Args:
+            key: the state's key. path, replays: the parent's, as :meth:`check` takes them.
+            replay: makes the state's :class:`Replayed` along this history, made only when
+                the history's replay is due (a game end); the other checks take the parent's.
+        """
+        if self.library is None:
+            return
+        invariants, context = self.library
+        moment = "terminal" if state.is_terminal() else \
+            "chance" if state.is_chance_node() else "decision"
+        due = [(i, i.history_check) for i in invariants
+               if i.history_check is not None and i.when in ("step", moment)]
+        if due:
+            path.append(key)
+            replayed = any(check is self.replays for _, check in due)
+            replays.append(replay() if replayed else Replayed(None, "not replayed"))
+            self._library(state, path, replays, due, context)
+            path.pop()
+            replays.pop()
+
     def _library(self, state: State, path: list[Any], replays: list[Replayed],
-                 invariants: list[Any], context: Any) -> None:
+                 checks: list[tuple[Any, Any]], context: Any) -> None:
+        """Run the library's ``checks`` ((invariant, its check or its history_check) pairs)
+        that are due at ``state``, with the memory its parent's checks left."""
         moment = "terminal" if state.is_terminal() else \
             "chance" if state.is_chance_node() else "decision"
         ctx = context(self.game, path, random.Random(len(state.history)))
@@ -295,12 +348,12 @@ class _Checker:
             if inherited is not None:
                 ctx.memo = dict(inherited)
         replays[-1].memo = ctx.memo
-        for inv in invariants:
+        for inv, check in checks:
             if inv.when in ("step", moment):
-                if inv.check is self.replays:
+                if check is self.replays:
                     message = self.replays_along(ctx, state, replays)
                 else:
-                    message = inv.check(ctx, state)
+                    message = check(ctx, state)
                 if message is not None:
                     self.fail(state, inv.name, message)
 
@@ -446,7 +499,7 @@ def explore(game: Game, *, max_states: int | None = None,
         return True
 
     root_key = root.key()
-    root_digest = digest(root_key)
+    root_digest = checker.digest(root_key, None)
     if enter(root, root_key, root_digest, Replayed(game.new_initial_state(root.seed))):
         while stack:
             frame = stack[-1]
@@ -456,11 +509,15 @@ def explore(game: Game, *, max_states: int | None = None,
                 child = state.clone()
                 child.apply_action(action)
                 ckey = child.key()
-                cdig = digest(ckey)
+                cdig = checker.digest(ckey, replayed)
                 done = below.get(cdig)
+                seen = done is not None or cdig in on_path
+                if seen:
+                    checker.check_step(child, ckey, keys, replays,
+                                       lambda: replayed.child(action, len(state.history)))
                 if done is not None:
                     _add(acc, done)
-                elif cdig in on_path:
+                elif seen:
                     result.cyclic = True
                 elif not enter(child, ckey, cdig, replayed.child(action, len(state.history))):
                     break

@@ -64,6 +64,12 @@ class Invariant:
         normal_end: a terminal check that only applies to games that ended normally (no
             finding); it is neither run nor counted at other terminal states, so a game that
             always stops at a gap reports it as "not reached" rather than "held".
+        history_check: the part of ``check`` whose finding depends on the history that
+            reached the state, not only on the state (None: nothing does): it compares the
+            state with the one before it ("never decreases", the hidden-information check's
+            replay of the step), replays the history, or keeps a rule's phase. Exhaustive
+            exploration checks a state once, and runs this on every further step into it
+            (:meth:`rulewright.engines.explore._Checker.check_step`).
     """
 
     name: str
@@ -73,6 +79,7 @@ class Invariant:
     line: int = 0
     cites: tuple[str, ...] = ()
     normal_end: bool = False
+    history_check: Check | None = None
 
 
 class InvariantViolation(AssertionError):

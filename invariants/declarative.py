@@ -87,7 +87,7 @@ def _never_decreases(c: NeverDecreases) -> Invariant:
                 return f"{label} went down from {old} to {new}, but it never decreases"
         return None
     return Invariant(f"never_decreases:{c.counter}", f"counter {c.counter} never decreases",
-                     "step", check, c.decl.span.line, _cites(c.decl))
+                     "step", check, c.decl.span.line, _cites(c.decl), history_check=check)
 
 
 def declarative_invariants(machine: Machine) -> list[Invariant]:

@@ -38,6 +38,22 @@ if TYPE_CHECKING:
     from rulewright.engines.state import State
 
 
+#: The prefix of the ``Context.memo`` keys that hold an ``after rule`` invariant's phase.
+PHASE_MEMORY = "after rule "
+
+
+def phase_memory(memo: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The part of a game's check memory (``Context.memo``) that changes what later checks
+    find: the phase of each ``after rule`` invariant, as sorted ``(key, (seen_running,
+    ended))`` pairs; ``()`` when there is none.
+
+    A model checker keys its states by this too (:func:`rulewright.engines.explore.explore`):
+    two histories can reach one state, one having seen the rule run and the other not, and
+    the invariant holds below the state on one and not on the other.
+    """
+    return tuple(sorted((k, v) for k, v in memo.items() if k.startswith(PHASE_MEMORY)))
+
+
 def explainer(ctx: Context) -> Explainer:
     """The explainer of the context's machine (one per game in progress)."""
     found = ctx.memo.get("explainer")
@@ -59,7 +75,7 @@ def in_phase(inv: CompiledInvariant, ctx: Context, state: State) -> bool:
     # after: (seen running at a checked state, then seen not running) -- for this game; a
     # tuple, replaced and never changed, so that a copy of the memo (explore hands one to each
     # child state) is independent of it
-    key = f"after rule {decl.rule}"
+    key = PHASE_MEMORY + decl.rule
     seen_running, ended = ctx.memo.get(key, (False, False))
     if running:
         seen_running = True
@@ -90,8 +106,12 @@ def _check(inv: CompiledInvariant) -> Check:
 
 def spec_invariants(invariants: tuple[CompiledInvariant, ...]) -> list[Invariant]:
     """One :class:`Invariant` per spec declaration, named ``spec:NAME``."""
-    return [Invariant(f"spec:{inv.name}", inv.decl.description or inv.name,
-                      "terminal" if inv.at_end else "step", _check(inv), inv.decl.span.line,
-                      tuple(f"{c.section}: {c.quote}" for c in inv.decl.prov.cites),
-                      normal_end=inv.at_end)
-            for inv in invariants]
+    out = []
+    for inv in invariants:
+        check = _check(inv)
+        out.append(Invariant(f"spec:{inv.name}", inv.decl.description or inv.name,
+                             "terminal" if inv.at_end else "step", check, inv.decl.span.line,
+                             tuple(f"{c.section}: {c.quote}" for c in inv.decl.prov.cites),
+                             normal_end=inv.at_end,
+                             history_check=check if inv.decl.phase == "after" else None))
+    return out

@@ -60,7 +60,7 @@ def replays(ctx: Context, state: State) -> str | None:
 
 CLONE = Invariant("determinism", "clone, key and hash agree; replaying the history and the trace "
                   "reproduces every state", "step", clone_equal)
-REPLAY = Invariant("determinism", CLONE.title, "terminal", replays)
+REPLAY = Invariant("determinism", CLONE.title, "terminal", replays, history_check=replays)
 
 
 def replays_along(ctx: Context, state: State, path: Sequence[Replayed]) -> str | None:

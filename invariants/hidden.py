@@ -461,6 +461,20 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     return replayed_leak(ctx, state, player, real)
 
 
+def hidden_step(ctx: Context, state: State) -> str | None:
+    """The part of :func:`hidden_information` that depends on the step into ``state`` (the
+    rearrangements and varied counters depend on the state alone): the step before the
+    decision played another way, and the earlier choices of a ``simultaneously for`` block."""
+    player = state.current_player()
+    if player < 0:
+        return None
+    if state.together is not None:
+        leak = simultaneous_leak(ctx, state, player)
+        if leak is not None:
+            return leak
+    return replayed_leak(ctx, state, player, sorted(a.label for a in state.legal_action_labels()))
+
+
 def simultaneous_leak(ctx: Context, state: State, player: int) -> str | None:
     """Inside a ``simultaneously for`` block: the mover sees and may do the same whatever the
     earlier choosers chose (replayed from the state before the block's first choice)."""
@@ -544,4 +558,5 @@ def state_label(snap: State, steps: list[int], actors: list[int], player: int) -
 
 
 HIDDEN = Invariant("hidden information", "the mover's legal actions do not depend on what they "
-                   "cannot see", "decision", hidden_information)
+                   "cannot see", "decision", hidden_information,
+                   history_check=hidden_step)
