@@ -97,13 +97,25 @@ def _listing(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check each spec; print every diagnostic with its caret."""
+    """Check each spec; print every diagnostic with its caret.
+
+    A name that is neither a file nor a bundled spec is reported and the other specs are
+    still checked; the exit code is then 2 (a usage error), else 1 when a spec has errors.
+    """
     if args.listing is not None:
         return _listing(args)
     failed = False
+    missing = False
     report: list[dict[str, Any]] = []
     for name in args.specs:
-        path = spec_path(name)
+        try:
+            path = spec_path(name)
+        except UsageError as err:  # that name's error; the other specs are still checked
+            if len(args.specs) == 1:
+                raise
+            print(f"rulewright: {err}", file=sys.stderr)
+            missing = True
+            continue
         spec: ast.Spec | None = None
         try:
             spec = load_spec(path)
@@ -139,4 +151,4 @@ def run(args: argparse.Namespace) -> int:
                 print(line)
     if args.json:
         print(json.dumps({"format": FORMAT, "specs": report}, indent=1))
-    return 1 if failed else 0
+    return 2 if missing else 1 if failed else 0

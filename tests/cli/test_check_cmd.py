@@ -148,6 +148,16 @@ def test_a_file_that_is_not_utf8_is_its_error_at_the_bad_byte(
                           "at byte 9)\n")
 
 
+def test_a_missing_file_among_several_is_reported_and_the_rest_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # (it stopped the whole check at the missing name, before)
+    missing = tmp_path / "nothere.rules"
+    code, out, err = run(capsys, str(SPECS / "tiny.rules"), str(missing), "kuhn_poker")
+    assert code == 2
+    assert out == f"{SPECS / 'tiny.rules'}: ok\nspec/kuhn_poker.rules: ok\n"
+    assert err == f"rulewright: no spec file {str(missing)!r}\n"
+
+
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "three.rules"
     path.write_text(THREE_ERRORS, encoding="utf-8")
