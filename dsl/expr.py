@@ -65,6 +65,16 @@ _CMP: dict[str, ast.cmpop] = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), 
 _BOOLISH = (dsl.Compare, dsl.Not, dsl.BoolOp)
 
 
+def _tuple_of(node: ast.expr) -> ast.ListComp | None:
+    """The list comprehension of ``tuple([...])`` (how a spec list comprehension is built),
+    else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "tuple" and len(node.args) == 1 and not node.keywords \
+            and isinstance(node.args[0], ast.ListComp):
+        return node.args[0]
+    return None
+
+
 def bool_node(node: ast.expr) -> bool:
     """True when ``node`` yields True or False by construction: a comparison or ``not``
     (spec values are ints, texts, truth values, none and tuples, whose comparisons give
@@ -217,6 +227,14 @@ class ExprCompiler:
                     node, call("index_check", node, ast.Constant(size), ast.Constant(what)))
             elif m is None:
                 idx = call("index_check", node, ast.Constant(size), ast.Constant(what))
+            elif self._simple(node):
+                # a member in the dimension's map is read in place; anything else goes to the
+                # checking helper (for its message)
+                table = self.const(m)
+                assert isinstance(table, ast.Name)
+                idx = ast.IfExp(ast.Compare(node, [ast.In()], [table]),
+                                subscript(name(table.id), node),
+                                call("member_check", name(table.id), node, ast.Constant(what)))
             else:
                 idx = call("member_check", self.const(m), node, ast.Constant(what))
             parts.append(idx if stride == 1 else ast.BinOp(idx, ast.Mult(), ast.Constant(stride)))
@@ -636,6 +654,12 @@ class ExprCompiler:
         if f in runtime.METERED:
             size = args[0].size if f in ("distinct", "sorted") else None
             return Code(call(f"b_{f}", name("st"), *nodes), deps, size)
+        if f == "count" and len(nodes) == 1 and _tuple_of(nodes[0]) is not None:
+            # the count of a list built here (a comprehension): its length, without the
+            # checking built-in or the tuple copy
+            inner = _tuple_of(nodes[0])
+            assert inner is not None
+            return Code(call("len", inner), deps, runtime.MAX_LIST)
         size = {"seat_order": self.players, "left": self.players, "right": self.players,
                 "next": self.players, "count": runtime.MAX_LIST}.get(f)  # lists stay within MAX_LIST
         return Code(call(f"b_{f}", *nodes), deps, size)
@@ -648,8 +672,47 @@ class ExprCompiler:
             # a small function called with simple arguments is written in place: its
             # parameters are unique identifiers, so substituting nodes cannot capture
             mapping = {p: a.node for p, a in zip(fn.params, args)}
-            return Code(substitute(fn.body.node, mapping), deps)
+            node = substitute(fn.body.node, mapping)
+            if any(self._in_range(a.node, None) for a in args):
+                node = self._drop_checks(node)
+            return Code(node, deps)
         return Code(call(fn.ident, name("st"), *[a.node for a in args]), deps)
+
+    def _in_range(self, node: ast.AST, size: int | None) -> bool:
+        """``node`` is a whole-number literal or a loop variable over fixed ints, within
+        0..size-1 (any size when None)."""
+        if isinstance(node, ast.Constant):
+            v = node.value
+            return v.__class__ is int and 0 <= v and (size is None or v < size)
+        known = self.int_ranges.get(node.id) if isinstance(node, ast.Name) else None
+        return known is not None and 0 <= known[0] and (size is None or known[1] < size)
+
+    def _drop_checks(self, node: Any) -> Any:
+        """``node`` without the index checks (see :meth:`slot_code`) of indices a function's
+        parameter became when it was written in place and that are in range by construction
+        (a literal, a loop variable over fixed ints). Unchanged subtrees are shared."""
+        if node.__class__ is ast.IfExp:
+            other = node.orelse
+            if isinstance(other, ast.Call) and isinstance(other.func, ast.Name) \
+                    and other.func.id == "index_check" and len(other.args) == 3 \
+                    and other.args[0] is node.body and isinstance(other.args[1], ast.Constant) \
+                    and isinstance(other.args[1].value, int) \
+                    and self._in_range(node.body, other.args[1].value):
+                return node.body
+        changed: dict[str, Any] = {}
+        for f in node._fields:
+            v = getattr(node, f, None)
+            if v.__class__ is list:
+                new = [self._drop_checks(x) if isinstance(x, ast.AST) else x for x in v]
+                if any(a is not b for a, b in zip(new, v)):
+                    changed[f] = new
+            elif isinstance(v, ast.AST):
+                new_v = self._drop_checks(v)
+                if new_v is not v:
+                    changed[f] = new_v
+        if not changed:
+            return node
+        return node.__class__(**{f: changed.get(f, getattr(node, f, None)) for f in node._fields})
 
     def _zone_end(self, st: Any, slot: int, at_top: bool) -> Any:
         label = self.zone_slots[slot].label

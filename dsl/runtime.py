@@ -361,7 +361,12 @@ def pure_builtins(n: int, members: Collection[str] = ()) -> dict[str, Callable[.
     """The built-ins that need no state, for ``n`` players (see dsl/builtins.py); ``members``:
     the spec's enum members (for messages)."""
 
+    # the common case (a plain tuple, an int player in range) is tested in the built-in
+    # itself: generated code calls these at every step, and a second call to a checking
+    # helper cost more than the built-in's own work
     def first(xs: Any) -> Any:
+        if xs.__class__ is tuple and xs:
+            return xs[0]
         xs = seq(xs, "first")
         if not xs:
             raise SpecRuntimeError("first() of an empty list")
@@ -398,15 +403,30 @@ def pure_builtins(n: int, members: Collection[str] = ()) -> dict[str, Callable[.
                                    f"lists are limited to {MAX_LIST}")
         return tuple(range(lo, hi + 1))
 
+    def count(xs: Any) -> int:
+        if xs.__class__ is tuple:
+            return len(xs)
+        return len(seq(xs, "count"))
+
+    def left(p: Any) -> int:
+        if p.__class__ is int and 0 <= p < n:
+            return (p + 1) % n
+        return (player(p, "left") + 1) % n
+
+    def seat_order(p: Any) -> tuple[int, ...]:
+        if p.__class__ is int and 0 <= p < n:
+            return orders[p]
+        return orders[player(p, "seat_order")]
+
     return {
-        "count": lambda xs: len(seq(xs, "count")),
+        "count": count,
         "sum": lambda st, xs: big(sum(spend(st, seq(xs, "sum")))),
         "max": maximum,
         "min": minimum,
         "any": lambda st, xs: any(spend(st, seq(xs, "any"))),
         "all": lambda st, xs: all(spend(st, seq(xs, "all"))),
         "abs": lambda x: abs(num(x, "abs")),
-        "left": lambda p: (player(p, "left") + 1) % n,
+        "left": left,
         "right": lambda p: (player(p, "right") - 1) % n,
         "next": lambda p, k: (player(p, "next") + num(k, "next")) % n,
         "top": first,
@@ -417,7 +437,7 @@ def pure_builtins(n: int, members: Collection[str] = ()) -> dict[str, Callable[.
         "distinct": lambda st, xs: tuple(dict.fromkeys(spend(st, seq(xs, "distinct")))),
         "sorted": lambda st, xs: tuple(sorted(spend(st, seq(xs, "sorted")))),
         "range": lambda st, a, b: spend(st, span(a, b)),
-        "seat_order": lambda p: orders[player(p, "seat_order")],
+        "seat_order": seat_order,
         "player": lambda p: player(p, "turns"),
     }
 
