@@ -122,6 +122,8 @@ class ExprCompiler:
         self.function_decls = function_decls
         self.functions: dict[str, _Function] = {}
         self.int_ranges: dict[str, tuple[int, int]] = {}
+        #: attribute -> the name of its table (see :meth:`_attr_table`)
+        self.attr_tables: dict[str, str | None] = {}
         self.space = Namespace(label)
         self.ns = self.space.ns
         helpers: dict[str, Any] = {
@@ -403,8 +405,21 @@ class ExprCompiler:
         sizes = [size_of(c.attrs[e.name]) for c in self.comps if e.name in c.attrs]
         known = [z for z in sizes if z is not None]
         bound = max(known) if known and len(known) == len(sizes) else None
+        table = self._attr_table(e.name)
+        if table is not None:
+            return Code(subscript(name(table), obj.node), obj.deps, bound)
         return Code(subscript(subscript(name("attr_of"), obj.node), ast.Constant(e.name)),
                     obj.deps, bound)
+
+    def _attr_table(self, attr: str) -> str | None:
+        """The name of the table component id -> its ``attr``, when every component has that
+        attribute (one lookup instead of two; a value that is no component fails as it did,
+        a KeyError naming it), else None."""
+        if attr not in self.attr_tables:
+            ok = bool(self.comps) and all(attr in c.attrs for c in self.comps)
+            node = self.const({c.id: c.attrs[attr] for c in self.comps}) if ok else None
+            self.attr_tables[attr] = node.id if isinstance(node, ast.Name) else None
+        return self.attr_tables[attr]
 
     def g_Index(self, e: dsl.Index, scope: Scope) -> Code:
         if isinstance(e.obj, dsl.Name) and e.obj.id not in scope.slots \
