@@ -52,7 +52,7 @@ def rule_listing(machine: Machine, rule: CompiledRule) -> list[str]:
         functions: list[tuple[str, Callable[..., Any]]] = []
         for f in attrs.fields(type(ins)):
             value = getattr(ins, f.name)
-            if f.name == "site":
+            if f.name == "site" or f.metadata.get("derived"):
                 continue
             if f.name == "sites":
                 fields.append("lines " + ", ".join(str(s.span.line) for s in value))

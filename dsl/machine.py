@@ -221,6 +221,11 @@ OutcomesFn = Callable[[Any, list[Any]], tuple[tuple[Any, ...], tuple[float, ...]
                                               Callable[[], tuple[str, ...]], tuple[int, ...]]]
 
 
+#: The metadata of an instruction field computed from its other fields for the interpreter's
+#: fast path (a listing does not show it: it says nothing the other fields do not).
+DERIVED = {"derived": True}
+
+
 @final
 @frozen
 class Choice:
@@ -242,6 +247,9 @@ class Choice:
     passes: bool = field(default=False, repr=False)
     who: str = field(default="", repr=False)
     ascending: bool = field(default=False, repr=False)
+    #: the local slot the chooser is read from when ``player`` is a rule local, else None
+    #: (the interpreter then reads the slot instead of calling ``player``)
+    player_slot: int | None = field(default=None, repr=False, metadata=DERIVED)
 
 
 @final
@@ -267,6 +275,10 @@ class Draw:
     dest: Callable[[Any, list[Any]], int] = field(repr=False)
     position: str
     site: Site
+    #: the zone slots when ``deck`` and ``dest`` are fixed zones, else None (the interpreter
+    #: then uses them instead of calling the functions)
+    deck_slot: int | None = field(default=None, repr=False, metadata=DERIVED)
+    dest_slot: int | None = field(default=None, repr=False, metadata=DERIVED)
 
 
 @final

@@ -164,10 +164,18 @@ def relocate(st: Any, c: int, z: int, pos: str, kind: str) -> None:
     # between places they cannot see may be secret.
     seen = st.game.zone_seen
     st.known[c] = seen[old] & ~seen[z]
-    for part in (st.zones[old], st.mids[old], st.bottoms[old]):
+    # the parts tested one by one (a draw takes from the middle): no tuple of them built
+    part = st.zones[old]
+    if c in part:
+        part.remove(c)
+    else:
+        part = st.mids[old]
         if c in part:
             part.remove(c)
-            break
+        else:
+            part = st.bottoms[old]
+            if c in part:
+                part.remove(c)
     if pos == "bottom":
         (st.bottoms[z] if kind == "deck" else st.zones[z]).append(c)
     elif kind == "deck" or (pos == "top" and kind == "list"):

@@ -284,7 +284,8 @@ class RuleCompiler:
         # a subset of a fixed ascending list of ids, kept in its order: ascending
         ascending = plain and pass_label is None and list(fixed) == sorted(fixed)  # type: ignore[arg-type]
         self.emit(Choice(player, options, slot, self.site(s, label), bound,
-                         pass_label is not None, expr_text(s.player), ascending))
+                         pass_label is not None, expr_text(s.player), ascending,
+                         self.local_slot(s.player)))
         if pass_label is not None:
             # which way the decision went (an item, or the pass) for coverage: both ways
             # go on to the next instruction
@@ -316,14 +317,22 @@ class RuleCompiler:
         def every_labels() -> tuple[str, ...]:
             return every_label
 
+        open_all = (every, every_labels, every)
+
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             idx = tuple([i for i, g in numbered if g is None or g(st, l)])
             if idx == every:  # every option open (one tuple of labels for all of them)
-                return every, every_labels, every
+                return open_all
             return idx, lambda: tuple([prefix + labels[i] for i in idx]), idx
+
+        def unguarded(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
+            return open_all
+        if all(g is None for g in guards):  # no option has a condition: always all of them
+            options = unguarded
         # the options' positions, in order: ascending
         self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels)),
-                         len(s.options), who=expr_text(s.player), ascending=True))
+                         len(s.options), who=expr_text(s.player), ascending=True,
+                         player_slot=self.local_slot(s.player)))
         switch = self.emit(Switch(slot, (), self.site(s), first))
         targets, ends = [], []
         for o, out in zip(s.options, ruled_out):
@@ -341,7 +350,31 @@ class RuleCompiler:
             return
         dest = self.zone(s.dest, "draw ... to")
         slot = self.scope.slot(s.var)
-        self.emit(Draw(deck, slot, dest, s.position, self.site(s, s.label or f"draw {s.var}")))
+        self.emit(Draw(deck, slot, dest, s.position, self.site(s, s.label or f"draw {s.var}"),
+                       self.fixed_zone(s.deck), self.fixed_zone(s.dest)))
+
+    def fixed_zone(self, e: ast.Expr) -> int | None:
+        """The slot of the zone ``e`` names when it is one fixed zone, else None."""
+        if not isinstance(e, ast.Name):
+            return None
+        try:
+            node = self.x.zone_code(e, self.scope).node
+        except SpecRuntimeError:
+            return None
+        if isinstance(node, py.Constant) and node.value.__class__ is int:
+            return int(node.value)
+        return None
+
+    def local_slot(self, e: ast.Expr) -> int | None:
+        """The local slot ``e`` reads when it is a rule local (``l[k]``), else None."""
+        if not isinstance(e, ast.Name):
+            return None
+        node = self.x.code(e, self.scope).node
+        if isinstance(node, py.Subscript) and isinstance(node.value, py.Name) \
+                and node.value.id == "l" and isinstance(node.slice, py.Constant) \
+                and node.slice.value.__class__ is int:
+            return int(node.slice.value)
+        return None
 
     def s_Roll(self, s: ast.Roll) -> None:
         lo = self.x.expr(s.low, self.scope)

@@ -106,11 +106,13 @@ class Interpreter:
         value = p.values[i]
         if type(at) is Draw:
             self.work = STEP_WORK
-            try:
-                z = at.dest(self, fr[2])
-            except SpecRuntimeError as err:  # a spec defect in the destination expression
-                self._fail(err, at.site)
-                return False
+            z = at.dest_slot
+            if z is None:
+                try:
+                    z = at.dest(self, fr[2])
+                except SpecRuntimeError as err:  # a spec defect in the destination expression
+                    self._fail(err, at.site)
+                    return False
             relocate(self, value, z, at.position, self.game.machine.zones[z].kind)
         fr[2][at.slot] = value
         fr[1] += 1
@@ -324,7 +326,8 @@ class Interpreter:
         """
         pending: Decision | ChanceNode
         if type(ins) is Choice:
-            player = ins.player(self, loc)
+            at = ins.player_slot
+            player = ins.player(self, loc) if at is None else loc[at]
             if player.__class__ is not int or not 0 <= player < len(self.turns):
                 who = ins.who or "the chooser"
                 raise SpecRuntimeError(f"choose {who}: " + not_a_player(
@@ -336,7 +339,9 @@ class Interpreter:
                 return False
             pending = Decision(player, values, labels, ids, ins)  # ids: a tuple (OptionsFn)
         elif type(ins) is Draw:
-            slot = ins.deck(self, loc)
+            slot = ins.deck_slot
+            if slot is None:
+                slot = ins.deck(self, loc)
             zone = self.game.machine.zones[slot]
             if self.zones[slot] and zone.kind != "set":
                 values = (self.zones[slot][0],)
