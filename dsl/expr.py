@@ -246,11 +246,30 @@ class ExprCompiler:
             total = ast.BinOp(total, ast.Add(), p)
         return Code(total, depends(*args))
 
+    def player_guarded(self, node: ast.expr, value: ast.expr, slow: ast.Call) -> ast.expr | None:
+        """``value if node is a player else slow`` (``node`` an int in 0..players-1), for a
+        ``node`` that is cheap to read again (:meth:`_simple`); else None. The checking helper
+        ``slow`` then runs only for a value that is no player (for its message)."""
+        if not self._simple(node):
+            return None
+        return ast.IfExp(
+            ast.BoolOp(ast.And(), [
+                ast.Compare(attribute(node, "__class__"), [ast.Is()], [name("int")]),
+                ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()],
+                            [node, ast.Constant(self.players)])]),
+            value, slow)
+
     def _simple(self, node: ast.expr) -> bool:
-        """A rule local or a variable: cheap to read more than once."""
+        """A rule local, a variable or a fixed counter: cheap to read more than once (an
+        expression changes no state, so every read gives the same value)."""
         if isinstance(node, ast.Subscript):
-            return isinstance(node.value, ast.Name) and node.value.id == "l" \
-                and isinstance(node.slice, ast.Constant)
+            if not isinstance(node.slice, ast.Constant):
+                return False
+            if isinstance(node.value, ast.Name):
+                return node.value.id == "l"
+            v = node.value
+            return isinstance(v, ast.Attribute) and v.attr == "counters" \
+                and isinstance(v.value, ast.Name) and v.value.id == "st"
         return isinstance(node, ast.Name) and node.id not in self.space.values \
             and node.id[:1] in ("v", "p") and node.id[1:2].isdigit()
 
@@ -669,6 +688,17 @@ class ExprCompiler:
         if f in runtime.METERED:
             size = args[0].size if f in ("distinct", "sorted") else None
             return Code(call(f"b_{f}", name("st"), *nodes), deps, size)
+        if f in ("left", "seat_order") and len(nodes) == 1:
+            # the common case written in place, the built-in for a value that is no player
+            p = nodes[0]
+            fast: ast.expr = ast.BinOp(ast.BinOp(p, ast.Add(), ast.Constant(1)), ast.Mod(),
+                                       ast.Constant(self.players)) if f == "left" else \
+                subscript(self.const(tuple(tuple((q + i) % self.players
+                                                 for i in range(self.players))
+                                           for q in range(self.players))), p)
+            guarded_call = self.player_guarded(p, fast, call(f"b_{f}", p))
+            if guarded_call is not None:
+                return Code(guarded_call, deps, self.players)
         if f == "count" and len(nodes) == 1 and _tuple_of(nodes[0]) is not None:
             # the count of a list built here (a comprehension): its length, without the
             # checking built-in or the tuple copy

@@ -567,7 +567,9 @@ class RuleCompiler:
 
     def s_Turn(self, s: ast.Turn) -> None:
         text = py.Constant(expr_text(s.player))
-        who = call("turn_player", self.x.code(s.player, self.scope).node, text)
+        node = self.x.code(s.player, self.scope).node
+        checking = call("turn_player", node, text)
+        who = self.x.player_guarded(node, node, checking) or checking
         skip = None
         if self.eliminates:
             checked = call("turn_player", self.x.code(s.player, self.scope).node, text)
