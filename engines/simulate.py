@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from attrs import define, field, frozen
 
+from rulewright.dsl.machine import TERMINAL, ChanceNode
 from rulewright.engines.coverage import Coverage, point_json
 from rulewright.engines.game import Game
 from rulewright.engines.source import SpecText
@@ -64,8 +65,14 @@ def playout(game: Game, seed: int, policy: Policy = random_policy,
     state = game.new_initial_state(seed, coverage=coverage)
     steps: list[dict[str, Any]] = []
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    while not state.is_terminal():
-        action = state.sample_chance(rng) if state.is_chance_node() else policy(state, rng)
+    # is_terminal, is_chance_node and random_policy written out: this loop runs at every step
+    rand = policy is random_policy
+    choice = rng.choice
+    while state.pending is not TERMINAL:
+        if type(state.pending) is ChanceNode:
+            action = state.sample_chance(rng)
+        else:
+            action = choice(state.legal_actions()) if rand else policy(state, rng)
         if record:
             steps.append(record_step(state, action))
         state.apply_action(action)
