@@ -201,7 +201,7 @@ def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
             return out + ([] if all(t > start for t in ins.targets) else [ast.Continue()])
         elif cls is Call and calls is not None:
             assert isinstance(ins, Call) and pc == start  # a call is always a leader
-            return out + _call(ins, pc, bound, calls)
+            return out + _call(ins, pc, bound, calls, inline)
         elif cls is Return and calls is not None:
             assert pc == start  # a return is always a leader
             pop = ast.Call(ast.Attribute(_stack(), "pop", ast.Load()), [], [])
@@ -218,7 +218,8 @@ def _stack() -> ast.Attribute:
     return ast.Attribute(_n("st"), "stack", ast.Load())
 
 
-def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls) -> list[ast.stmt]:
+def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls,
+          inline: Inliner | None = None) -> list[ast.stmt]:
     """The call at ``pc``, run here as the interpreter runs it: the arguments (padded to the
     callee's locals), the caller's pc past the call, the new frame, the coverage point and one
     unit of budget; then the callee's flow from its start. When it returns (RETURNED) the
@@ -228,7 +229,12 @@ def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls) -> list[ast.s
     Left to the interpreter (which reports a livelock or an over-deep recursion there): a
     call with no budget left or with the stack :data:`NEST` frames deep.
     """
-    bound[f"f{pc}"] = ins.args
+    # the arguments' generated code copied in when it can be (see Inliner.value), else
+    # called
+    arguments = inline.value(ins.args, "args") if inline is not None else None
+    if arguments is None:
+        bound[f"f{pc}"] = ins.args
+        arguments = [_set("args", ast.Call(_n(f"f{pc}"), [_n("st"), _n("l")], []))]
     nlocals = calls[1][ins.rule]
     test = ast.BoolOp(ast.And(), [
         ast.Compare(_n("budget"), [ast.Gt()], [_int(0)]),
@@ -248,7 +254,7 @@ def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls) -> list[ast.s
                                                ast.Mult(), _n("k")))], [])]
     callee = ast.Call(ast.Subscript(_n("flows"), _int(ins.rule), ast.Load()),
                       [_n("st"), _n("nfr"), _n("args"), _int(0), _n("budget"), _n("cover")], [])
-    run = [_set("args", ast.Call(_n(f"f{pc}"), [_n("st"), _n("l")], [])),
+    run = [*arguments,
            *pad,
            _set("pc", _int(pc + 1)),
            ast.Assign([ast.Subscript(_n("fr"), _int(1), ast.Store())], _int(pc + 1)),

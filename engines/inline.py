@@ -83,7 +83,14 @@ class Inliner:
         """A JumpUnless function as (statements that set :data:`TEST`, the test to branch
         on); None when it stays a call. Only the compiler's shape
         ``try: return EXPR / except VALUE_ERRORS as err: raise ...`` is copied."""
-        fn = generated_tree(cond, self.space)
+        stmts = self.value(cond, TEST)
+        return None if stmts is None else (stmts, ast.Name(TEST, ast.Load()))
+
+    def value(self, fn_: Any, target: str) -> list[ast.stmt] | None:
+        """A function of the compiler's shape ``try: return EXPR / except VALUE_ERRORS as
+        err: raise ...`` (a condition, a call's arguments) as statements that store EXPR in
+        the flow's local ``target`` inside the same ``try``; None when it stays a call."""
+        fn = generated_tree(fn_, self.space)
         if fn is None or len(fn.body) != 1:
             return None
         top = fn.body[0]
@@ -97,8 +104,8 @@ class Inliner:
         expr = _shared(value)
         handlers = [_shared(h) for h in top.handlers]
         self.roots.extend([expr, *handlers])
-        store = ast.Assign([ast.Name(TEST, ast.Store())], expr)
-        return [ast.Try([store], handlers, [], [])], ast.Name(TEST, ast.Load())
+        store = ast.Assign([ast.Name(target, ast.Store())], expr)
+        return [ast.Try([store], handlers, [], [])]
 
 
 def _shared(node: Any) -> Any:
