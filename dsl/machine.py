@@ -250,6 +250,14 @@ class Choice:
     #: the local slot the chooser is read from when ``player`` is a rule local, else None
     #: (the interpreter then reads the slot instead of calling ``player``)
     player_slot: int | None = field(default=None, repr=False, metadata=DERIVED)
+    #: when the options are a subset of a fixed list, kept in order, with the values as ids:
+    #: (the function computing that subset, the function making its labels from it); the
+    #: interpreter then calls these instead of ``options``, which returns the same
+    plain: tuple[Fn, Callable[[tuple[Any, ...]], tuple[str, ...]]] | None = field(
+        default=None, repr=False, metadata=DERIVED)
+    #: when the options never change (no option has a condition): what ``options`` returns
+    fixed: tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]] | None = field(
+        default=None, repr=False, metadata=DERIVED)
 
 
 @final

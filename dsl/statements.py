@@ -258,13 +258,15 @@ class RuleCompiler:
         plain = isinstance(fixed, tuple) and len(set(fixed)) == len(fixed) \
             and all(x.__class__ is int and x >= 0 for x in fixed)
 
+        def plain_labels(chosen: tuple[Any, ...]) -> tuple[str, ...]:
+            if comps is None:
+                return tuple(f"{label}: {x}" for x in chosen)
+            return distinct([f"{label}: {comps[x].label}" for x in chosen], chosen)
+
         def options(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             if plain and pass_label is None:
                 chosen = kept(st, l)
-                if comps is None:
-                    return chosen, lambda: tuple(f"{label}: {x}" for x in chosen), chosen
-                return chosen, lambda: distinct(
-                    [f"{label}: {comps[x].label}" for x in chosen], chosen), chosen
+                return chosen, lambda: plain_labels(chosen), chosen
             values = list(dict.fromkeys(kept(st, l)))
             ids = _ids(values)
             passing = pass_label is not None and (pass_when is None or pass_when(st, l))
@@ -285,7 +287,8 @@ class RuleCompiler:
         ascending = plain and pass_label is None and list(fixed) == sorted(fixed)  # type: ignore[arg-type]
         self.emit(Choice(player, options, slot, self.site(s, label), bound,
                          pass_label is not None, expr_text(s.player), ascending,
-                         self.local_slot(s.player)))
+                         self.local_slot(s.player),
+                         (kept, plain_labels) if plain and pass_label is None else None))
         if pass_label is not None:
             # which way the decision went (an item, or the pass) for coverage: both ways
             # go on to the next instruction
@@ -327,12 +330,14 @@ class RuleCompiler:
 
         def unguarded(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
             return open_all
-        if all(g is None for g in guards):  # no option has a condition: always all of them
+        fixed = all(g is None for g in guards)
+        if fixed:  # no option has a condition: always all of them
             options = unguarded
         # the options' positions, in order: ascending
         self.emit(Choice(player, options, slot, self.site(s, s.label or " / ".join(labels)),
                          len(s.options), who=expr_text(s.player), ascending=True,
-                         player_slot=self.local_slot(s.player)))
+                         player_slot=self.local_slot(s.player),
+                         fixed=open_all if fixed else None))
         switch = self.emit(Switch(slot, (), self.site(s), first))
         targets, ends = [], []
         for o, out in zip(s.options, ruled_out):

@@ -13,6 +13,7 @@ state's public methods (OpenSpiel's names) live there.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
@@ -332,7 +333,17 @@ class Interpreter:
                 who = ins.who or "the chooser"
                 raise SpecRuntimeError(f"choose {who}: " + not_a_player(
                     player, who, len(self.turns), self.game.machine.members))
-            values, labels, ids = ins.options(self, loc)
+            # what options returns, in one call less where the compiler said how
+            fixed = ins.fixed
+            if fixed is not None:
+                values, labels, ids = fixed
+            else:
+                plain = ins.plain
+                if plain is None:
+                    values, labels, ids = ins.options(self, loc)
+                else:
+                    values = ids = plain[0](self, loc)
+                    labels = partial(plain[1], values)
             if not values:
                 self._finish("deadlock", f"no legal action for player {player} at "
                              f"'{ins.site.what}'", ins.site)
