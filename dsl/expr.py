@@ -655,6 +655,13 @@ class ExprCompiler:
         if f == "count" and len(e.args) == 1 and self.is_zone(e.args[0], scope):
             slot = self.zone_code(e.args[0], scope)
             if self.zone_kind(e.args[0]) == "deck":
+                if isinstance(slot.node, ast.Constant):
+                    # a fixed deck: zone_size's three lengths written in place
+                    node: ast.expr = call("len", subscript(state_attr("zones"), slot.node))
+                    for part in ("mids", "bottoms"):
+                        node = ast.BinOp(node, ast.Add(),
+                                         call("len", subscript(state_attr(part), slot.node)))
+                    return Code(node, slot.deps | STATE, len(self.comps))
                 return Code(call("zone_size", name("st"), slot.node), slot.deps | STATE,
                             len(self.comps))
             return Code(call("len", subscript(state_attr("zones"), slot.node)), slot.deps | STATE,

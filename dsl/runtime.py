@@ -411,6 +411,11 @@ def pure_builtins(n: int, members: Collection[str] = ()) -> dict[str, Callable[.
                                    f"lists are limited to {MAX_LIST}")
         return tuple(range(lo, hi + 1))
 
+    def distinct(st: Any, xs: Any) -> tuple[Any, ...]:
+        if xs.__class__ is not tuple:
+            xs = seq(xs, "distinct")
+        return tuple(dict.fromkeys(spend(st, xs)))
+
     def count(xs: Any) -> int:
         if xs.__class__ is tuple:
             return len(xs)
@@ -442,7 +447,7 @@ def pure_builtins(n: int, members: Collection[str] = ()) -> dict[str, Callable[.
         "first": first,
         "last": last,
         "contains": lambda st, xs, x: x in spend(st, seq(xs, "contains")),
-        "distinct": lambda st, xs: tuple(dict.fromkeys(spend(st, seq(xs, "distinct")))),
+        "distinct": distinct,
         "sorted": lambda st, xs: tuple(sorted(spend(st, seq(xs, "sorted")))),
         "range": lambda st, a, b: spend(st, span(a, b)),
         "seat_order": seat_order,
