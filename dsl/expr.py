@@ -711,7 +711,8 @@ class ExprCompiler:
             # checking built-in or the tuple copy
             inner = _tuple_of(nodes[0])
             assert inner is not None
-            return Code(call("len", inner), deps, runtime.MAX_LIST)
+            return Code(self._count_unrolled(inner) or call("len", inner), deps,
+                        runtime.MAX_LIST)
         size = {"seat_order": self.players, "left": self.players, "right": self.players,
                 "next": self.players, "count": runtime.MAX_LIST}.get(f)  # lists stay within MAX_LIST
         return Code(call(f"b_{f}", *nodes), deps, size)
@@ -729,6 +730,30 @@ class ExprCompiler:
                 node = self._drop_checks(node)
             return Code(node, deps)
         return Code(call(fn.ident, name("st"), *[a.node for a in args]), deps)
+
+    def _count_unrolled(self, comp: ast.ListComp) -> ast.expr | None:
+        """The length of ``[v for v in K if C]`` over a small constant list K, written out
+        as ``(1 if C(k0) else 0) + ...`` (as :meth:`_unroll` writes an aggregate): no
+        comprehension call, no list. None for any other comprehension (one that computes
+        its items, which may fail, or reads a list that is not constant)."""
+        if len(comp.generators) != 1:
+            return None
+        gen = comp.generators[0]
+        if gen.is_async or not isinstance(gen.target, ast.Name) \
+                or not isinstance(comp.elt, ast.Name) or comp.elt.id != gen.target.id:
+            return None
+        values = self._unrolled(Code(gen.iter, NOTHING))
+        if values is None or any(isinstance(v, tuple) for v in values):
+            return None
+        total: ast.expr | None = None
+        for v in values:
+            conds = [self._drop_checks(substitute(c, {gen.target.id: self.const(v)}))
+                     for c in gen.ifs]
+            part: ast.expr = ast.Constant(1) if not conds else ast.IfExp(
+                conds[0] if len(conds) == 1 else ast.BoolOp(ast.And(), conds),
+                ast.Constant(1), ast.Constant(0))
+            total = part if total is None else ast.BinOp(total, ast.Add(), part)
+        return total
 
     def _in_range(self, node: ast.AST, size: int | None) -> bool:
         """``node`` is a whole-number literal or a loop variable over fixed ints, within
