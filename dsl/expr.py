@@ -609,8 +609,13 @@ class ExprCompiler:
                 return Code(ast.BinOp(a.node, _OPS[e.op], b.node), deps, size)
         literal = any(isinstance(x.node, ast.Constant) and x.node.value.__class__ is int
                       for x in (a, b))
-        if e.op in ("+", "-") and literal:
-            # a whole number plus a literal grows by at most the literal: no check needed
+        # a length (a whole number by construction, at most MAX_LIST) is as good as a literal
+        length = any(isinstance(x.node, ast.Call) and isinstance(x.node.func, ast.Name)
+                     and x.node.func.id == "len" and x.size is not None
+                     and x.size <= runtime.MAX_LIST for x in (a, b))
+        if e.op in ("+", "-") and (literal or length):
+            # a whole number plus a literal (or a length) grows by at most that much: no
+            # check needed
             return Code(ast.BinOp(a.node, _OPS[e.op], b.node), deps)
         helper = {"+": "add", "-": "sub", "*": "mul"}[e.op]
         return Code(call(helper, name("st"), a.node, b.node), deps)
