@@ -368,12 +368,11 @@ class Interpreter:
                 # one card stays a checked state for verify, as it was before the merge
                 pending = self._twin_draw(values, ins)
             else:
-                comps = self.game.machine.components
                 p = 1.0 / len(values)
-                what = ins.site.what
-                drawn = values
-                pending = ChanceNode(values, lambda: tuple(f"{what}: {comps[v].label}"
-                                                           for v in drawn),
+                # a partial, not a closure: a closure's variables would be cells made at
+                # every call of _pause, whatever it sets up
+                pending = ChanceNode(values, partial(_draw_labels, ins.site.what,
+                                                     self.game.machine.components, values),
                                      values, (p,) * len(values), ins)
         else:
             values, probs, labels, ids = ins.outcomes(self, loc)
@@ -492,6 +491,11 @@ class Interpreter:
                 err.site = Site("scoring", tb.span, "tiebreak")  # type: ignore[attr-defined]
                 raise
         return scores, tuple([tuple(k) for k in keys])
+
+
+def _draw_labels(what: str, comps: Any, drawn: tuple[int, ...]) -> tuple[str, ...]:
+    """The labels of a draw's outcomes: ``WHAT: CARD``."""
+    return tuple(f"{what}: {comps[v].label}" for v in drawn)
 
 
 #: A score or tie-break value is smaller in magnitude than this: it has at most as many digits
