@@ -475,7 +475,15 @@ class Interpreter:
         self.work = QUERY_WORK
         score = s.score
         try:
-            scores = tuple([_whole(score(self, p), "score", p) for p in range(n)])
+            # loops, not comprehensions: this runs once per game, and a comprehension over
+            # self and score is a nested function with their cells
+            out = []
+            for p in range(n):
+                v = score(self, p)
+                # the common case of _whole tested here (a call less per player)
+                out.append(v if v.__class__ is int and -SCORE_LIMIT < v < SCORE_LIMIT
+                           else _whole(v, "score", p))
+            scores = tuple(out)
             if not s.keys:
                 return scores, tuple([(v,) for v in scores])
         except SpecRuntimeError as err:
