@@ -642,6 +642,7 @@ def _fixed_ids_below(fixed: Any) -> int | None:
 
 def _ids(values: list[Any]) -> list[int]:
     """Stable action ids: the values themselves when they are distinct ints >= 0, else positions."""
-    if all(v.__class__ is int and v >= 0 for v in values):
-        return list(values)
-    return list(range(len(values)))
+    for v in values:  # a loop, not all() over a generator: this runs at every such choice
+        if v.__class__ is not int or v < 0:
+            return list(range(len(values)))
+    return list(values)
