@@ -152,10 +152,11 @@ class Interpreter:
         Raises:
             InternalError: an instruction class this loop does not know.
         """
-        codes = self.game.codes
-        flows = self.game.flows
-        entries = self.game.flow_entry
-        nlocals = self.game.nlocals  # read once: a call pads its frame to the rule's locals
+        game = self.game
+        codes = game.codes
+        flows = game.flows
+        entries = game.flow_entry
+        nlocals = game.nlocals  # read once: a call pads its frame to the rule's locals
         stack = self.stack
         if not stack:
             self._end()
@@ -163,10 +164,9 @@ class Interpreter:
         self.work = STEP_WORK
         budget = INSTRUCTION_BUDGET
         fr = stack[-1]
-        code = codes[fr[0]]
-        flow, entry = flows[fr[0]], entries[fr[0]]
-        pc = fr[1]
-        loc = fr[2]
+        r, pc, loc = fr  # a frame is [rule index, pc, locals]
+        code = codes[r]
+        flow, entry = flows[r], entries[r]
         cover = self.cover
         ins: Any = code[pc]
         try:
