@@ -11,6 +11,9 @@ the most frequent thing a flow does. The copy runs as the function did:
   the flow's locals parameter is ``l`` too, and the flow runs in a copy of the namespace's
   globals. An instruction whose code names one of the flow's own names, or a global that is
   not bound yet, or that returns (an Exec's ``return`` would leave the flow), stays a call;
+  so does one with a comprehension or generator: on CPython 3.11 that is a nested function,
+  which would make ``st`` and ``l`` cell variables of the whole flow (created at every call
+  of it, read through the cell everywhere), and that cost more than the call it saves;
 - its ``try``/``except VALUE_ERRORS`` blocks come along, so a failure raises the same
   :class:`~rulewright.dsl.machine.SpecRuntimeError` (an
   :class:`~rulewright.dsl.machine.AtStatement` with the same index), and the flow writes the
@@ -58,7 +61,8 @@ class Inliner:
         stored = set(OWN)
         loaded: set[str] = set()
         for node in ast.walk(ast.Module(nodes, [])):
-            if isinstance(node, ast.Return):
+            if isinstance(node, (ast.Return, ast.ListComp, ast.GeneratorExp, ast.SetComp,
+                                 ast.DictComp)):
                 return False
             if isinstance(node, ast.Name):
                 (stored if isinstance(node.ctx, ast.Store) else loaded).add(node.id)
