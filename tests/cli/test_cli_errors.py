@@ -151,3 +151,24 @@ def test_a_reader_that_leaves_early_is_not_a_failure() -> None:
     err = run.stderr.read().decode()
     assert run.wait(timeout=120) == 141
     assert "Broken pipe" not in err and "Traceback" not in err
+
+
+def test_replay_with_the_spec_of_another_game_names_both(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """fresh7 finding 6: it said "another version of spec 'tiny'" (exit 1) for a trace of
+    tiny replayed with --spec braff."""
+    tiny = Path(__file__).parent.parent / "specs" / "tiny.rules"
+    assert main(["simulate", str(tiny), "--games", "1", "--trace-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    trace = str(tmp_path / "tiny-0.json")
+    assert main(["replay", trace, "--spec", "braff"]) == 2
+    assert capsys.readouterr() == (
+        "", f"rulewright: the trace is of spec 'tiny' (made from the spec file {str(tiny)!r}), "
+            "but --spec names spec 'braff' (spec/braff.rules)\n")
+    # the same game in another text is still another version of it (exit 1)
+    edited = tmp_path / "tiny.rules"
+    edited.write_text(tiny.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert main(["replay", trace, "--spec", str(edited)]) == 1
+    assert capsys.readouterr().err.startswith(
+        "rulewright: trace error: the trace was made with another version of spec 'tiny' "
+        "(fingerprint ")
