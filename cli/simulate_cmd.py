@@ -106,12 +106,16 @@ def run(args: argparse.Namespace) -> int:
               f"({summary.normal / summary.games:.0%}; a gap passed under its ruling "
               "does not stop a game)")
     finished = summary.normal
-    out.print(f"scores and wins over the {finished} game(s) that ended normally "
-              "(a shared win counts for each winner)")
-    table = Table("seat", "score mean", "score stdev", "win share", "95% interval")
-    for p, ((mean, sd), (w, lo, hi)) in enumerate(zip(summary.scores, summary.wins)):
-        table.add_row(str(p), f"{mean:.2f}", f"{sd:.2f}", f"{w:.1%}", f"{lo:.1%} - {hi:.1%}")
-    out.print(table)
+    if finished:
+        out.print(f"scores and wins over the {finished} game(s) that ended normally "
+                  "(a shared win counts for each winner)")
+        table = Table("seat", "score mean", "score stdev", "win share", "95% interval")
+        for p, ((mean, sd), (w, lo, hi)) in enumerate(zip(summary.scores, summary.wins)):
+            table.add_row(str(p), f"{mean:.2f}", f"{sd:.2f}", f"{w:.1%}",
+                          f"{lo:.1%} - {hi:.1%}")
+        out.print(table)
+    else:
+        out.print("no game ended normally: no scores or wins to show")
     if summary.findings:
         ft = Table("finding", "rule", "message", "games")
         for (kind, rule, msg), n in sorted(summary.findings.items(), key=lambda kv: -kv[1]):

@@ -172,3 +172,23 @@ def test_replay_with_the_spec_of_another_game_names_both(
     assert capsys.readouterr().err.startswith(
         "rulewright: trace error: the trace was made with another version of spec 'tiny' "
         "(fingerprint ")
+
+
+def test_simulate_with_no_game_ended_normally_shows_no_means(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """fresh7 finding 8: a table of 0.00 means and deviations over 0 games."""
+    from rulewright.engines import schemas
+    monkeypatch.setenv("COLUMNS", "200")  # rich folds lines at 80 columns otherwise
+    spec = tmp_path / "bad.rules"
+    spec.write_text(EXHAUSTED)
+    assert main(["simulate", str(spec), "--games", "3"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[2:4] == [
+        "ended normally: 0 of 3 games (0%; a gap passed under its ruling does not stop a game)",
+        "no game ended normally: no scores or wins to show"]
+    assert "0.00" not in out and "score mean" not in out
+    assert main(["simulate", str(spec), "--games", "3", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    schemas.validate(doc)
+    assert (doc["ended_normally"], doc["scores"], doc["wins"]) == (0, [], [])
