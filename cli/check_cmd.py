@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from rulewright.cli.common import positive
 from rulewright.dsl import ast
 from rulewright.dsl.check_patches import selections
 from rulewright.dsl.patch import apply_patches
@@ -36,7 +37,7 @@ def register(sub: Any) -> None:
     p.add_argument("--listing", nargs="?", const="", metavar="RULE",
                    help="after checking one spec, print the compiled instructions and generated "
                         "Python code of RULE (default: every rule), each line with its spec line")
-    p.add_argument("--players", type=int, default=None, metavar="N",
+    p.add_argument("--players", type=positive, default=None, metavar="N",
                    help="with --listing: compile for N players (default: the smallest count)")
     p.set_defaults(run=run)
 

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from rulewright.cli.common import positive
+from rulewright.cli.common import MAX_GAMES, bounded, positive
 from rulewright.dsl import ast
 from rulewright.cli.paths import docs_output
 from rulewright.engines.game import bundled_specs, load_spec, spec_path
@@ -66,13 +66,19 @@ def register(sub: Any) -> None:
                    help="first verify the specs the pages show (profile PROFILE, default "
                         f"{QUICK_PROFILE}) and show those results: the pages then describe "
                         "exactly the spec versions being built")
-    p.add_argument("--games", type=int, default=None, metavar="N",
+    p.add_argument("--games", type=page_games, default=None, metavar="N",
                    help="random games simulated per player count (0 = none; default 20)")
     p.add_argument("--jobs", type=positive, default=1, help="parallel Sphinx jobs")
     p.add_argument("--force", action="store_true",
                    help="write into a non-empty --out folder that is not an earlier "
                         "'rulewright docs' output (same-named files are replaced)")
     p.set_defaults(run=run)
+
+
+def page_games(text: str) -> int:
+    """An argparse type: games simulated per player count, 0 (none) to
+    :data:`~rulewright.cli.common.MAX_GAMES`."""
+    return bounded(text, 0, MAX_GAMES, "games")
 
 
 def _standalone(specs: list[Path], root: Path) -> Path:
@@ -220,8 +226,6 @@ def run(args: argparse.Namespace) -> int:
     if args.verify_json is not None:
         extra += ["-D", f"rulewright_verify_json={args.verify_json.resolve()}"]
     if args.games is not None:
-        if args.games < 0:
-            raise UsageError(f"--games must be 0 or more, not {args.games}")
         extra += ["-D", f"rulewright_simulate_games={args.games}"]
     docs_output(args.out, args.force)  # last: every other flag is checked by now
     with tempfile.TemporaryDirectory(prefix="rulewright-docs-") as tmp:

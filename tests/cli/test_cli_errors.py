@@ -132,10 +132,12 @@ def test_simulate_in_a_log_prints_progress_lines_not_a_blank_line(
 
 
 def test_a_huge_games_count_names_games(capsys: pytest.CaptureFixture[str]) -> None:
-    """Found by a new user: it was reported as a bad --seed."""
+    """Found by a new user: it was reported as a bad --seed; then (fresh7 finding 9) in
+    another format than every other bad flag, without the pointer to --help."""
     assert main(["simulate", "tic_tac_toe", "--games", str(10**22)]) == 2
-    assert capsys.readouterr().err.strip() == (
-        f"rulewright: --games must be at most 2**32, not {10**22}")
+    assert capsys.readouterr().err == (
+        f"rulewright simulate: argument --games: {10**22} games is more than the "
+        "4,294,967,296 allowed\n(see 'rulewright simulate --help')\n")
 
 
 def test_a_reader_that_leaves_early_is_not_a_failure() -> None:
@@ -192,3 +194,33 @@ def test_simulate_with_no_game_ended_normally_shows_no_means(
     doc = json.loads(capsys.readouterr().out)
     schemas.validate(doc)
     assert (doc["ended_normally"], doc["scores"], doc["wins"]) == (0, [], [])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["docs", "tiny.rules", "--games", "-1"],
+     "rulewright docs: argument --games: -1 must be 0 or more\n"
+     "(see 'rulewright docs --help')\n"),
+    (["docs", "tiny.rules", "--games", str(10**20)],
+     f"rulewright docs: argument --games: {10**20} games is more than the 4,294,967,296 "
+     "allowed\n(see 'rulewright docs --help')\n"),
+    (["diff", "love_letter", "--edition", "2019", "--games", str(10**20)],
+     f"rulewright diff: argument --games: {10**20} games is more than the 4,294,967,296 "
+     "allowed\n(see 'rulewright diff --help')\n"),
+    (["simulate", "tic_tac_toe", "--games", "many"],
+     "rulewright simulate: argument --games: 'many' is not a whole number\n"
+     "(see 'rulewright simulate --help')\n"),
+    # it kept starting worker processes until it was killed
+    (["verify", "tic_tac_toe", "--workers", str(10**20)],
+     f"rulewright verify: argument --workers: {10**20} worker processes is more than the 1,000 "
+     "allowed\n(see 'rulewright verify --help')\n"),
+    # 0 meant "the smallest count" and printed a listing
+    (["check", "tic_tac_toe", "--listing", "--players", "0"],
+     "rulewright check: argument --players: 0 must be 1 or more\n"
+     "(see 'rulewright check --help')\n"),
+])
+def test_numeric_flags_out_of_range_are_argparse_usage_errors(
+        args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """fresh7 finding 9: such errors said "rulewright: --games must be ...", without the
+    command or the pointer to its help."""
+    assert main(args) == 2
+    assert capsys.readouterr() == ("", message)

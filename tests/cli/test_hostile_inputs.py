@@ -491,7 +491,9 @@ def test_docs_out_accepts_a_new_an_empty_an_earlier_or_a_forced_folder(tmp_path:
     (["--seed", "abc"], "rulewright simulate: argument --seed: 'abc' is not a whole number from "
                         "-2**63 to 2**63-1\n(see 'rulewright simulate --help')\n"),
     (["--seed", str(2**63 - 1), "--games", "2"],
-     "rulewright: --seed must be from -2**63 to 2**63-2, not 9223372036854775807\n"),
+     "rulewright simulate: argument --seed: 9223372036854775807 with --games 2 plays seeds past "
+     "2**63-1, the largest a trace holds; the first seed can be at most 2**63-2\n"
+     "(see 'rulewright simulate --help')\n"),
 ])
 def test_simulate_takes_only_seeds_a_trace_can_hold(args: list[str], message: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
