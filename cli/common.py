@@ -10,6 +10,12 @@ from rulewright.errors import UsageError
 from rulewright.invariants.backend import Backend, open_backend
 from rulewright.invariants.report import versions
 
+#: The exit status of every command that plays or builds a spec (simulate, explore, docs,
+#: verify, mutate, diff, replay --spec) when the spec has errors: a CI script can then tell
+#: "the spec is broken" (2, as a usage error: the input is wrong) from "the spec is wrong
+#: about the game" (1). Only ``check`` exits 1 for spec errors: reporting them is its job.
+EXIT_SPEC = 2
+
 
 def version_line() -> str:
     """``rulewright 0.1.0 (Hypothesis 6.155.2, Python 3.11.7)``: what ``--version`` prints."""

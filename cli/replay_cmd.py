@@ -7,11 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulewright.cli.common import EXIT_SPEC
 from rulewright.engines.trace import play_by_play, read_trace, replay
 from rulewright.errors import SpecError
-
-#: The exit status for a --spec file with errors: a usage error, as verify and mutate give.
-EXIT_SPEC = 2
 
 
 def register(sub: Any) -> None:

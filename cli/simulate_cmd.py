@@ -47,7 +47,8 @@ def register(sub: Any) -> None:
                                    "under a ruling, and rule coverage (the rules and branches no "
                                    "game ran). Scores and wins are "
                                    "over the games that ended normally. Exit 1 when a game ended "
-                                   "with a spec defect (anything but a gap).")
+                                   "with a spec defect (anything but a gap), 2 on usage errors "
+                                   "and when the spec has errors.")
     p.add_argument("game", help="bundled spec name or .rules path")
     add_config(p)
     p.add_argument("--games", type=game_count, default=100,
