@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from rulewright.cli.common import positive
 from rulewright.dsl import ast
 from rulewright.dsl.check_patches import selections
 from rulewright.dsl.patch import apply_patches
@@ -36,7 +37,7 @@ def register(sub: Any) -> None:
     p.add_argument("--listing", nargs="?", const="", metavar="RULE",
                    help="after checking one spec, print the compiled instructions and generated "
                         "Python code of RULE (default: every rule), each line with its spec line")
-    p.add_argument("--players", type=int, default=None, metavar="N",
+    p.add_argument("--players", type=positive, default=None, metavar="N",
                    help="with --listing: compile for N players (default: the smallest count)")
     p.set_defaults(run=run)
 
@@ -65,6 +66,24 @@ def _compile_errors(spec: ast.Spec) -> list[Diagnostic]:
     return out
 
 
+def spec_diagnostics(path: Path) -> tuple[ast.Spec | None, list[Diagnostic], str]:
+    """What ``check`` reports for one spec file: the parsed spec (None when it does not
+    parse), every diagnostic of parsing, checking and compiling, and the text they point into.
+
+    Raises:
+        UsageError: the file is too large; :class:`NotUtf8Error`: it is not UTF-8 text.
+    """
+    try:
+        spec = load_spec(path)
+        diags = check(spec)
+        if not any(d.severity == "error" for d in diags):
+            diags += _compile_errors(spec)
+    except SpecError as err:
+        return None, list(err.diagnostics), Path(path).read_text(encoding="utf-8",
+                                                                 errors="replace")
+    return spec, diags, spec.source
+
+
 def editions(spec: ast.Spec) -> list[dict[str, Any]]:
     """The spec's editions as JSON-ready dicts (name, title, date, source, errata, variants)."""
     return [{"name": d.name, "title": d.title, "date": d.date, "source": d.source,
@@ -88,9 +107,13 @@ def _listing(args: argparse.Namespace) -> int:
     if len(args.specs) != 1 or args.json:
         raise UsageError("--listing takes one spec (and no --json): "
                          "rulewright check SPEC --listing [RULE]")
-    spec = load_spec(spec_path(args.specs[0]))
-    game = next(d for d in spec.decls if isinstance(d, ast.Game))
-    machine = compile_spec(spec, players=args.players or game.players[0])
+    try:
+        spec = load_spec(spec_path(args.specs[0]))
+        game = next(d for d in spec.decls if isinstance(d, ast.Game))
+        machine = compile_spec(spec, players=args.players or game.players[0])
+    except SpecError as err:  # check says 1 for spec errors, with --listing too
+        print(err.render(), file=sys.stderr)
+        return 1
     for line in machine_listing(machine, args.listing or None):
         print(line)
     return 0
@@ -118,14 +141,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         spec: ast.Spec | None = None
         try:
-            spec = load_spec(path)
-            diags = check(spec)
-            source = spec.source
-            if not any(d.severity == "error" for d in diags):
-                diags += _compile_errors(spec)
-        except SpecError as err:
-            diags = list(err.diagnostics)
-            source = Path(path).read_text(encoding="utf-8", errors="replace")
+            spec, diags, source = spec_diagnostics(path)
         except NotUtf8Error as err:  # that file's error; the other files are still checked
             diags = [err.diagnostic]
             source = Path(path).read_text(encoding="utf-8", errors="replace")

@@ -6,8 +6,15 @@ import argparse
 from contextlib import AbstractContextManager
 from typing import Any
 
+from rulewright.errors import UsageError
 from rulewright.invariants.backend import Backend, open_backend
 from rulewright.invariants.report import versions
+
+#: The exit status of every command that plays or builds a spec (simulate, explore, docs,
+#: verify, mutate, diff, replay --spec) when the spec has errors: a CI script can then tell
+#: "the spec is broken" (2, as a usage error: the input is wrong) from "the spec is wrong
+#: about the game" (1). Only ``check`` exits 1 for spec errors: reporting them is its job.
+EXIT_SPEC = 2
 
 
 def version_line() -> str:
@@ -55,6 +62,51 @@ def positive(text: str) -> int:
     return value
 
 
+#: The most games one run plays: game i gets seed S + i, and traces hold 64-bit seeds.
+MAX_GAMES = 2**32
+
+#: The most worker processes ``--workers`` starts on this machine: ``--workers 10**20`` kept
+#: starting processes until it was killed.
+MAX_WORKERS = 1000
+
+
+def bounded(text: str, least: int, most: int, what: str) -> int:
+    """An argparse type's check: a whole number from ``least`` to ``most``; ``what`` names
+    the value's unit in the message (``games``).
+
+    Raises:
+        argparse.ArgumentTypeError: another text or number (a usage error of the subcommand,
+            in argparse's format: ``rulewright simulate: argument --games: ...``).
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{value} must be {least} or more")
+    if value > most:
+        raise argparse.ArgumentTypeError(f"{value} {what} is more than the {most:,} allowed")
+    return value
+
+
+def game_count(text: str) -> int:
+    """An argparse type: games to play, 1 to :data:`MAX_GAMES`."""
+    return bounded(text, 1, MAX_GAMES, "games")
+
+
+def worker_count(text: str) -> int:
+    """An argparse type: local worker processes, 1 to :data:`MAX_WORKERS`."""
+    return bounded(text, 1, MAX_WORKERS, "worker processes")
+
+
+def flag_error(command: str, flag: str, message: str) -> UsageError:
+    """A bad flag value found after parsing (it depends on another flag), worded as argparse
+    words one: ``rulewright COMMAND: argument FLAG: MESSAGE`` and the pointer to the help."""
+    return UsageError(f"rulewright {command}: argument {flag}: {message}\n"
+                      f"(see 'rulewright {command} --help')")
+
+
 def example_count(text: str) -> int:
     """An argparse type: test runs per configuration, 1 to
     :data:`~rulewright.invariants.profiles.MAX_EXAMPLES`."""
@@ -71,7 +123,7 @@ def add_backend(p: argparse.ArgumentParser, unit: str) -> None:
     """--workers N, --scheduler ADDRESS: run the units of work (``unit`` names them in the
     help) on a Dask cluster instead of one after the other here."""
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--workers", type=positive, metavar="N",
+    group.add_argument("--workers", type=worker_count, metavar="N",
                        help=f"run {unit} in parallel on a local Dask cluster of N worker "
                             "processes on 127.0.0.1 (needs pip install 'rulewright[dask]')")
     group.add_argument("--scheduler", metavar="ADDRESS",

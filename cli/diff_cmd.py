@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rulewright.cli.common import add_edition, positive
+from rulewright.cli.common import add_edition, game_count, positive
 from rulewright.cli.simulate_cmd import _seed
 from rulewright.engines.simulate import POLICIES
 from rulewright.invariants.diff import FORMAT, ExampleOutcome, SpecDiff, diff_spec
@@ -30,14 +30,15 @@ def register(sub: Any) -> None:
                     "declares and reaches (opened, closed), spec defects found in play, and "
                     "balance on the same seeds: each seat's score distribution, win shares "
                     "with 95%% Wilson intervals (a shared win counts for each winner) and game "
-                    "length. Exit 1 when a game on either side ended with a spec defect.")
+                    "length. Exit 1 when a game on either side ended with a spec defect, "
+                    "2 on usage errors and when the spec has errors.")
     p.add_argument("game", help="bundled spec name or .rules path")
     p.add_argument("--erratum", action="append", default=[], metavar="E",
                    help="compare with this erratum applied (repeatable)")
     add_edition(p)
     p.add_argument("--players", type=positive,
                    help="player count (default: the smallest both sides allow)")
-    p.add_argument("--games", type=positive, default=200,
+    p.add_argument("--games", type=game_count, default=200,
                    help="games per side, on the same seeds (default 200)")
     p.add_argument("--seed", type=_seed, default=0, help="first seed (default 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random")

@@ -14,10 +14,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from rulewright.cli.common import positive
+from rulewright.cli.common import EXIT_SPEC, MAX_GAMES, bounded, positive
 from rulewright.dsl import ast
 from rulewright.cli.paths import docs_output
-from rulewright.engines.game import bundled_specs, load_spec, spec_path
+from rulewright.engines.game import bundled_specs, display_path, load_spec, spec_path
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.profiles import PROFILES
 
@@ -51,8 +51,10 @@ def register(sub: Any) -> None:
                        description="Build HTML documentation: for each spec, its rules with "
                                    "their rulebook citations, errata side by side, invariants, "
                                    "findings, a flow diagram and a simulated summary. Needs "
-                                   "Graphviz's 'dot' for diagrams. Exit 0 on success, 1 when "
-                                   "the build has warnings or errors.")
+                                   "Graphviz's 'dot' for diagrams. The specs are checked "
+                                   "first: a spec with errors stops the build before it "
+                                   "starts. Exit 0 on success, 1 when the build has warnings "
+                                   "or errors, 2 on usage errors and spec errors.")
     p.add_argument("specs", nargs="*", metavar="SPEC",
                    help="build pages for these specs (.rules files or bundled names) only")
     p.add_argument("--out", type=Path, default=Path("_build/html"),
@@ -66,13 +68,19 @@ def register(sub: Any) -> None:
                    help="first verify the specs the pages show (profile PROFILE, default "
                         f"{QUICK_PROFILE}) and show those results: the pages then describe "
                         "exactly the spec versions being built")
-    p.add_argument("--games", type=int, default=None, metavar="N",
+    p.add_argument("--games", type=page_games, default=None, metavar="N",
                    help="random games simulated per player count (0 = none; default 20)")
     p.add_argument("--jobs", type=positive, default=1, help="parallel Sphinx jobs")
     p.add_argument("--force", action="store_true",
                    help="write into a non-empty --out folder that is not an earlier "
                         "'rulewright docs' output (same-named files are replaced)")
     p.set_defaults(run=run)
+
+
+def page_games(text: str) -> int:
+    """An argparse type: games simulated per player count, 0 (none) to
+    :data:`~rulewright.cli.common.MAX_GAMES`."""
+    return bounded(text, 0, MAX_GAMES, "games")
 
 
 def _standalone(specs: list[Path], root: Path) -> Path:
@@ -99,6 +107,30 @@ def _standalone(specs: list[Path], root: Path) -> Path:
                                     encoding="utf-8")
     (src / "conf.py").write_text(CONF, encoding="utf-8")
     return src
+
+
+def _report_spec_errors(specs: list[Path]) -> bool:
+    """Print every error ``check`` finds in ``specs`` (stderr, each with its caret, as verify
+    shows them); True when there was one. Run before Sphinx: its warning for a spec with
+    errors names the build's temporary folder and comes with a warning about the page's
+    missing title for every page that lists it.
+    """
+    from rulewright.cli.check_cmd import spec_diagnostics
+
+    failed: list[str] = []
+    for path in specs:
+        _spec, diags, source = spec_diagnostics(path)
+        errors = [d for d in diags if d.severity == "error"]
+        for d in errors:
+            print(d.render(source), file=sys.stderr)
+            print(file=sys.stderr)
+        if errors:
+            failed.append(display_path(path))
+    if failed:
+        which = failed[0] if len(specs) == 1 else \
+            f"{len(failed)} of {len(specs)} specs ({', '.join(failed)})"
+        print(f"rulewright docs: spec errors in {which}; nothing was built", file=sys.stderr)
+    return bool(failed)
 
 
 def _refuse_stale(doc: dict[str, Any], path: Path) -> None:
@@ -189,7 +221,8 @@ def _fresh_results(specs: list[Path], profile: str, out: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run sphinx-build; returns its exit status (0 ok, 1 warnings or errors)."""
+    """Check the specs, then run sphinx-build; returns 0 ok, 1 warnings or errors in the
+    build, :data:`~rulewright.cli.common.EXIT_SPEC` a spec with errors (nothing built)."""
     if args.verify is not None and args.verify_json is not None:
         raise UsageError("give --verify (verify now) or --verify-json FILE (earlier results), "
                          "not both")
@@ -197,6 +230,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {args.out}: exists and is not a folder")
     if args.source is not None and not args.source.is_dir():
         raise UsageError(f"--source {args.source}: no such folder")
+    built = _built_specs(args)
+    if built is not None and _report_spec_errors(built):
+        return EXIT_SPEC
     if args.verify_json is not None:
         if not args.verify_json.is_file():
             raise UsageError(f"--verify-json {args.verify_json}: no such file "
@@ -209,7 +245,6 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--verify-json {args.verify_json}: not a 'rulewright verify --json' "
                              "file")
         _refuse_stale(head, args.verify_json)
-        built = _built_specs(args)
         if built is not None:
             _refuse_unrelated(head, args.verify_json, built)
     try:
@@ -220,8 +255,6 @@ def run(args: argparse.Namespace) -> int:
     if args.verify_json is not None:
         extra += ["-D", f"rulewright_verify_json={args.verify_json.resolve()}"]
     if args.games is not None:
-        if args.games < 0:
-            raise UsageError(f"--games must be 0 or more, not {args.games}")
         extra += ["-D", f"rulewright_simulate_games={args.games}"]
     docs_output(args.out, args.force)  # last: every other flag is checked by now
     with tempfile.TemporaryDirectory(prefix="rulewright-docs-") as tmp:

@@ -38,7 +38,8 @@ def register(sub: Any) -> None:
                     "distinct states, game-tree nodes and histories as OpenSpiel counts them "
                     "(one-option nodes included), information states per player (perfect recall, "
                     "on trees of at most 100,000 nodes), depth. "
-                    "Exit code 1 when an invariant fails.")
+                    "Exit code 1 when an invariant fails, 2 on usage errors and "
+                    "when the spec has errors.")
     p.add_argument("game", help="bundled spec name or .rules path")
     add_config(p)
     p.add_argument("--max-states", type=positive, default=1_000_000, metavar="K",

@@ -1,9 +1,11 @@
 """The ``rulewright`` command: argument parsing and dispatch only.
 
-Exit codes: 0 success; 1 the spec has errors, an invariant was violated (also one a replayed
-counterexample reproduces), or a trace cannot be replayed (corrupt, of another spec,
-diverging, a recorded violation that does not reproduce);
-2 a usage error (bad flag, unknown spec, unreadable file), named with its subcommand; 3 an internal error (a bug);
+Exit codes: 0 success; 1 an invariant was violated (also one a replayed counterexample
+reproduces), a trace cannot be replayed (corrupt, diverging, a recorded violation that does
+not reproduce), or ``check`` found spec errors;
+2 a usage error (bad flag, unknown spec, unreadable file), named with its subcommand, or a spec
+with errors given to any other command (:data:`~rulewright.cli.common.EXIT_SPEC`);
+3 an internal error (a bug);
 141 the reader of the output left (``| head``), as for a process killed by SIGPIPE.
 Each subcommand lives in its own module and registers itself in :data:`COMMANDS`.
 """
@@ -17,7 +19,7 @@ import traceback
 from typing import Any, Callable, Sequence
 
 from rulewright.cli import interrupt
-from rulewright.cli.common import version_line
+from rulewright.cli.common import EXIT_SPEC, version_line
 from rulewright.errors import RulewrightError, SpecError, TraceError, UsageError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -61,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Board-game rules as checked, executable specifications. "
                     "Write rules in the rules language (*.rules), then check, play, verify "
                     "and document them.",
-        epilog="Exit codes: 0 ok, 1 spec errors / violations, 2 usage errors, 3 internal error. "
+        epilog="Exit codes: 0 ok, 1 a violation, a spec defect in play or a trace that does "
+               "not replay (check: spec errors), 2 usage or spec errors, 3 internal error. "
                "Bundled specs can be named without a path (e.g. 'braff').")
     parser.add_argument("--version", action="store_true",
                         help="print the versions of rulewright, Hypothesis and Python, and exit")
@@ -113,9 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             # a Ctrl-C swallowed where Python ignores exceptions (a gc callback) still counts
             interrupt.raise_if_interrupted()
         return code
-    except SpecError as err:
+    except SpecError as err:  # check reports its own (exit 1); any other command: EXIT_SPEC
         print(err.render(), file=sys.stderr)
-        return EXIT_FAIL
+        return EXIT_SPEC
     except TraceError as err:
         print(f"rulewright: trace error: {err}", file=sys.stderr)
         return EXIT_FAIL

@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rulewright.cli.common import (add_backend, backend, example_count, player_list,
-                                   positive)
+from rulewright.cli.common import (EXIT_SPEC, add_backend, backend, example_count,
+                                   player_list, positive)
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.paths import output_file
 from rulewright.cli.progress_lines import LineProgress
@@ -156,6 +156,10 @@ def _list(out: Console, args: argparse.Namespace, seed: int) -> int:
 def print_report(out: Console, r: MutationReport) -> None:
     """The results: the score, the survivors with what they changed, the equivalents."""
     b = r.baseline
+    if b is not None and b.status == "invalid":  # never verified: it does not compile
+        out.print(f"[bold red]{escape(r.spec)}: spec error[/]")
+        out.print(b.error or "", markup=False, highlight=False)
+        return
     if r.baseline_failed and b is not None:
         out.print(f"[bold red]{escape(r.spec)}: the spec as written does not pass verify[/] "
                   f"(profile {r.profile}, seed {r.seed}); fix it before measuring its checks:")
@@ -232,14 +236,16 @@ def run(args: argparse.Namespace) -> int:
             report = _run(args, seed, on)
     except SpecError as err:
         print(err.render(), file=sys.stderr)
-        return 2
+        return EXIT_SPEC
     raise_if_interrupted()  # an interrupted run has no results to print or write
     report.min_score = args.min_score
     print_report(out, report)
     code = report.exit_code()
     verdict = f"mutation score {_percent(report.rate)}" if report.rate is not None \
         else "no mutation score (no mutant killed or survived)"
-    if report.baseline_failed:
+    if code == EXIT_SPEC:  # verify's words for the same spec
+        verdict = "[bold red]spec errors[/]"
+    elif report.baseline_failed:
         verdict = "[bold red]the spec fails verify[/]"
     elif code == 1:
         verdict = f"[bold red]{verdict}, below --min-score {_percent(args.min_score)}[/]"

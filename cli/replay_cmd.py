@@ -7,11 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulewright.cli.common import EXIT_SPEC
 from rulewright.engines.trace import play_by_play, read_trace, replay
 from rulewright.errors import SpecError
-
-#: The exit status for a --spec file with errors: a usage error, as verify and mutate give.
-EXIT_SPEC = 2
 
 
 def register(sub: Any) -> None:
@@ -24,7 +22,8 @@ def register(sub: Any) -> None:
                                    "when it records a violation that replaying reproduces, or "
                                    "when the trace diverges, comes from another spec version or "
                                    "records a violation that does not reproduce; 2 on usage "
-                                   "errors and when the --spec file has errors.")
+                                   "errors (a trace of a spec file without --spec, a --spec "
+                                   "of another game) and when the --spec file has errors.")
     p.add_argument("trace", type=Path, help="a trace JSON file (from simulate or verify)")
     p.add_argument("--spec", help="use this .rules file instead of the bundled spec")
     p.set_defaults(run=run)

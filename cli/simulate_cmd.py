@@ -19,7 +19,8 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from rulewright.cli.common import add_backend, add_config, backend, config, positive
+from rulewright.cli.common import (add_backend, add_config, backend, config, flag_error,
+                                   game_count)
 from rulewright.cli.coverage_output import simulate_lines
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.paths import output_folder
@@ -31,7 +32,6 @@ from rulewright.engines.simulate import (POLICIES, SeedBatch, Summary, Tally, se
 from rulewright.engines.source import SpecText
 from rulewright.engines.state import State
 from rulewright.engines.trace import trace_json, write_trace
-from rulewright.errors import UsageError
 from rulewright.invariants.backend import Backend
 
 #: The ``--json`` document's format (schema: rulewright.engines.schemas).
@@ -47,10 +47,12 @@ def register(sub: Any) -> None:
                                    "under a ruling, and rule coverage (the rules and branches no "
                                    "game ran). Scores and wins are "
                                    "over the games that ended normally. Exit 1 when a game ended "
-                                   "with a spec defect (anything but a gap).")
+                                   "with a spec defect (anything but a gap), 2 on usage errors "
+                                   "and when the spec has errors.")
     p.add_argument("game", help="bundled spec name or .rules path")
     add_config(p)
-    p.add_argument("--games", type=positive, default=100, help="how many games (default 100)")
+    p.add_argument("--games", type=game_count, default=100,
+                   help="how many games (default 100; at most 2**32)")
     p.add_argument("--seed", type=_seed, default=0, help="first seed (default 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random")
     p.add_argument("--trace-dir", type=Path, help="write one trace file per game here")
@@ -75,12 +77,11 @@ def _seed(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Simulate and print."""
-    if args.games > 2**32:
-        # found by a new user: a huge --games was reported as a bad --seed
-        raise UsageError(f"--games must be at most 2**32, not {args.games}")
     if not (-(2**63) <= args.seed and args.seed + args.games <= 2**63):
         # traces store the seed, and the trace schema takes 64-bit seeds only
-        raise UsageError(f"--seed must be from -2**63 to 2**63-{args.games}, not {args.seed}")
+        raise flag_error("simulate", "--seed", f"{args.seed} with --games {args.games} plays "
+                         "seeds past 2**63-1, the largest a trace holds; the first seed can be "
+                         f"at most 2**63-{args.games}")
     if args.trace_dir is not None:
         output_folder(args.trace_dir, "--trace-dir")
     game = load(args.game, **config(args))
@@ -106,12 +107,16 @@ def run(args: argparse.Namespace) -> int:
               f"({summary.normal / summary.games:.0%}; a gap passed under its ruling "
               "does not stop a game)")
     finished = summary.normal
-    out.print(f"scores and wins over the {finished} game(s) that ended normally "
-              "(a shared win counts for each winner)")
-    table = Table("seat", "score mean", "score stdev", "win share", "95% interval")
-    for p, ((mean, sd), (w, lo, hi)) in enumerate(zip(summary.scores, summary.wins)):
-        table.add_row(str(p), f"{mean:.2f}", f"{sd:.2f}", f"{w:.1%}", f"{lo:.1%} - {hi:.1%}")
-    out.print(table)
+    if finished:
+        out.print(f"scores and wins over the {finished} game(s) that ended normally "
+                  "(a shared win counts for each winner)")
+        table = Table("seat", "score mean", "score stdev", "win share", "95% interval")
+        for p, ((mean, sd), (w, lo, hi)) in enumerate(zip(summary.scores, summary.wins)):
+            table.add_row(str(p), f"{mean:.2f}", f"{sd:.2f}", f"{w:.1%}",
+                          f"{lo:.1%} - {hi:.1%}")
+        out.print(table)
+    else:
+        out.print("no game ended normally: no scores or wins to show")
     if summary.findings:
         ft = Table("finding", "rule", "message", "games")
         for (kind, rule, msg), n in sorted(summary.findings.items(), key=lambda kv: -kv[1]):

@@ -90,7 +90,8 @@ class Summary:
     Attributes:
         games: how many. turns: total turns per game (mean, min, max). steps: actions per game.
         scores: per seat (mean, standard deviation). wins: per seat, share of games won
-        (shared wins count for each winner) with a 95% Wilson interval.
+        (shared wins count for each winner) with a 95% Wilson interval. Both are over the
+        games that ended normally, and empty when none did.
         findings: (kind, rule, message) -> count (the games a finding ended).
         rulings: (rule, line, gap text, ruling) -> the games that reached that gap and went
         on under its ruling. coverage: the games that ran each rule and branch, or None.
@@ -256,8 +257,9 @@ def summarise(t: Tally) -> Summary:
         games=t.games,
         turns=(statistics.fmean(turns) if turns else 0.0, min(turns, default=0), max(turns, default=0)),
         steps=(statistics.fmean(steps) if steps else 0.0, min(steps, default=0), max(steps, default=0)),
-        scores=tuple(_mean_sd(s) for s in t.scores),
-        wins=tuple((w / finished if finished else 0.0, *wilson(w, finished)) for w in t.wins),
+        # over no games a mean of 0.00 would read as data: none per seat instead
+        scores=tuple(_mean_sd(s) for s in t.scores) if finished else (),
+        wins=tuple((w / finished, *wilson(w, finished)) for w in t.wins) if finished else (),
         findings=dict(t.findings), rulings=dict(t.rulings), coverage=t.coverage,
         defect_seeds=tuple(t.defect_seeds))
 

@@ -104,16 +104,20 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
     user (``spec``). A file the user names that declares the trace's game (``game ID`` at
     the start of a line) is parsed first, so that its syntax errors are shown with their
     lines rather than reported as another version of the spec; of any other file no line is
-    shown, and nothing is compiled until its fingerprint and game id match the trace's.
+    shown (only the id its first ``game ID`` line declares, to say it is another spec), and
+    nothing is compiled until its fingerprint and game id match the trace's.
 
     Raises:
-        SpecError: ``spec`` has syntax errors. TraceError: another spec, another version of
-            it, or a configuration it cannot load. UsageError: ``spec`` names no file.
+        SpecError: ``spec`` has syntax errors. TraceError: another version of the spec, a
+            trace whose source is another bundled spec, or a configuration it cannot load.
+        UsageError: ``spec`` names no file, or a file of another spec (or of none); no
+            ``spec`` for a trace of a spec file that is not bundled.
     """
+    source = doc.get("source") or doc["spec"]
     if spec is None:
-        source = doc.get("source") or doc["spec"]
         if source not in bundled_specs():
-            raise TraceError(f"the trace was made from the spec file {_short(source)}, not a "
+            # a flag the trace needs is missing: the user's mistake, not the trace's
+            raise UsageError(f"the trace was made from the spec file {_short(source)}, not a "
                              "bundled spec; replay opens only bundled specs on a trace's word, "
                              "so give the file with --spec")
         # the package's file itself: a file of that name in the working folder (which could
@@ -123,11 +127,23 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
         path = spec_path(spec)
     shown = display_path(path)
     text = _spec_text(path, shown)
-    if spec is not None and re.search(rf"^[ \t]*game\s+{re.escape(doc['spec'])}\b", text, re.M):
+    own = re.search(rf"^[ \t]*game\s+{re.escape(doc['spec'])}\b", text, re.M) is not None
+    if spec is not None and own:
         # the user's own spec of the trace's game: its syntax errors, with their lines (a
         # file that declares no such game, e.g. one named by mistake, is never quoted)
         load_spec(path)
     got = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    if got != doc["fingerprint"] and not own:
+        # not another version: another spec (or a file of none), named by mistake
+        declared = _declared_game(text)
+        made = f"the bundled spec {source!r}" if source in bundled_specs() \
+            else f"the spec file {_short(source)}"
+        named = f"spec {declared!r}" if declared is not None else "a file that declares no game"
+        if spec is None:  # the trace's own source field names another bundled spec: forged
+            raise TraceError(f"the trace is of spec {doc['spec']!r}, but its source names "
+                             f"{named} ({shown})")
+        raise UsageError(f"the trace is of spec {doc['spec']!r} (made from {made}), but "
+                         f"--spec names {named} ({shown})")
     if got != doc["fingerprint"]:
         raise TraceError(f"the trace was made with another version of spec {doc['spec']!r} "
                          f"(fingerprint {doc['fingerprint']}; {shown} has {got}); replay it "
@@ -165,7 +181,8 @@ def replay(doc: dict[str, Any], spec: str | None = None,
     Raises:
         TraceError: a malformed trace, a spec that changed since the trace was made, or a
             recorded value (step, label, result) that replaying does not reproduce.
-        UsageError: ``spec`` names no file.
+        UsageError: ``spec`` names no file, or the file of another spec; no ``spec`` for a
+            trace made from a spec file that is not bundled.
     """
     validate("trace", doc, what, entries=False)  # what finding and loading the spec reads
     if game is not None:
@@ -206,6 +223,17 @@ def replay(doc: dict[str, Any], spec: str | None = None,
         states.append(state.clone())
     _check_outcome(doc, state)
     return game, states
+
+
+#: A game declaration at the start of a line: ``game ID``, ID a name (ASCII, as the lexer's).
+GAME_LINE = re.compile(r"^[ \t]*game\s+([A-Za-z_][A-Za-z0-9_]*)\b", re.M)
+
+
+def _declared_game(text: str) -> str | None:
+    """The id of the first game a spec text declares, found without parsing it (a file the
+    trace has not been matched to is never parsed or quoted); None when it declares none."""
+    m = GAME_LINE.search(text)
+    return m.group(1) if m else None
 
 
 def _short(value: Any) -> str:

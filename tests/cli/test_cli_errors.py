@@ -132,10 +132,12 @@ def test_simulate_in_a_log_prints_progress_lines_not_a_blank_line(
 
 
 def test_a_huge_games_count_names_games(capsys: pytest.CaptureFixture[str]) -> None:
-    """Found by a new user: it was reported as a bad --seed."""
+    """Found by a new user: it was reported as a bad --seed; then (fresh7 finding 9) in
+    another format than every other bad flag, without the pointer to --help."""
     assert main(["simulate", "tic_tac_toe", "--games", str(10**22)]) == 2
-    assert capsys.readouterr().err.strip() == (
-        f"rulewright: --games must be at most 2**32, not {10**22}")
+    assert capsys.readouterr().err == (
+        f"rulewright simulate: argument --games: {10**22} games is more than the "
+        "4,294,967,296 allowed\n(see 'rulewright simulate --help')\n")
 
 
 def test_a_reader_that_leaves_early_is_not_a_failure() -> None:
@@ -151,3 +153,74 @@ def test_a_reader_that_leaves_early_is_not_a_failure() -> None:
     err = run.stderr.read().decode()
     assert run.wait(timeout=120) == 141
     assert "Broken pipe" not in err and "Traceback" not in err
+
+
+def test_replay_with_the_spec_of_another_game_names_both(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """fresh7 finding 6: it said "another version of spec 'tiny'" (exit 1) for a trace of
+    tiny replayed with --spec braff."""
+    tiny = Path(__file__).parent.parent / "specs" / "tiny.rules"
+    assert main(["simulate", str(tiny), "--games", "1", "--trace-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    trace = str(tmp_path / "tiny-0.json")
+    assert main(["replay", trace, "--spec", "braff"]) == 2
+    assert capsys.readouterr() == (
+        "", f"rulewright: the trace is of spec 'tiny' (made from the spec file {str(tiny)!r}), "
+            "but --spec names spec 'braff' (spec/braff.rules)\n")
+    # the same game in another text is still another version of it (exit 1)
+    edited = tmp_path / "tiny.rules"
+    edited.write_text(tiny.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert main(["replay", trace, "--spec", str(edited)]) == 1
+    assert capsys.readouterr().err.startswith(
+        "rulewright: trace error: the trace was made with another version of spec 'tiny' "
+        "(fingerprint ")
+
+
+def test_simulate_with_no_game_ended_normally_shows_no_means(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """fresh7 finding 8: a table of 0.00 means and deviations over 0 games."""
+    from rulewright.engines import schemas
+    monkeypatch.setenv("COLUMNS", "200")  # rich folds lines at 80 columns otherwise
+    spec = tmp_path / "bad.rules"
+    spec.write_text(EXHAUSTED)
+    assert main(["simulate", str(spec), "--games", "3"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[2:4] == [
+        "ended normally: 0 of 3 games (0%; a gap passed under its ruling does not stop a game)",
+        "no game ended normally: no scores or wins to show"]
+    assert "0.00" not in out and "score mean" not in out
+    assert main(["simulate", str(spec), "--games", "3", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    schemas.validate(doc)
+    assert (doc["ended_normally"], doc["scores"], doc["wins"]) == (0, [], [])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["docs", "tiny.rules", "--games", "-1"],
+     "rulewright docs: argument --games: -1 must be 0 or more\n"
+     "(see 'rulewright docs --help')\n"),
+    (["docs", "tiny.rules", "--games", str(10**20)],
+     f"rulewright docs: argument --games: {10**20} games is more than the 4,294,967,296 "
+     "allowed\n(see 'rulewright docs --help')\n"),
+    (["diff", "love_letter", "--edition", "2019", "--games", str(10**20)],
+     f"rulewright diff: argument --games: {10**20} games is more than the 4,294,967,296 "
+     "allowed\n(see 'rulewright diff --help')\n"),
+    (["simulate", "tic_tac_toe", "--games", "many"],
+     "rulewright simulate: argument --games: 'many' is not a whole number\n"
+     "(see 'rulewright simulate --help')\n"),
+    # it kept starting worker processes until it was killed
+    (["verify", "tic_tac_toe", "--workers", str(10**20)],
+     f"rulewright verify: argument --workers: {10**20} worker processes is more than the 1,000 "
+     "allowed\n(see 'rulewright verify --help')\n"),
+    # 0 meant "the smallest count" and printed a listing
+    (["check", "tic_tac_toe", "--listing", "--players", "0"],
+     "rulewright check: argument --players: 0 must be 1 or more\n"
+     "(see 'rulewright check --help')\n"),
+])
+def test_numeric_flags_out_of_range_are_argparse_usage_errors(
+        args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """fresh7 finding 9: such errors said "rulewright: --games must be ...", without the
+    command or the pointer to its help."""
+    assert main(args) == 2
+    assert capsys.readouterr() == ("", message)

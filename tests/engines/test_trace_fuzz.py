@@ -4,7 +4,9 @@ Beside the spec fuzzer (tests/dsl/test_generated.py). Each example takes a golde
 applies a few mutations — delete, retype or duplicate a field, swap or shift actions, put a
 huge number or deep nesting in place of a value, cut or garble the text — then runs
 ``rulewright replay`` on it. The answer must be exit 0 (the mutation changed nothing that
-matters) or exit 1 with one line; never exit 3, a traceback, or more than one line.
+matters), exit 1 with one line, or exit 2 with one line when the mutated source names no
+bundled spec (replay then needs --spec: a usage error); never exit 3, a traceback, or more
+than one line.
 State snapshots get the same treatment through :meth:`State.from_json`. The default run is
 short; ``pytest -m slow`` runs 3,000 traces.
 """
@@ -156,9 +158,12 @@ def fuzz_one(name: str, rng: random.Random, edits: int) -> tuple[int, str]:
 
 def _check(code: int, err: str) -> None:
     assert "internal error" not in err and "Traceback" not in err, err[:2000]
-    assert code in (0, 1), (code, err[:2000])
+    assert code in (0, 1, 2), (code, err[:2000])
     if code == 1:
         assert err.count("\n") == 1 and err.startswith("rulewright: trace error: "), err[:2000]
+    if code == 2:  # a source naming no bundled spec is never opened: --spec is needed
+        assert err.count("\n") == 1 and err.startswith(
+            "rulewright: the trace was made from the spec file "), err[:2000]
 
 
 def test_an_unmutated_golden_trace_replays() -> None:

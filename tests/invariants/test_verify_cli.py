@@ -49,8 +49,9 @@ def test_violation_exit_1_prints_rules_play_by_play_and_trace(
     assert "player 0   keep" in out
     trace = tmp_path / "traces" / "token_from_nothing-2p-tokens.json"
     assert trace.is_file()
-    # a trace of a spec file replays only with the file named (issue 15)
-    assert main(["replay", str(trace)]) == 1
+    # a trace of a spec file replays only with the file named (issue 15): without it, a
+    # usage error (fresh7 finding 7)
+    assert main(["replay", str(trace)]) == 2
     assert "give the file with --spec" in capsys.readouterr().err
     # the recorded violation is re-checked at its step: reproduced, so exit 1 (violations)
     assert main(["replay", str(trace), "--spec", str(BROKEN / "token_from_nothing.rules")]) == 1
