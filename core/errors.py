@@ -7,11 +7,19 @@ Lark's ``get_context``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal, Sequence
 
 from attrs import frozen
 
 Severity = Literal["error", "warning"]
+
+
+@lru_cache(maxsize=4)
+def _lines(source: str) -> tuple[str, ...]:
+    """The lines of a source, split once for all its diagnostics (20,000 diagnostics of a 1 MB
+    spec split it 20,000 times). An empty file has one empty line, for its caret."""
+    return tuple(source.splitlines()) or ("",)
 
 
 @frozen
@@ -61,7 +69,7 @@ class Diagnostic:
         head = f"{self.span}: {self.severity}: {self.message}"
         lines = [head]
         if source is not None:
-            text_lines = source.splitlines() or [""]  # an empty file still gets its caret
+            text_lines = _lines(source)
             if 1 <= self.span.line <= len(text_lines):
                 text = text_lines[self.span.line - 1].expandtabs(1)
                 width = 1

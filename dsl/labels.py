@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import difflib
 import re
+from bisect import bisect_right
 from typing import Any, Mapping, Sequence, Union
 
 from attrs import frozen
 
 from rulewright.dsl.ast import CardDecl
+from rulewright.dsl.locate import line_starts
 from rulewright.errors import Diagnostic, Span
 
 
@@ -195,19 +197,16 @@ def _sub_span(source: str | None, span: Span, start: int, length: int) -> Span:
     """The span of characters ``start`` (``length`` of them) of the string literal at ``span``."""
     if source is None:
         return span
-    lines = source.split("\n")
-    if not 1 <= span.line <= len(lines):
+    starts = line_starts(source)
+    if not 1 <= span.line <= len(starts) or not 1 <= span.end_line <= len(starts):
         return span
-    begin = sum(len(x) + 1 for x in lines[:span.line - 1]) + span.column - 1
-    end = sum(len(x) + 1 for x in lines[:span.end_line - 1]) + span.end_column - 1
+    begin = starts[span.line - 1] + span.column - 1
+    end = starts[span.end_line - 1] + span.end_column - 1
     raw = source[begin:end]
     a = begin + _raw_index(raw, start)
     b = begin + _raw_index(raw, start + length)
-    line = source.count("\n", 0, a) + 1
-    col = a - (source.rfind("\n", 0, a) + 1) + 1
-    end_line = source.count("\n", 0, b) + 1
-    end_col = b - (source.rfind("\n", 0, b) + 1) + 1
-    return Span(span.path, line, col, end_line, end_col)
+    line, end_line = bisect_right(starts, a), bisect_right(starts, b)
+    return Span(span.path, line, a - starts[line - 1] + 1, end_line, b - starts[end_line - 1] + 1)
 
 
 def check_label(decl: CardDecl, source: str | None) -> list[Diagnostic]:
