@@ -6,7 +6,7 @@ A card kind may declare how its components are named::
       label "{member} {family}"
 
 ``{name}`` is replaced by the component's attribute ``name`` (or ``{kind}``, the card kind's
-name); a part in brackets, ``[ or {alt}]``, is printed only when the attributes named directly
+name; not ``{id}``, since copies share their label); a part in brackets, ``[ or {alt}]``, is printed only when the attributes named directly
 in it are non-empty; ``{{``, ``}}``, ``[[`` and ``]]`` are literal braces and brackets. Runs of
 blanks are collapsed and the ends trimmed, so an empty attribute leaves no trailing blank.
 Without a template a component is named by its non-empty attribute values joined with blanks.
@@ -225,12 +225,20 @@ def check_label(decl: CardDecl, source: str | None) -> list[Diagnostic]:
                            f"label template of card kind {decl.name!r}: {err.message}")]
     out = []
     known = (*decl.attributes, "kind")
+    listed = (f"the attributes of {decl.name!r} are: {', '.join(decl.attributes)}, and "
+              "{kind}" if decl.attributes else f"{decl.name!r} has no attributes; use {{kind}}")
     for p in fields(parts):
-        if p.name not in known:
+        span = _sub_span(source, tmpl.span, p.offset, len(p.name))
+        if p.name == "id":
+            # a label names a card, not one copy: twins share it, and a draw among them is
+            # one outcome, which a label per copy would split
+            out.append(Diagnostic(span, f"label template of card kind {decl.name!r} names "
+                                  "'id'; a template names the kind's attributes and {kind}, "
+                                  "not a component's id (copies of one card share a label)",
+                                  listed))
+        elif p.name not in known:
             close = difflib.get_close_matches(p.name, known, n=1, cutoff=0.6)
-            hint = (f"did you mean {close[0]!r}?" if close else
-                    f"the attributes of {decl.name!r} are: {', '.join(decl.attributes)}")
-            out.append(Diagnostic(_sub_span(source, tmpl.span, p.offset, len(p.name)),
-                                  f"label template of card kind {decl.name!r} names "
-                                  f"{p.name!r}, which is not one of its attributes", hint))
+            out.append(Diagnostic(span, f"label template of card kind {decl.name!r} names "
+                                  f"{p.name!r}, which is not one of its attributes",
+                                  f"did you mean {close[0]!r}?" if close else listed))
     return out
