@@ -10,6 +10,7 @@ twenty keywords. Known mistakes come from :data:`rulewright.dsl.mistakes.KNOWN_M
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
 from typing import Any
@@ -20,6 +21,22 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from rulewright.dsl.locate import line_starts
 from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES
 from rulewright.errors import Diagnostic, Span
+
+
+#: Characters that change how the text around them is shown and are not seen themselves:
+#: the bidirectional controls (Unicode's Bidi_Control: U+061C, U+200E, U+200F,
+#: U+202A-U+202E, U+2066-U+2069) and the zero-width ones (U+200B-U+200D, U+2060, U+FEFF
+#: past the start). In a string, a cite or a comment they can make two option labels look
+#: alike or reorder the code a reader sees, so they are refused wherever they are.
+INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+#: The hint under an invisible character's error.
+INVISIBLE_HINT = ("delete it: it changes how the text around it is shown, and a spec holds "
+                  "only what its readers see")
+
+
+def invisible_character(ch: str) -> str:
+    """``invisible character U+202E RIGHT-TO-LEFT OVERRIDE``."""
+    return f"invisible character U+{ord(ch):04X} {unicodedata.name(ch)}"
 
 
 def _parser() -> Any:
