@@ -8,7 +8,7 @@ table, function, rule, variant or constant, and each use is checked against its 
 from __future__ import annotations
 
 import difflib
-from typing import Iterable, Iterator, Sequence
+from typing import Collection, Iterable, Iterator, Sequence
 
 from rulewright.dsl import ast, constraints
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
@@ -43,17 +43,39 @@ class Symbols:
         self.tables: dict[str, ast.TableDecl] = {}
 
 
-def _near(name: str, candidates: Iterable[str], what: str = "") -> str:
-    """'did you mean ...?' for close names; else, given ``what``, the few names there are."""
-    names = sorted(set(candidates))
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-    if close:
-        return "did you mean " + " or ".join(repr(c) for c in close) + "?"
-    if what and names and len(names) <= 8:
-        return f"the spec declares {what}: " + ", ".join(names)
-    if what and not names:
-        return f"the spec declares no {what}"
-    return ""
+#: The most names the "did you mean" hints of one check compare against, all searches
+#: together. Each search costs one comparison per candidate, so a spec with thousands of
+#: unknown names and thousands of declared ones compared every pair (a 1.1 MB spec with
+#: 20,000 unknown names took 14 minutes to check). Past the budget, a search is left out.
+MAX_HINT_COMPARISONS = 50_000
+
+#: The kinds of top-level names that an expression may use as a value.
+VALUE_KINDS = frozenset({"counter", "zone", "card kind", "enum member", "enum", "table"})
+
+
+class Near:
+    """'did you mean ...?' searches of one check, within :data:`MAX_HINT_COMPARISONS`."""
+
+    def __init__(self, budget: int | None = None) -> None:
+        self.left = MAX_HINT_COMPARISONS if budget is None else budget
+
+    def __call__(self, name: str, *pools: Collection[str], what: str = "") -> str:
+        """The hint for ``name`` among the names in ``pools``; else, given ``what``, the few
+        names there are. Sizes are summed before any list is built, so a search past the
+        budget costs nothing."""
+        size = sum(len(p) for p in pools)
+        if size > self.left:
+            return ""
+        self.left -= size
+        names = sorted(set().union(*pools))
+        close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+        if close:
+            return "did you mean " + " or ".join(repr(c) for c in close) + "?"
+        if what and names and len(names) <= 8:
+            return f"the spec declares {what}: " + ", ".join(names)
+        if what and not names:
+            return f"the spec declares no {what}"
+        return ""
 
 
 #: The largest player count a header may declare.
@@ -127,10 +149,16 @@ def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic],
 
 
 class _Checker:
-    def __init__(self, sym: Symbols, diags: list[Diagnostic], locate: Locate = no_locate) -> None:
+    def __init__(self, sym: Symbols, diags: list[Diagnostic], locate: Locate = no_locate,
+                 near: Near | None = None) -> None:
         self.sym = sym
         self.diags = diags
         self.locate = locate
+        self.near = near if near is not None else Near()
+        #: the names an unknown value may be a misspelling of (not rules, nor functions)
+        self.values = {n for n, k in sym.kinds.items() if k in VALUE_KINDS} | set(CONSTANTS)
+        #: every card kind's attributes and the built-in ones
+        self.attributes = {a for c in sym.cards.values() for a in c.attributes} | {"kind", "id"}
         #: the kinds of the locals of the rule being checked (see rulewright.dsl.kinds)
         self.local: Locals = {}
         #: the most players the header allows (a literal player must be below it)
@@ -172,14 +200,13 @@ class _Checker:
                 self.err(e.span, f"{e.id!r} is a {kind}, not a value",
                          "call a rule with 'do name(...)'" if kind == "rule" else "")
                 return
-            self.err(e.span, f"unknown name {e.id!r}",
-                     _near(e.id, list(scope) + list(sym.kinds) + list(CONSTANTS)))
+            self.err(e.span, f"unknown name {e.id!r}", self.near(e.id, scope, self.values))
             return
         if isinstance(e, ast.Attr):
             self.expr(e.obj, scope)
-            known = {a for c in sym.cards.values() for a in c.attributes} | {"kind", "id"}
-            if e.name not in known:
-                self.err(e.span, f"no card kind has an attribute {e.name!r}", _near(e.name, known))
+            if e.name not in self.attributes:
+                self.err(e.span, f"no card kind has an attribute {e.name!r}",
+                         self.near(e.name, self.attributes))
             return
         if isinstance(e, ast.Index):
             for a in e.args:
@@ -212,12 +239,12 @@ class _Checker:
                 if e.func == "variant" and isinstance(a, ast.Name):
                     if a.id not in sym.variants:
                         self.err(a.span, f"unknown variant {a.id!r}",
-                                 _near(a.id, sym.variants, "variants"))
+                                 self.near(a.id, sym.variants, what="variants"))
                     continue
                 if e.func in ("lookup", "has_key") and a is e.args[0] and isinstance(a, ast.Name):
                     if a.id not in sym.tables:
                         self.err(a.span, f"unknown table {a.id!r}",
-                                 _near(a.id, sym.tables, "tables"))
+                                 self.near(a.id, sym.tables, what="tables"))
                     continue
                 self.expr(a, scope)
             if e.func in BUILTINS:
@@ -237,7 +264,7 @@ class _Checker:
                          f"rules are run as statements, 'do {e.func}(...)', and give no value")
             else:
                 self.err(e.span, f"unknown function {e.func!r}",
-                         _near(e.func, list(BUILTINS) + list(sym.functions)))
+                         self.near(e.func, BUILTINS, sym.functions))
             return
         if isinstance(e, ast.Aggregate):
             self.expr(e.source, scope)
@@ -294,7 +321,7 @@ class _Checker:
                          hint)
             else:
                 self.err(t.span, f"unknown counter {t.name!r}",
-                         _near(t.name, self.sym.counters) or "declare it with 'var'")
+                         self.near(t.name, self.sym.counters) or "declare it with 'var'")
             return
         if len(decl.dims) != len(t.args):
             self._dims_error(t.span, decl, len(t.args))
@@ -406,7 +433,7 @@ class _Checker:
                 kind = sym.kinds.get(s.rule)
                 self.err(s.span, f"unknown rule {s.rule!r}" if kind is None else
                          f"{s.rule!r} is a {kind}, not a rule",
-                         _near(s.rule, sym.rules, "rules") if kind is None else
+                         self.near(s.rule, sym.rules, what="rules") if kind is None else
                          "'do' runs a rule: do rule_name(args)")
             elif len(rule.params) != len(s.args):
                 self.err(s.span, f"rule {s.rule!r} takes "
@@ -601,13 +628,16 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
         Every diagnostic, errors and warnings, in source order. An empty list means clean.
     """
     loc = Locator(spec.source)
-    diags = check_decls(spec.decls, spec.path, loc)
-    diags += check_patches(spec, diags, loc, check_decls)
+    near = Near()  # one budget for the spec as written and every selection of patches
+    diags = check_decls(spec.decls, spec.path, loc, near)
+    diags += check_patches(spec, diags, loc,
+                           lambda decls, path, loc: check_decls(decls, path, loc, near))
     diags.sort(key=lambda x: (x.severity != "error", x.span.path, x.span.line, x.span.column))
     return diags
 
 
-def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagnostic]:
+def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
+                near: Near | None = None) -> list[Diagnostic]:
     """Check one list of declarations (a spec as written, or with patches applied).
 
     Errata, editions and variants' patches are not looked into here (see :func:`check`).
@@ -615,6 +645,8 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
     Args:
         decls: the declarations. path: the spec's name, for a missing header's diagnostic.
         loc: finds words inside declarations (a :class:`Locator` of the spec's text).
+        near: the "did you mean" searches, with what is left of their budget (default: a
+            fresh :class:`Near`).
 
     Returns:
         The diagnostics, unsorted.
@@ -626,7 +658,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
         diags.append(Diagnostic(first_span, "the spec has no 'game' header",
                                 'start the file with: game id "Title" { players 2..4 start setup }'))
     sym = collect_symbols(decls, diags, loc)
-    ck = _Checker(sym, diags, loc)
+    ck = _Checker(sym, diags, loc, near)
     for g in games[1:]:
         diags.append(Diagnostic(loc(g.span, g.id, "game"), "a spec has one 'game' header; "
                                 f"this is a second one (the first is on line {games[0].span.line})",
@@ -637,7 +669,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
                                     "add: start name_of_first_rule"))
         elif g.start not in sym.rules:
             diags.append(Diagnostic(loc(g.span, g.start, "start"), f"start rule {g.start!r} is "
-                                    "not declared", _near(g.start, sym.rules, "rules")))
+                                    "not declared", ck.near(g.start, sym.rules, what="rules")))
         lo, hi = g.players
         if hi > MAX_PLAYERS:
             diags.append(Diagnostic(loc(g.span, str(hi), "players"), f"player range {lo}..{hi} "
@@ -661,6 +693,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
         diags.append(Diagnostic(first_span, "the spec has no 'scoring' block",
                                 "add: scoring(p) { score <expr for player p> }"))
     dim_names = set(sym.enums) | set(sym.cards) | {"player"}
+    errata = {n for n, k in sym.kinds.items() if k == "erratum"}
     paused: list[set[str]] = []
 
     def pausing() -> set[str]:
@@ -675,7 +708,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
             for dim in d.dims:
                 if isinstance(dim, str) and dim not in dim_names:
                     ck.err(loc(d.span, dim, "["), f"unknown dimension {dim!r}",
-                           " ".join(filter(None, [_near(dim, dim_names), "a dimension is "
+                           " ".join(filter(None, [ck.near(dim, dim_names), "a dimension is "
                                     "'player', an enum name, a card kind or a whole number"])))
                 elif isinstance(dim, int) and dim < 1:
                     ck.err(loc(d.span, str(dim), "["), f"dimension {dim} is empty",
@@ -702,7 +735,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
             if isinstance(d, ast.ZoneDecl):
                 if d.of not in sym.cards:
                     ck.err(loc(d.span, d.of, "of"), f"zone {d.name!r} holds unknown card kind "
-                           f"{d.of!r}", _near(d.of, sym.cards, "card kinds"))
+                           f"{d.of!r}", ck.near(d.of, sym.cards, what="card kinds"))
                 if d.capacity is not None:
                     ck.expr(d.capacity, set())
                     ck.constant(d.capacity, f"the capacity of zone {d.name!r}")
@@ -717,7 +750,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
             home_span = loc(d.span, d.home, "in")
             if home is None:
                 ck.err(home_span, f"card kind {d.name!r} starts in unknown zone {d.home!r}",
-                       _near(d.home, sym.zones, "zones"))
+                       ck.near(d.home, sym.zones, what="zones"))
             elif home.dims:
                 ck.err(home_span, f"card kind {d.name!r} must start in an unindexed zone; "
                        f"{d.home!r} is indexed by {', '.join(map(str, home.dims))}",
@@ -751,7 +784,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
             for h in d.holders:
                 if h not in sym.counters:
                     ck.err(loc(d.span, h, "in"), f"token {d.name!r} is held in unknown "
-                           f"counter {h!r}", _near(h, sym.counters, "counters"))
+                           f"counter {h!r}", ck.near(h, sym.counters, what="counters"))
         elif isinstance(d, ast.FunctionDecl):
             ck.expr(d.body, set(d.params))
         elif isinstance(d, ast.RuleDecl):
@@ -770,12 +803,11 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate) -> list[Diagn
             for name in d.errata:
                 if sym.kinds.get(name) != "erratum":
                     ck.err(loc(d.span, name, "errata"), f"edition {d.name!r} lists unknown "
-                           f"erratum {name!r}", _near(name, [n for n, k in sym.kinds.items()
-                                                             if k == "erratum"], "errata"))
+                           f"erratum {name!r}", ck.near(name, errata, what="errata"))
             for name in d.variants:
                 if name not in sym.variants:
                     ck.err(loc(d.span, name, "variants"), f"edition {d.name!r} lists unknown "
-                           f"variant {name!r}", _near(name, sym.variants, "variants"))
+                           f"variant {name!r}", ck.near(name, sym.variants, what="variants"))
     check_recursion(sym, diags)
     check_tables(sym, diags)
     return diags
@@ -787,7 +819,7 @@ def _check_example(ck: _Checker, d: ast.ExampleDecl, games: list[ast.Game]) -> N
     for v in d.variants:
         if v not in ck.sym.variants:
             ck.err(ck.locate(d.span, v, "variant"), f"example {d.name!r} selects unknown "
-                   f"variant {v!r}", _near(v, ck.sym.variants, "variants"))
+                   f"variant {v!r}", ck.near(v, ck.sym.variants, what="variants"))
     if games:
         lo, hi = games[0].players
         if not lo <= d.players <= hi:

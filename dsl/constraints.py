@@ -100,13 +100,14 @@ def check_zone(ck: _Checker, d: ast.ZoneDecl) -> None:
     if card is None:
         return  # the unknown card kind is reported already
     attributes = set(card.attributes)
-    known = attributes | _bound_names(d.where) | set(ck.sym.kinds) | set(CONSTANTS)
-    from rulewright.dsl.check import _near
+    bound = _bound_names(d.where)
     unknown = set()
     for n in _names(d.where):
-        if n.id not in known and n.id not in unknown:
+        known = (n.id in attributes or n.id in bound or n.id in ck.sym.kinds
+                 or n.id in CONSTANTS)  # not a union per zone: a spec may have many names
+        if not known and n.id not in unknown:
             unknown.add(n.id)
-            near = _near(n.id, attributes)
+            near = ck.near(n.id, attributes)
             ck.err(n.span, f"zone {d.name!r} holds {d.of}, which has no attribute {n.id!r} "
                    "(nor is it a declared name)",
                    (near + " " if near else "") + f"the attributes of {d.of}: "
@@ -173,11 +174,10 @@ def check_phase(ck: _Checker, d: ast.InvariantDecl, pausing: Callable[[], set[st
     """Check an invariant's ``after rule X`` / ``during rule X``: X is a rule verify can see."""
     if not d.phase:
         return
-    from rulewright.dsl.check import _near
     span = ck.locate(d.span, d.rule, "rule")
     if d.rule not in ck.sym.rules:
         ck.err(span, f"invariant {d.name!r} is scoped to unknown rule {d.rule!r}",
-               _near(d.rule, ck.sym.rules, "rules"))
+               ck.near(d.rule, ck.sym.rules, what="rules"))
     elif d.rule not in pausing():
         ck.err(span, f"rule {d.rule!r} never waits for a decision or chance event, so verify "
                f"never sees it running and invariant {d.name!r} could not be checked "

@@ -6,7 +6,7 @@ A card kind may declare how its components are named::
       label "{member} {family}"
 
 ``{name}`` is replaced by the component's attribute ``name`` (or ``{kind}``, the card kind's
-name); a part in brackets, ``[ or {alt}]``, is printed only when the attributes named directly
+name; not ``{id}``, since copies share their label); a part in brackets, ``[ or {alt}]``, is printed only when the attributes named directly
 in it are non-empty; ``{{``, ``}}``, ``[[`` and ``]]`` are literal braces and brackets. Runs of
 blanks are collapsed and the ends trimmed, so an empty attribute leaves no trailing blank.
 Without a template a component is named by its non-empty attribute values joined with blanks.
@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import difflib
 import re
+from bisect import bisect_right
 from typing import Any, Mapping, Sequence, Union
 
 from attrs import frozen
 
 from rulewright.dsl.ast import CardDecl
+from rulewright.dsl.locate import line_starts
 from rulewright.errors import Diagnostic, Span
 
 
@@ -195,19 +197,16 @@ def _sub_span(source: str | None, span: Span, start: int, length: int) -> Span:
     """The span of characters ``start`` (``length`` of them) of the string literal at ``span``."""
     if source is None:
         return span
-    lines = source.split("\n")
-    if not 1 <= span.line <= len(lines):
+    starts = line_starts(source)
+    if not 1 <= span.line <= len(starts) or not 1 <= span.end_line <= len(starts):
         return span
-    begin = sum(len(x) + 1 for x in lines[:span.line - 1]) + span.column - 1
-    end = sum(len(x) + 1 for x in lines[:span.end_line - 1]) + span.end_column - 1
+    begin = starts[span.line - 1] + span.column - 1
+    end = starts[span.end_line - 1] + span.end_column - 1
     raw = source[begin:end]
     a = begin + _raw_index(raw, start)
     b = begin + _raw_index(raw, start + length)
-    line = source.count("\n", 0, a) + 1
-    col = a - (source.rfind("\n", 0, a) + 1) + 1
-    end_line = source.count("\n", 0, b) + 1
-    end_col = b - (source.rfind("\n", 0, b) + 1) + 1
-    return Span(span.path, line, col, end_line, end_col)
+    line, end_line = bisect_right(starts, a), bisect_right(starts, b)
+    return Span(span.path, line, a - starts[line - 1] + 1, end_line, b - starts[end_line - 1] + 1)
 
 
 def check_label(decl: CardDecl, source: str | None) -> list[Diagnostic]:
@@ -226,12 +225,20 @@ def check_label(decl: CardDecl, source: str | None) -> list[Diagnostic]:
                            f"label template of card kind {decl.name!r}: {err.message}")]
     out = []
     known = (*decl.attributes, "kind")
+    listed = (f"the attributes of {decl.name!r} are: {', '.join(decl.attributes)}, and "
+              "{kind}" if decl.attributes else f"{decl.name!r} has no attributes; use {{kind}}")
     for p in fields(parts):
-        if p.name not in known:
+        span = _sub_span(source, tmpl.span, p.offset, len(p.name))
+        if p.name == "id":
+            # a label names a card, not one copy: twins share it, and a draw among them is
+            # one outcome, which a label per copy would split
+            out.append(Diagnostic(span, f"label template of card kind {decl.name!r} names "
+                                  "'id'; a template names the kind's attributes and {kind}, "
+                                  "not a component's id (copies of one card share a label)",
+                                  listed))
+        elif p.name not in known:
             close = difflib.get_close_matches(p.name, known, n=1, cutoff=0.6)
-            hint = (f"did you mean {close[0]!r}?" if close else
-                    f"the attributes of {decl.name!r} are: {', '.join(decl.attributes)}")
-            out.append(Diagnostic(_sub_span(source, tmpl.span, p.offset, len(p.name)),
-                                  f"label template of card kind {decl.name!r} names "
-                                  f"{p.name!r}, which is not one of its attributes", hint))
+            out.append(Diagnostic(span, f"label template of card kind {decl.name!r} names "
+                                  f"{p.name!r}, which is not one of its attributes",
+                                  f"did you mean {close[0]!r}?" if close else listed))
     return out

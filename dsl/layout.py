@@ -15,6 +15,7 @@ from attrs import frozen
 
 from rulewright.dsl import ast, labels
 from rulewright.dsl.machine import Component, CounterSlot, SpecRuntimeError, ZoneSlot
+from rulewright.dsl.syntax import INVISIBLE, INVISIBLE_HINT, invisible_character
 from rulewright.errors import Diagnostic
 
 #: The most components a spec may declare, over all card kinds (as the checker's limit).
@@ -168,6 +169,14 @@ def card_rows(decl: ast.CardDecl, spec_path: str, diags: list[Diagnostic],
         diags.append(Diagnostic(decl.span, f"card data {decl.data_file!r} is not UTF-8 text "
                                 f"({err.reason} at byte {err.start})",
                                 "save the file as UTF-8"))
+        return []
+    text = text.removeprefix("\ufeff")  # a byte-order mark (spreadsheets write one) is no field
+    hidden = INVISIBLE.search(text)
+    if hidden is not None:  # a card's label is spec text too
+        line = text.count("\n", 0, hidden.start()) + 1
+        column = hidden.start() - (text.rfind("\n", 0, hidden.start()) + 1) + 1
+        diags.append(Diagnostic(decl.span, f"{decl.data_file}:{line}:{column}: "
+                                f"{invisible_character(hidden.group())}", INVISIBLE_HINT))
         return []
     # strict: an unclosed quote is an error, not a field that swallows the rest of the file
     reader = csv.DictReader(text.splitlines(), strict=True)

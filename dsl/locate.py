@@ -7,6 +7,8 @@ the checker recovers the word's position from the source text instead of widenin
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
 from typing import Callable
 
 from rulewright.errors import Span
@@ -22,6 +24,12 @@ def no_locate(span: Span, word: str, after: str = "") -> Span:
     return span
 
 
+@lru_cache(maxsize=4)
+def line_starts(source: str) -> tuple[int, ...]:
+    """The offset of each line's first character (lines end at '\\n'), found once per text."""
+    return (0, *(m.end() for m in re.finditer("\n", source)))
+
+
 class Locator:
     """Find the span of one word inside a node's span, so a caret points at the offender.
 
@@ -31,10 +39,7 @@ class Locator:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.starts = [0]
-        for i, ch in enumerate(source):
-            if ch == "\n":
-                self.starts.append(i + 1)
+        self.starts = line_starts(source)
 
     def _offset(self, line: int, column: int) -> int:
         if not 1 <= line <= len(self.starts):
@@ -55,7 +60,7 @@ class Locator:
                 seen_after = tok == after
                 continue
             if tok == word:
-                line = self.source.count("\n", 0, m.start()) + 1
+                line = bisect_right(self.starts, m.start())  # not a count from the start
                 col = m.start() - self.starts[line - 1] + 1
                 return Span(span.path, line, col, line, col + len(tok))
         return span

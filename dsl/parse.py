@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast as pyast
 import re
+from bisect import bisect_right
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, cast
@@ -19,7 +20,9 @@ from lark.exceptions import UnexpectedInput, VisitError
 from lark.tree import Meta, Tree
 
 from rulewright.dsl import ast
-from rulewright.dsl.syntax import match_mistake, syntax_diagnostic
+from rulewright.dsl.locate import line_starts
+from rulewright.dsl.syntax import (INVISIBLE, INVISIBLE_HINT, invisible_character,
+                                   match_mistake, syntax_diagnostic)
 from rulewright.errors import Diagnostic, SpecError, Span, UsageError
 
 
@@ -668,6 +671,20 @@ def _syntax_errors(path: str, text: str, first: UnexpectedInput) -> list[Diagnos
     return diags
 
 
+def _invisible(path: str, text: str) -> list[Diagnostic]:
+    """An error at each invisible character (at most :data:`MAX_SYNTAX_ERRORS`)."""
+    out: list[Diagnostic] = []
+    starts = line_starts(text)
+    for m in INVISIBLE.finditer(text):
+        if len(out) == MAX_SYNTAX_ERRORS:
+            break
+        line = bisect_right(starts, m.start())
+        column = m.start() - starts[line - 1] + 1
+        out.append(Diagnostic(Span(path, line, column, line, column + 1),
+                              invisible_character(m.group()), INVISIBLE_HINT))
+    return out
+
+
 def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
     """Parse spec text.
 
@@ -685,6 +702,9 @@ def parse(text: str, path: str = "<string>", file: str = "") -> ast.Spec:
     """
     if text.startswith("\ufeff"):  # a byte-order mark some editors write; not spec text
         text = text[1:]
+    invisible = _invisible(path, text)
+    if invisible:  # before the parser, which would call one outside a string unexpected
+        raise SpecError(invisible, {path: text})
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:

@@ -10,14 +10,33 @@ twenty keywords. Known mistakes come from :data:`rulewright.dsl.mistakes.KNOWN_M
 from __future__ import annotations
 
 import re
+import unicodedata
+from bisect import bisect_right
 from functools import lru_cache
 from typing import Any
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from rulewright.dsl.locate import line_starts
 from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES
 from rulewright.errors import Diagnostic, Span
+
+
+#: Characters that change how the text around them is shown and are not seen themselves:
+#: the bidirectional controls (Unicode's Bidi_Control: U+061C, U+200E, U+200F,
+#: U+202A-U+202E, U+2066-U+2069) and the zero-width ones (U+200B-U+200D, U+2060, U+FEFF
+#: past the start). In a string, a cite or a comment they can make two option labels look
+#: alike or reorder the code a reader sees, so they are refused wherever they are.
+INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+#: The hint under an invisible character's error.
+INVISIBLE_HINT = ("delete it: it changes how the text around it is shown, and a spec holds "
+                  "only what its readers see")
+
+
+def invisible_character(ch: str) -> str:
+    """``invisible character U+202E RIGHT-TO-LEFT OVERRIDE``."""
+    return f"invisible character U+{ord(ch):04X} {unicodedata.name(ch)}"
 
 
 def _parser() -> Any:
@@ -101,6 +120,61 @@ def _unclosed_brace(text: str) -> tuple[int, int] | None:
         return None
     line = text.count("\n", 0, stack[0]) + 1
     return line, stack[0] - (text.rfind("\n", 0, stack[0]) + 1) + 1
+
+
+_DECL_WORDS = (r"(game|enum|card|zone|var|token|table|function|rule|scoring|invariant|erratum"
+               r"|edition|example|variant(?=[ \t]+[A-Za-z_])|assume(?=[ \t]+[A-Za-z_]))\b")
+#: A line that starts with a declaration's keyword (``variant`` and ``assume`` only as
+#: declarations, not ``variant(v)`` in an expression or a rule's ``assume "..."``).
+_DECL_LINE = re.compile(r"[ \t]*" + _DECL_WORDS)
+#: A declaration at the start of a line, as top-level declarations are written.
+_TOP_DECL = re.compile(r"^" + _DECL_WORDS, re.M)
+#: Declarations whose braces hold declarations (an erratum's and a variant's patches).
+_HOLDS_DECLS = frozenset({"erratum", "variant"})
+
+
+def _open_brace_before(text: str, line: int, column: int) -> str:
+    """The hint for a syntax error at a declaration keyword (``rule``, ``scoring(``, ...)
+    that begins its line while a '{' before it is still open: that brace is never closed.
+
+    The error must be at the keyword or at the token right after it (``scoring`` inside a
+    block is read as a name, and the parser stumbles on its '('). Inside an erratum's or a
+    variant's braces declarations are patches, so there the open brace must be a patch's.
+    The game header's is left to its own hint (:data:`~rulewright.dsl.mistakes.KNOWN_MISTAKES`).
+    Empty when none of this holds.
+    """
+    starts = line_starts(text)
+    if not 1 <= line <= len(starts):
+        return ""
+    begin = starts[line - 1]
+    m = _DECL_LINE.match(text, begin)
+    if m is None:
+        return ""
+    error_at = begin + column - 1
+    if error_at != m.start(1) and not (
+            error_at >= m.end() and not text[m.end():error_at].strip(" \t")):
+        return ""
+    stack: list[int] = []
+    for b in _BRACE_SCAN.finditer(text):
+        if b.start() >= begin:
+            break
+        if b.group() == "{":
+            stack.append(b.start())
+        elif b.group() == "}" and stack:
+            stack.pop()
+    if not stack:
+        return ""
+    owner = None
+    for d in _TOP_DECL.finditer(text, 0, stack[0] + 1):
+        owner = d.group(1)
+    if owner == "game":
+        return ""
+    if owner in _HOLDS_DECLS:
+        stack = stack[1:]
+        if not stack:
+            return ""
+    at = bisect_right(starts, stack[0])
+    return f"the '{{' at line {at}, column {stack[0] - starts[at - 1] + 1} is never closed"
 
 
 def _expected(err: UnexpectedInput) -> set[str]:
@@ -195,7 +269,8 @@ def syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
     if bare is not None:
         return bare
     span = Span(path, line, column, line, column + 1)
-    hint = match_mistake(err)
+    hint = (_open_brace_before(text, line, column) if isinstance(err, UnexpectedToken) and
+            not at_end else "") or match_mistake(err)
     expected = _describe(_expected(err))
     if isinstance(err, UnexpectedCharacters):
         pos = err.pos_in_stream or 0
