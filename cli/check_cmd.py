@@ -15,7 +15,7 @@ from rulewright.dsl import ast
 from rulewright.dsl.check_patches import selections
 from rulewright.dsl.patch import apply_patches
 from rulewright.dsl.check import check
-from rulewright.dsl.compile import compile_spec
+from rulewright.dsl.compile import compile_checked, compile_spec
 from rulewright.dsl.listing import machine_listing
 from rulewright.engines.game import NotUtf8Error, display_path, load_spec, spec_path
 from rulewright.errors import Diagnostic, SpecError, UsageError
@@ -43,7 +43,8 @@ def register(sub: Any) -> None:
 
 
 def _compile_errors(spec: ast.Spec) -> list[Diagnostic]:
-    """What only compiling finds (card data files, constants that fail to evaluate).
+    """What only compiling finds (card data files, constants that fail to evaluate), for a
+    spec that :func:`~rulewright.dsl.check.check` found no errors in.
 
     Compiled for the smallest player count, as written and with each selection of errata and
     variants the checker tries (:func:`rulewright.dsl.check_patches.selections`); a problem
@@ -56,7 +57,7 @@ def _compile_errors(spec: ast.Spec) -> list[Diagnostic]:
         if header is None:
             continue
         try:
-            compile_spec(spec, players=header.players[0], variants=variants, errata=errata)
+            compile_checked(spec, players=header.players[0], variants=variants, errata=errata)
         except SpecError as err:
             for d in err.diagnostics:
                 if (d.span, d.message) in seen:

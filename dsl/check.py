@@ -12,7 +12,7 @@ from typing import Collection, Iterable, Iterator, Sequence
 
 from rulewright.dsl import ast, constraints
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
-from rulewright.dsl.check_patches import check_patches
+from rulewright.dsl.check_patches import check_patches, too_many_configurations
 from rulewright.dsl.kinds import Locals, local_kinds, value_kind
 from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
@@ -629,9 +629,13 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     """
     loc = Locator(spec.source)
     near = Near()  # one budget for the spec as written and every selection of patches
+    too_many = too_many_configurations(spec, loc)
     diags = check_decls(spec.decls, spec.path, loc, near)
-    diags += check_patches(spec, diags, loc,
-                           lambda decls, path, loc: check_decls(decls, path, loc, near))
+    if too_many is not None:
+        diags.append(too_many)  # and no selection is checked
+    else:
+        diags += check_patches(spec, diags, loc,
+                               lambda decls, path, loc: check_decls(decls, path, loc, near))
     diags.sort(key=lambda x: (x.severity != "error", x.span.path, x.span.line, x.span.column))
     return diags
 

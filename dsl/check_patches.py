@@ -24,6 +24,11 @@ from rulewright.dsl.locate import Locate
 from rulewright.dsl.patch import apply_patches, loose_errata
 from rulewright.errors import Diagnostic, Span, UsageError
 
+#: The most configurations (the spec as written and each selection of errata and variants
+#: :func:`selections` applies) a spec may have: each is checked and compiled, so their number
+#: bounds the work of ``check`` (a bundled spec has at most 3).
+MAX_CONFIGURATIONS = 32
+
 #: (label, errata, variants) of one selection.
 Selection = tuple[str, tuple[str, ...], tuple[str, ...]]
 
@@ -59,6 +64,21 @@ def selections(spec: ast.Spec) -> list[Selection]:
                                  if p)
             out.append((what, errata, chosen))
     return out
+
+
+def too_many_configurations(spec: ast.Spec, loc: Locate) -> Diagnostic | None:
+    """The error at the game header when the spec has more than :data:`MAX_CONFIGURATIONS`
+    configurations, else None."""
+    n = 1 + len(selections(spec))
+    game = next((d for d in spec.decls if isinstance(d, ast.Game)), None)
+    if n <= MAX_CONFIGURATIONS or game is None:
+        return None
+    return Diagnostic(loc(game.span, game.id, "game"),
+                      f"{n} configurations (editions x variant sets) are more than the "
+                      f"{MAX_CONFIGURATIONS} a spec may have",
+                      "each edition, and each variant with patches alone and with each "
+                      "edition, is a configuration checked on its own; split the spec, or "
+                      "fold variants into fewer")
 
 
 def _inside(a: Span, b: Span) -> bool:

@@ -129,6 +129,19 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
     diags = [d for d in check(spec) if d.severity == "error"]
     if diags:
         raise SpecError(diags, {spec.path: spec.source})
+    return compile_checked(spec, players=players, variants=variants, errata=errata)
+
+
+def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
+                    errata: Sequence[str] = ()) -> Machine:
+    """:func:`compile_spec` for a spec whose :func:`~rulewright.dsl.check.check` found no
+    errors: checking covers every configuration, so one caller compiling several of them
+    (``rulewright check``) checks once, not once per configuration.
+
+    Raises:
+        SpecError: what only compiling finds (card data files, constants that fail).
+        UsageError: a player count, variant or erratum the spec does not offer.
+    """
     declared_game = next(d for d in spec.decls if isinstance(d, ast.Game))
     declared_variants = {d.name for d in spec.decls if isinstance(d, ast.VariantDecl)}
     for v in variants:
@@ -149,6 +162,7 @@ def compile_spec(spec: ast.Spec, *, players: int, variants: Sequence[str] = (),
         raise UsageError(f"{game.id} is for {span}{selected}, not {players}")
     sym = collect_symbols(decls, [])
     enums = {n: e.members for n, e in sym.enums.items()}
+    diags: list[Diagnostic] = []
     first_data_diag = len(diags)
     comps, kinds = build_components(list(sym.cards.values()), spec.file or spec.path, diags)
     diags[first_data_diag:] = _at_data_files(diags[first_data_diag:], sym.cards.values(), spec)

@@ -10,8 +10,10 @@ import pytest
 
 import rulewright as rw
 from rulewright.dsl.check import MAX_BOUND, MAX_INSTANCES, MAX_PLAYERS, check
+from rulewright.dsl.check_patches import MAX_CONFIGURATIONS, selections
 from rulewright.dsl.layout import MAX_COMPONENTS, MAX_DATA_BYTES
 from rulewright.dsl.parse import MAX_DEPTH, MAX_DIGITS, MAX_OPERATIONS, parse
+from rulewright.engines.game import bundled_specs, load_spec
 from rulewright.engines.schema import MAX_NUMBER_DIGITS
 from rulewright.errors import SpecError
 
@@ -21,7 +23,7 @@ LIMITS = DOC.split("## Limits", 1)[1].split("\n## ", 1)[0]
 
 @pytest.mark.parametrize("value", [MAX_DIGITS, MAX_PLAYERS, MAX_BOUND, MAX_COMPONENTS,
                                    MAX_INSTANCES, csv.field_size_limit(), MAX_DEPTH,
-                                   MAX_OPERATIONS, MAX_NUMBER_DIGITS])
+                                   MAX_OPERATIONS, MAX_NUMBER_DIGITS, MAX_CONFIGURATIONS])
 def test_the_limits_section_states_each_limit(value: int) -> None:
     assert re.search(rf"\b{value}\b", LIMITS)
 
@@ -80,3 +82,34 @@ def test_the_bound_limit(bound: int, ok: bool) -> None:
             'rule play { x = 1 }\nscoring(p) { score x }\n')
     errors = [d.message for d in check(parse(text, "s.rules")) if d.severity == "error"]
     assert errors == ([] if ok else [f"bound {bound} steps is outside 1..{MAX_BOUND}"])
+
+
+def _selections(editions: int, variants: int) -> str:
+    """A spec with ``editions`` editions of one erratum each and ``variants`` variants with a
+    patch each: (1 + editions) x (1 + variants) configurations."""
+    return ('game g "G" {\n  players 2..2\n  start play\n}\nscoring(p) { score x }\n'
+            'var x = 0\nrule play { x = 1 }\n'
+            + "".join(f'erratum e{i} "E" date "2020" source "s" {{\n  rule play {{ x = 2 }}\n}}\n'
+                      f'edition ed{i} "Ed" date "2020" source "s" errata e{i}\n'
+                      for i in range(editions))
+            + "".join(f'variant v{i} "V" {{\n  rule play {{ x = 3 }}\n}}\n'
+                      for i in range(variants)))
+
+
+def test_exactly_the_configuration_limit_is_checked() -> None:
+    spec = parse(_selections(3, 7), "s.rules")
+    assert 1 + len(selections(spec)) == MAX_CONFIGURATIONS == 32
+    assert [d for d in check(spec) if d.severity == "error"] == []
+
+
+def test_one_past_the_configuration_limit_is_reported_at_the_game_header() -> None:
+    diags = check(parse(_selections(3, 8), "s.rules"))
+    assert [(d.span.line, d.span.column, d.message) for d in diags] == [
+        (1, 6, "36 configurations (editions x variant sets) are more than the 32 a spec may "
+               "have")]
+
+
+def test_a_bundled_spec_is_well_within_the_configuration_limit() -> None:
+    counts = {name: 1 + len(selections(load_spec(name)))
+              for name in bundled_specs()}
+    assert max(counts.values()) == 3
