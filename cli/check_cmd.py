@@ -24,6 +24,11 @@ from rulewright.errors import Diagnostic, SpecError, UsageError
 FORMAT = "rulewright-check/1"
 
 
+#: How many diagnostics one spec prints by default: a spec with thousands of mistakes is
+#: better read from its first ones, and printing them all floods a terminal or CI log.
+MAX_SHOWN = 100
+
+
 def register(sub: Any) -> None:
     """Add the subcommand."""
     p = sub.add_parser("check", help="parse and check spec files",
@@ -39,6 +44,9 @@ def register(sub: Any) -> None:
                         "Python code of RULE (default: every rule), each line with its spec line")
     p.add_argument("--players", type=positive, default=None, metavar="N",
                    help="with --listing: compile for N players (default: the smallest count)")
+    p.add_argument("--max-diagnostics", type=positive, default=MAX_SHOWN, metavar="N",
+                   help=f"print at most N diagnostics per spec (default {MAX_SHOWN}); the count "
+                        "and --json still cover every one")
     p.set_defaults(run=run)
 
 
@@ -157,9 +165,13 @@ def run(args: argparse.Namespace) -> int:
                  "end_column": d.span.end_column, "message": d.message, "hint": d.hint}
                 for d in diags]})
             continue
-        for d in diags:
+        for d in diags[:args.max_diagnostics]:
             print(d.render(source), file=sys.stderr)
             print(file=sys.stderr)
+        if len(diags) > args.max_diagnostics:
+            print(f"{display_path(path)}: {len(diags) - args.max_diagnostics} more "
+                  f"diagnostic(s) not shown (--max-diagnostics N, or --json for all)",
+                  file=sys.stderr)
         warnings = len(diags) - len(errors)
         status = "ok" if not errors else f"{len(errors)} error(s)"
         print(f"{display_path(path)}: {status}" + (f", {warnings} warning(s)" if warnings else ""))

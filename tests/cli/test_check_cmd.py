@@ -83,6 +83,34 @@ def test_several_errors_in_one_file_are_all_reported(tmp_path: Path,
         "  hint: declare it with 'var'\n\n")
 
 
+def test_max_diagnostics_prints_the_first_ones_and_counts_the_rest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "three.rules"
+    path.write_text(THREE_ERRORS, encoding="utf-8")
+    code, out, err = run(capsys, str(path), "--max-diagnostics", "1")
+    assert code == 1
+    assert out == f"{path}: 3 error(s)\n"
+    assert err == (
+        f"{path}:5:3: error: unknown rule 'deal'\n"
+        "      do deal()\n"
+        "      ^^^^^^^^^\n"
+        "  hint: the spec declares rules: main\n\n"
+        f"{path}: 2 more diagnostic(s) not shown (--max-diagnostics N, or --json for all)\n")
+
+
+def test_by_default_at_most_100_diagnostics_are_printed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "many.rules"
+    path.write_text('game g "G" { players 2..4 start main }\nscoring(p) { score 0 }\n'
+                    "rule main {\n" + "".join(f"  let y{i} = nope{i}\n" for i in range(150))
+                    + "}\n", encoding="utf-8")
+    code, out, err = run(capsys, str(path))
+    assert (code, out) == (1, f"{path}: 150 error(s)\n")
+    assert err.count(": error: unknown name 'nope") == 100
+    assert err.endswith(f"{path}: 50 more diagnostic(s) not shown "
+                        "(--max-diagnostics N, or --json for all)\n")
+
+
 def test_several_files_in_one_run(capsys: pytest.CaptureFixture[str]) -> None:
     files = [SPECS / "tiny.rules", BAD / "syntax_semicolon.rules", BAD / "unknown_name.rules"]
     code, out, err = run(capsys, *map(str, files))
