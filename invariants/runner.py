@@ -332,7 +332,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             cls = hypothesis_seed(seed)(cls)
         try:
             with shrink_limit(profile.shrink_seconds):
-                run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call]
+                # untyped in Hypothesis 6.155, typed in 6.170: mypy strict must pass with either
+                run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
             break
         except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
             new, other = _violations(err)
