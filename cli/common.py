@@ -52,14 +52,8 @@ def player_list(text: str) -> list[int]:
 
 
 def positive(text: str) -> int:
-    """An argparse type: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
-    return value
+    """An argparse type: a whole number >= 1 (see :func:`bounded`)."""
+    return bounded(text, 1, None, "")
 
 
 #: The most games one run plays: game i gets seed S + i, and traces hold 64-bit seeds.
@@ -70,9 +64,9 @@ MAX_GAMES = 2**32
 MAX_WORKERS = 1000
 
 
-def bounded(text: str, least: int, most: int, what: str) -> int:
-    """An argparse type's check: a whole number from ``least`` to ``most``; ``what`` names
-    the value's unit in the message (``games``).
+def bounded(text: str, least: int, most: int | None, what: str) -> int:
+    """An argparse type's check: a whole number from ``least`` to ``most`` (None: no upper
+    bound); ``what`` names the value's unit in the message (``games``).
 
     Raises:
         argparse.ArgumentTypeError: another text or number (a usage error of the subcommand,
@@ -85,7 +79,7 @@ def bounded(text: str, least: int, most: int, what: str) -> int:
         raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number") from None
     if value < least:
         raise argparse.ArgumentTypeError(f"{value} must be {least} or more")
-    if value > most:
+    if most is not None and value > most:
         raise argparse.ArgumentTypeError(f"{value} {what} is more than the {most:,} allowed")
     return value
 

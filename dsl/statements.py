@@ -364,7 +364,7 @@ class RuleCompiler:
             return None
         try:
             node = self.x.zone_code(e, self.scope).node
-        except SpecRuntimeError:
+        except SpecRuntimeError:  # self.zone reported it at its line: no fixed slot then
             return None
         if isinstance(node, py.Constant) and node.value.__class__ is int:
             return int(node.value)

@@ -61,41 +61,37 @@ def test_warnings_alone_exit_0_and_are_printed(capsys: pytest.CaptureFixture[str
     assert err.startswith(f"{path}:6:27: warning: table 'points': keys 5..9 overlap 0..5")
 
 
-def test_several_errors_in_one_file_are_all_reported(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "three.rules"
-    path.write_text(THREE_ERRORS, encoding="utf-8")
-    code, out, err = run(capsys, str(path))
-    assert code == 1
-    assert out == f"{path}: 3 error(s)\n"
-    assert err == (
-        f"{path}:5:3: error: unknown rule 'deal'\n"
-        "      do deal()\n"
-        "      ^^^^^^^^^\n"
-        "  hint: the spec declares rules: main\n\n"
-        f"{path}:6:11: error: unknown name 'pionts'\n"
-        "      let y = pionts[0]\n"
-        "              ^^^^^^\n"
-        "  hint: did you mean 'points'?\n\n"
-        f"{path}:7:3: error: unknown counter 'x'\n"
-        "      x = 1\n"
-        "      ^\n"
-        "  hint: declare it with 'var'\n\n")
+#: The three diagnostics of THREE_ERRORS, as printed (``{path}``: the file).
+THREE_DIAGNOSTICS = [
+    "{path}:5:3: error: unknown rule 'deal'\n"
+    "      do deal()\n"
+    "      ^^^^^^^^^\n"
+    "  hint: the spec declares rules: main\n\n",
+    "{path}:6:11: error: unknown name 'pionts'\n"
+    "      let y = pionts[0]\n"
+    "              ^^^^^^\n"
+    "  hint: did you mean 'points'?\n\n",
+    "{path}:7:3: error: unknown counter 'x'\n"
+    "      x = 1\n"
+    "      ^\n"
+    "  hint: declare it with 'var'\n\n",
+]
 
 
-def test_max_diagnostics_prints_the_first_ones_and_counts_the_rest(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("flags, shown, rest", [
+    ([], 3, ""),  # every error of a file is reported, not only the first
+    (["--max-diagnostics", "1"], 1,
+     "{path}: 2 more diagnostic(s) not shown (--max-diagnostics N, or --json for all)\n"),
+])
+def test_several_errors_in_one_file_are_reported_up_to_max_diagnostics(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], shown: int,
+        rest: str) -> None:
     path = tmp_path / "three.rules"
     path.write_text(THREE_ERRORS, encoding="utf-8")
-    code, out, err = run(capsys, str(path), "--max-diagnostics", "1")
+    code, out, err = run(capsys, str(path), *flags)
     assert code == 1
     assert out == f"{path}: 3 error(s)\n"
-    assert err == (
-        f"{path}:5:3: error: unknown rule 'deal'\n"
-        "      do deal()\n"
-        "      ^^^^^^^^^\n"
-        "  hint: the spec declares rules: main\n\n"
-        f"{path}: 2 more diagnostic(s) not shown (--max-diagnostics N, or --json for all)\n")
+    assert err == "".join(THREE_DIAGNOSTICS[:shown] + [rest]).format(path=path)
 
 
 def test_by_default_at_most_100_diagnostics_are_printed(
