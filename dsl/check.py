@@ -7,8 +7,7 @@ table, function, rule, variant or constant, and each use is checked against its 
 
 from __future__ import annotations
 
-import difflib
-from typing import Collection, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from rulewright.dsl import ast, constraints
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
@@ -17,6 +16,7 @@ from rulewright.dsl.kinds import Locals, local_kinds, value_kind
 from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
 from rulewright.dsl.locate import Locate, Locator, no_locate
+from rulewright.dsl.near import Near
 from rulewright.dsl.purity import check_recursion, nonconstant
 from rulewright.dsl.unparse import expr_text
 from rulewright.errors import Diagnostic, Span
@@ -43,39 +43,8 @@ class Symbols:
         self.tables: dict[str, ast.TableDecl] = {}
 
 
-#: The most names the "did you mean" hints of one check compare against, all searches
-#: together. Each search costs one comparison per candidate, so a spec with thousands of
-#: unknown names and thousands of declared ones compared every pair (a 1.1 MB spec with
-#: 20,000 unknown names took 14 minutes to check). Past the budget, a search is left out.
-MAX_HINT_COMPARISONS = 50_000
-
 #: The kinds of top-level names that an expression may use as a value.
 VALUE_KINDS = frozenset({"counter", "zone", "card kind", "enum member", "enum", "table"})
-
-
-class Near:
-    """'did you mean ...?' searches of one check, within :data:`MAX_HINT_COMPARISONS`."""
-
-    def __init__(self, budget: int | None = None) -> None:
-        self.left = MAX_HINT_COMPARISONS if budget is None else budget
-
-    def __call__(self, name: str, *pools: Collection[str], what: str = "") -> str:
-        """The hint for ``name`` among the names in ``pools``; else, given ``what``, the few
-        names there are. Sizes are summed before any list is built, so a search past the
-        budget costs nothing."""
-        size = sum(len(p) for p in pools)
-        if size > self.left:
-            return ""
-        self.left -= size
-        names = sorted(set().union(*pools))
-        close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-        if close:
-            return "did you mean " + " or ".join(repr(c) for c in close) + "?"
-        if what and names and len(names) <= 8:
-            return f"the spec declares {what}: " + ", ".join(names)
-        if what and not names:
-            return f"the spec declares no {what}"
-        return ""
 
 
 #: The largest player count a header may declare.

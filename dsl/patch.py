@@ -26,6 +26,7 @@ from attrs import define, frozen
 from rulewright.dsl import ast
 from rulewright.dsl.layout import card_rows
 from rulewright.dsl.locate import Locator
+from rulewright.dsl.near import Near, did_you_mean
 from rulewright.dsl.patch_text import Texts, literal_text, row_text
 from rulewright.errors import Diagnostic, Span, UsageError
 
@@ -52,9 +53,6 @@ _KINDS: dict[type, str] = {
     ast.EditionDecl: "edition"}
 
 
-#: The most "did you mean" comparisons applying one selection makes, all searches together
-#: (the checker's budget, rulewright.dsl.check.MAX_HINT_COMPARISONS, is for checking).
-MAX_HINT_COMPARISONS = 50_000
 
 #: What a declaration kind is called in messages.
 KIND_WORDS = {"var": "counter", "card": "card kind", "scoring": "scoring block",
@@ -181,12 +179,6 @@ def loose_errata(spec: ast.Spec) -> tuple[str, ...]:
     return tuple(n for n in declared(spec, ast.ErratumDecl) if n not in in_editions)
 
 
-def _near(name: str, names: Sequence[str]) -> str:
-    import difflib
-    close = difflib.get_close_matches(name, sorted(set(names)), n=3, cutoff=0.6)
-    return ("did you mean " + " or ".join(repr(c) for c in close) + "?") if close else ""
-
-
 class _Applier:
     """Applies patches in order, keeping the rows of patched card kinds and the changes."""
 
@@ -208,8 +200,8 @@ class _Applier:
         self.removed: set[int] = set()
         # the changes by (kind, name): only changes of one declaration can collide
         self.changes_of: dict[Key, list[Change]] = {}
-        #: what is left of the budget of "did you mean" comparisons (as in the checker)
-        self.hint_left = MAX_HINT_COMPARISONS
+        #: the "did you mean" searches of this application, with their budget (as in the checker)
+        self.hints = Near()
 
     def finish(self) -> Applied:
         """The declarations with the removed ones taken out."""
@@ -229,10 +221,9 @@ class _Applier:
 
     def near(self, name: str, kind: str) -> str:
         """'did you mean' among the declarations of ``kind``, while the budget lasts."""
-        if len(self.at) > self.hint_left:
+        if not self.hints.charge(len(self.at)):
             return ""
-        self.hint_left -= len(self.at)
-        return _near(name, [k[1] for k, at in self.at.items()
+        return did_you_mean(name, [k[1] for k, at in self.at.items()
                             if k[0] == kind and any(i not in self.removed for i in at)])
 
     def record(self, key: Key, source: Origin, span: Span) -> None:
@@ -424,7 +415,7 @@ class _Applier:
         for attr, _ in op.match.conds:
             if attr not in attributes:
                 self.err(op.match.span, f"card kind {card.name!r} has no attribute {attr!r}",
-                         _near(attr, attributes) or f"its attributes: {', '.join(attributes)}")
+                         did_you_mean(attr, attributes) or f"its attributes: {', '.join(attributes)}")
                 return
         hits = [n for n, (_, values, *_rest) in enumerate(rows)
                 if all(values[attributes.index(a)] == v for a, v in op.match.conds)]
@@ -456,7 +447,7 @@ class _Applier:
         for attr, _ in op.assigns:
             if attr not in attributes and attr != "count":
                 self.err(op.span, f"card kind {card.name!r} has no attribute {attr!r}",
-                         _near(attr, [*attributes, "count"]) or
+                         did_you_mean(attr, [*attributes, "count"]) or
                          f"its attributes: {', '.join(attributes)} (and count, the copies)")
                 return
             if attr == "count":

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from rulewright.dsl import check as check_module
+from rulewright.dsl import near as near_module
 from rulewright.dsl.builtins import CONSTANTS
-from rulewright.dsl.check import MAX_HINT_COMPARISONS, check
+from rulewright.dsl.check import check
+from rulewright.dsl.near import MAX_HINT_COMPARISONS
 from rulewright.dsl.parse import parse
 
 HEADER = 'game g "G" { players 2..2 start play }\nscoring(p) { score 0 then shared }\n'
@@ -38,7 +39,7 @@ def test_hints_of_many_unknown_names_stay_within_the_budget(monkeypatch: Any) ->
         searched.append(len(possibilities))
         return real(word, possibilities, *args, **kw)
 
-    monkeypatch.setattr(check_module.difflib, "get_close_matches", counting)
+    monkeypatch.setattr(difflib, "get_close_matches", counting)
     diags = check(parse(text, "many.rules"))
     assert len(diags) == unknown
     # each search compares with every counter and constant; a local x is not yet in scope
@@ -54,7 +55,7 @@ def test_hints_of_many_unknown_names_stay_within_the_budget(monkeypatch: Any) ->
 @pytest.mark.parametrize("budget, hinted", [(0, 0), (3, 0), (4, 1), (11, 2), (12, 3)])
 def test_a_search_is_made_only_while_its_comparisons_fit(monkeypatch: Any, budget: int,
                                                         hinted: int) -> None:
-    monkeypatch.setattr(check_module, "MAX_HINT_COMPARISONS", budget)
+    monkeypatch.setattr(near_module, "MAX_HINT_COMPARISONS", budget)
     # each search for the rule 'plya' compares it with the 4 rules (play, r0, r1, r2)
     text = ('game g "G" { players 2..2 start play }\nvar apple = 0\n'
             "rule play { end }\n" + "".join(f"rule r{i} {{ do plya() }}\n" for i in range(3)))

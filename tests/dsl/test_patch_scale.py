@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulewright.dsl import patch
+from rulewright.dsl import near, patch
 from rulewright.dsl.parse import parse
 
 N = 300
@@ -38,17 +38,17 @@ def test_hints_for_patches_that_name_nothing_stay_within_the_budget(monkeypatch:
     spec = parse(HEAD + 'erratum e "E" date "2020" source "s" {\n'
                  + "".join(f"  remove rule r{i}x\n" for i in range(N)) + "}\n", "p.rules")
     searched: list[int] = []
-    real = patch._near
+    real = patch.did_you_mean
 
     def counting(name: str, names: Any) -> str:
         searched.append(len(names))
         return real(name, names)
 
-    monkeypatch.setattr(patch, "_near", counting)
+    monkeypatch.setattr(patch, "did_you_mean", counting)
     diags = patch.apply_patches(spec, ("e",), ()).diags
     assert len(diags) == N
     per_search = N + 3  # every declaration's key is counted; the rules are offered
-    assert searched == [N + 1] * (patch.MAX_HINT_COMPARISONS // per_search)
+    assert searched == [N + 1] * (near.MAX_HINT_COMPARISONS // per_search)
     assert diags[0].message == "erratum 'e' removes rule 'r0x', but the spec declares none"
     assert diags[0].hint == "did you mean 'r0' or 'r90' or 'r80'?"
     assert diags[len(searched)].hint == ""
