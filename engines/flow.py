@@ -20,10 +20,11 @@ pushes the callee's frame exactly as the interpreter does and runs the callee's 
 nested Python call, while the call stack is less than :data:`NEST` frames deep (deeper
 calls, and a call with no budget left, are the interpreter's); a return pops the frame and
 returns :data:`RETURNED`, and the caller goes on after its call. A callee that stops
-elsewhere (a decision, say) makes every flow that called it return that pc, which is the
-callee's: the interpreter goes on in the frame on top of the stack. So the interpreter loop remains
-the definition of what each instruction does; a flow is the same steps without the
-dispatch:
+elsewhere (a draw, say) makes every flow that called it return that pc, which is the
+callee's: the interpreter goes on in the frame on top of the stack. Those flows also set up
+decisions (:func:`_choice`): the state then waits at the decision, and every flow and the
+interpreter return at once (:data:`PAUSED`). So the interpreter loop remains the definition
+of what each instruction does; a flow is the same steps without the dispatch:
 
 - the state changes in the same order, the same coverage flags are set, and each jump
   costs one unit of the jump budget; a jump that would exhaust it is left to the
@@ -37,7 +38,8 @@ Nothing from the spec reaches the generated code: its names are the parameters, 
 locals and ``f{pc}`` (the instruction's function), ``t{pc}`` (a switch's targets),
 ``n{pc}`` (a call's padding, a tuple of Nones), ``flows`` and ``error``, bound in the
 function's own globals; its only attributes are the call stack's (``st.stack``, its
-``append`` and ``pop``); its constants are whole numbers. :func:`check_flow` verifies that
+``append`` and ``pop``) and a decision's (``st.script``, ``st.pending``, ``st.decide``,
+``player.__class__``); its constants are whole numbers. :func:`check_flow` verifies that
 before the tree is compiled.
 """
 
@@ -47,23 +49,32 @@ import ast
 from typing import Any, Callable, Sequence
 
 from rulewright.dsl.codegen import Namespace, UnsafeTree, check_inlined
-from rulewright.dsl.machine import (Call, Exec, ForNext, Instr, Jump, JumpUnless, Return,
-                                    SpecRuntimeError, Switch)
+from functools import partial
+
+from rulewright.dsl.machine import (Call, Choice, Decision, Exec, ForNext, Instr, Jump,
+                                    JumpUnless, Return, SpecRuntimeError, Switch)
 from rulewright.engines.inline import OWN, TEST, Inliner
 
 #: ``flow(state, frame, locals, pc, budget, cover) -> (pc, budget)``.
 Flow = Callable[[Any, list[Any], list[Any], int, int, Any], tuple[int, int]]
-#: What a flow needs to run rule calls itself: every rule's flow (by rule index; the list
-#: may fill later), every rule's number of locals (a frame's size) and its instructions.
-Calls = tuple[Sequence[Flow], Sequence[int], Callable[[int], Sequence[Instr]]]
+#: What a flow needs to run rule calls and decisions itself: every rule's flow (by rule
+#: index; the list may fill later), every rule's number of locals (a frame's size), its
+#: instructions, and the number of players (a chooser is one of 0 .. players - 1).
+Calls = tuple[Sequence[Flow], Sequence[int], Callable[[int], Sequence[Instr]], int]
 
 #: The instruction classes a flow runs itself.
 LOCAL = (Exec, JumpUnless, Jump, ForNext, Switch)
-#: ... and when it runs rule calls (see :func:`lazy_flows`).
-RUNS = (*LOCAL, Call, Return)
+#: ... and when it runs rule calls and decisions (see :func:`lazy_flows`).
+RUNS = (*LOCAL, Call, Return, Choice)
 
 _PARAMS = ("st", "fr", "l", "pc", "budget", "cover")
-_LOCALS = frozenset({*_PARAMS, "items", "i", "k", "args", "nfr", "q", TEST})
+_LOCALS = frozenset({*_PARAMS, "items", "i", "k", "args", "nfr", "q", TEST,
+                     "player", "values", "labels", "ids"})
+#: The built-ins a flow's own code names (generated code has its own, see
+#: rulewright.dsl.codegen.BUILTINS, which include these).
+_BUILTINS = {"len": len, "int": int}
+#: Bound names a flow's decisions use besides their instructions' own (``c{pc}`` ...).
+_DECIDE = {"Decision": Decision, "Labels": partial}
 
 #: A flow runs a rule call itself (the callee's flow, a nested Python call) while the call
 #: stack is shallower than this; deeper calls are left to the interpreter, so a recursive
@@ -74,6 +85,11 @@ NEST = 24
 #: What a flow returns for its pc when it ran its rule's ``return``: the frame is popped and
 #: the caller goes on (a flow that called it inline, or the interpreter).
 RETURNED = -1
+#: What a flow returns for its pc when the state now waits at a decision (``st.pending`` is
+#: set, the frame's pc is the choice's) or has ended there (a deadlock): as the interpreter
+#: after :meth:`~rulewright.engines.interpreter.Interpreter._pause` returned False, every
+#: flow and the interpreter return at once.
+PAUSED = -2
 
 
 def _n(ident: str) -> ast.Name:
@@ -202,6 +218,9 @@ def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
         elif cls is Call and calls is not None:
             assert isinstance(ins, Call) and pc == start  # a call is always a leader
             return out + _call(ins, pc, bound, calls, inline)
+        elif cls is Choice and calls is not None and calls[3] > 0:
+            assert isinstance(ins, Choice) and pc == start  # a choice is always a leader
+            return out + _choice(ins, pc, bound, calls[3])
         elif cls is Return and calls is not None:
             assert pc == start  # a return is always a leader
             pop = ast.Call(ast.Attribute(_stack(), "pop", ast.Load()), [], [])
@@ -264,12 +283,70 @@ def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls,
            ast.AugAssign(_store("budget"), ast.Sub(), _int(1))]
     if type(calls[2](ins.rule)[0]) in RUNS:
         run += [ast.Assign([ast.Tuple([_store("q"), _store("budget")], ast.Store())], callee),
-                ast.If(ast.Compare(_n("q"), [ast.GtE()], [_int(0)]),
+                ast.If(ast.Compare(_n("q"), [ast.NotEq()], [_int(RETURNED)]),
                        [ast.Return(ast.Tuple([_n("q"), _n("budget")], ast.Load()))], [])]
     else:  # the callee starts with what its flow leaves to the interpreter (a decision)
         run.append(ast.Return(ast.Tuple([_int(0), _n("budget")], ast.Load())))
     # after the callee returned: on at pc + 1, the next block (reached by falling through)
     return [ast.If(test, run, [_back(pc)])]
+
+
+def _choice(ins: Choice, pc: int, bound: dict[str, Any], players: int) -> list[ast.stmt]:
+    """The decision at ``pc``, set up here as
+    :meth:`~rulewright.engines.interpreter.Interpreter._pause` sets it up: the chooser, then
+    the options (by the same function, in one call less where the compiler said how, see
+    :class:`~rulewright.dsl.machine.Choice`). With two options or more and no script, the
+    state waits: ``st.pending`` is the decision and the flow returns :data:`PAUSED`. Any
+    other case goes to ``st.decide`` (no option: a deadlock; one: resolved at once, and the
+    flow goes on after the choice; a scripted label), as the interpreter does it.
+
+    A chooser that is not a player is left to the interpreter (which reports it); nothing
+    has run then. An error in the options leaves the choice's pc in the frame (the finding
+    names the choice, as the interpreter's).
+    """
+    bound[f"c{pc}"] = ins
+    bound.update(_DECIDE)
+    chooser: ast.expr
+    if ins.player_slot is not None:
+        chooser = _slot(ins.player_slot, ast.Load())
+    else:
+        bound[f"w{pc}"] = ins.player
+        chooser = ast.Call(_n(f"w{pc}"), [_n("st"), _n("l")], [])
+    options: list[ast.stmt]
+    if ins.fixed is not None:
+        bound[f"o{pc}"], bound[f"b{pc}"], bound[f"i{pc}"] = ins.fixed
+        options = [_set("values", _n(f"o{pc}")), _set("labels", _n(f"b{pc}")),
+                   _set("ids", _n(f"i{pc}"))]
+    elif ins.plain is not None:
+        bound[f"o{pc}"], bound[f"b{pc}"] = ins.plain
+        options = [ast.Assign([_store("values"), _store("ids")],
+                              ast.Call(_n(f"o{pc}"), [_n("st"), _n("l")], [])),
+                   _set("labels", ast.Call(_n("Labels"), [_n(f"b{pc}"), _n("values")], []))]
+    else:
+        bound[f"o{pc}"] = ins.options
+        options = [ast.Assign([ast.Tuple([_store("values"), _store("labels"), _store("ids")],
+                                         ast.Store())],
+                              ast.Call(_n(f"o{pc}"), [_n("st"), _n("l")], []))]
+    a_player = ast.BoolOp(ast.And(), [
+        ast.Compare(ast.Attribute(_n("player"), "__class__", ast.Load()), [ast.Is()],
+                    [_n("int")]),
+        ast.Compare(_int(0), [ast.LtE(), ast.Lt()], [_n("player"), _int(players)])])
+    node = ast.Call(_n("Decision"), [_n(n) for n in ("player", "values", "labels", "ids",
+                                                     f"c{pc}")], [])
+    paused = ast.Return(ast.Tuple([_int(PAUSED), _n("budget")], ast.Load()))
+    waits = ast.BoolOp(ast.And(), [
+        ast.Compare(ast.Call(_n("len"), [_n("values")], []), [ast.Gt()], [_int(1)]),
+        ast.UnaryOp(ast.Not(), ast.Attribute(_n("st"), "script", ast.Load()))])
+    decide = ast.Call(ast.Attribute(_n("st"), "decide", ast.Load()),
+                      [_n(f"c{pc}"), _n("player"), _n("values"), _n("labels"), _n("ids")], [])
+    run = [*options,
+           ast.Assign([ast.Subscript(_n("fr"), _int(1), ast.Store())], _int(pc)),
+           ast.If(waits, [ast.Assign([ast.Attribute(_n("st"), "pending", ast.Store())], node),
+                          paused], []),
+           ast.If(ast.UnaryOp(ast.Not(), decide), [paused], []),
+           # resolved at once (fr[1] is past the choice): on in the next block
+           _set("pc", _int(pc + 1))]
+    return [_set("player", chooser), ast.If(a_player, run, [_back(pc)])]
 
 
 def leaders_of(code: Sequence[Instr]) -> frozenset[int]:
@@ -293,10 +370,11 @@ def leaders_of(code: Sequence[Instr]) -> frozenset[int]:
 
 def reserved_names(code: Sequence[Instr]) -> frozenset[str]:
     """Every name a flow of ``code`` binds itself: its parameters and locals, ``flows``,
-    ``error`` and each instruction's ``f{pc}``, ``t{pc}`` and ``n{pc}`` (not ``len``: the
-    built-in, in generated code too)."""
-    own = {f"{kind}{pc}" for kind in "ftn" for pc in range(len(code))}
-    return frozenset({*_LOCALS, "flows", "error", *own})
+    ``error``, each instruction's ``f{pc}``, ``t{pc}`` and ``n{pc}``, and a decision's
+    ``c{pc}``, ``w{pc}``, ``o{pc}``, ``b{pc}``, ``i{pc}``, ``Decision`` and ``Labels`` (not
+    ``len`` and ``int``: the built-ins, in generated code too)."""
+    own = {f"{kind}{pc}" for kind in "ftncwobi" for pc in range(len(code))}
+    return frozenset({*_LOCALS, "flows", "error", *_DECIDE, *own})
 
 
 def flow_tree(code: Sequence[Instr], bound: dict[str, Any], calls: Calls | None = None,
@@ -370,15 +448,24 @@ _ALLOWED = frozenset({ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.W
                       ast.Subscript, ast.Tuple, ast.Name, ast.Constant, ast.Load, ast.Store,
                       ast.Eq, ast.Lt, ast.GtE, ast.IsNot, ast.Add, ast.Sub,
                       # rule calls (_call): st.stack, its append and pop, a frame, padding
-                      ast.Attribute, ast.List, ast.BoolOp, ast.And, ast.Gt, ast.Mult})
+                      ast.Attribute, ast.List, ast.BoolOp, ast.And, ast.Gt, ast.Mult,
+                      # decisions (_choice)
+                      ast.NotEq, ast.Is, ast.LtE, ast.UnaryOp, ast.Not})
+
+#: The attributes a flow may name, by the name they are read from: the call stack, and what a
+#: decision reads and sets (the state's script and pending node, the chooser's class).
+_NAMED_ATTRIBUTES = {"st": frozenset({"stack", "script", "pending", "decide"}),
+                     "player": frozenset({"__class__"})}
 
 
 def _attribute_ok(node: ast.Attribute) -> bool:
-    """``st.stack``, ``st.stack.append`` or ``st.stack.pop``: the only attributes allowed."""
+    """``st.stack`` (and its ``append`` and ``pop``), ``st.script``, ``st.pending``,
+    ``st.decide`` and ``player.__class__``: the only attributes allowed."""
     v = node.value
     if isinstance(v, ast.Name):
-        return v.id == "st" and node.attr == "stack"
-    return isinstance(v, ast.Attribute) and _attribute_ok(v) and node.attr in ("append", "pop")
+        return node.attr in _NAMED_ATTRIBUTES.get(v.id, ())
+    return isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) \
+        and v.value.id == "st" and v.attr == "stack" and node.attr in ("append", "pop")
 
 
 def check_flow(tree: ast.Module, bound: dict[str, Any], space: Namespace | None = None,
@@ -413,7 +500,7 @@ def check_flow(tree: ast.Module, bound: dict[str, Any], space: Namespace | None 
         if type(node) not in _ALLOWED:
             raise UnsafeFlow(f"a flow holds a {type(node).__name__}")
         if isinstance(node, ast.Name) and node.id not in _LOCALS and node.id not in bound \
-                and node.id != "len":
+                and node.id not in _BUILTINS:
             raise UnsafeFlow(f"a flow names {node.id!r}")
         if isinstance(node, ast.Attribute) and not _attribute_ok(node):
             raise UnsafeFlow(f"a flow reads the attribute {node.attr!r}")
@@ -438,7 +525,7 @@ def flow_function(code: Sequence[Instr], label: str, calls: Calls | None = None,
     safe = "".join(ch if ch.isalnum() or ch in "_.:-" else "_" for ch in label)[:80]
     # copied code reads the generated code's globals (helpers, constants, functions); the
     # flow's own names are none of those (check_flow), so they may be laid over them
-    glob: dict[str, Any] = {"__builtins__": {"len": len}}
+    glob: dict[str, Any] = {"__builtins__": dict(_BUILTINS)}
     if roots:
         assert space is not None
         glob = {**space.ns}
@@ -450,7 +537,7 @@ def flow_function(code: Sequence[Instr], label: str, calls: Calls | None = None,
 
 def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str,
                nlocals: Sequence[int] | None = None,
-               space: Namespace | None = None) -> list[Flow]:
+               space: Namespace | None = None, players: int = 0) -> list[Flow]:
     """One flow per rule, each compiled on its first call (most configurations loaded by a
     check or a mutation campaign run few of their rules, or none).
 
@@ -462,9 +549,12 @@ def lazy_flows(code_of: Callable[[int], Sequence[Instr]], rules: int, label: str
             interpreter may enter them at a call or a return too (:data:`RUNS`).
         space: the configuration's generated-code namespace; when given, the flows hold
             their instructions' generated code (see :func:`flow_tree`).
+        players: the configuration's number of players; with ``nlocals``, the flows set up
+            decisions themselves (see :func:`_choice`; with 0 they leave them to the
+            interpreter).
     """
     flows: list[Flow] = []
-    calls: Calls | None = None if nlocals is None else (flows, nlocals, code_of)
+    calls: Calls | None = None if nlocals is None else (flows, nlocals, code_of, players)
 
     def stub(r: int) -> Flow:
         def first_call(st: Any, fr: list[Any], loc: list[Any], pc: int, budget: int,

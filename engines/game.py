@@ -156,7 +156,7 @@ class Game:
         # each rule's control flow as one generated function, built on first use
         self.flows = lazy_flows(lambda r: self.codes[r], len(self.codes),
                                 f"{machine.game.id} {machine.players}", self.nlocals,
-                                machine.code_space)
+                                machine.code_space, machine.players)
         # per rule and pc: 1 where the flow runs the instruction (else calling it is wasted)
         self.flow_entry = tuple(bytes(type(ins) in RUNS for ins in code)
                                 for code in self.codes)

@@ -14,7 +14,7 @@ state's public methods (OpenSpiel's names) live there.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from attrs import frozen
 
@@ -24,7 +24,7 @@ from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceN
                                     SpecRuntimeError, Switch, Together)
 from rulewright.dsl.labels import distinct
 from rulewright.dsl.runtime import STEP_WORK, not_a_player, relocate
-from rulewright.engines.flow import NEST, RETURNED
+from rulewright.engines.flow import NEST, PAUSED, RETURNED
 from rulewright.engines.schema import MAX_NUMBER_DIGITS
 
 if TYPE_CHECKING:
@@ -186,6 +186,8 @@ class Interpreter:
                         raise
                     # (switching to the frame on top is written out at each place: this
                     # loop runs at every step, and a helper call costs more than its lines)
+                    if pc == PAUSED:  # the state waits at a decision the flow set up
+                        return
                     if pc == RETURNED:  # the flow ran its rule's return (popped the frame)
                         if not stack:
                             self._end()
@@ -325,7 +327,6 @@ class Interpreter:
             True when it was resolved at once (one option, or a scripted label) and running
             goes on; False when the state now waits for apply_action (or ended).
         """
-        pending: Decision | ChanceNode
         if type(ins) is Choice:
             at = ins.player_slot
             player = ins.player(self, loc) if at is None else loc[at]
@@ -344,12 +345,9 @@ class Interpreter:
                 else:
                     values = ids = plain[0](self, loc)
                     labels = partial(plain[1], values)
-            if not values:
-                self._finish("deadlock", f"no legal action for player {player} at "
-                             f"'{ins.site.what}'", ins.site)
-                return False
-            pending = Decision(player, values, labels, ids, ins)  # ids: a tuple (OptionsFn)
-        elif type(ins) is Draw:
+            return self.decide(ins, player, values, labels, ids)
+        pending: ChanceNode
+        if type(ins) is Draw:
             slot = ins.deck_slot
             if slot is None:
                 slot = ins.deck(self, loc)
@@ -377,6 +375,28 @@ class Interpreter:
         else:
             values, probs, labels, ids = ins.outcomes(self, loc)
             pending = ChanceNode(values, labels, tuple(ids), probs, ins)
+        self.pending = pending
+        if (len(values) == 1 and self.game.auto_resolve) or self.script:
+            return self._auto(pending)
+        return False
+
+    def decide(self, ins: Choice, player: int, values: tuple[Any, ...],
+               labels: Callable[[], tuple[str, ...]], ids: tuple[int, ...]) -> bool:
+        """Set up the decision of ``ins`` for ``player`` over ``values`` (what its options
+        gave): a deadlock when there is no option; resolved at once when there is one (and
+        the game resolves forced nodes) or a script names the option.
+
+        The second half of :meth:`_pause`, which generated flows call too
+        (rulewright.engines.flow).
+
+        Returns:
+            As :meth:`_pause`.
+        """
+        if not values:
+            self._finish("deadlock", f"no legal action for player {player} at "
+                         f"'{ins.site.what}'", ins.site)
+            return False
+        pending = Decision(player, values, labels, ids, ins)  # ids: a tuple (OptionsFn)
         self.pending = pending
         if (len(values) == 1 and self.game.auto_resolve) or self.script:
             return self._auto(pending)
