@@ -487,10 +487,11 @@ class ChanceNode(_Node):
 
     Attributes:
         values, ids, labels(): as for :class:`Decision`. probs: each outcome's probability.
-        at: the :class:`Draw` or :class:`Chance` that asked.
+        at: the :class:`Draw` or :class:`Chance` that asked. uniform: every outcome is as
+        likely (a random outcome is then ``rng.choice(ids)``).
     """
 
-    __slots__ = ("probs",)
+    __slots__ = ("probs", "uniform")
 
     def __init__(self, values: tuple[Any, ...], labels: Callable[[], tuple[str, ...]],
                  ids: tuple[int, ...], probs: tuple[float, ...], at: Draw | Chance) -> None:
@@ -499,6 +500,7 @@ class ChanceNode(_Node):
         self.ids = ids
         self.probs = probs
         self.at: Draw | Chance = at
+        self.uniform = not probs or probs.count(probs[0]) == len(probs)
 
     def __repr__(self) -> str:
         return f"ChanceNode(ids={self.ids}, probs={self.probs})"

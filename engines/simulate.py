@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from attrs import define, field, frozen
 
-from rulewright.dsl.machine import TERMINAL, ChanceNode
+from rulewright.dsl.machine import ChanceNode, Decision
 from rulewright.engines.coverage import Coverage, point_json
 from rulewright.engines.game import Game
 from rulewright.engines.source import SpecText
@@ -65,14 +65,20 @@ def playout(game: Game, seed: int, policy: Policy = random_policy,
     state = game.new_initial_state(seed, coverage=coverage)
     steps: list[dict[str, Any]] = []
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    # is_terminal, is_chance_node and random_policy written out: this loop runs at every step
+    # is_terminal, is_chance_node, sample_chance, legal_actions and random_policy written
+    # out: this loop runs at every step. rng.choice draws an index from the length alone, so
+    # choosing from the sorted ids directly is the same draw as from a list of them.
     rand = policy is random_policy
     choice = rng.choice
-    while state.pending is not TERMINAL:
-        if type(state.pending) is ChanceNode:
-            action = state.sample_chance(rng)
-        else:
-            action = choice(state.legal_actions()) if rand else policy(state, rng)
+    while True:
+        p = state.pending
+        if type(p) is Decision:
+            action = choice(p.ids if p.at.ascending else sorted(p.ids)) if rand \
+                else policy(state, rng)
+        elif type(p) is ChanceNode:
+            action = choice(p.ids) if p.uniform else state.sample_chance(rng)
+        else:  # terminal
+            break
         if record:
             steps.append(record_step(state, action))
         state.apply_action(action)

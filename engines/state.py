@@ -320,12 +320,11 @@ class State(Interpreter):
         if type(p) is not ChanceNode:
             raise UsageError("not a chance node")
         r = rng or random.Random(f"{self.seed}:{len(self.history)}")
-        ids, probs = p.ids, p.probs
-        if probs.count(probs[0]) == len(probs):
+        if p.uniform:
             # choice(ids) is ids[randrange(len(ids))] (the same draw from the generator) in
             # one call less
-            return r.choice(ids)
-        return r.choices(ids, weights=probs)[0]
+            return r.choice(p.ids)
+        return r.choices(p.ids, weights=p.probs)[0]
 
     def out_of_work(self) -> None:
         """Called by compiled code when the step's work budget is used up.
