@@ -22,8 +22,8 @@ calls, and a call with no budget left, are the interpreter's); a return pops the
 returns :data:`RETURNED`, and the caller goes on after its call. A callee that stops
 elsewhere (a draw, say) makes every flow that called it return that pc, which is the
 callee's: the interpreter goes on in the frame on top of the stack. Those flows also set up
-decisions (:func:`_choice`): the state then waits at the decision, and every flow and the
-interpreter return at once (:data:`PAUSED`). So the interpreter loop remains the definition
+decisions (:func:`_choice`) and chance events (:func:`_chance`): the state then waits
+there, and every flow and the interpreter return at once (:data:`PAUSED`). So the interpreter loop remains the definition
 of what each instruction does; a flow is the same steps without the dispatch:
 
 - the state changes in the same order, the same coverage flags are set, and each jump
@@ -38,8 +38,9 @@ Nothing from the spec reaches the generated code: its names are the parameters, 
 locals and ``f{pc}`` (the instruction's function), ``t{pc}`` (a switch's targets),
 ``n{pc}`` (a call's padding, a tuple of Nones), ``flows`` and ``error``, bound in the
 function's own globals; its only attributes are the call stack's (``st.stack``, its
-``append`` and ``pop``) and a decision's (``st.script``, ``st.pending``, ``st.decide``,
-``player.__class__``); its constants are whole numbers. :func:`check_flow` verifies that
+``append`` and ``pop``), a decision's (``st.script``, ``st.pending``, ``st.decide``,
+``player.__class__``) and a chance event's (``st.chance``); its constants are whole
+numbers. :func:`check_flow` verifies that
 before the tree is compiled.
 """
 
@@ -51,8 +52,8 @@ from typing import Any, Callable, Sequence
 from rulewright.dsl.codegen import Namespace, UnsafeTree, check_inlined
 from functools import partial
 
-from rulewright.dsl.machine import (Call, Choice, Decision, Exec, ForNext, Instr, Jump,
-                                    JumpUnless, Return, SpecRuntimeError, Switch)
+from rulewright.dsl.machine import (Call, Chance, Choice, Decision, Draw, Exec, ForNext, Instr,
+                                    Jump, JumpUnless, Return, SpecRuntimeError, Switch)
 from rulewright.engines.inline import OWN, TEST, Inliner
 
 #: ``flow(state, frame, locals, pc, budget, cover) -> (pc, budget)``.
@@ -64,8 +65,8 @@ Calls = tuple[Sequence[Flow], Sequence[int], Callable[[int], Sequence[Instr]], i
 
 #: The instruction classes a flow runs itself.
 LOCAL = (Exec, JumpUnless, Jump, ForNext, Switch)
-#: ... and when it runs rule calls and decisions (see :func:`lazy_flows`).
-RUNS = (*LOCAL, Call, Return, Choice)
+#: ... and when it runs rule calls, decisions and chance events (see :func:`lazy_flows`).
+RUNS = (*LOCAL, Call, Return, Choice, Draw, Chance)
 
 _PARAMS = ("st", "fr", "l", "pc", "budget", "cover")
 _LOCALS = frozenset({*_PARAMS, "items", "i", "k", "args", "nfr", "q", TEST,
@@ -221,6 +222,9 @@ def _block(code: Sequence[Instr], start: int, leaders: frozenset[int],
         elif cls is Choice and calls is not None and calls[3] > 0:
             assert isinstance(ins, Choice) and pc == start  # a choice is always a leader
             return out + _choice(ins, pc, bound, calls[3])
+        elif (cls is Draw or cls is Chance) and calls is not None and calls[3] > 0:
+            assert pc == start  # a chance event is always a leader
+            return out + _chance(ins, pc, bound)
         elif cls is Return and calls is not None:
             assert pc == start  # a return is always a leader
             pop = ast.Call(ast.Attribute(_stack(), "pop", ast.Load()), [], [])
@@ -349,6 +353,20 @@ def _choice(ins: Choice, pc: int, bound: dict[str, Any], players: int) -> list[a
     return [_set("player", chooser), ast.If(a_player, run, [_back(pc)])]
 
 
+def _chance(ins: Instr, pc: int, bound: dict[str, Any]) -> list[ast.stmt]:
+    """The draw or chance event at ``pc``, set up by ``st.chance`` (the interpreter's own
+    code, :meth:`~rulewright.engines.interpreter.Interpreter.chance`) without going back to
+    the interpreter: the flow returns :data:`PAUSED` when the state waits, else (one
+    outcome, resolved at once) it goes on after the event. An error leaves the event's pc in
+    the frame (the finding names it, as the interpreter's)."""
+    bound[f"c{pc}"] = ins
+    event = ast.Call(ast.Attribute(_n("st"), "chance", ast.Load()), [_n(f"c{pc}"), _n("l")], [])
+    return [ast.Assign([ast.Subscript(_n("fr"), _int(1), ast.Store())], _int(pc)),
+            ast.If(ast.UnaryOp(ast.Not(), event),
+                   [ast.Return(ast.Tuple([_int(PAUSED), _n("budget")], ast.Load()))], []),
+            _set("pc", _int(pc + 1))]
+
+
 def leaders_of(code: Sequence[Instr]) -> frozenset[int]:
     """The pcs where a flow can be entered: 0, every target, and every instruction after a
     control instruction or one the flow leaves to the interpreter (where it resumes)."""
@@ -454,13 +472,13 @@ _ALLOWED = frozenset({ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.W
 
 #: The attributes a flow may name, by the name they are read from: the call stack, and what a
 #: decision reads and sets (the state's script and pending node, the chooser's class).
-_NAMED_ATTRIBUTES = {"st": frozenset({"stack", "script", "pending", "decide"}),
+_NAMED_ATTRIBUTES = {"st": frozenset({"stack", "script", "pending", "decide", "chance"}),
                      "player": frozenset({"__class__"})}
 
 
 def _attribute_ok(node: ast.Attribute) -> bool:
     """``st.stack`` (and its ``append`` and ``pop``), ``st.script``, ``st.pending``,
-    ``st.decide`` and ``player.__class__``: the only attributes allowed."""
+    ``st.decide``, ``st.chance`` and ``player.__class__``: the only attributes allowed."""
     v = node.value
     if isinstance(v, ast.Name):
         return node.attr in _NAMED_ATTRIBUTES.get(v.id, ())

@@ -346,6 +346,23 @@ class Interpreter:
                     values = ids = plain[0](self, loc)
                     labels = partial(plain[1], values)
             return self.decide(ins, player, values, labels, ids)
+        return self.chance(ins, loc)
+
+    def chance(self, ins: Draw | Chance, loc: list[Any]) -> bool:
+        """Set up the chance event of ``ins`` (a draw's possible cards, or the outcomes of
+        ``chance``): resolved at once when there is one outcome (and the game resolves
+        forced nodes) or a script names the outcome.
+
+        The chance half of :meth:`_pause`, which generated flows call too
+        (rulewright.engines.flow).
+
+        Returns:
+            As :meth:`_pause`.
+
+        Raises:
+            SpecRuntimeError: a draw from an empty deck, or a spec defect in the deck's or
+                the outcomes' expressions.
+        """
         pending: ChanceNode
         if type(ins) is Draw:
             slot = ins.deck_slot
