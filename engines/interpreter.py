@@ -364,6 +364,7 @@ class Interpreter:
                 the outcomes' expressions.
         """
         pending: ChanceNode
+        values: tuple[Any, ...]
         if type(ins) is Draw:
             slot = ins.deck_slot
             if slot is None:

@@ -194,3 +194,99 @@ def test_recursion_deeper_than_the_flows_nest_is_left_to_the_interpreter(
     fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
     assert fast.finding is None and slow.finding is None
     assert fast.counters == slow.counters == [100 + 100 * 1000]
+
+
+PICK = ('game pick "Pick" {{ players 2..2 start play }}\nvar x = 0\n'
+        'rule play {{\n  let p = {who}\n  choose p v from {options} label "v"\n  x = v\n}}\n'
+        'scoring(p) {{ score x }}\n')
+
+
+def pick_game(tmp_path: Path, who: str, options: str) -> Game:
+    spec = tmp_path / "pick.rules"
+    spec.write_text(PICK.format(who=who, options=options))
+    return rw.load(spec, players=2)
+
+
+def test_flows_set_up_decisions_and_draws_without_the_interpreter(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # every decision and draw of these games is set up by a flow: _pause never runs
+    def no_pause(*args: Any) -> bool:
+        raise AssertionError("the interpreter set up a decision or chance event")
+    monkeypatch.setattr(interpreter.Interpreter, "_pause", no_pause)
+    for name, seeds in (("tic_tac_toe", 5), ("braff", 3)):
+        game = rw.load(name)
+        for seed in range(seeds):
+            state = playout(game, seed)[0]
+            assert state.finding is None and state.is_terminal()
+
+
+def test_a_decision_in_a_flow_waits_as_the_interpreters(tmp_path: Path) -> None:
+    game = pick_game(tmp_path, "1", "[3, 4]")
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.current_player() == slow.current_player() == 1
+    assert fast.legal_actions() == slow.legal_actions() == [3, 4]
+    assert fast.legal_action_labels() == slow.legal_action_labels()
+    assert [f[:2] for f in fast.stack] == [f[:2] for f in slow.stack] == [[0, 1]]
+    fast.apply_action(4)
+    slow.apply_action(4)
+    assert fast.counters == slow.counters == [4] and fast.is_terminal()
+
+
+def test_a_forced_decision_in_a_flow_resolves_as_the_interpreters(tmp_path: Path) -> None:
+    game = pick_game(tmp_path, "0", "[7]")
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.is_terminal() and fast.finding is None
+    assert fast.counters == slow.counters == [7] and fast.history == slow.history == []
+    # a game with forced nodes pauses there, flows or not
+    forced = game.with_forced_nodes().new_initial_state()
+    assert forced.legal_actions() == [7] and forced.current_player() == 0
+
+
+@pytest.mark.parametrize("who, options, kind, message", [
+    ("5", "[3, 4]", "runtime error",
+     "choose p: p is 5, and there is no player 5 (the players are 0..1)"),
+    ("x - 1", "[3, 4]", "runtime error",
+     "choose p: p is -1, and there is no player -1 (the players are 0..1)"),
+    ("0", "[k for k in [1, 2] where k > x + 5]", "deadlock",
+     "no legal action for player 0 at 'v'"),
+])
+def test_a_decision_a_flow_cannot_set_up_gives_the_interpreters_finding(
+        tmp_path: Path, who: str, options: str, kind: str, message: str) -> None:
+    game = pick_game(tmp_path, who, options)
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.finding is not None
+    assert (fast.finding.kind, fast.finding.message, fast.finding.line) == (kind, message, 5)
+    assert fast.finding == slow.finding and fast.key() == slow.key()
+
+
+def test_a_draw_from_an_empty_deck_in_a_flow_names_the_draw(tmp_path: Path) -> None:
+    spec = tmp_path / "draw.rules"
+    spec.write_text('game drawn "Drawn" { players 2..2 start play }\n'
+                    'card c "card" (value) in deck { (1) (2) }\n'
+                    'zone deck: deck of c hidden\nzone hand: list of c public\n'
+                    'rule play {\n  shuffle deck\n  repeat 3 { draw x from deck to hand }\n}\n'
+                    'scoring(p) { score count(hand) }\n')
+    game = rw.load(spec, players=2)
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    for state in (fast, slow):
+        assert state.is_chance_node() and len(state.legal_actions()) == 0
+        state.apply_action(state.chance_outcomes()[0][0])  # the other card is forced
+    assert fast.finding is not None
+    assert (fast.finding.kind, fast.finding.line) == ("exhausted", 7)
+    assert fast.finding.message == "draw from empty deck"
+    assert fast.finding == slow.finding and fast.key() == slow.key()
+
+
+@pytest.mark.parametrize("owner, attr, allowed", [
+    ("st", "pending", True), ("st", "decide", True), ("st", "chance", True),
+    ("player", "__class__", True), ("st", "game", False), ("st", "__class__", False),
+    ("player", "pending", False), ("l", "__class__", False)])
+def test_a_flow_names_only_the_attributes_its_decisions_need(owner: str, attr: str,
+                                                            allowed: bool) -> None:
+    node = ast.Expr(ast.Attribute(ast.Name(owner, ast.Load()), attr, ast.Load()))
+    tree = ast.Module([node], [])
+    if allowed:
+        check_flow(tree, {})
+    else:
+        with pytest.raises(UnsafeFlow, match=f"a flow reads the attribute {attr!r}"):
+            check_flow(tree, {})
