@@ -89,6 +89,17 @@ def game_count(text: str) -> int:
     return bounded(text, 1, MAX_GAMES, "games")
 
 
+#: The most seeded games per configuration ``mutate --playouts`` plays for each surviving
+#: mutant (the default is 10): ``--playouts 10**12`` ran without end.
+MAX_PLAYOUTS = 100_000
+
+
+def playout_count(text: str) -> int:
+    """An argparse type: games per configuration for the equivalence check, 1 to
+    :data:`MAX_PLAYOUTS`."""
+    return bounded(text, 1, MAX_PLAYOUTS, "playouts")
+
+
 def worker_count(text: str) -> int:
     """An argparse type: local worker processes, 1 to :data:`MAX_WORKERS`."""
     return bounded(text, 1, MAX_WORKERS, "worker processes")

@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rulewright.cli.common import (EXIT_SPEC, add_backend, backend, example_count,
-                                   player_list, positive)
+from rulewright.cli.common import (EXIT_SPEC, MAX_PLAYOUTS, add_backend, backend,
+                                   example_count, player_list, playout_count, positive)
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.paths import output_file
 from rulewright.cli.progress_lines import LineProgress
@@ -67,9 +67,9 @@ def register(sub: Any) -> None:
                         "profile's largest; at most 100,000)")
     p.add_argument("--players", type=player_list,
                    help="player counts, e.g. 2,3 or 2-4 (default: all the spec allows)")
-    p.add_argument("--playouts", type=positive, default=PLAYOUTS, metavar="N",
+    p.add_argument("--playouts", type=playout_count, default=PLAYOUTS, metavar="N",
                    help=f"seeded random games per configuration that decide 'possibly "
-                        f"equivalent' (default {PLAYOUTS})")
+                        f"equivalent' (default {PLAYOUTS}, at most {MAX_PLAYOUTS:,})")
     p.add_argument("--only", type=mutant_ids, metavar="IDS",
                    help="run only these mutants, e.g. 12,407 (the #ids of --list or of a "
                         "report), instead of a sample: to check survivors again after "

@@ -213,6 +213,10 @@ def test_simulate_with_no_game_ended_normally_shows_no_means(
     (["verify", "tic_tac_toe", "--workers", str(10**20)],
      f"rulewright verify: argument --workers: {10**20} worker processes is more than the 1,000 "
      "allowed\n(see 'rulewright verify --help')\n"),
+    # it ran without end
+    (["mutate", "tic_tac_toe", "--playouts", str(10**12)],
+     f"rulewright mutate: argument --playouts: {10**12} playouts is more than the 100,000 "
+     "allowed\n(see 'rulewright mutate --help')\n"),
     # 0 meant "the smallest count" and printed a listing
     (["check", "tic_tac_toe", "--listing", "--players", "0"],
      "rulewright check: argument --players: 0 must be 1 or more\n"
