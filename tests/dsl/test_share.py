@@ -15,6 +15,7 @@ import rulewright as rw
 import rulewright.dsl.expr as expr_module
 from rulewright.dsl.codegen import Namespace, UnsafeTree, call, name
 from rulewright.dsl.share import PURE_HELPERS, share
+from rulewright.engines.flow import check_flow, flow_tree
 from rulewright.engines.game import Game
 
 SPEC = '''game share "Share" {{ players 2..2 start play bound 60 steps }}
@@ -163,3 +164,19 @@ def test_walrus_targets_are_only_shared_temporaries() -> None:
         with pytest.raises(UnsafeTree, match="binds ':=' to a name that is no shared "
                                              "subexpression's temporary"):
             space.function(space.temp("e"), ["st", "l"], body)
+
+
+def test_a_shared_condition_is_copied_into_its_flow_and_checked() -> None:
+    # offer_round's test 'count(offer) > 0 and incomplete(q) and fits(q, size)' reads the
+    # size of q's collection twice (both functions written in place)
+    game = rw.load("braff", players=4)
+    machine = game.machine
+    bound: dict[str, Any] = {}
+    roots: list[ast.AST] = []
+    tree = flow_tree(game.codes[machine.rule_index["offer_round"]], bound, None,
+                     machine.code_space, roots)
+    check_flow(tree, bound, machine.code_space, roots)
+    walrus = [n for r in roots for n in ast.walk(r) if isinstance(n, ast.NamedExpr)]
+    assert len(walrus) == 1
+    assert isinstance(walrus[0].target, ast.Name) and walrus[0].target.id.startswith("cs")
+    assert ast.unparse(walrus[0].value).startswith("len(st.zones[3 + (l[2] if ")
