@@ -14,7 +14,8 @@ here, and :class:`Namespace` turns a function's tree into a function object:
   other values (tuples, dicts) are bound to a temporary in the namespace.
 - **Checked trees.** :func:`check_tree` walks every tree before it is compiled: each name must
   be a helper, a temporary or a mangled name of this namespace, each attribute one the engine
-  exposes, and each constant a plain value. Generated code runs with a ``__builtins__`` of the
+  exposes, each constant a plain value, and each ``:=`` binds a shared subexpression's
+  temporary (:mod:`rulewright.dsl.share`). Generated code runs with a ``__builtins__`` of the
   few functions it calls (:data:`BUILTINS`): no ``__import__``, ``open`` or ``eval``.
 - **Listings.** Each function's statements are numbered as :func:`ast.unparse` prints them and
   its source is registered with :mod:`linecache` (as attrs does), built on first use, so
@@ -221,13 +222,23 @@ class UnsafeTree(Exception):
 
 _FORBIDDEN = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.Lambda,
                         ast.ClassDef, ast.AsyncFunctionDef, ast.FunctionDef, ast.JoinedStr,
-                        ast.FormattedValue, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr,
-                        ast.Starred, ast.Delete, ast.With, ast.AsyncWith, ast.AsyncFor,
-                        ast.While, ast.For})
+                        ast.FormattedValue, ast.Await, ast.Yield, ast.YieldFrom, ast.Starred,
+                        ast.Delete, ast.With, ast.AsyncWith, ast.AsyncFor, ast.While, ast.For})
 #: Node classes that carry a source position (expressions, statements, arguments, keywords).
 _PLACED = frozenset(cls for cls in vars(ast).values()
                     if isinstance(cls, type) and issubclass(cls, ast.AST) and cls._attributes)
 _NUMBER = re.compile(r"[a-z]+([0-9]+)")
+#: The kind of temporary that holds a shared subexpression (rulewright.dsl.share): the only
+#: names ``:=`` may bind.
+SHARED = "cs"
+_SHARED_TEMP = re.compile(SHARED + r"[0-9]+")
+
+
+def _named_ok(node: ast.AST) -> bool:
+    """``t := value`` binds a shared subexpression's temporary (rulewright.dsl.share), never
+    a helper, a parameter, a constant's temporary or a mangled spec name."""
+    target = node.target  # type: ignore[attr-defined]
+    return target.__class__ is ast.Name and _SHARED_TEMP.fullmatch(target.id) is not None
 
 
 class _Checker:
@@ -273,6 +284,9 @@ class _Checker:
                     raise UnsafeTree(f"generated code reads attribute {attr!r}")
             elif cls in _FORBIDDEN:
                 raise UnsafeTree(f"generated code holds a {cls.__name__}")
+            elif cls is ast.NamedExpr and not _named_ok(n):
+                raise UnsafeTree("generated code binds ':=' to a name that is no shared "
+                                 "subexpression's temporary")
             if cls in _PLACED:
                 n.lineno = n.end_lineno = line  # type: ignore[attr-defined]
                 n.col_offset = n.end_col_offset = 0  # type: ignore[attr-defined]
@@ -322,8 +336,9 @@ def check_tree(fn: ast.FunctionDef, space: Namespace, local: set[str]) -> None:
 
     Names must be helpers bound in ``space``, temporaries or mangled names it handed out, or
     ``local`` (parameters); attributes must be in :data:`ATTRIBUTES`; constants plain values;
-    statements only assignments, returns, raises, expressions, ``if`` and ``try``. Imports,
-    lambdas, nested functions, f-strings, loops and ``global`` are never generated.
+    ``:=`` only to a shared subexpression's temporary (``cs12``); statements only
+    assignments, returns, raises, expressions, ``if`` and ``try``. Imports, lambdas, nested
+    functions, f-strings, loops and ``global`` are never generated.
 
     Raises:
         UnsafeTree: the first offending node.
@@ -341,8 +356,8 @@ def check_inlined(node: ast.AST, space: Namespace, local: set[str],
     rulewright.engines.flow), by the rules of :func:`check_tree`, without numbering its
     lines: names helpers bound in ``space``, temporaries or mangled names it handed out,
     built-ins of :data:`BUILTINS` or ``local``; attributes in :data:`ATTRIBUTES`; constants
-    plain values; no node class :func:`check_tree` forbids; no name in ``taken`` (the
-    other tree's own names).
+    plain values; ``:=`` only to a shared subexpression's temporary; no node class
+    :func:`check_tree` forbids; no name in ``taken`` (the other tree's own names).
 
     Raises:
         UnsafeTree: the first offending node.
@@ -363,6 +378,9 @@ def check_inlined(node: ast.AST, space: Namespace, local: set[str],
             raise UnsafeTree(f"generated code reads attribute {n.attr!r}")  # type: ignore[attr-defined]
         if cls in _FORBIDDEN:
             raise UnsafeTree(f"generated code holds a {cls.__name__}")
+        if cls is ast.NamedExpr and not _named_ok(n):
+            raise UnsafeTree("generated code binds ':=' to a name that is no shared "
+                             "subexpression's temporary")
 
 
 def generated_tree(fn: Any, space: Namespace) -> ast.FunctionDef | None:

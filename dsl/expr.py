@@ -35,6 +35,8 @@ from rulewright.dsl.machine import Component, Fn, SpecRuntimeError, ZoneSlot
 from rulewright.dsl.runtime import contents, relocate, zone_size
 from rulewright.dsl.scope import (LOCALS, NOTHING, STATE, Code, Scope, depends, remembered,
                                   size_of, substitute)
+from rulewright.dsl.share import PURE_HELPERS, share
+from rulewright.dsl.share import pure as pure_tree
 
 __all__ = ["Code", "ExprCompiler", "Scope", "contents", "relocate", "zone_size"]
 
@@ -141,8 +143,14 @@ class ExprCompiler:
             "zone_end": self._zone_end,
             "turn_player": lambda p, text: runtime.turn_player(p, text, players, self.members),
         }
+        #: the functions generated code calls that charge no work and change nothing (the
+        #: pure helpers and built-ins, the tables, the pure spec functions compiled so far):
+        #: a repeated call of one with the same arguments is shared (rulewright.dsl.share)
+        self.pure_calls: set[str] = set(PURE_HELPERS)
         for fname, fn in runtime.pure_builtins(players, self.members).items():
             helpers[f"b_{fname}"] = fn
+            if fname not in runtime.METERED:
+                self.pure_calls.add(f"b_{fname}")
         for hname, value in helpers.items():
             self.space.helper(hname, value)
         self.table_ids: dict[str, str] = {}
@@ -150,6 +158,7 @@ class ExprCompiler:
             ident = self.space.mangle("tb", t)
             self.space.bind(ident, self._table(t, entries))
             self.table_ids[t] = ident
+            self.pure_calls.add(ident)
 
     # ---- plumbing
     def const(self, value: Any) -> ast.expr:
@@ -162,8 +171,12 @@ class ExprCompiler:
 
     def lam(self, node: ast.expr, params: Sequence[str] = ("st", "l"), line: int = 0,
             ident: str = "") -> Fn:
-        """Compile ``node`` into ``def ident(*params): return node`` (spec errors converted)."""
-        body: list[ast.stmt] = [guarded(ast.Return(node), reraise("spec_error"))]
+        """Compile ``node`` into ``def ident(*params): return node`` (spec errors converted),
+        its repeated pure subexpressions computed once (:func:`~rulewright.dsl.share.share`)."""
+        first, node = share(node, self.space, self.pure_calls)
+        guard = guarded(ast.Return(node), reraise("spec_error"))
+        guard.body[:0] = first  # bound before the expression, inside the same try
+        body: list[ast.stmt] = [guard]
         return self.space.function(ident or self.space.temp("e"), list(params), body,
                                    [(0, line)] if line else [])
 
@@ -352,6 +365,8 @@ class ExprCompiler:
         elif sum(1 for _ in ast.walk(body.node)) <= INLINE_NODES:
             inline = True
         self.space.bind(ident, fn)
+        if pure_tree(body.node, self.pure_calls):
+            self.pure_calls.add(ident)
         info = _Function(ident, params, body, inline)
         self.functions[fname] = info
         return info
