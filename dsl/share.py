@@ -119,32 +119,30 @@ class _Facts:
         folded = cls in _FOLDED
         has = False
         parts: list[Any] = [cls]
+        kids: list[tuple[int, bool, int, bool, bool]] = []
         for f in cls._fields:  # type: ignore[attr-defined]
             v = getattr(node, f, None)
             if v.__class__ is list:
                 keys = []
                 for x in v:
                     if isinstance(x, ast.AST):
-                        k, c_ok, c_ops, c_folded, c_has = self.of(x)
-                        keys.append(k)
-                        ok = ok and c_ok
-                        ops += c_ops
-                        folded = folded and c_folded
-                        has = has or c_has
+                        kids.append(self.of(x))
+                        keys.append(kids[-1][0])
                     else:
                         keys.append(x)
                 parts.append(tuple(keys))
             elif v.__class__ in _LEAVES:
                 parts.append(v.__class__)  # a context or an operator: no parts
             elif isinstance(v, ast.AST):
-                k, c_ok, c_ops, c_folded, c_has = self.of(v)
-                parts.append(k)
-                ok = ok and c_ok
-                ops += c_ops
-                folded = folded and c_folded
-                has = has or c_has
+                kids.append(self.of(v))
+                parts.append(kids[-1][0])
             else:
                 parts.append((v.__class__, v))  # names, attributes, flags
+        for _, c_ok, c_ops, c_folded, c_has in kids:
+            ok = ok and c_ok
+            ops += c_ops
+            folded = folded and c_folded
+            has = has or c_has
         if not folded and cls in _WORK:
             ops += 1
         ops = min(ops, 3)
