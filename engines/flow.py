@@ -23,8 +23,9 @@ returns :data:`RETURNED`, and the caller goes on after its call. A callee that s
 elsewhere (a draw, say) makes every flow that called it return that pc, which is the
 callee's: the interpreter goes on in the frame on top of the stack. Those flows also set up
 decisions (:func:`_choice`) and chance events (:func:`_chance`): the state then waits
-there, and every flow and the interpreter return at once (:data:`PAUSED`). So the interpreter loop remains the definition
-of what each instruction does; a flow is the same steps without the dispatch:
+there, and every flow and the interpreter return at once (:data:`PAUSED`). So the
+interpreter loop remains the definition of what each instruction does; a flow is the same
+steps without the dispatch:
 
 - the state changes in the same order, the same coverage flags are set, and each jump
   costs one unit of the jump budget; a jump that would exhaust it is left to the
@@ -40,18 +41,16 @@ locals and ``f{pc}`` (the instruction's function), ``t{pc}`` (a switch's targets
 function's own globals; its only attributes are the call stack's (``st.stack``, its
 ``append`` and ``pop``), a decision's (``st.script``, ``st.pending``, ``st.decide``,
 ``player.__class__``) and a chance event's (``st.chance``); its constants are whole
-numbers. :func:`check_flow` verifies that
-before the tree is compiled.
+numbers. :func:`check_flow` verifies that before the tree is compiled.
 """
 
 from __future__ import annotations
 
 import ast
+from functools import partial
 from typing import Any, Callable, Sequence
 
 from rulewright.dsl.codegen import Namespace, UnsafeTree, check_inlined
-from functools import partial
-
 from rulewright.dsl.machine import (Call, Chance, Choice, Decision, Draw, Exec, ForNext, Instr,
                                     Jump, JumpUnless, Return, SpecRuntimeError, Switch)
 from rulewright.engines.inline import OWN, TEST, Inliner
@@ -86,10 +85,11 @@ NEST = 24
 #: What a flow returns for its pc when it ran its rule's ``return``: the frame is popped and
 #: the caller goes on (a flow that called it inline, or the interpreter).
 RETURNED = -1
-#: What a flow returns for its pc when the state now waits at a decision (``st.pending`` is
-#: set, the frame's pc is the choice's) or has ended there (a deadlock): as the interpreter
-#: after :meth:`~rulewright.engines.interpreter.Interpreter._pause` returned False, every
-#: flow and the interpreter return at once.
+#: What a flow returns for its pc when the state now waits at a decision or chance event
+#: (``st.pending`` is set, the frame's pc is its instruction's) or has ended there (a
+#: deadlock, say): as the interpreter after
+#: :meth:`~rulewright.engines.interpreter.Interpreter._pause` returned False, every flow and
+#: the interpreter return at once.
 PAUSED = -2
 
 
@@ -289,7 +289,7 @@ def _call(ins: Call, pc: int, bound: dict[str, Any], calls: Calls,
         run += [ast.Assign([ast.Tuple([_store("q"), _store("budget")], ast.Store())], callee),
                 ast.If(ast.Compare(_n("q"), [ast.NotEq()], [_int(RETURNED)]),
                        [ast.Return(ast.Tuple([_n("q"), _n("budget")], ast.Load()))], [])]
-    else:  # the callee starts with what its flow leaves to the interpreter (a decision)
+    else:  # the callee starts with what its flow leaves to the interpreter (a gap, say)
         run.append(ast.Return(ast.Tuple([_int(0), _n("budget")], ast.Load())))
     # after the callee returned: on at pc + 1, the next block (reached by falling through)
     return [ast.If(test, run, [_back(pc)])]

@@ -186,7 +186,7 @@ class Interpreter:
                         raise
                     # (switching to the frame on top is written out at each place: this
                     # loop runs at every step, and a helper call costs more than its lines)
-                    if pc == PAUSED:  # the state waits at a decision the flow set up
+                    if pc == PAUSED:  # the state waits where the flow set up a node
                         return
                     if pc == RETURNED:  # the flow ran its rule's return (popped the frame)
                         if not stack:
