@@ -148,7 +148,7 @@ class _Facts:
         ops = min(ops, 3)
         if not ok:
             return -1, False, ops, False, has
-        worth = ops >= 3 or cls is ast.Call
+        worth = _worth(ops, node)
         before = len(self.keys)
         key = self.number(tuple(parts))
         if worth and key < before:
