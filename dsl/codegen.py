@@ -60,6 +60,7 @@ class Namespace:
     def __init__(self, label: str) -> None:
         self.ns: dict[str, Any] = {"__builtins__": dict(BUILTINS)}
         self.values: dict[str, Any] = {}
+        self.named: dict[int, str] = {}  # id of a value in values -> its name
         self.sources: dict[str, Generated] = {}
         self.label = _file_part(label)
         self.issued = 0
@@ -101,9 +102,14 @@ class Namespace:
         """A constant node: ``ast.Constant`` for plain values, else a bound temporary."""
         if isinstance(value, _PLAIN):
             return ast.Constant(value)
-        name = self.temp("k")
-        self.ns[name] = value
-        self.values[name] = value
+        # one name per object: equal reads of one table are then equal trees, which
+        # rulewright.dsl.share computes once (values keeps the object, so its id stays its own)
+        name = self.named.get(id(value))
+        if name is None:
+            name = self.temp("k")
+            self.ns[name] = value
+            self.values[name] = value
+            self.named[id(value)] = name
         return ast.Name(name, ast.Load())
 
     def is_const(self, node: ast.expr) -> bool:

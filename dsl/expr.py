@@ -67,6 +67,48 @@ _CMP: dict[str, ast.cmpop] = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), 
 _BOOLISH = (dsl.Compare, dsl.Not, dsl.BoolOp)
 
 
+def _member(m: dict[Any, int], value: Any) -> int | None:
+    """The position of ``value`` in enum dimension map ``m`` (as the runtime's member_check
+    finds it), or None when it is no member."""
+    try:
+        return m[value]
+    except (KeyError, TypeError):
+        return None
+
+
+def _times(part: ast.expr) -> int | None:
+    """The value of one slot offset term when it is known at compile time (a constant
+    position, or one times its stride), else None."""
+    if isinstance(part, ast.Constant) and part.value.__class__ is int:
+        return part.value
+    if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Mult) \
+            and isinstance(part.left, ast.Constant) and part.left.value.__class__ is int \
+            and isinstance(part.right, ast.Constant) and part.right.value.__class__ is int:
+        return part.left.value * part.right.value
+    return None
+
+
+def _whole(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value.__class__ is int
+
+
+def _fold_constants(node: ast.AST) -> ast.AST:
+    """Slot arithmetic on whole-number literals done: ``a * b`` and ``a + b`` become their
+    value and ``x + a + b`` becomes ``x + (a + b)`` (a slot whose index became a literal when
+    a function was written in place); any other node unchanged."""
+    if not isinstance(node, ast.BinOp) or not isinstance(node.op, (ast.Add, ast.Mult)):
+        return node
+    if _whole(node.left) and _whole(node.right):
+        a, b = node.left.value, node.right.value  # type: ignore[attr-defined]
+        return ast.Constant(a + b if isinstance(node.op, ast.Add) else a * b)
+    left = node.left
+    if isinstance(node.op, ast.Add) and _whole(node.right) and isinstance(left, ast.BinOp) \
+            and isinstance(left.op, ast.Add) and _whole(left.right):
+        return ast.BinOp(left.left, ast.Add(),
+                         ast.Constant(left.right.value + node.right.value))  # type: ignore[attr-defined]
+    return node
+
+
 def _tuple_of(node: ast.expr) -> ast.ListComp | None:
     """The list comprehension of ``tuple([...])`` (how a spec list comprehension is built),
     else None."""
@@ -242,6 +284,8 @@ class ExprCompiler:
                     node, call("index_check", node, ast.Constant(size), ast.Constant(what)))
             elif m is None:
                 idx = call("index_check", node, ast.Constant(size), ast.Constant(what))
+            elif isinstance(node, ast.Constant) and _member(m, node.value) is not None:
+                idx = ast.Constant(_member(m, node.value))  # a member named in the spec
             elif self._simple(node):
                 # a member in the dimension's map is read in place; anything else goes to the
                 # checking helper (for its message)
@@ -254,9 +298,17 @@ class ExprCompiler:
                 idx = call("member_check", self.const(m), node, ast.Constant(what))
             parts.append(idx if stride == 1 else ast.BinOp(idx, ast.Mult(), ast.Constant(stride)))
             stride *= size
-        total: ast.expr = ast.Constant(base)
-        for p in reversed(parts):
+        # the known positions add up at compile time, and come last: reads of one table that
+        # differ only in them then share the varying sum (rulewright.dsl.share)
+        offset = base + sum(_times(p) for p in parts if _times(p) is not None)
+        varying = [p for p in reversed(parts) if _times(p) is None]
+        if not varying:
+            return Code(ast.Constant(offset), depends(*args))
+        total = varying[0]
+        for p in varying[1:]:
             total = ast.BinOp(total, ast.Add(), p)
+        if offset:
+            total = ast.BinOp(total, ast.Add(), ast.Constant(offset))
         return Code(total, depends(*args))
 
     def player_guarded(self, node: ast.expr, value: ast.expr, slow: ast.Call) -> ast.expr | None:
@@ -746,7 +798,8 @@ class ExprCompiler:
             # parameters are unique identifiers, so substituting nodes cannot capture
             mapping = {p: a.node for p, a in zip(fn.params, args)}
             node = substitute(fn.body.node, mapping)
-            if any(self._in_range(a.node, None) for a in args):
+            if any(isinstance(a.node, ast.Constant) or self._in_range(a.node, None)
+                   for a in args):
                 node = self._drop_checks(node)
             return Code(node, deps)
         return Code(call(fn.ident, name("st"), *[a.node for a in args]), deps)
@@ -784,10 +837,29 @@ class ExprCompiler:
         known = self.int_ranges.get(node.id) if isinstance(node, ast.Name) else None
         return known is not None and 0 <= known[0] and (size is None or known[1] < size)
 
+    def _known_member(self, node: ast.IfExp) -> int | None:
+        """The position ``k[c]`` that ``k[c] if c in k else member_check(k, c, ...)`` (see
+        :meth:`slot_code`) reads, when ``c`` became a literal member of constant map ``k``;
+        else None."""
+        test, body = node.test, node.body
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.In) and isinstance(test.left, ast.Constant)
+                and isinstance(test.comparators[0], ast.Name)
+                and test.comparators[0].id in self.space.values
+                and isinstance(body, ast.Subscript) and isinstance(body.value, ast.Name)
+                and body.value.id == test.comparators[0].id
+                and isinstance(body.slice, ast.Constant)
+                and body.slice.value == test.left.value
+                and body.slice.value.__class__ is test.left.value.__class__):
+            return None
+        table = self.space.values[test.comparators[0].id]
+        return _member(table, test.left.value) if isinstance(table, dict) else None
+
     def _drop_checks(self, node: Any) -> Any:
         """``node`` without the index checks (see :meth:`slot_code`) of indices a function's
         parameter became when it was written in place and that are in range by construction
-        (a literal, a loop variable over fixed ints). Unchanged subtrees are shared."""
+        (a literal, a loop variable over fixed ints), and with the position of a literal enum
+        member in place of its lookup. Unchanged subtrees are shared."""
         if node.__class__ is ast.IfExp:
             other = node.orelse
             if isinstance(other, ast.Call) and isinstance(other.func, ast.Name) \
@@ -796,6 +868,9 @@ class ExprCompiler:
                     and isinstance(other.args[1].value, int) \
                     and self._in_range(node.body, other.args[1].value):
                 return node.body
+            known = self._known_member(node)
+            if known is not None:
+                return ast.Constant(known)
         changed: dict[str, Any] = {}
         for f in node._fields:
             v = getattr(node, f, None)
@@ -809,7 +884,8 @@ class ExprCompiler:
                     changed[f] = new_v
         if not changed:
             return node
-        return node.__class__(**{f: changed.get(f, getattr(node, f, None)) for f in node._fields})
+        out = node.__class__(**{f: changed.get(f, getattr(node, f, None)) for f in node._fields})
+        return _fold_constants(out)
 
     def _zone_end(self, st: Any, slot: int, at_top: bool) -> Any:
         label = self.zone_slots[slot].label

@@ -411,6 +411,17 @@ def pure_builtins(n: int, members: Collection[str] = ()) -> dict[str, Callable[.
                                    f"lists are limited to {MAX_LIST}")
         return tuple(range(lo, hi + 1))
 
+    def numbers(st: Any, a: Any, b: Any) -> tuple[int, ...]:
+        # the plain case (two ints, a short range) in place; span checks anything else
+        if a.__class__ is int and b.__class__ is int and b - a < MAX_LIST:
+            xs = tuple(range(a, b + 1))
+        else:
+            xs = span(a, b)
+        st.work -= len(xs)  # spend, written out
+        if st.work < 0:
+            st.out_of_work()
+        return xs
+
     def distinct(st: Any, xs: Any) -> tuple[Any, ...]:
         if xs.__class__ is not tuple:
             xs = seq(xs, "distinct")
@@ -449,7 +460,7 @@ def pure_builtins(n: int, members: Collection[str] = ()) -> dict[str, Callable[.
         "contains": lambda st, xs, x: x in spend(st, seq(xs, "contains")),
         "distinct": distinct,
         "sorted": lambda st, xs: tuple(sorted(spend(st, seq(xs, "sorted")))),
-        "range": lambda st, a, b: spend(st, span(a, b)),
+        "range": numbers,
         "seat_order": seat_order,
         "player": lambda p: player(p, "turns"),
     }
