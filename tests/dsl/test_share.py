@@ -179,4 +179,5 @@ def test_a_shared_condition_is_copied_into_its_flow_and_checked() -> None:
     walrus = [n for r in roots for n in ast.walk(r) if isinstance(n, ast.NamedExpr)]
     assert len(walrus) == 1
     assert isinstance(walrus[0].target, ast.Name) and walrus[0].target.id.startswith("cs")
-    assert ast.unparse(walrus[0].value).startswith("len(st.zones[3 + (l[2] if ")
+    assert ast.unparse(walrus[0].value).startswith("len(st.zones[(l[2] if ")
+    assert ast.unparse(walrus[0].value).endswith(") * 2 + 3])")
