@@ -300,9 +300,9 @@ class ExprCompiler:
             stride *= size
         # the known positions add up at compile time, and come last: reads of one table that
         # differ only in them then share the varying sum (rulewright.dsl.share)
-        known = [_times(p) for p in parts]
-        offset = base + sum(k for k in known if k is not None)
-        varying = [p for p, k in reversed(list(zip(parts, known))) if k is None]
+        fixed = [_times(p) for p in parts]
+        offset = base + sum(k for k in fixed if k is not None)
+        varying = [p for p, k in reversed(list(zip(parts, fixed))) if k is None]
         if not varying:
             return Code(ast.Constant(offset), depends(*args))
         total = varying[0]
