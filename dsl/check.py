@@ -17,7 +17,7 @@ from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
 from rulewright.dsl.locate import Locate, Locator, no_locate
 from rulewright.dsl.near import Near
-from rulewright.dsl.purity import check_recursion, nonconstant
+from rulewright.dsl.purity import check_call_nesting, check_recursion, nonconstant
 from rulewright.dsl.unparse import expr_text
 from rulewright.errors import Diagnostic, Span
 
@@ -781,7 +781,10 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
                 if name not in sym.variants:
                     ck.err(loc(d.span, name, "variants"), f"edition {d.name!r} lists unknown "
                            f"variant {name!r}", ck.near(name, sym.variants, what="variants"))
+    before = len(diags)
     check_recursion(sym, diags)
+    if len(diags) == before:  # the call graph has no cycle
+        check_call_nesting(sym, diags)
     check_tables(sym, diags)
     return diags
 

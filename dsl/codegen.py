@@ -40,7 +40,7 @@ BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in (
 
 #: Attributes generated code may read: the state's stores, a value's class, the ranking.
 ATTRIBUTES = frozenset({"zones", "mids", "bottoms", "loc", "counters", "turns", "out",
-                        "ranking", "__class__"})
+                        "ranking", "__class__", "work", "out_of_work"})
 
 _HELPER = re.compile(r"[a-z_]+")
 _TEMP = re.compile(r"[a-z]+[0-9]+(_[A-Za-z0-9_]*)?")

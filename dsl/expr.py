@@ -212,13 +212,27 @@ class ExprCompiler:
         return self.space.mangle("v", spec_name) if spec_name else self.space.temp("v")
 
     def lam(self, node: ast.expr, params: Sequence[str] = ("st", "l"), line: int = 0,
-            ident: str = "") -> Fn:
+            ident: str = "", charged: bool = False) -> Fn:
         """Compile ``node`` into ``def ident(*params): return node`` (spec errors converted),
-        its repeated pure subexpressions computed once (:func:`~rulewright.dsl.share.share`)."""
+        its repeated pure subexpressions computed once (:func:`~rulewright.dsl.share.share`).
+
+        Args:
+            charged: each call costs one unit of the work budget (a spec function that
+                calls others: chains of calls that each call the next twice grow
+                exponentially, and a step or a constant must end within its budget).
+        """
         first, node = share(node, self.space, self.pure_calls)
         guard = guarded(ast.Return(node), reraise("spec_error"))
         guard.body[:0] = first  # bound before the expression, inside the same try
         body: list[ast.stmt] = [guard]
+        if charged:
+            # st.work -= 1; if st.work < 0: st.out_of_work()   (spend, written out)
+            work = ast.Attribute(name("st"), "work", ast.Store())
+            body[:0] = [ast.AugAssign(work, ast.Sub(), ast.Constant(1)),
+                        ast.If(ast.Compare(attribute(name("st"), "work"), [ast.Lt()],
+                                           [ast.Constant(0)]),
+                               [ast.Expr(ast.Call(attribute(name("st"), "out_of_work"), [], []))],
+                               [])]
         return self.space.function(ident or self.space.temp("e"), list(params), body,
                                    [(0, line)] if line else [])
 
@@ -408,7 +422,14 @@ class ExprCompiler:
         body = self.code(decl.body, scope)
         if scope.slots:
             raise SpecRuntimeError(f"function {fname}: unknown name(s) {', '.join(scope.slots)}")
-        fn: Callable[..., Any] = self.lam(body.node, ("st", *params), decl.span.line, ident)
+        # a call that calls other functions costs work: chains of them, each calling the
+        # next twice, grow exponentially (a leaf's own work is bounded by its body, and what
+        # its loops visit is charged anyway)
+        idents = {f.ident for f in self.functions.values()}
+        calls = any(n.__class__ is ast.Call and n.func.__class__ is ast.Name  # type: ignore[attr-defined]
+                    and n.func.id in idents for n in ast.walk(body.node))  # type: ignore[attr-defined]
+        fn: Callable[..., Any] = self.lam(body.node, ("st", *params), decl.span.line, ident,
+                                          charged=calls)
         pure = body.deps <= frozenset(params)
         looping = any(isinstance(n, (ast.GeneratorExp, ast.ListComp)) for n in ast.walk(body.node))
         inline = False

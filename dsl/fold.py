@@ -3,7 +3,7 @@
 The expression compiler knows, for every tree it builds, what the tree depends on (the state,
 rule locals, variables); a tree that depends on nothing is constant and is evaluated once here,
 under a :class:`Meter`: the same work accounting as a game step (list items built or visited,
-digits multiplied), a total, and a wall-clock limit. Running out is a spec error at the
+digits multiplied, function calls), a total, and a wall-clock limit. Running out is a spec error at the
 expression, reported by ``check`` like any other, never a hang.
 """
 
@@ -58,7 +58,7 @@ class Meter:
         while self.work < 0:
             if self.left <= 0:
                 raise FoldBudget(f"more than {self.units:,} units of work (list items built or "
-                                 "visited, digits multiplied)")
+                                 "visited, digits multiplied, function calls)")
             if time.monotonic() > self.deadline:
                 raise FoldBudget(f"more than {self.seconds:g} s")
             self._grant()

@@ -1,8 +1,10 @@
-"""Which expressions are constants, and which functions call themselves.
+"""Which expressions are constants, and which functions call themselves or nest too deep.
 
 Initial values, capacities and token totals are computed before the game starts, so they may
 not read the state; spec functions may not recurse (every argument is evaluated, both
-branches of ``cond`` too, so recursion never ends). The checker reports both.
+branches of ``cond`` too, so recursion never ends), nor call one another so deep that the
+compiler, which writes a called function's body into its caller's, cannot follow. The
+checker reports all three.
 """
 
 from __future__ import annotations
@@ -107,3 +109,65 @@ def check_recursion(sym: Symbols, diags: list[Diagnostic]) -> None:
                 elif call.func not in visited:
                     visited.add(call.func)
                     stack.append((call.func, [*path, call.func]))
+
+
+#: What one level of a function call counts towards :data:`MAX_CALL_NESTING` besides the
+#: call's depth in its caller's body: compiling a call descends about three times as deep as
+#: an operator does (measured: a chain of 300 one-operator functions compiled, 400 failed).
+CALL_LEVEL = 3
+#: How deep a chain of function calls may nest, counting each call as :data:`CALL_LEVEL` plus
+#: its depth inside the calling function's body. The compiler follows a call into the callee's
+#: body as it follows an operator into its operands, so a call chain and the expression that
+#: starts it (at most ``MAX_OPERATIONS`` deep, rulewright.dsl.parse) add up; measured,
+#: compiling failed from about 500 such levels (200 functions of two levels each).
+MAX_CALL_NESTING = 200
+
+
+def _call_depths(e: object, depth: int = 1) -> Iterator[tuple[ast.Call, int]]:
+    """Each call inside ``e`` with its depth (``e`` itself at ``depth``)."""
+    if isinstance(e, ast.Call):
+        yield e, depth
+    for child in _children(e):
+        yield from _call_depths(child, depth + 1)
+
+
+def check_call_nesting(sym: Symbols, diags: list[Diagnostic]) -> None:
+    """Report a function whose calls nest deeper than :data:`MAX_CALL_NESTING` (see there).
+
+    Runs only on specs whose functions do not recurse (:func:`check_recursion` reported none),
+    so the call graph has no cycle.
+    """
+    calls = {name: [(c, d) for c, d in _call_depths(f.body) if c.func in sym.functions]
+             for name, f in sym.functions.items()}
+    nesting: dict[str, int] = {}  # function -> how deep its calls nest, callees included
+    deepest: dict[str, ast.Call] = {}  # function -> the call that nests deepest
+    for start in sym.functions:
+        # an explicit post-order walk: a chain of calls is as long as the spec makes it
+        stack = [(start, False)]
+        while stack:
+            name, expanded = stack.pop()
+            if name in nesting:
+                continue
+            if not expanded:
+                stack.append((name, True))
+                stack.extend((c.func, False) for c, _ in calls[name] if c.func not in nesting)
+                continue
+            nesting[name] = 0
+            for c, d in calls[name]:
+                here = d + CALL_LEVEL + nesting[c.func]
+                if here > nesting[name]:
+                    nesting[name], deepest[name] = here, c
+    for name in sym.functions:
+        if nesting[name] <= MAX_CALL_NESTING or nesting[deepest[name].func] > MAX_CALL_NESTING:
+            continue  # within the limit, or its callee is past it too (reported instead)
+        chain = [name]
+        while chain[-1] in deepest and len(chain) < 4:
+            chain.append(deepest[chain[-1]].func)
+        diags.append(Diagnostic(
+            deepest[name].span, f"function {name!r} calls functions nested too deep "
+            f"({' -> '.join(chain)}{' -> ...' if chain[-1] in deepest else ''}: "
+            f"{nesting[name]} levels, at most {MAX_CALL_NESTING}, each call counting "
+            f"{CALL_LEVEL} and its depth in its caller)", "the compiler writes a called "
+            "function into its caller; merge some of these functions, or compute the value "
+            "in a rule step by step"))
+        return  # one is enough: its callers nest deeper still

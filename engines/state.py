@@ -333,8 +333,8 @@ class State(Interpreter):
             SpecRuntimeError: always ("work budget").
         """
         raise SpecRuntimeError(f"one step did more than {STEP_WORK:,} units of work (list items "
-                               "built or visited, digits multiplied): a list or loop too large?",
-                               "work budget")
+                               "built or visited, digits multiplied, function calls): a list or "
+                               "loop too large?", "work budget")
 
     def stop_for_time(self, seconds: float) -> None:
         """End the game with a "time limit" finding at the pending decision's site.
