@@ -39,6 +39,7 @@ acted on several steps earlier is reached only through what it left in the state
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import compress
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from weakref import WeakKeyDictionary
 
@@ -88,15 +89,119 @@ def _add_ints(value: Any, into: set[int]) -> None:
 
 def unseen_places(state: State, player: int) -> list[tuple[list[int], int]]:
     """The (part, zone index) lists whose contents ``player`` cannot see (see module doc)."""
+    parts = (state.zones, state.mids, state.bottoms)
+    return [(parts[which][z], z) for which, z in _places(state.game).unseen[player]]
+
+
+@frozen
+class _PlaceTables:
+    """What :func:`rearranged` needs of a game's zones and components, computed once per game.
+
+    Attributes:
+        unseen: per player, the places they cannot see as (part, zone slot), part 0 the
+            zone's list (a deck's known top), 1 a deck's middle, 2 its bottom (an index into
+            ``(state.zones, state.mids, state.bottoms)``); in the order of
+            :func:`unseen_places`.
+        shown: per player, per zone slot, (slot, what :func:`_observed` shows of it:
+            :data:`_SIZE`, :data:`_ORDER` or :data:`_SORTED`).
+        kind_of: per component, its kind. deck: per zone slot, whether it is a deck.
+        decks: the zone slots that are decks.
+    """
+
+    unseen: tuple[tuple[tuple[int, int], ...], ...]
+    shown: tuple[tuple[tuple[int, int], ...], ...]
+    kind_of: tuple[str, ...]
+    deck: tuple[bool, ...]
+    decks: tuple[int, ...]
+
+
+_PLACES: WeakKeyDictionary[Any, _PlaceTables] = WeakKeyDictionary()
+
+#: What :func:`_observed` shows of a zone: its size; its contents in order; sorted (a set).
+_SIZE, _ORDER, _SORTED = 0, 1, 2
+
+
+def _places(game: Any) -> _PlaceTables:
+    """The place tables of ``game`` (a :class:`~rulewright.engines.game.Game`), cached."""
+    tables = _PLACES.get(game)
+    if tables is None:
+        m = game.machine
+        unseen = []
+        shown = []
+        for player in range(m.players):
+            places: list[tuple[int, int]] = []
+            for z, slot in enumerate(m.zones):
+                if slot.kind == "deck":
+                    places.extend(((0, z), (1, z), (2, z)))
+                elif not (slot.visibility == "public"
+                          or (slot.visibility == "owner" and slot.owner == player)):
+                    places.append((0, z))
+            unseen.append(tuple(places))
+            shown.append(tuple(
+                (z.index, _SORTED if z.kind == "set" else _ORDER)
+                if (z.visibility == "public" or (z.visibility == "owner" and z.owner == player))
+                and z.kind != "deck" else (z.index, _SIZE)
+                for z in m.zones))
+        deck = tuple(slot.kind == "deck" for slot in m.zones)
+        tables = _PLACES[game] = _PlaceTables(
+            tuple(unseen), tuple(shown), tuple(c.kind for c in m.components), deck,
+            tuple(z for z, d in enumerate(deck) if d))
+    return tables
+
+
+#: A move of :func:`rearrange`: (component, zone slot it was put in).
+Move = tuple[int, int]
+
+
+def move_labels(state: State, moves: Sequence[Move]) -> list[str]:
+    """Readable "component -> zone" lines for moves of :func:`rearrange`."""
     m = state.game.machine
-    places: list[tuple[list[int], int]] = []
-    for z, slot in enumerate(m.zones):
-        if slot.kind == "deck":
-            places.extend(((state.zones[z], z), (state.mids[z], z), (state.bottoms[z], z)))
-        elif not (slot.visibility == "public"
-                  or (slot.visibility == "owner" and slot.owner == player)):
-            places.append((state.zones[z], z))
-    return places
+    return [f"{m.components[c].label} -> {m.zones[z].label}" for c, z in moves]
+
+
+def rearrange(state: State, player: int, rng: Any) -> tuple[State, list[Move]] | None:
+    """:func:`rearranged` with the moves as (component, zone slot) (formatting every move's
+    labels costs more than the check, and a violation message shows only the first few)."""
+    tables = _places(state.game)
+    pinned: set[int] = set()
+    for fr in state.stack:
+        _add_ints(fr[2], pinned)
+    bit = 1 << player
+    known = state.known
+    pinned.update(compress(range(len(known)), map(bit.__and__, known)))
+    kind_of = tables.kind_of
+    # per kind, its unpinned components' positions (part, zone slot, index in the part,
+    # component), in the order of the places; found on ``state``: the copy is made only
+    # when something can move
+    slots: dict[str, list[tuple[int, int, int, int]]] = defaultdict(list)
+    parts = (state.zones, state.mids, state.bottoms)
+    for which, z in tables.unseen[player]:
+        for i, c in enumerate(parts[which][z]):
+            if c not in pinned:
+                slots[kind_of[c]].append((which, z, i, c))
+    # shuffling inside one hidden place changes nothing observable
+    mixed = [positions for positions in slots.values()
+             if any(p[0] != positions[0][0] or p[1] != positions[0][1] for p in positions)]
+    if not mixed:
+        return None
+    alt = state.clone()
+    alt_parts = (alt.zones, alt.mids, alt.bottoms)
+    loc, alt_loc, deck = state.loc, alt.loc, tables.deck
+    moves: list[Move] = []
+    for positions in mixed:
+        cards = [p[3] for p in positions]
+        shuffled = cards[:]
+        rng.shuffle(shuffled)
+        for (which, z, i, old), new in zip(positions, shuffled):
+            alt_parts[which][z][i] = new
+            alt_loc[new] = z
+            if new != old and (loc[new] != z or deck[z]):
+                moves.append((new, z))
+    if not moves:
+        return None
+    for z in tables.decks:
+        alt.mids[z].sort()
+    return alt, moves
 
 
 def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] | None:
@@ -105,36 +210,8 @@ def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] |
     Returns:
         The copy and readable "component -> zone" moves, or None when nothing could move.
     """
-    m = state.game.machine
-    pinned: set[int] = set()
-    for fr in state.stack:
-        _add_ints(fr[2], pinned)
-    bit = 1 << player
-    pinned.update(c for c, mask in enumerate(state.known) if mask & bit)
-    alt = state.clone()
-    slots: dict[str, list[tuple[list[int], int, int]]] = defaultdict(list)
-    for part, z in unseen_places(alt, player):
-        for i, c in enumerate(part):
-            if c not in pinned:
-                slots[m.components[c].kind].append((part, i, z))
-    moves: list[str] = []
-    for positions in slots.values():
-        if len({(z, id(part)) for part, _, z in positions}) < 2:
-            continue  # shuffling inside one hidden place changes nothing observable
-        cards = [part[i] for part, i, _ in positions]
-        shuffled = cards[:]
-        rng.shuffle(shuffled)
-        for (part, i, z), old, new in zip(positions, cards, shuffled):
-            part[i] = new
-            alt.loc[new] = z
-            if new != old and (state.loc[new] != z or m.zones[z].kind == "deck"):
-                moves.append(f"{m.components[new].label} -> {m.zones[z].label}")
-    if not moves:
-        return None
-    for z, slot in enumerate(m.zones):
-        if slot.kind == "deck":
-            alt.mids[z].sort()
-    return alt, moves
+    made = rearrange(state, player, rng)
+    return None if made is None else (made[0], move_labels(state, made[1]))
 
 
 @frozen
@@ -319,15 +396,14 @@ def _observed(state: State, player: int) -> tuple[Any, ...]:
     building the full observation formats every counter's label: too slow to run at every
     decision of a spec with a thousand counters.
     """
+    zones, mids, bottoms = state.zones, state.mids, state.bottoms
     out: list[Any] = []
-    for z in state.game.machine.zones:
-        visible = z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
-        if visible and z.kind != "deck":
-            items = contents(state, z.index)
-            out.append(tuple(sorted(items)) if z.kind == "set" else tuple(items))
+    for z, shown in _places(state.game).shown[player]:
+        if shown == _SIZE:
+            out.append(len(zones[z]) + len(mids[z]) + len(bottoms[z]))
         else:
-            out.append(len(state.zones[z.index]) + len(state.mids[z.index])
-                       + len(state.bottoms[z.index]))
+            items = contents(state, z)
+            out.append(tuple(sorted(items)) if shown == _SORTED else tuple(items))
     return tuple(out)
 
 
@@ -382,9 +458,9 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     copies: list[State] = []  # derive_locals's copy of ``before``, shared
     # (the copy, its first changes, readable): both made before either is played
     made: list[tuple[State, Callable[[], list[str]]]] = []
-    moved = rearranged(before, player, ctx.rng)
+    moved = rearrange(before, player, ctx.rng)
     if moved is not None:
-        made.append((moved[0], lambda: moved[1][:4]))
+        made.append((moved[0], lambda: move_labels(before, moved[1][:4])))
     changed = vary(before, player, ctx.rng)
     if changed is not None:
         made.append((changed[0], lambda: counter_changes(before, changed[1][:4])))
@@ -428,17 +504,18 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     seen = _observed(state, player)
     copies: list[State] = []  # derive_locals's copy of ``state``, shared
     for _ in range(TRIES):
-        made = rearranged(state, player, ctx.rng)
+        made = rearrange(state, player, ctx.rng)
         if made is None:
             break
-        alt, moves = made
+        alt, raw_moves = made
         if _observed(alt, player) != seen:
             continue
         derived = derive_locals(state, alt, copies)
         other = alt.options_at()
         if other is not None and other != real:
+            moves = move_labels(state, raw_moves[:4])
             return (f"player {player} sees the same{_where(state)}, but with hidden components "
-                    f"rearranged ({'; '.join(moves[:4] + derived)}) the options change from "
+                    f"rearranged ({'; '.join(moves + derived)}) the options change from "
                     f"{real} to "
                     f"{other}")
     for one in (False, True):
