@@ -426,8 +426,8 @@ class ExprCompiler:
         # next twice, grow exponentially (a leaf's own work is bounded by its body, and what
         # its loops visit is charged anyway)
         idents = {f.ident for f in self.functions.values()}
-        calls = any(n.__class__ is ast.Call and n.func.__class__ is ast.Name  # type: ignore[attr-defined]
-                    and n.func.id in idents for n in ast.walk(body.node))  # type: ignore[attr-defined]
+        calls = any(n.__class__ is ast.Call and n.func.__class__ is ast.Name
+                    and n.func.id in idents for n in ast.walk(body.node))
         fn: Callable[..., Any] = self.lam(body.node, ("st", *params), decl.span.line, ident,
                                           charged=calls)
         pure = body.deps <= frozenset(params)
