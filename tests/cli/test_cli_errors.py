@@ -176,6 +176,24 @@ def test_replay_with_the_spec_of_another_game_names_both(
         "(fingerprint ")
 
 
+def test_replay_with_a_spec_file_of_another_game_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """fresh27 finding 2: a trace saying 'braff' whose fingerprint is that of the --spec file
+    (of game 'tiny') gave "trace error: the trace is a game of 'braff', not of 'tiny'", exit 1;
+    a --spec of another game is a usage error (exit 2), as when --spec names a bundled spec."""
+    tiny = Path(__file__).parent.parent / "specs" / "tiny.rules"
+    assert main(["simulate", str(tiny), "--games", "1", "--trace-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    trace = tmp_path / "tiny-0.json"
+    doc = json.loads(trace.read_text(encoding="utf-8"))
+    doc.update(spec="braff", source="braff")
+    trace.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["replay", str(trace), "--spec", str(tiny)]) == 2
+    assert capsys.readouterr() == (
+        "", "rulewright: the trace is of spec 'braff' (made from the bundled spec 'braff'), "
+            f"but --spec names spec 'tiny' ({tiny})\n")
+
+
 def test_simulate_with_no_game_ended_normally_shows_no_means(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
