@@ -86,6 +86,28 @@ def test_players_range_backwards(capsys: pytest.CaptureFixture[str]) -> None:
     assert "runs backwards; write 2-4" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command, value, message", [
+    # fresh27 finding 3: an empty item was skipped, so verify started with 2,3
+    ("verify", "2,,3", "an empty item in '2,,3': write counts separated by single commas, "
+                       "like 2,3,4 or 2-4"),
+    ("mutate", "2,", "an empty item in '2,': write counts separated by single commas, like "
+                     "2,3,4 or 2-4"),
+    ("verify", ",2", "an empty item in ',2': write counts separated by single commas, like "
+                     "2,3,4 or 2-4"),
+    ("verify", "2,x", "whole numbers like 2,3,4 or 2-4, not 'x' (in '2,x')"),
+    ("verify", "2--3", "whole numbers like 2,3,4 or 2-4, not '2--3'"),
+    ("verify", "1_0", "whole numbers like 2,3,4 or 2-4, not '1_0'"),  # int() read it as 10
+    ("verify", "2-3,3", "player count 3 is listed twice in '2-3,3'"),
+    ("mutate", " ", "at least one count of 1 or more, not ' '"),
+])
+def test_a_malformed_player_list_is_a_usage_error_naming_it(
+        command: str, value: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "braff", "--players", value]) == 2
+    assert capsys.readouterr() == (
+        "", f"rulewright {command}: argument --players: {message}\n"
+            f"(see 'rulewright {command} --help')\n")
+
+
 def test_docs_rejects_a_missing_verify_json(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["docs", "braff", "--out", str(tmp_path / "site"),
