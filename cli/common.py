@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -23,29 +24,46 @@ def version_line() -> str:
     return f"rulewright {v['rulewright']} (Hypothesis {v['hypothesis']}, Python {v['python']})"
 
 
+#: One item of a player list: a count or a range of counts, in ASCII digits (``int`` alone
+#: also reads ``1_0`` and ``２``).
+PLAYER_ITEM = re.compile(r"([0-9]+)(?:-([0-9]+))?")
+
+
 def player_list(text: str) -> list[int]:
     """Parse ``2,3,4`` or ``2-4`` into player counts (an argparse type: a bad list is the
     subcommand's usage error, pointing to its ``--help``).
 
     Raises:
-        argparse.ArgumentTypeError: not a list of whole numbers of 1 or more.
+        argparse.ArgumentTypeError: not a list of whole numbers of 1 or more, each once, in
+            items separated by single commas (``2,,3`` and ``2,`` have an empty item).
     """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"at least one count of 1 or more, not {text!r}")
+    shown = text if len(text) <= 30 else text[:27] + "..."
     out: list[int] = []
-    try:
-        for part in text.split(","):
-            if "-" in part:
-                lo, hi = part.split("-", 1)
-                if int(hi) < int(lo):
-                    raise argparse.ArgumentTypeError(f"range {part!r} runs backwards; "
-                                                     f"write {hi}-{lo}")
-                if int(hi) - int(lo) > 1000:
-                    raise argparse.ArgumentTypeError(f"range {part!r} is too long")
-                out.extend(range(int(lo), int(hi) + 1))
-            elif part.strip():
-                out.append(int(part))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"whole numbers like 2,3,4 or 2-4, not {text!r}") \
-            from None
+    seen: set[int] = set()
+    for raw in text.split(","):
+        part = raw.strip()
+        if not part:
+            raise argparse.ArgumentTypeError(f"an empty item in {shown!r}: write counts "
+                                             "separated by single commas, like 2,3,4 or 2-4")
+        m = PLAYER_ITEM.fullmatch(part)
+        if m is None:
+            where = "" if part == text else f" (in {shown!r})"
+            item = part if len(part) <= 30 else part[:27] + "..."
+            raise argparse.ArgumentTypeError(f"whole numbers like 2,3,4 or 2-4, not "
+                                             f"{item!r}{where}")
+        lo, hi = int(m[1]), int(m[2] if m[2] is not None else m[1])
+        if hi < lo:
+            raise argparse.ArgumentTypeError(f"range {part!r} runs backwards; write {hi}-{lo}")
+        if hi - lo > 1000:
+            raise argparse.ArgumentTypeError(f"range {part!r} is too long")
+        for n in range(lo, hi + 1):
+            if n in seen:
+                raise argparse.ArgumentTypeError(f"player count {n} is listed twice in "
+                                                 f"{shown!r}")
+            seen.add(n)
+            out.append(n)
     if not out or min(out) < 1:
         raise argparse.ArgumentTypeError(f"at least one count of 1 or more, not {text!r}")
     return out

@@ -643,6 +643,13 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
         elif g.start not in sym.rules:
             diags.append(Diagnostic(loc(g.span, g.start, "start"), f"start rule {g.start!r} is "
                                     "not declared", ck.near(g.start, sym.rules, what="rules")))
+        elif sym.rules[g.start].params:
+            params = sym.rules[g.start].params
+            diags.append(Diagnostic(loc(g.span, g.start, "start"), f"the start rule {g.start!r} "
+                                    f"takes no parameters (nothing calls it with arguments), but "
+                                    f"is declared as rule {g.start}({', '.join(params)})",
+                                    f"drop the parameters, or start with a rule that runs "
+                                    f"do {g.start}(...)"))
         lo, hi = g.players
         if hi > MAX_PLAYERS:
             diags.append(Diagnostic(loc(g.span, str(hi), "players"), f"player range {lo}..{hi} "

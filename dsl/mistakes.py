@@ -166,3 +166,11 @@ ANY_TOKEN: frozenset[str] = frozenset({
     "scoring names the player it scores: scoring(p) { score expr }",
     "a game header holds only rulebook, players, start and bound fields, and ends with '}'",
 })
+
+#: Rows matched only in their snippets' parser states (step 1 of ``match_mistake``), never
+#: through a similar set of acceptable tokens: after a gap's text nearly every token a
+#: statement's end accepts is acceptable, so a '{' after any statement (``choose ... label
+#: "x" {``) looked like a gap's ruling without its reading.
+SAME_STATE_ONLY: frozenset[str] = frozenset({
+    "a gap's provisional ruling names its reading: gap \"...\" ruling \"the reading\" { ... }",
+})

@@ -19,7 +19,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from rulewright.dsl.locate import line_starts
-from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES
+from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES, SAME_STATE_ONLY
 from rulewright.errors import Diagnostic, Span
 
 
@@ -319,7 +319,8 @@ def match_mistake(err: UnexpectedInput) -> str:
 
     1. same LALR state and same offending token (or character);
     2. same offending token and the same set of acceptable tokens (the same situation reached
-       through another state, e.g. a zone with or without dimensions; nearly the same set);
+       through another state, e.g. a zone with or without dimensions; nearly the same set),
+       except for a row in :data:`~rulewright.dsl.mistakes.SAME_STATE_ONLY`;
     3. for an unexpected character, the same character anywhere (``;``, ``'``, ``&``);
        for a row in :data:`~rulewright.dsl.mistakes.ANY_TOKEN`, the same state and any token.
     """
@@ -331,7 +332,8 @@ def match_mistake(err: UnexpectedInput) -> str:
     if isinstance(err, UnexpectedToken):
         accepts = frozenset(_expected(err))
         for example, example_accepts, hint in keys:
-            if example[2] == key[2] and _similar(example_accepts, accepts):
+            if example[2] == key[2] and hint not in SAME_STATE_ONLY and \
+                    _similar(example_accepts, accepts):
                 return hint
         for example, example_accepts, hint in keys:
             if hint in ANY_TOKEN and example[1] == key[1]:

@@ -7,7 +7,9 @@ hashable and comparable by value, and serializable as (configuration, seed, hist
 
 from __future__ import annotations
 
+import operator
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Iterator
 
 from attrs import frozen
@@ -157,6 +159,8 @@ class State(Interpreter):
         """
         p = self.pending
         if not isinstance(p, Terminal):
+            if action.__class__ is not int and action in p.ids:
+                action = _action_id(action, p.ids)
             for i, lab in zip(p.ids, p.labels()):
                 if i == action:
                     return lab
@@ -223,6 +227,8 @@ class State(Interpreter):
             i = p.ids.index(action)
         except ValueError:
             raise UsageError(f"action {action} is not legal here; legal: {sorted(p.ids)}") from None
+        if action.__class__ is not int:  # found, but True and 1.0 equal 1: only ints are ids
+            action = _action_id(action, p.ids)
         history = self.history
         history.append(action)
         if self.events is not None:
@@ -308,6 +314,9 @@ class State(Interpreter):
             raise UsageError("not at the start of a simultaneous block")
         if len(actions) != len(node):
             raise UsageError(f"the block has {len(node)} choosers, got {len(actions)} actions")
+        for (_, legal), a in zip(node, actions):
+            if a.__class__ is not int and a in legal:  # True, 1.0: before any is applied
+                _action_id(a, legal)
         for (p, _), a in zip(node, actions):
             if self.current_player() != p:
                 raise UsageError(f"player {p} was to choose next, but player "
@@ -654,6 +663,19 @@ def rebuild(config: dict[str, Any], auto_resolve: bool, seed: int, history: tupl
             raise TraceError(f"step {n + 1}: {err}") from None
     state.recall = recall
     return state
+
+
+def _action_id(action: Any, ids: Sequence[int]) -> int:
+    """``action`` as an action id, when it equals one of ``ids`` but is no ``int``: an
+    integer type such as NumPy's is its value; a bool or a float is refused.
+
+    Raises:
+        UsageError: ``action`` is not a whole number (``True``, ``1.0``).
+    """
+    if not isinstance(action, bool) and hasattr(type(action), "__index__"):
+        return operator.index(action)
+    raise UsageError(f"action {action!r} is not legal here (an action id is a whole number, "
+                     f"not {type(action).__name__}); legal: {sorted(ids)}")
 
 
 def rule_index(m: Any, name: str) -> int:

@@ -136,14 +136,11 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
     if got != doc["fingerprint"] and not own:
         # not another version: another spec (or a file of none), named by mistake
         declared = _declared_game(text)
-        made = f"the bundled spec {source!r}" if source in bundled_specs() \
-            else f"the spec file {_short(source)}"
         named = f"spec {declared!r}" if declared is not None else "a file that declares no game"
         if spec is None:  # the trace's own source field names another bundled spec: forged
             raise TraceError(f"the trace is of spec {doc['spec']!r}, but its source names "
                              f"{named} ({shown})")
-        raise UsageError(f"the trace is of spec {doc['spec']!r} (made from {made}), but "
-                         f"--spec names {named} ({shown})")
+        raise _another_game(doc, source, named, shown)
     if got != doc["fingerprint"]:
         raise TraceError(f"the trace was made with another version of spec {doc['spec']!r} "
                          f"(fingerprint {doc['fingerprint']}; {shown} has {got}); replay it "
@@ -155,6 +152,9 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
             from None
     header = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
     if header is None or header.id != doc["spec"]:
+        if spec is not None:  # the file the user named is of another game, as above
+            named = f"spec {header.id!r}" if header else "a file that declares no game"
+            raise _another_game(doc, source, named, shown)
         raise TraceError(f"the trace is a game of {doc['spec']!r}, not of "
                          f"{header.id if header else 'no game'!r}")
     try:
@@ -227,6 +227,14 @@ def replay(doc: dict[str, Any], spec: str | None = None,
 
 #: A game declaration at the start of a line: ``game ID``, ID a name (ASCII, as the lexer's).
 GAME_LINE = re.compile(r"^[ \t]*game\s+([A-Za-z_][A-Za-z0-9_]*)\b", re.M)
+
+
+def _another_game(doc: dict[str, Any], source: str, named: str, shown: str) -> UsageError:
+    """The usage error for a ``--spec`` file of another game than the trace's."""
+    made = f"the bundled spec {source!r}" if source in bundled_specs() \
+        else f"the spec file {_short(source)}"
+    return UsageError(f"the trace is of spec {doc['spec']!r} (made from {made}), but "
+                      f"--spec names {named} ({shown})")
 
 
 def _declared_game(text: str) -> str | None:

@@ -86,6 +86,28 @@ def test_players_range_backwards(capsys: pytest.CaptureFixture[str]) -> None:
     assert "runs backwards; write 2-4" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command, value, message", [
+    # fresh27 finding 3: an empty item was skipped, so verify started with 2,3
+    ("verify", "2,,3", "an empty item in '2,,3': write counts separated by single commas, "
+                       "like 2,3,4 or 2-4"),
+    ("mutate", "2,", "an empty item in '2,': write counts separated by single commas, like "
+                     "2,3,4 or 2-4"),
+    ("verify", ",2", "an empty item in ',2': write counts separated by single commas, like "
+                     "2,3,4 or 2-4"),
+    ("verify", "2,x", "whole numbers like 2,3,4 or 2-4, not 'x' (in '2,x')"),
+    ("verify", "2--3", "whole numbers like 2,3,4 or 2-4, not '2--3'"),
+    ("verify", "1_0", "whole numbers like 2,3,4 or 2-4, not '1_0'"),  # int() read it as 10
+    ("verify", "2-3,3", "player count 3 is listed twice in '2-3,3'"),
+    ("mutate", " ", "at least one count of 1 or more, not ' '"),
+])
+def test_a_malformed_player_list_is_a_usage_error_naming_it(
+        command: str, value: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "braff", "--players", value]) == 2
+    assert capsys.readouterr() == (
+        "", f"rulewright {command}: argument --players: {message}\n"
+            f"(see 'rulewright {command} --help')\n")
+
+
 def test_docs_rejects_a_missing_verify_json(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["docs", "braff", "--out", str(tmp_path / "site"),
@@ -174,6 +196,24 @@ def test_replay_with_the_spec_of_another_game_names_both(
     assert capsys.readouterr().err.startswith(
         "rulewright: trace error: the trace was made with another version of spec 'tiny' "
         "(fingerprint ")
+
+
+def test_replay_with_a_spec_file_of_another_game_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """fresh27 finding 2: a trace saying 'braff' whose fingerprint is that of the --spec file
+    (of game 'tiny') gave "trace error: the trace is a game of 'braff', not of 'tiny'", exit 1;
+    a --spec of another game is a usage error (exit 2), as when --spec names a bundled spec."""
+    tiny = Path(__file__).parent.parent / "specs" / "tiny.rules"
+    assert main(["simulate", str(tiny), "--games", "1", "--trace-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    trace = tmp_path / "tiny-0.json"
+    doc = json.loads(trace.read_text(encoding="utf-8"))
+    doc.update(spec="braff", source="braff")
+    trace.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["replay", str(trace), "--spec", str(tiny)]) == 2
+    assert capsys.readouterr() == (
+        "", "rulewright: the trace is of spec 'braff' (made from the bundled spec 'braff'), "
+            f"but --spec names spec 'tiny' ({tiny})\n")
 
 
 def test_simulate_with_no_game_ended_normally_shows_no_means(

@@ -109,9 +109,18 @@ def test_a_fresh_example_gets_the_hint(hint: str) -> None:
     HEAD + 'rule setup { gold[0] = = 1 }',     # a doubled '=' is not 'use =='
     HEAD + 'rule setup { if gold[0] { end } else { end } else { end } }',
     HEAD + 'zone z: set of gem public public',  # a doubled visibility
+    # fresh27 finding 5: a '{' after a labelled choice got the gap row's hint
+    HEAD + 'zone h[2]: set of gem owner\nrule setup { choose 0 k2 from h[0] label "x" { } }',
+    HEAD + 'rule setup { roll d in 1..6 label "die" { } }',
 ])
 def test_other_mistakes_get_no_misleading_hint(text: str) -> None:
     assert hint_for(text) == ""
+
+
+def test_a_gap_without_its_reading_gets_the_hint_in_a_nested_block() -> None:
+    text = HEAD + 'rule setup {\n  for p in players() {\n    gap "who pays" {\n      end\n    }\n  }\n}'
+    assert hint_for(text) == ("a gap's provisional ruling names its reading: gap \"...\" "
+                              "ruling \"the reading\" { ... }")
 
 
 def test_a_keyword_inside_a_longer_word_is_reported_as_the_whole_word() -> None:

@@ -153,6 +153,17 @@ def test_goofspiel_bids_are_one_joint_action() -> None:
         state.apply_joint_action([4, 7])
 
 
+def test_a_float_in_a_joint_action_is_refused_before_any_is_applied() -> None:
+    """fresh27 finding 4: an action equal to a legal id but no int (True, 6.0) is refused,
+    and in a joint action before the earlier choosers' actions are applied."""
+    state = _first_bid(SPECS / "goofspiel.rules")
+    with pytest.raises(UsageError) as err:
+        state.apply_joint_action([5, 6.0])  # type: ignore[list-item]
+    assert str(err.value) == ("action 6.0 is not legal here (an action id is a whole number, "
+                              "not float); legal: [6, 7, 8]")
+    assert state.history == [0]  # the first bid was not applied
+
+
 def test_goofspiel_second_bidder_sees_nothing_of_the_first_bid() -> None:
     state = _first_bid(SPECS / "goofspiel.rules")
     state.apply_action(3)  # player 0 bids 1

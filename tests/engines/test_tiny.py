@@ -60,6 +60,24 @@ def test_illegal_action_is_a_usage_error() -> None:
         state.apply_action(99)
 
 
+@pytest.mark.parametrize("action, kind", [(True, "bool"), (1.0, "float")])
+def test_an_action_equal_to_a_legal_id_but_no_int_is_a_usage_error(action: object,
+                                                                   kind: str) -> None:
+    """fresh27 finding 4: apply_action(True) was taken as action 1 (True == 1)."""
+    state = rw.load("tic_tac_toe").new_initial_state(seed=1)
+    message = (f"action {action!r} is not legal here (an action id is a whole number, not "
+               f"{kind}); legal: [0, 1, 2, 3, 4, 5, 6, 7, 8]")
+    with pytest.raises(rw.UsageError) as err:
+        state.apply_action(action)  # type: ignore[arg-type]
+    assert str(err.value) == message
+    with pytest.raises(rw.UsageError) as err:
+        state.action_label(action)  # type: ignore[arg-type]
+    assert str(err.value) == message
+    assert state.history == []
+    state.apply_action(1)
+    assert state.history == [1]
+
+
 def test_observation_hides_other_hands() -> None:
     game = rw.load(TINY, players=2)
     rng = random.Random(3)
