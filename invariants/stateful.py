@@ -312,9 +312,9 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             each example reports its longest game and the rarity of what it ran to
             ``hypothesis.target`` (see :mod:`rulewright.invariants.aim`); False: plain
             uniform random play, untargeted.
-        game_seconds: CPU seconds (of the thread playing it) one game may run before it ends with a "time
-            limit" finding (a ``termination`` violation); None: no such limit, only the
-            spec's deterministic ``bound`` (a run then does not depend on the machine's load).
+        game_seconds: CPU seconds (of the thread playing it) one game may run before it
+            ends with a "time limit" finding (a ``termination`` violation); None: no such
+            limit, only the spec's deterministic ``bound``.
 
     Run it with ``hypothesis.stateful.run_state_machine_as_test``.
     """
