@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from rich.console import Console
 from rich.markup import escape
@@ -169,12 +169,28 @@ def _print_game(out: Console, g: GameResult) -> None:
                     out.print(f"    cites: {cite}", markup=False, highlight=False)
             steps = f"{v.steps} step" + ("" if v.steps == 1 else "s")
             out.print(f"  counterexample, shrunk to {steps}:")
-            for line in v.play_by_play:
+            for line in shown_steps(v.play_by_play):
                 out.print("  " + line, markup=False, highlight=False)
             out.print(f"  trace: {v.trace}  (rulewright replay it)", markup=False,
                       highlight=False)
         for gap in c.gaps:
             out.print(gap_line(c, gap), markup=False, highlight=False)
+
+
+#: A counterexample's play-by-play lines printed from its start and from its end; the lines
+#: between are left to its trace (a game that never ends shrinks to thousands of steps).
+SHOWN_FIRST, SHOWN_LAST = 10, 30
+
+
+def shown_steps(lines: Sequence[str]) -> list[str]:
+    """The play-by-play ``lines`` to print: all of them, or the first :data:`SHOWN_FIRST` and
+    the last :data:`SHOWN_LAST` with a line saying how many are left out."""
+    if len(lines) <= SHOWN_FIRST + SHOWN_LAST + 1:
+        return list(lines)
+    left = len(lines) - SHOWN_FIRST - SHOWN_LAST
+    return [*lines[:SHOWN_FIRST],
+            f"... {left:,} lines not shown (the trace below has every step) ...",
+            *lines[-SHOWN_LAST:]]
 
 
 def run(args: argparse.Namespace) -> int:
