@@ -171,6 +171,9 @@ class Game:
         self.zone_seen = tuple(seen_by(z, machine.players) for z in machine.zones)
         # per zone slot, whether it is a set (State.key sorts its contents)
         self.set_zones = tuple(z.kind == "set" for z in machine.zones)
+        # the zone slots that are decks: only they have an unknown middle and a known bottom
+        # (State.clone copies only theirs)
+        self.deck_zones = tuple(z.index for z in machine.zones if z.kind == "deck")
         # per player, the (labels, slots) of the counters they see (State.observation)
         self.visible_counters = tuple(
             (tuple(self.counter_labels[c.index] for c in cs), tuple(c.index for c in cs))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, NoReturn
 
 from attrs import frozen
 
@@ -47,6 +47,25 @@ class Action:
     label: str
 
 
+class _NoParts(list[int]):
+    """The middle and bottom of a zone that is not a deck: always empty, since only a deck
+    has an unknown middle and a known bottom (rulewright.dsl.runtime.relocate). One object
+    stands for all of them in every state, so a clone copies only the decks' parts; a
+    change would change every state, so it is refused (a bug in rulewright)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise InternalError("only a deck's middle and bottom hold components")
+
+    append = insert = extend = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+
+#: The middle and bottom part of every zone that is not a deck (see :class:`_NoParts`).
+NO_PARTS: list[int] = _NoParts()
+
+
 class State(Interpreter):
     """One position of one game.
 
@@ -79,8 +98,10 @@ class State(Interpreter):
         self.game = game
         self.seed = seed
         self.zones = [list(z) for z in m.initial_zones]
-        self.mids = [list(z) for z in m.initial_mids]
-        self.bottoms: list[list[int]] = [[] for _ in m.zones]
+        self.mids = [list(z) if slot.kind == "deck" else NO_PARTS
+                     for z, slot in zip(m.initial_mids, m.zones)]
+        self.bottoms: list[list[int]] = [[] if slot.kind == "deck" else NO_PARTS
+                                         for slot in m.zones]
         self.loc = [0] * len(m.components)
         for z in range(len(m.zones)):
             for c in self.zones[z]:
@@ -409,8 +430,12 @@ class State(Interpreter):
         # (a check copies the state several times per step)
         copy = list.copy
         new.zones = list(map(copy, self.zones))
-        new.mids = list(map(copy, self.mids))
-        new.bottoms = list(map(copy, self.bottoms))
+        # only a deck's middle and bottom hold components: the other zones share NO_PARTS
+        mids, bottoms = self.mids[:], self.bottoms[:]
+        for z in self.game.deck_zones:
+            mids[z] = mids[z][:]
+            bottoms[z] = bottoms[z][:]
+        new.mids, new.bottoms = mids, bottoms
         new.loc = self.loc[:]
         new.counters = self.counters[:]
         new.turns = self.turns[:]
