@@ -791,7 +791,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
     before = len(diags)
     check_recursion(sym, diags)
     if len(diags) == before:  # the call graph has no cycle
-        check_call_nesting(sym, diags)
+        check_call_nesting(sym, decls, diags)
     check_tables(sym, diags)
     return diags
 

@@ -59,6 +59,8 @@ class _Function:
     params: tuple[str, ...]
     body: Code
     inline: bool
+    #: calls one call of it stands for: 1 and the weights of the calls written in its body
+    weight: int = 1
 
 
 _OPS: dict[str, ast.operator] = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult()}
@@ -165,6 +167,8 @@ class ExprCompiler:
         self.tables = tables
         self.function_decls = function_decls
         self.functions: dict[str, _Function] = {}
+        #: the weights of the function calls written in place in the body being compiled
+        self.written_in = 0
         self.int_ranges: dict[str, tuple[int, int]] = {}
         #: attribute -> the name of its table (see :meth:`_attr_table`)
         self.attr_tables: dict[str, str | None] = {}
@@ -212,23 +216,24 @@ class ExprCompiler:
         return self.space.mangle("v", spec_name) if spec_name else self.space.temp("v")
 
     def lam(self, node: ast.expr, params: Sequence[str] = ("st", "l"), line: int = 0,
-            ident: str = "", charged: bool = False) -> Fn:
+            ident: str = "", charged: int = 0) -> Fn:
         """Compile ``node`` into ``def ident(*params): return node`` (spec errors converted),
         its repeated pure subexpressions computed once (:func:`~rulewright.dsl.share.share`).
 
         Args:
-            charged: each call costs one unit of the work budget (a spec function that
+            charged: the units of the work budget each call costs (a spec function that
                 calls others: chains of calls that each call the next twice grow
-                exponentially, and a step or a constant must end within its budget).
+                exponentially, and a step or a constant must end within its budget); 0:
+                none.
         """
         first, node = share(node, self.space, self.pure_calls)
         guard = guarded(ast.Return(node), reraise("spec_error"))
         guard.body[:0] = first  # bound before the expression, inside the same try
         body: list[ast.stmt] = [guard]
         if charged:
-            # st.work -= 1; if st.work < 0: st.out_of_work()   (spend, written out)
+            # st.work -= charged; if st.work < 0: st.out_of_work()   (spend, written out)
             work = ast.Attribute(name("st"), "work", ast.Store())
-            body[:0] = [ast.AugAssign(work, ast.Sub(), ast.Constant(1)),
+            body[:0] = [ast.AugAssign(work, ast.Sub(), ast.Constant(charged)),
                         ast.If(ast.Compare(attribute(name("st"), "work"), [ast.Lt()],
                                            [ast.Constant(0)]),
                                [ast.Expr(ast.Call(attribute(name("st"), "out_of_work"), [], []))],
@@ -419,7 +424,12 @@ class ExprCompiler:
         params = tuple(self.space.mangle("p", p) for p in decl.params)
         scope = Scope()
         scope.bound = {p: Code(name(pid), frozenset({pid})) for p, pid in zip(decl.params, params)}
-        body = self.code(decl.body, scope)
+        outer, self.written_in = self.written_in, 0  # compiled on first use: maybe inside another
+        try:
+            body = self.code(decl.body, scope)
+            written_in = self.written_in
+        finally:
+            self.written_in = outer
         if scope.slots:
             raise SpecRuntimeError(f"function {fname}: unknown name(s) {', '.join(scope.slots)}")
         # a call that calls other functions costs work: chains of them, each calling the
@@ -428,8 +438,9 @@ class ExprCompiler:
         idents = {f.ident for f in self.functions.values()}
         calls = any(n.__class__ is ast.Call and n.func.__class__ is ast.Name
                     and n.func.id in idents for n in ast.walk(body.node))
+        # ... and so do the calls written in its body: each stands for its own calls
         fn: Callable[..., Any] = self.lam(body.node, ("st", *params), decl.span.line, ident,
-                                          charged=calls)
+                                          charged=1 + written_in if calls or written_in else 0)
         pure = body.deps <= frozenset(params)
         looping = any(isinstance(n, (ast.GeneratorExp, ast.ListComp)) for n in ast.walk(body.node))
         inline = False
@@ -441,7 +452,7 @@ class ExprCompiler:
         self.space.bind(ident, fn)
         if pure_tree(body.node, self.pure_calls):
             self.pure_calls.add(ident)
-        info = _Function(ident, params, body, inline)
+        info = _Function(ident, params, body, inline, 1 + written_in)
         self.functions[fname] = info
         return info
 
@@ -820,6 +831,7 @@ class ExprCompiler:
             # parameters are unique identifiers, so substituting nodes cannot capture
             mapping = {p: a.node for p, a in zip(fn.params, args)}
             node = substitute(fn.body.node, mapping)
+            self.written_in += fn.weight
             if any(isinstance(a.node, ast.Constant) or self._in_range(a.node, None)
                    for a in args):
                 node = self._drop_checks(node)

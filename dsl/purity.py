@@ -1,15 +1,15 @@
 """Which expressions are constants, and which functions call themselves or nest too deep.
 
 Initial values, capacities and token totals are computed before the game starts, so they may
-not read the state; spec functions may not recurse (every argument is evaluated, both
-branches of ``cond`` too, so recursion never ends), nor call one another so deep that the
-compiler, which writes a called function's body into its caller's, cannot follow. The
+not read the state; spec functions may not recurse (the compiler writes a called
+function's body into its caller's, so that would never end), nor call one another so deep
+that the compiler cannot follow. The
 checker reports all three.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import attrs
 
@@ -33,13 +33,19 @@ def _children(node: object) -> Iterator[object]:
 
 
 def nonconstant(e: object, sym: Symbols, bound: frozenset[str] = frozenset(),
-                seen: frozenset[str] = frozenset()) -> tuple[Span, str] | None:
+                seen: frozenset[str] = frozenset(),
+                looked: dict[str, tuple[Span, str] | None] | None = None
+                ) -> tuple[Span, str] | None:
     """The first part of ``e`` that depends on the game state: (its span, what it reads).
 
     Args:
         e: an expression. sym: the spec's names. bound: names bound by an enclosing
             comprehension or function parameters. seen: functions already being looked into.
+        looked: what each function already looked into gave (each is looked into once: a
+            chain of functions each calling the next twice made the walk exponential).
     """
+    if looked is None:
+        looked = {}
     if isinstance(e, ast.Name):
         kind = sym.kinds.get(e.id)
         if e.id not in bound and kind in ("zone", "counter"):
@@ -52,12 +58,15 @@ def nonconstant(e: object, sym: Symbols, bound: frozenset[str] = frozenset(),
             return None
         args = e.args[1:] if e.func in ("lookup", "has_key") else e.args
         for a in args:
-            found = nonconstant(a, sym, bound, seen)
+            found = nonconstant(a, sym, bound, seen, looked)
             if found:
                 return found
         fn = sym.functions.get(e.func)
         if fn is not None and e.func not in seen:
-            inner = nonconstant(fn.body, sym, frozenset(fn.params), seen | {e.func})
+            if e.func not in looked:
+                looked[e.func] = nonconstant(fn.body, sym, frozenset(fn.params),
+                                             seen | {e.func}, looked)
+            inner = looked[e.func]
             if inner is not None:
                 return e.span, f"function {e.func}() is not constant: {inner[1]}"
         return None
@@ -65,12 +74,13 @@ def nonconstant(e: object, sym: Symbols, bound: frozenset[str] = frozenset(),
         inner_bound = bound | {e.var}
         for part in (e.source, e.elem, e.where):
             if part is not None:
-                found = nonconstant(part, sym, bound if part is e.source else inner_bound, seen)
+                found = nonconstant(part, sym, bound if part is e.source else inner_bound, seen,
+                                    looked)
                 if found:
                     return found
         return None
     for child in _children(e):
-        found = nonconstant(child, sym, bound, seen)
+        found = nonconstant(child, sym, bound, seen, looked)
         if found:
             return found
     return None
@@ -86,8 +96,8 @@ def _calls(e: object) -> Iterator[ast.Call]:
 def check_recursion(sym: Symbols, diags: list[Diagnostic]) -> None:
     """Report functions that call themselves, directly or through other functions.
 
-    Every argument of a call is evaluated (``cond``'s both branches too), so a recursive
-    function never returns.
+    The compiler writes a called function's body into its caller's (or calls it), so a
+    recursive function would never be compiled.
     """
     graph = {name: [c for c in _calls(f.body) if c.func in sym.functions]
              for name, f in sym.functions.items()}
@@ -103,44 +113,52 @@ def check_recursion(sym: Symbols, diags: list[Diagnostic]) -> None:
                     cycle = " -> ".join([*path, start])
                     diags.append(Diagnostic(
                         call.span, f"function {start!r} calls itself ({cycle}); functions "
-                        "cannot recurse", "every argument is evaluated (both branches of cond() "
-                        "too), so recursion never ends; use an aggregate over range(a, b) or a "
-                        "rule with a loop"))
+                        "cannot recurse", "the compiler writes a called function into its "
+                        "caller, so one that calls itself never ends; use an aggregate over "
+                        "range(a, b) or a rule with a loop"))
                 elif call.func not in visited:
                     visited.add(call.func)
                     stack.append((call.func, [*path, call.func]))
 
 
 #: What one level of a function call counts towards :data:`MAX_CALL_NESTING` besides the
-#: call's depth in its caller's body: compiling a call descends about three times as deep as
-#: an operator does (measured: a chain of 300 one-operator functions compiled, 400 failed).
+#: call's depth in its caller: compiling a call descends about three times as deep as an
+#: operator does (measured: a chain of 300 one-operator functions compiled, 400 failed).
 CALL_LEVEL = 3
-#: How deep a chain of function calls may nest, counting each call as :data:`CALL_LEVEL` plus
-#: its depth inside the calling function's body. The compiler follows a call into the callee's
-#: body as it follows an operator into its operands, so a call chain and the expression that
-#: starts it (at most ``MAX_OPERATIONS`` deep, rulewright.dsl.parse) add up; measured,
-#: compiling failed from about 500 such levels (200 functions of two levels each).
-MAX_CALL_NESTING = 200
+#: How deep compiling a declaration may descend: each node of its tree (statements,
+#: expressions) is a level, and a call of a spec function adds :data:`CALL_LEVEL` and the
+#: callee's own depth, since the compiler follows a call into the callee's body as it follows
+#: an operator into its operands. Measured, compiling failed from about 500 such levels (a
+#: 240-operator expression calling 10 functions whose last is 240 operators deep), and
+#: passed at 436.
+MAX_CALL_NESTING = 400
 
 
-def _call_depths(e: object, depth: int = 1) -> Iterator[tuple[ast.Call, int]]:
-    """Each call inside ``e`` with its depth (``e`` itself at ``depth``)."""
-    if isinstance(e, ast.Call):
-        yield e, depth
-    for child in _children(e):
-        yield from _call_depths(child, depth + 1)
+def _depths(e: object) -> tuple[int, list[tuple[ast.Call, int]]]:
+    """How deep ``e``'s tree is (``e`` itself is level 1), and each call inside it with its
+    level. An explicit walk: trees are as deep as the parser allows."""
+    deepest, calls = 0, []
+    stack = [(e, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(node, ast.Call):
+            calls.append((node, depth))
+        stack.extend((child, depth + 1) for child in _children(node))
+    return deepest, calls
 
 
-def check_call_nesting(sym: Symbols, diags: list[Diagnostic]) -> None:
-    """Report a function whose calls nest deeper than :data:`MAX_CALL_NESTING` (see there).
+def check_call_nesting(sym: Symbols, decls: Sequence[object], diags: list[Diagnostic]) -> None:
+    """Report a declaration whose compiling would descend deeper than
+    :data:`MAX_CALL_NESTING` (see there): a function once, at the innermost function past
+    the limit, any other declaration at its call that goes past it.
 
     Runs only on specs whose functions do not recurse (:func:`check_recursion` reported none),
     so the call graph has no cycle.
     """
-    calls = {name: [(c, d) for c, d in _call_depths(f.body) if c.func in sym.functions]
-             for name, f in sym.functions.items()}
-    nesting: dict[str, int] = {}  # function -> how deep its calls nest, callees included
-    deepest: dict[str, ast.Call] = {}  # function -> the call that nests deepest
+    shape = {name: _depths(f.body) for name, f in sym.functions.items()}
+    nesting: dict[str, int] = {}  # function -> how deep compiling it descends
+    deepest: dict[str, ast.Call] = {}  # function -> the call that descends deepest
     for start in sym.functions:
         # an explicit post-order walk: a chain of calls is as long as the spec makes it
         stack = [(start, False)]
@@ -148,18 +166,21 @@ def check_call_nesting(sym: Symbols, diags: list[Diagnostic]) -> None:
             name, expanded = stack.pop()
             if name in nesting:
                 continue
+            calls = [(c, d) for c, d in shape[name][1] if c.func in sym.functions]
             if not expanded:
                 stack.append((name, True))
-                stack.extend((c.func, False) for c, _ in calls[name] if c.func not in nesting)
+                stack.extend((c.func, False) for c, _ in calls if c.func not in nesting)
                 continue
-            nesting[name] = 0
-            for c, d in calls[name]:
+            nesting[name] = shape[name][0]
+            for c, d in calls:
                 here = d + CALL_LEVEL + nesting[c.func]
                 if here > nesting[name]:
                     nesting[name], deepest[name] = here, c
     for name in sym.functions:
-        if nesting[name] <= MAX_CALL_NESTING or nesting[deepest[name].func] > MAX_CALL_NESTING:
-            continue  # within the limit, or its callee is past it too (reported instead)
+        if nesting[name] <= MAX_CALL_NESTING or name not in deepest \
+                or nesting[deepest[name].func] > MAX_CALL_NESTING:
+            continue  # within the limit, deep by itself (the parser's limits), or its callee
+            # is past the limit too (reported instead)
         chain = [name]
         while chain[-1] in deepest and len(chain) < 4:
             chain.append(deepest[chain[-1]].func)
@@ -167,7 +188,19 @@ def check_call_nesting(sym: Symbols, diags: list[Diagnostic]) -> None:
             deepest[name].span, f"function {name!r} calls functions nested too deep "
             f"({' -> '.join(chain)}{' -> ...' if chain[-1] in deepest else ''}: "
             f"{nesting[name]} levels, at most {MAX_CALL_NESTING}, each call counting "
-            f"{CALL_LEVEL} and its depth in its caller)", "the compiler writes a called "
-            "function into its caller; merge some of these functions, or compute the value "
-            "in a rule step by step"))
+            f"{CALL_LEVEL} and its depth in its caller)", _HINT))
         return  # one is enough: its callers nest deeper still
+    for decl in decls:
+        if isinstance(decl, ast.FunctionDecl):
+            continue
+        for c, depth in _depths(decl)[1]:
+            if c.func in nesting and depth + CALL_LEVEL + nesting[c.func] > MAX_CALL_NESTING:
+                diags.append(Diagnostic(
+                    c.span, f"this call of {c.func}() nests too deep: "
+                    f"{depth + CALL_LEVEL + nesting[c.func]} levels with the functions it "
+                    f"calls, at most {MAX_CALL_NESTING}", _HINT))
+                return
+
+
+_HINT = ("the compiler writes a called function into its caller; merge some of these "
+         "functions, or compute the value in a rule step by step")

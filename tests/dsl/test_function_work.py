@@ -35,10 +35,16 @@ def chain(tmp_path: Path, n: int, rule: str = "x = f0(x)",
 
 
 def test_a_chain_within_the_limit_compiles_and_plays(tmp_path: Path) -> None:
-    # each call is CALL_LEVEL plus its depth (1) in its caller: 50 calls nest 200 levels
-    assert (CALL_LEVEL + 1) * 50 == MAX_CALL_NESTING
-    state = rw.load(chain(tmp_path, 50), players=2).new_initial_state()
-    assert state.finding is None and state.counters[0] == 1 + 50
+    # each call is CALL_LEVEL plus its depth (1) in its caller: 98 calls and the last
+    # body nest 393 levels; the rule's call stands 3 deep (block, assignment), plus 3
+    assert (CALL_LEVEL, MAX_CALL_NESTING) == (3, 400)
+    state = rw.load(chain(tmp_path, 98), players=2).new_initial_state()
+    assert state.finding is None and state.counters[0] == 1 + 98
+    with pytest.raises(SpecError) as err:
+        rw.load(chain(tmp_path, 99), players=2)
+    (d,) = err.value.diagnostics
+    assert d.message == ("this call of f0() nests too deep: 403 levels with the functions it "
+                         "calls, at most 400")
 
 
 def test_a_chain_past_the_limit_is_a_located_error(tmp_path: Path) -> None:
@@ -46,24 +52,30 @@ def test_a_chain_past_the_limit_is_a_located_error(tmp_path: Path) -> None:
     with pytest.raises(SpecError) as err:
         rw.load(spec, players=2)
     (d,) = err.value.diagnostics
-    # reported once, at the innermost function past the limit: f349 nests 51 calls of 4
-    assert (d.span.line, d.span.column) == (9 + 349, 20)
-    assert d.message == ("function 'f349' calls functions nested too deep (f349 -> f350 -> "
-                         "f351 -> f352 -> ...: 204 levels, at most 200, each call counting 3 "
+    # reported once, at the innermost function past the limit: f300 nests 100 calls of 4
+    # and the last body
+    assert (d.span.line, d.span.column) == (9 + 300, 20)
+    assert d.message == ("function 'f300' calls functions nested too deep (f300 -> f301 -> "
+                         "f302 -> f303 -> ...: 401 levels, at most 400, each call counting 3 "
                          "and its depth in its caller)")
     assert d.hint == ("the compiler writes a called function into its caller; merge some of "
                       "these functions, or compute the value in a rule step by step")
 
 
-def test_depth_in_the_callers_body_counts(tmp_path: Path) -> None:
-    # the call stands 2 deep (an argument of cond): 5 levels a function
-    spec = chain(tmp_path, 41, body="cond(n > 0, f{next}(n), 0)")
+def test_depth_in_the_bodies_counts(tmp_path: Path) -> None:
+    # a rule expression 240 operators deep calling 10 functions whose last is 240 operators
+    # deep: each part alone compiles, together they crashed the compiler (RecursionError)
+    deep = "".join(f" + {j}" for j in range(240))
+    spec = chain(tmp_path, 10, rule="x = f0(x)" + deep)
+    spec.write_text(spec.read_text().replace("function f10(n) = n", "function f10(n) = n" + deep))
     with pytest.raises(SpecError) as err:
         rw.load(spec, players=2)
     (d,) = err.value.diagnostics
-    assert re.fullmatch(r"function 'f0' calls functions nested too deep \(f0 -> f1 -> f2 -> "
-                        r"f3 -> \.\.\.: 205 levels, .*", d.message)
-    rw.load(chain(tmp_path, 40, body="cond(n > 0, f{next}(n), 0)"), players=2)  # 200: ok
+    assert (d.span.line, d.span.column) == (8, 17)
+    assert d.message == ("this call of f0() nests too deep: 527 levels with the functions it "
+                         "calls, at most 400")
+    spec = chain(tmp_path, 10, body="cond(n > 0, f{next}(n), 0)")
+    assert rw.load(spec, players=2).new_initial_state().finding is None
 
 
 def charged_calls(fn: Any, *args: Any) -> int:
@@ -115,3 +127,22 @@ def test_an_exponential_constant_is_an_error_not_a_hang(
     assert (d.span.line, d.span.column) == (8, 17)
     assert d.message == ("this constant cannot be computed: it takes more than 1,000 units of "
                          "work (list items built or visited, digits multiplied, function calls)")
+
+
+def test_calls_written_in_place_are_charged_too(tmp_path: Path) -> None:
+    # f(n) = g(n) + g(n) with simple arguments is written in place, several levels into one
+    # generated function; each call still stands for all the calls written into it, so 2**26
+    # additions in one step run out of the step's budget (they ran for hours before)
+    spec = chain(tmp_path, 26, rule='roll d in 1..2 label "d"\n  x = f0(d)',
+                 body="f{next}(n) + f{next}(n)")
+    state = rw.load(spec, players=2).new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.finding is not None
+    assert (state.finding.kind, state.finding.line) == ("work budget", 9)
+    assert state.finding.message == (
+        "one step did more than 20,000,000 units of work (list items built or visited, digits "
+        "multiplied, function calls): a list or loop too large?")
+    ns = rw.load(chain(tmp_path, 12, body="f{next}(n) + f{next}(n)"),
+                 players=2).machine.code_space.ns
+    (f0,) = [v for n, v in ns.items() if re.fullmatch(r"fn\d+_f0", n)]
+    assert charged_calls(f0, 1) == 2 ** 13 - 1  # every call of the tree, the leaves written in
