@@ -71,7 +71,7 @@ def run(game: Game, fname: str, hand: list[int], x: int = 0) -> tuple[Any, int]:
     counters = [0] * len(machine.counters)
     (x_slot,) = [c.index for c in machine.counters if c.name == "x"]
     counters[x_slot] = x
-    st = SimpleNamespace(zones=zones, counters=counters)
+    st = SimpleNamespace(zones=zones, counters=counters, work=10**9)  # functions charge work
     Reads.reads = 0
     value = spec_function(game, fname)(st, 0)
     return value, Reads.reads
