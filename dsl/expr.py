@@ -167,6 +167,7 @@ class ExprCompiler:
         self.tables = tables
         self.function_decls = function_decls
         self.functions: dict[str, _Function] = {}
+        self.function_idents: set[str] = set()  # the identifiers of functions
         #: the weights of the function calls written in place in the body being compiled
         self.written_in = 0
         self.int_ranges: dict[str, tuple[int, int]] = {}
@@ -435,9 +436,8 @@ class ExprCompiler:
         # a call that calls other functions costs work: chains of them, each calling the
         # next twice, grow exponentially (a leaf's own work is bounded by its body, and what
         # its loops visit is charged anyway)
-        idents = {f.ident for f in self.functions.values()}
         calls = any(n.__class__ is ast.Call and n.func.__class__ is ast.Name
-                    and n.func.id in idents for n in ast.walk(body.node))
+                    and n.func.id in self.function_idents for n in ast.walk(body.node))
         # ... and so do the calls written in its body: each stands for its own calls
         fn: Callable[..., Any] = self.lam(body.node, ("st", *params), decl.span.line, ident,
                                           charged=1 + written_in if calls or written_in else 0)
@@ -454,6 +454,7 @@ class ExprCompiler:
             self.pure_calls.add(ident)
         info = _Function(ident, params, body, inline, 1 + written_in)
         self.functions[fname] = info
+        self.function_idents.add(ident)
         return info
 
     # ---- tree building, one method per expression node

@@ -78,6 +78,12 @@ def test_depth_in_the_bodies_counts(tmp_path: Path) -> None:
     assert rw.load(spec, players=2).new_initial_state().finding is None
 
 
+def spec_functions(spec: Path) -> dict[str, Any]:
+    """The generated function of each spec function of ``spec``, by its spec name."""
+    ns = rw.load(spec, players=2).machine.code_space.ns
+    return {n.split("_", 1)[1]: v for n, v in ns.items() if re.fullmatch(r"fn\d+_f\d+", n)}
+
+
 def charged_calls(fn: Any, *args: Any) -> int:
     st = SimpleNamespace(work=10**9, out_of_work=lambda: None)
     fn(st, *args)
@@ -87,10 +93,7 @@ def charged_calls(fn: Any, *args: Any) -> int:
 def test_a_function_that_calls_functions_costs_one_unit_a_call(tmp_path: Path) -> None:
     # f0 calls f1 twice, f1 calls f2 twice, ...: the arguments are no simple names, so no
     # call is written in place
-    spec = chain(tmp_path, 10, body="f{next}(n + 1) + f{next}(n - 1)")
-    game = rw.load(spec, players=2)
-    ns = game.machine.code_space.ns
-    fns = {n.split("_", 1)[1]: v for n, v in ns.items() if re.fullmatch(r"fn\d+_f\d+", n)}
+    fns = spec_functions(chain(tmp_path, 10, body="f{next}(n + 1) + f{next}(n - 1)"))
     # f0 .. f9 call functions (1 + 2 + 4 + ... + 512 calls); f10, a leaf, costs nothing
     assert charged_calls(fns["f0"], 1) == 2 ** 10 - 1
     assert charged_calls(fns["f9"], 1) == 1
@@ -99,9 +102,7 @@ def test_a_function_that_calls_functions_costs_one_unit_a_call(tmp_path: Path) -
 
 
 def test_a_step_out_of_work_inside_a_chain_of_calls_stops_it(tmp_path: Path) -> None:
-    spec = chain(tmp_path, 10, body="f{next}(n + 1) + f{next}(n - 1)")
-    ns = rw.load(spec, players=2).machine.code_space.ns
-    (f0,) = [v for n, v in ns.items() if re.fullmatch(r"fn\d+_f0", n)]
+    f0 = spec_functions(chain(tmp_path, 10, body="f{next}(n + 1) + f{next}(n - 1)"))["f0"]
     spent: list[int] = []
 
     class Budget:
@@ -142,7 +143,5 @@ def test_calls_written_in_place_are_charged_too(tmp_path: Path) -> None:
     assert state.finding.message == (
         "one step did more than 20,000,000 units of work (list items built or visited, digits "
         "multiplied, function calls): a list or loop too large?")
-    ns = rw.load(chain(tmp_path, 12, body="f{next}(n) + f{next}(n)"),
-                 players=2).machine.code_space.ns
-    (f0,) = [v for n, v in ns.items() if re.fullmatch(r"fn\d+_f0", n)]
+    f0 = spec_functions(chain(tmp_path, 12, body="f{next}(n) + f{next}(n)"))["f0"]
     assert charged_calls(f0, 1) == 2 ** 13 - 1  # every call of the tree, the leaves written in
