@@ -17,7 +17,7 @@ import rulewright as rw
 from rulewright.dsl.fold import Meter
 from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.dsl.purity import CALL_LEVEL, MAX_CALL_NESTING
-from rulewright.errors import SpecError
+from rulewright.errors import Diagnostic, SpecError
 
 HEAD = ('game t "T" {\n  players 2..2\n  start play\n  bound 50 steps\n}\n'
         'scoring(p) { score x then shared }\nvar x = 1\n')
@@ -34,24 +34,28 @@ def chain(tmp_path: Path, n: int, rule: str = "x = f0(x)",
     return path
 
 
+def the_error(spec: Path) -> Diagnostic:
+    """The one error that loading ``spec`` raises."""
+    with pytest.raises(SpecError) as err:
+        rw.load(spec, players=2)
+    (d,) = err.value.diagnostics
+    return d
+
+
 def test_a_chain_within_the_limit_compiles_and_plays(tmp_path: Path) -> None:
     # each call is CALL_LEVEL plus its depth (1) in its caller: 98 calls and the last
     # body nest 393 levels; the rule's call stands 3 deep (block, assignment), plus 3
     assert (CALL_LEVEL, MAX_CALL_NESTING) == (3, 400)
     state = rw.load(chain(tmp_path, 98), players=2).new_initial_state()
     assert state.finding is None and state.counters[0] == 1 + 98
-    with pytest.raises(SpecError) as err:
-        rw.load(chain(tmp_path, 99), players=2)
-    (d,) = err.value.diagnostics
+    d = the_error(chain(tmp_path, 99))
     assert d.message == ("this call of f0() nests too deep: 403 levels with the functions it "
                          "calls, at most 400")
 
 
 def test_a_chain_past_the_limit_is_a_located_error(tmp_path: Path) -> None:
     spec = chain(tmp_path, 400)
-    with pytest.raises(SpecError) as err:
-        rw.load(spec, players=2)
-    (d,) = err.value.diagnostics
+    d = the_error(spec)
     # reported once, at the innermost function past the limit: f300 nests 100 calls of 4
     # and the last body
     assert (d.span.line, d.span.column) == (9 + 300, 20)
@@ -68,9 +72,7 @@ def test_depth_in_the_bodies_counts(tmp_path: Path) -> None:
     deep = "".join(f" + {j}" for j in range(240))
     spec = chain(tmp_path, 10, rule="x = f0(x)" + deep)
     spec.write_text(spec.read_text().replace("function f10(n) = n", "function f10(n) = n" + deep))
-    with pytest.raises(SpecError) as err:
-        rw.load(spec, players=2)
-    (d,) = err.value.diagnostics
+    d = the_error(spec)
     assert (d.span.line, d.span.column) == (8, 17)
     assert d.message == ("this call of f0() nests too deep: 527 levels with the functions it "
                          "calls, at most 400")
@@ -122,9 +124,7 @@ def test_an_exponential_constant_is_an_error_not_a_hang(
     # not the clock run out) stops it
     monkeypatch.setattr(Meter.__init__, "__defaults__", (1000, 600.0))
     spec = chain(tmp_path, 30, rule="x = f0(1)", body="f{next}(n) + f{next}(n)")
-    with pytest.raises(SpecError) as err:
-        rw.load(spec, players=2)
-    (d,) = err.value.diagnostics
+    d = the_error(spec)
     assert (d.span.line, d.span.column) == (8, 17)
     assert d.message == ("this constant cannot be computed: it takes more than 1,000 units of "
                          "work (list items built or visited, digits multiplied, function calls)")
