@@ -62,7 +62,9 @@ def _unquote(tok: Token) -> str:
     for escape in _ESCAPE.finditer(str(tok)[1:-1]):
         if escape.group(1) not in '"\\nt':
             raise ValueError(f"unknown escape \\{escape.group(1)}")
-    value = pyast.literal_eval(str(tok))
+    # a string may span lines: its line breaks are part of its text (Python's literal needs
+    # them escaped)
+    value = pyast.literal_eval(str(tok).replace("\r", "\\r").replace("\n", "\\n"))
     assert isinstance(value, str)
     return value
 

@@ -253,6 +253,32 @@ def _bare_keyword(path: str, text: str, line: int) -> Diagnostic | None:
                       f"write the player on the same line, e.g. {word} p")
 
 
+_STRING_SCAN = re.compile(r'"(?:\\.|[^"\\])*"|#[^\n]*|\S')
+
+
+def _unclosed_string(path: str, text: str, pos: int, found: str) -> Diagnostic | None:
+    """A syntax error at offset ``pos`` right after a string that spans lines: most likely
+    that string's closing quote is missing and it ran on to the next string's opening quote.
+    The diagnostic at its opening quote (where the mistake is), or None."""
+    last = None
+    for m in _STRING_SCAN.finditer(text, 0, pos):
+        if not m.group().startswith("#"):
+            last = m
+    if last is None or not last.group().startswith('"') or last.end() > pos \
+            or "\n" not in last.group() or len(last.group()) < 2:
+        return None
+    starts = line_starts(text)
+    line = bisect_right(starts, last.start())
+    column = last.start() - starts[line - 1] + 1
+    end_line = bisect_right(starts, last.end() - 1)
+    return Diagnostic(
+        Span(path, line, column, line, column + 1),
+        f"this string is not closed on its line: it runs on to the quote at line {end_line}, "
+        f"and {found} after it is unexpected",
+        "close it with '\"' on its line (a string may span lines, so an unclosed one ends at "
+        "the next string's opening quote)")
+
+
 def syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
     """The diagnostic for a syntax error ``err`` raised while parsing ``text``."""
     err = _split_word(text, err)
@@ -275,6 +301,8 @@ def syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
         pos = err.pos_in_stream or 0
         char = text[pos] if 0 <= pos < len(text) else "?"
+        if char == '"' and not hint:
+            hint = "this string is never closed: end it with '\"'"
         return Diagnostic(span, f"unexpected character {char!r}; expected {expected}", hint)
     if at_end:
         if not hint:
@@ -283,6 +311,10 @@ def syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
                 hint = f"the '{{' at line {brace[0]}, column {brace[1]} is never closed"
         return Diagnostic(span, f"unexpected end of file; expected {expected}", hint)
     found = f"{str(token)!r}" if token is not None and str(token) else "end of file"
+    if isinstance(token, Token) and token.start_pos is not None:
+        unclosed = _unclosed_string(path, text, token.start_pos, found)
+        if unclosed is not None:
+            return unclosed
     return Diagnostic(span, f"unexpected {found}; expected {expected}", hint)
 
 
