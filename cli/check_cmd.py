@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _compile_errors(spec: ast.Spec) -> list[Diagnostic]:
+def compile_diagnostics(spec: ast.Spec) -> list[Diagnostic]:
     """What only compiling finds (card data files, constants that fail to evaluate), for a
     spec that :func:`~rulewright.dsl.check.check` found no errors in.
 
@@ -86,7 +86,7 @@ def spec_diagnostics(path: Path) -> tuple[ast.Spec | None, list[Diagnostic], str
         spec = load_spec(path)
         diags = check(spec)
         if not any(d.severity == "error" for d in diags):
-            diags += _compile_errors(spec)
+            diags += compile_diagnostics(spec)
     except SpecError as err:
         return None, list(err.diagnostics), Path(path).read_text(encoding="utf-8",
                                                                  errors="replace")

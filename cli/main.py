@@ -29,9 +29,9 @@ Register = Callable[[Any], None]
 
 
 def _commands() -> list[Register]:
-    from rulewright.cli import check_cmd, diff_cmd, replay_cmd, simulate_cmd
+    from rulewright.cli import check_cmd, diff_cmd, lsp_cmd, replay_cmd, simulate_cmd
     registers: list[Register] = [check_cmd.register, simulate_cmd.register, replay_cmd.register,
-                                 diff_cmd.register]
+                                 diff_cmd.register, lsp_cmd.register]
     for optional in ("verify_cmd", "docs_cmd", "explore_cmd", "mutate_cmd"):
         try:
             module = __import__(f"rulewright.cli.{optional}", fromlist=["register"])

@@ -1,0 +1,149 @@
+"""Hover text: what a name is, in Markdown.
+
+On a rule: its cites (section, the book's sentence, its English rendering), its assumes,
+notes and gaps. On any other name: its kind, its declaration's first line and its notes; on a
+card kind also its table of components; on a gap: its text and its ruling; on a local: where
+it is bound. :data:`type_of` is where a type checker plugs in: when it returns a type, the
+hover shows it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from rulewright.dsl import ast
+from rulewright.dsl.layout import card_rows
+from rulewright.errors import Diagnostic
+from rulewright.lsp.index import Index, Occurrence, Symbol
+
+#: (spec, symbol) -> the symbol's type as the language writes it, or None when unknown.
+TypeOf = Callable[[ast.Spec | None, Symbol], "str | None"]
+
+
+def _no_type(spec: ast.Spec | None, symbol: Symbol) -> str | None:
+    return None
+
+
+#: The hook a type checker replaces (``rulewright.lsp.hover.type_of = ...``); hover shows
+#: ``type: T`` under the declaration when it returns one.
+type_of: TypeOf = _no_type
+
+_MARKUP = re.compile(r"([\\`*_{}\[\]<>()#+\-!|~])")
+#: At most this many rows of a card kind's table are shown.
+MAX_ROWS = 40
+
+
+def md(text: str) -> str:
+    """Spec text as literal Markdown (its markup characters escaped, lines kept)."""
+    return _MARKUP.sub(r"\\\1", text).replace("\n", "  \n")
+
+
+def _source_line(index: Index, line: int) -> str:
+    lines = index.text.splitlines()
+    return lines[line - 1].strip() if 1 <= line <= len(lines) else ""
+
+
+def _code(text: str) -> str:
+    fence = "````" if "```" in text else "```"
+    return f"{fence}rules\n{text}\n{fence}"
+
+
+def _provenance(prov: ast.Provenance) -> list[str]:
+    out: list[str] = []
+    for cite in prov.cites:
+        out.append(f"**{md(cite.section)}**\n\n> {md(cite.quote)}")
+        if cite.english:
+            out.append(f"> *English:* {md(cite.english)}")
+    out += [f"*assume:* {md(a.value)}" for a in prov.assumes]
+    out += [f"*note:* {md(n.value)}" for n in prov.notes]
+    return out
+
+
+def _gap_text(gap: ast.Gap) -> str:
+    text = f"*gap* (line {gap.span.line}): {md(gap.text)}"
+    if gap.ruling is not None:
+        text += f"  \n*ruling:* {md(gap.ruling.text)}"
+    else:
+        text += "  \n*no ruling*: reaching it ends the game with a finding"
+    return text
+
+
+def _card_table(decl: ast.CardDecl, file: str) -> list[str]:
+    diags: list[Diagnostic] = []
+    rows = card_rows(decl, file, diags) if file or decl.data_file is None else []
+    if diags or not rows:
+        where = f" from {md(decl.data_file)}" if decl.data_file else ""
+        return [f"*(no rows{where})*"]
+    head = [*decl.attributes, "copies"]
+    out = ["| " + " | ".join(md(h) for h in head) + " |", "|" + "---|" * len(head)]
+    for values, count in rows[:MAX_ROWS]:
+        out.append("| " + " | ".join(md(str(v)) for v in (*values, count)) + " |")
+    if len(rows) > MAX_ROWS:
+        out.append(f"\n*… {len(rows) - MAX_ROWS} more rows*")
+    total = sum(count for _, count in rows)
+    return ["\n".join(out), f"{len(rows)} rows, {total} components"
+            + (f" (from {md(decl.data_file)})" if decl.data_file else "")]
+
+
+def symbol_hover(index: Index, symbol: Symbol, spec: ast.Spec | None, file: str) -> str:
+    """The hover of a declared name."""
+    decl = symbol.decl
+    where = f" in {symbol.container}" if symbol.container and symbol.kind != "enum member" else ""
+    parts = [f"**{symbol.kind}** `{symbol.name}`{where} (line {symbol.span.line})",
+             _code(_source_line(index, symbol.span.line))]
+    typed = type_of(spec, symbol)
+    if typed:
+        parts.append(f"type: `{typed}`")
+    if symbol.kind == "enum member":
+        return "\n\n".join(parts)
+    prov = getattr(decl, "prov", None)
+    if isinstance(prov, ast.Provenance):
+        parts += _provenance(prov)
+    if isinstance(decl, ast.CardDecl):
+        parts += _card_table(decl, file)
+    parts += [_gap_text(g) for g in ast.walk(decl) if isinstance(g, ast.Gap)]
+    return "\n\n".join(parts)
+
+
+def hover_text(index: Index, offset: int, spec: ast.Spec | None, file: str) -> str | None:
+    """The hover at ``offset``: a name's, else the gap's around it, else None."""
+    occ = index.at(offset)
+    if occ is not None:
+        return occurrence_hover(index, occ, spec, file)
+    gap = gap_at(index, offset)
+    return _gap_text(gap) if gap is not None else None
+
+
+def occurrence_hover(index: Index, occ: Occurrence, spec: ast.Spec | None, file: str) -> str:
+    """The hover of one occurrence: its local binding, or each of its declarations."""
+    if occ.scope >= 0:
+        decl = index.decls[occ.scope][2]
+        kind, name = type(decl).__name__.removesuffix("Decl").lower(), getattr(decl, "name", "")
+        bound = index.local_binding(occ)
+        return (f"**local** `{occ.name}` of {kind} `{name}`, bound at line {bound.span.line}\n\n"
+                + _code(_source_line(index, bound.span.line)))
+    return "\n\n---\n\n".join(symbol_hover(index, s, spec, file)
+                              for s in index.symbols.get(occ.name, ()))
+
+
+def gap_at(index: Index, offset: int) -> ast.Gap | None:
+    """The innermost gap statement around ``offset``, or None."""
+    around = index.decl_at(offset)
+    if around is None:
+        return None
+    best: ast.Gap | None = None
+    for node in ast.walk(around[1]):
+        if isinstance(node, ast.Gap) and _contains(index, node, offset):
+            if best is None or node.span.line >= best.span.line:
+                best = node
+    return best
+
+
+def _contains(index: Index, node: ast.Gap, offset: int) -> bool:
+    from rulewright.dsl.locate import line_starts
+    starts = line_starts(index.text)
+    s, e = node.span, node.span
+    begin = starts[s.line - 1] + s.column - 1
+    end = starts[min(e.end_line, len(starts)) - 1] + e.end_column - 1
+    return begin <= offset <= end
