@@ -15,9 +15,9 @@ from attrs import frozen
 from rulewright.cli.check_cmd import compile_diagnostics
 from rulewright.dsl import ast
 from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
 from rulewright.engines.game import MAX_SPEC_BYTES
 from rulewright.errors import Diagnostic, SpecError, Span
+from rulewright.lsp.incremental import Pieces, parse_incremental
 from rulewright.lsp.index import Index, build_index
 
 
@@ -32,6 +32,8 @@ class Analysis:
         index: the names declared and used; from the last text that parsed when this one
             does not (so hover and go-to-definition keep working while a line is half typed).
         compiled: whether the compile step has run.
+        pieces: the declarations of each piece of the text, for parsing the next version
+            (:mod:`rulewright.lsp.incremental`).
     """
 
     text: str
@@ -39,6 +41,7 @@ class Analysis:
     diagnostics: tuple[Diagnostic, ...]
     index: Index
     compiled: bool = False
+    pieces: Pieces = {}
 
 
 def analyse(text: str, path: str, file: str = "", previous: Analysis | None = None) -> Analysis:
@@ -57,13 +60,15 @@ def analyse(text: str, path: str, file: str = "", previous: Analysis | None = No
                           f"{MAX_SPEC_BYTES} bytes", "split the spec; it is not checked")
         return Analysis(text, None, (diag,), Index.empty(), compiled=True)
     try:
-        spec = parse(text, path, file or path)
+        spec, pieces = parse_incremental(text, path, file or path,
+                                         previous.pieces if previous is not None else {})
     except SpecError as err:
         kept = previous.index if previous is not None else Index.empty()
-        return Analysis(text, None, err.diagnostics, kept, compiled=True)
+        return Analysis(text, None, err.diagnostics, kept, compiled=True,
+                        pieces=previous.pieces if previous is not None else {})
     diags = check(spec)
     errors = any(d.severity == "error" for d in diags)
-    return Analysis(text, spec, tuple(diags), build_index(spec), compiled=errors)
+    return Analysis(text, spec, tuple(diags), build_index(spec), compiled=errors, pieces=pieces)
 
 
 def with_compile(analysis: Analysis) -> Analysis:
@@ -73,7 +78,7 @@ def with_compile(analysis: Analysis) -> Analysis:
         return analysis
     extra = compile_diagnostics(analysis.spec)
     return Analysis(analysis.text, analysis.spec, (*analysis.diagnostics, *extra),
-                    analysis.index, compiled=True)
+                    analysis.index, compiled=True, pieces=analysis.pieces)
 
 
 def file_of(path: str) -> str:

@@ -29,6 +29,14 @@ _ALTERNATIVES = re.compile(r"^\(\?:([a-z|]+)\)\\b$")
 
 
 @lru_cache(maxsize=1)
+def reserved() -> frozenset[str]:
+    """The grammar's literal keywords (``rule``, ``while``, ...), not its keyword terminals
+    such as ``deck`` or ``public``, which are names where a name is expected."""
+    return frozenset(t.pattern.value for t in parser().terminals
+                     if t.pattern.type == "str" and t.pattern.value.isalpha())
+
+
+@lru_cache(maxsize=1)
 def keywords() -> tuple[str, ...]:
     """Every keyword of the grammar (dsl/grammar.lark), sorted: its literal words, and the
     words of its keyword terminals (``(?:deck|list|set)\\b``) and of ``assume NAME``."""

@@ -9,7 +9,7 @@ from attrs import frozen
 
 from rulewright.dsl.builtins import BUILTINS, CONSTANTS
 from rulewright.errors import Diagnostic
-from rulewright.lsp.complete import keywords
+from rulewright.lsp.complete import reserved
 from rulewright.lsp.index import Index, Occurrence
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -29,7 +29,7 @@ def rename_edits(index: Index, occ: Occurrence, new: str) -> list[tuple[int, int
     if not _NAME.fullmatch(new):
         raise RenameError(f"{new!r} is not a name: letters a-z, A-Z, digits and '_', "
                           "not starting with a digit")
-    if new in keywords() or new in BUILTINS or new in CONSTANTS:
+    if new in reserved() or new in BUILTINS or new in CONSTANTS:
         raise RenameError(f"{new!r} is a keyword or built-in of the language")
     if new == occ.name:
         return []

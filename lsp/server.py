@@ -1,8 +1,9 @@
 """``rulewright lsp``: the language server, over stdio (pygls and lsprotocol).
 
 Each open document is analysed on open and after every change (:mod:`.analysis`): the
-parse-and-check diagnostics are published as soon as they are known, then again with what
-compiling every configuration adds. Analyses run one at a time on a worker thread, so the
+parse-and-check diagnostics are published as soon as they are known (only the declarations
+that changed are parsed again: :mod:`.incremental`), then, once the user pauses, again with
+what compiling every configuration adds. Analyses run one at a time on a worker thread, so the
 server keeps answering while a large document is analysed; a version that a newer change has
 already replaced is not analysed at all. Requests are answered from the latest analysis.
 """
@@ -32,6 +33,10 @@ from rulewright.lsp.symbols import document_symbols, symbol_kind
 
 #: Seconds to wait after a change before analysing: a burst of keystrokes is analysed once.
 DEBOUNCE = 0.02
+#: Seconds to wait after the first diagnostics before compiling (which takes up to 0.4 s of
+#: CPU for a bundled spec and cannot be interrupted): while the user types on, only the
+#: fast parse-and-check step runs.
+COMPILE_DELAY = 0.15
 
 _SEVERITY = {"error": types.DiagnosticSeverity.Error,
              "warning": types.DiagnosticSeverity.Warning}
@@ -80,6 +85,7 @@ class RulesServer(LanguageServer):
         self.publish(uri, version, first)
         if first.compiled:
             return
+        await asyncio.sleep(COMPILE_DELAY)  # cancelled by the next change
         full = await loop.run_in_executor(self.worker, with_compile, first)
         if self._current(uri, version):
             self.analyses[uri] = full
