@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
                     "diff), the worked examples whose outcome differs, the gaps each side "
                     "declares and reaches (opened, closed), spec defects found in play, and "
                     "balance on the same seeds: each seat's score distribution, win shares "
-                    "with 95%% Wilson intervals (a shared win counts for each winner) and game "
+                    "with 95% Wilson intervals (a shared win counts for each winner) and game "
                     "length. Exit 1 when a game on either side ended with a spec defect, "
                     "2 on usage errors and when the spec has errors.")
     p.add_argument("game", help="bundled spec name or .rules path")
@@ -41,7 +41,9 @@ def register(sub: Any) -> None:
     p.add_argument("--games", type=game_count, default=200,
                    help="games per side, on the same seeds (default 200)")
     p.add_argument("--seed", type=_seed, default=0, help="first seed (default 0)")
-    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p.add_argument("--policy", choices=sorted(POLICIES), default="random",
+                   help="how the players choose: random (a uniformly random legal action, the "
+                        "default) or first (the legal action with the smallest id)")
     p.add_argument("--brief", action="store_true",
                    help="name the declarations that differ without their text diff")
     p.add_argument("--json", action="store_true",

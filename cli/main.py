@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import traceback
 from typing import Any, Callable, Sequence
 
 from rulewright.cli import interrupt
 from rulewright.cli.common import EXIT_SPEC, version_line
+from rulewright.dsl.near import did_you_mean
 from rulewright.errors import RulewrightError, SpecError, TraceError, UsageError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -53,7 +55,28 @@ class _Parser(argparse.ArgumentParser):
         self.commands: dict[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}\n(see '{self.prog} --help')")
+        hint = _suggestion(self, message)
+        raise UsageError(f"{self.prog}: {message}\n{hint + chr(10) if hint else ''}"
+                         f"(see '{self.prog} --help')")
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '((?:[^'\\]|\\.)*)' \(choose from (.*)\)$")
+_UNRECOGNIZED = "unrecognized arguments: "
+
+
+def _suggestion(parser: argparse.ArgumentParser, message: str) -> str:
+    """'did you mean ...?' for a mistyped command, choice or flag (argparse in Python 3.11
+    suggests nothing), or ""."""
+    m = _INVALID_CHOICE.search(message)
+    if m is not None:
+        return did_you_mean(m.group(1), re.findall(r"'([^']*)'", m.group(2)))
+    if message.startswith(_UNRECOGNIZED):
+        flags = [f for f in parser._option_string_actions if f.startswith("--")]  # noqa: SLF001
+        hints = [(arg, did_you_mean(arg.split("=", 1)[0], flags))
+                 for arg in message[len(_UNRECOGNIZED):].split() if arg.startswith("--")]
+        hints = [(arg, hint) for arg, hint in hints if hint]
+        return "; ".join(f"{arg}: {hint}" if len(hints) > 1 else hint for arg, hint in hints)
+    return ""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -54,8 +54,12 @@ def register(sub: Any) -> None:
     p.add_argument("--games", type=game_count, default=100,
                    help="how many games (default 100; at most 2**32)")
     p.add_argument("--seed", type=_seed, default=0, help="first seed (default 0)")
-    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
-    p.add_argument("--trace-dir", type=Path, help="write one trace file per game here")
+    p.add_argument("--policy", choices=sorted(POLICIES), default="random",
+                   help="how the players choose: random (a uniformly random legal action, the "
+                        "default) or first (the legal action with the smallest id)")
+    p.add_argument("--trace-dir", type=Path, metavar="DIR",
+                   help="write one trace file per game into DIR (created if missing), named "
+                        "GAME-SEED.json; 'rulewright replay FILE' plays one back")
     p.add_argument("--json", action="store_true",
                    help=f"print the summary as JSON (format {FORMAT})")
     add_backend(p, "batches of seeds")

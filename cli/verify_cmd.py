@@ -25,7 +25,7 @@ from rulewright.cli.common import (add_backend, backend, example_count, player_l
 from rulewright.cli.coverage_output import coverage_lines
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.progress_lines import LineProgress
-from rulewright.cli.verify_output import legend, plain, print_table
+from rulewright.cli.verify_output import legend, plain, print_table, replay_command
 from rulewright.cli.paths import output_file, output_folder
 from rulewright.engines.game import bundled_specs
 from rulewright.invariants.database import DatabaseLocation
@@ -171,8 +171,9 @@ def _print_game(out: Console, g: GameResult) -> None:
             out.print(f"  counterexample, shrunk to {steps}:")
             for line in shown_steps(v.play_by_play):
                 out.print("  " + line, markup=False, highlight=False)
-            out.print(f"  trace: {v.trace}  (rulewright replay it)", markup=False,
-                      highlight=False)
+            out.print(f"  trace: {v.trace}", markup=False, highlight=False)
+            out.print(f"  replay: {replay_command(v.trace, g.source)}", markup=False,
+                      highlight=False, soft_wrap=True)
         for gap in c.gaps:
             out.print(gap_line(c, gap), markup=False, highlight=False)
 

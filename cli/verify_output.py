@@ -9,6 +9,7 @@ once by :func:`legend`; the JSON output keeps the invariant ids ("engine finding
 
 from __future__ import annotations
 
+import shlex
 import textwrap
 
 from rich.console import Console
@@ -16,10 +17,20 @@ from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table
 
+from rulewright.engines.game import bundled_specs
 from rulewright.invariants.report import PLAIN_NAMES, ConfigResult, GameResult, plain
 
 __all__ = ["OTHER_ROWS", "PLAIN_NAMES", "STATUS_MEANINGS", "config_lines", "covered_cell",
-           "held_count", "legend", "normal_cell", "plain", "print_table", "wide_table"]
+           "held_count", "legend", "normal_cell", "plain", "print_table", "replay_command",
+           "wide_table"]
+
+def replay_command(trace: str, source: str) -> str:
+    """The exact command that replays a counterexample's trace: a spec given as a file
+    (not a bundled name) needs ``--spec FILE``, as replay only finds bundled specs alone.
+    Both are shell-quoted, so the line can be pasted as it is."""
+    spec = "" if source in bundled_specs() else f" --spec {shlex.quote(source)}"
+    return f"rulewright replay {shlex.quote(str(trace))}{spec}"
+
 
 #: The table's other rows, in order, with what they mean (the legend).
 OTHER_ROWS: dict[str, str] = {

@@ -10,6 +10,7 @@ from typing import Any, Sequence
 from rulewright.dsl import ast
 from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.machine import Machine, ZoneSlot
+from rulewright.dsl.near import did_you_mean
 from rulewright.dsl.parse import parse
 from rulewright.dsl.patch import apply_patches, edition_selection
 from rulewright.engines.flow import RUNS, lazy_flows
@@ -52,7 +53,9 @@ def spec_path(spec: str | Path) -> Path:
     candidate = root.joinpath(f"{spec}.rules")
     if candidate.is_file():
         return Path(str(candidate))
-    raise UsageError(f"unknown spec {str(spec)!r}; bundled specs: {', '.join(bundled_specs())}")
+    close = did_you_mean(str(spec), bundled_specs())
+    raise UsageError(f"unknown spec {str(spec)!r}; {close + ' ' if close else ''}"
+                     f"bundled specs: {', '.join(bundled_specs())}")
 
 
 def display_path(path: Path) -> str:

@@ -42,6 +42,7 @@ Fixtures for scenario tests in Python: ``rulewright_game`` (= :func:`rulewright.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -202,6 +203,9 @@ class _Item(pytest.Item):
     def __init__(self, *, line: int = 1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.line = line
+        # no fixtures; but pytest-lsp 1.0's pytest_runtest_call wrapper returns without
+        # yielding for an item without this attribute, which fails every such item
+        self.funcargs: dict[str, Any] = {}
 
     def where(self, line: int | None = None) -> str:
         """``spec/x.rules:12``: the spec file relative to where pytest runs, and a line."""
@@ -265,7 +269,9 @@ class InvariantItem(_Item):
                 steps = f"{v.steps} step" + ("" if v.steps == 1 else "s")
                 lines.append(f"  counterexample, shrunk to {steps}:")
                 lines += ["  " + line for line in v.play_by_play]
-                lines.append(f"  trace: {v.trace}  (rulewright replay it)")
+                lines.append(f"  trace: {v.trace}")
+                lines.append(f"  replay: rulewright replay {shlex.quote(str(v.trace))} "
+                             f"--spec {shlex.quote(self.where().rpartition(':')[0])}")
                 raise RulewrightFailure("\n".join(lines))
         status = result.status.get(self.invariant)
         if status == "n/a":

@@ -3,6 +3,7 @@ spec:line, usage errors, fixtures."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,7 @@ def test_violation_fails_only_its_item_with_spec_line_and_values(
             "declared total 6 (bank=6, chips[0]=1)") in out
     assert "  rule play at spec/broken.rules:20" in out
     assert "counterexample, shrunk to 2 steps:" in out
+    assert re.search(r"\n  replay: rulewright replay \S+\.json --spec spec/broken\.rules\n", out)
     assert "FAILED spec/broken.rules::2p::tokens" in out
     assert "Traceback" not in out
 
