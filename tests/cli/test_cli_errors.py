@@ -131,16 +131,18 @@ def test_simulate_shows_brackets_in_spec_text_as_written(
             in capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("argv", [["--versio"], ["simulate", "tic_tac_toe", "--gam", "3"]])
+@pytest.mark.parametrize(("argv", "meant"), [(["--versio"], "--version"),
+                                             (["simulate", "tic_tac_toe", "--gam", "3"], "--games")])
 def test_a_flag_cut_short_is_not_taken_for_a_longer_one(
-        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+        argv: list[str], meant: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Found by a new user: '--versio' printed the version (argparse's prefix matching)."""
     assert main(argv) == 2
     err = capsys.readouterr().err
-    # a subcommand's flag is its usage error, pointing to its help
+    # a subcommand's flag is its usage error, pointing to its help, with the flag meant
     prog = "rulewright simulate" if len(argv) > 1 else "rulewright"
     assert err == (f"{prog}: unrecognized arguments: "
-                   f"{' '.join(argv[-2:] if len(argv) > 1 else argv)}\n(see '{prog} --help')\n")
+                   f"{' '.join(argv[-2:] if len(argv) > 1 else argv)}\n"
+                   f"did you mean '{meant}'?\n(see '{prog} --help')\n")
 
 
 def test_simulate_in_a_log_prints_progress_lines_not_a_blank_line(
