@@ -528,8 +528,11 @@ class _Checker:
                          "the players of one block decide at once; write the blocks one "
                          "after the other")
         if not chooses:
+            calls = any(isinstance(t, ast.CallRule) for t in _walk_stmts(s.body))
             self.err(s.span, f"'simultaneously for {s.var} ...' holds no 'choose {s.var} ...'",
-                     f"write the decisions inside: choose {s.var} x from ...")
+                     f"write the decisions inside: choose {s.var} x from ..."
+                     + (" (a choice in a rule called with 'do' does not count: choose in the "
+                        "block, then 'do' the rule with the choice)" if calls else ""))
 
 
     def ruling(self, gap: ast.Gap, r: ast.Ruling, scope: set[str], loop: bool) -> None:
