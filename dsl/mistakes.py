@@ -152,6 +152,18 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
         'rule r { gap "x" ruling { } }',
         'rule r { gap "x" ruling { return } }',
     ],
+    "a scoring block's cite, assume and note go before its '{': scoring(p) note \"...\" { score ... }": [
+        'scoring(p) { score 0 then shared note "x" }',
+        'scoring(p) { score 0 then decision "d" assume "x" }',
+        'scoring(p) { score 0 tiebreak most x "t" note "x" }',
+        'scoring(p) { score p note "x" }',
+    ],
+    "a tie the book does not break ends the chain as then gap \"...\", with no ruling (reaching it "
+    "is a finding); to play on, end the chain with the reading instead (then shared, or then "
+    "decision \"...\") and give the reason in an assume before the '{'": [
+        'scoring(p) { score 0 then gap "x" ruling "y" { } }',
+        'scoring(p) { score 0 tiebreak most p "t" then gap "x" ruling "y" }',
+    ],
 }
 
 #: Rows whose parser state alone identifies the mistake, whatever token comes next (a rule

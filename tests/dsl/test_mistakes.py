@@ -16,6 +16,12 @@ from rulewright.errors import SpecError
 HEAD = 'game fresh "Fresh" { players 2..5 start setup }\nvar gold[player] = 0\n'
 
 FRESH: dict[str, str] = {
+    "a scoring block's cite, assume and note go before its '{': scoring(p) note \"...\" { score ... }":
+        HEAD + 'rule setup { end }\nscoring(p) {\n  score gold[p]\n  then shared\n  note "ties share"\n}',
+    "a tie the book does not break ends the chain as then gap \"...\", with no ruling (reaching it "
+    "is a finding); to play on, end the chain with the reading instead (then shared, or then "
+    "decision \"...\") and give the reason in an assume before the '{'":
+        HEAD + 'rule setup { end }\nscoring(p) {\n  score gold[p]\n  then gap "silent" ruling "share" { }\n}',
     "a gap's provisional ruling names its reading: gap \"...\" ruling \"the reading\" { ... }":
         HEAD + 'rule setup {\n  if gold[0] > 9 {\n    gap "too rich" ruling {\n      end\n    }\n  }\n}',
     "a rule needs a body in braces: rule name { ... }":
