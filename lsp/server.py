@@ -169,6 +169,15 @@ def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams) -> None
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def files_changed(ls: RulesServer, params: types.DidChangeWatchedFilesParams) -> None:
+    """A spec or card data file changed on disk: analyse every open document again (a
+    document's compile step reads its card data files)."""
+    for uri in list(ls.workspace.text_documents):
+        ls.analyses.pop(uri, None)
+        ls.schedule(uri)
+
+
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: RulesServer, params: types.HoverParams) -> types.Hover | None:
     """A rule's cites, assumes and gaps; a name's declaration; a card kind's table; a gap."""
