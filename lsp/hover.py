@@ -14,6 +14,7 @@ from typing import Callable
 
 from rulewright.dsl import ast
 from rulewright.dsl.layout import card_rows
+from rulewright.dsl.locate import line_starts
 from rulewright.errors import Diagnostic
 from rulewright.lsp.index import Index, Occurrence, Symbol
 
@@ -119,9 +120,10 @@ def occurrence_hover(index: Index, occ: Occurrence, spec: ast.Spec | None, file:
     """The hover of one occurrence: its local binding, or each of its declarations."""
     if occ.scope >= 0:
         decl = index.decls[occ.scope][2]
-        kind, name = type(decl).__name__.removesuffix("Decl").lower(), getattr(decl, "name", "")
+        kind = type(decl).__name__.removesuffix("Decl").lower()
+        owner = f"{kind} `{decl.name}`" if hasattr(decl, "name") else kind
         bound = index.local_binding(occ)
-        return (f"**local** `{occ.name}` of {kind} `{name}`, bound at line {bound.span.line}\n\n"
+        return (f"**local** `{occ.name}` of {owner}, bound at line {bound.span.line}\n\n"
                 + _code(_source_line(index, bound.span.line)))
     return "\n\n---\n\n".join(symbol_hover(index, s, spec, file)
                               for s in index.symbols.get(occ.name, ()))
@@ -141,9 +143,8 @@ def gap_at(index: Index, offset: int) -> ast.Gap | None:
 
 
 def _contains(index: Index, node: ast.Gap, offset: int) -> bool:
-    from rulewright.dsl.locate import line_starts
     starts = line_starts(index.text)
-    s, e = node.span, node.span
-    begin = starts[s.line - 1] + s.column - 1
-    end = starts[min(e.end_line, len(starts)) - 1] + e.end_column - 1
+    span = node.span
+    begin = starts[min(span.line, len(starts)) - 1] + span.column - 1
+    end = starts[min(span.end_line, len(starts)) - 1] + span.end_column - 1
     return begin <= offset <= end
