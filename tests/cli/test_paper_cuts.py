@@ -83,3 +83,13 @@ def test_lsp_is_a_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["lsp", "--help"])
     assert "Language Server Protocol" in " ".join(capsys.readouterr().out.split())
+
+
+def test_lsp_without_pygls_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+    monkeypatch.setitem(sys.modules, "pygls", None)
+    monkeypatch.delitem(sys.modules, "rulewright.lsp.server", raising=False)
+    assert main(["lsp"]) == 2
+    assert capsys.readouterr().err == ("rulewright: the language server needs pygls and "
+                                       "lsprotocol: pip install 'rulewright[lsp]'\n")

@@ -293,3 +293,32 @@ async def test_a_huge_document_gets_an_error_and_no_hang(
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=doc(uri), position=at("rule spy(p)", "spy")))
     assert hover is not None and time.monotonic() - started < 30
+
+
+async def test_compile_diagnostics_follow_and_a_data_file_written_clears_them(
+        client: LanguageClient, tmp_path: Path) -> None:
+    spec = tmp_path / "cards.rules"
+    text = ('game c "C" {\n  players 2..2\n  start play\n}\n'
+            'card gem "Gem" (colour) in pile data "gems.csv"\nzone pile: set of gem public\n'
+            "rule play\n  cite \"S\" \"x\"\n{\n  end\n}\nscoring(p) { score 0 then shared }\n")
+    spec.write_text(text, encoding="utf-8")
+    uri = spec.as_uri()
+    open_braff(client, uri, text)
+    found = await diagnostics(client, uri, lambda d: len(d) > 0)
+    assert [d.message for d in found] == [
+        "cannot read card data 'gems.csv': No such file or directory\n"
+        f"hint: looked for {tmp_path / 'gems.csv'}"]
+    # at the data file's name, as check puts its caret
+    column = text.split("\n")[4].index('"gems.csv"')
+    assert found[0].range == types.Range(start=types.Position(line=4, character=column),
+                                         end=types.Position(line=4, character=column + 10))
+    (tmp_path / "gems.csv").write_text("colour,count\nred,2\n", encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=(tmp_path / "gems.csv").as_uri(),
+                        type=types.FileChangeType.Created)]))
+    assert await diagnostics(client, uri, lambda d: d == []) == []
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=doc(uri), position=types.Position(line=4, character=6)))
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "| red | 2 |" in hover.contents.value
+    assert "1 rows, 2 components (from gems.csv)" in hover.contents.value
