@@ -202,3 +202,20 @@ def test_positions_count_utf16_units() -> None:
     rng = pos.range(span)
     assert (rng.start.character, rng.end.character) == (x + 1, x + 2)
     assert pos.offset(pos.position(len(text))) == len(text)
+
+
+def test_variants_and_errata_are_found_where_they_are_used() -> None:
+    _, _, braff = _braff()
+    (tiny,) = braff.symbols["tiny"]
+    assert (tiny.kind, tiny.span.line) == ("variant", 13)
+    assert [o.span.line for o in braff.occurrences if o.name == "tiny"][:4] == [13, 61, 108, 109]
+    path = SPEC / "love_letter.rules"
+    text = path.read_text(encoding="utf-8")
+    index = build_index(parse(text, str(path), str(path)))
+    (erratum,) = index.symbols["z_man_2019"]
+    assert erratum.kind == "erratum"
+    uses = [o.span.line for o in index.occurrences if o.name == "z_man_2019"]
+    assert uses[0] == 24 and erratum.span.line in uses
+    # a rule the erratum replaces is declared twice: as written and in the erratum
+    kinds = [(s.kind, s.container) for s in index.symbols["end_round"]]
+    assert kinds == [("rule", ""), ("rule", "z_man_2019")]
