@@ -51,9 +51,18 @@ def edited(text: str, k: int, newline: bool = False) -> str:
     return "\n".join(lines)
 
 
-def in_process(name: str, repeat: int) -> tuple[float, float, float, float]:
+def broken(text: str) -> str:
+    """``text`` with a stray '{' typed into the middle rule (a syntax error)."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("rule ")]
+    lines[starts[len(starts) // 2]] += " {{"
+    return "\n".join(lines)
+
+
+def in_process(name: str, repeat: int) -> tuple[float, float, float, float, float]:
     """CPU seconds for one change of spec ``name``: parse and check (a character typed; a
-    line break typed), compile, and parse and check the whole text with nothing kept."""
+    line break typed), compile, parse and check the whole text with nothing kept, and a
+    syntax error typed (the whole text is parsed, for diagnostics exactly as check's)."""
     path = spec_path(name)
     text = path.read_text(encoding="utf-8")
     opened = analyse(text, str(path), str(path))  # also builds the parser's tables, once
@@ -63,7 +72,8 @@ def in_process(name: str, repeat: int) -> tuple[float, float, float, float]:
                      repeat)
     second_s, _ = best(lambda: with_compile(first), repeat)
     whole_s, _ = best(lambda: analyse(edited(text, 1), str(path), str(path)), repeat)
-    return typed_s, line_s, second_s, whole_s
+    error_s, _ = best(lambda: analyse(broken(text), str(path), str(path), opened), repeat)
+    return typed_s, line_s, second_s, whole_s, error_s
 
 
 async def end_to_end(name: str, repeat: int) -> tuple[float, float]:
@@ -108,15 +118,17 @@ def main() -> None:
     ap.add_argument("--no-server", action="store_true", help="in process only")
     args = ap.parse_args()
     print("milliseconds; CPU: parse+check after a character typed, after a line break, "
-          "compile, parse+check from scratch; wall: first and compiled diagnostics")
+          "compile, parse+check from scratch, after a syntax error typed; wall: first and "
+          "compiled diagnostics")
     print(f"{'spec':16} {'lines':>6} {'typed':>6} {'line':>6} {'compile':>8} {'scratch':>8} "
-          f"{'wall 1st':>9} {'wall all':>9}")
+          f"{'error':>6} {'wall 1st':>9} {'wall all':>9}")
     for name in sorted(bundled_specs()):
         lines = spec_path(name).read_text(encoding="utf-8").count("\n")
-        typed, line, compiled, whole = in_process(name, args.repeat)
+        typed, line, compiled, whole, error = in_process(name, args.repeat)
         wall = (0.0, 0.0) if args.no_server else asyncio.run(end_to_end(name, args.repeat))
         print(f"{name:16} {lines:6} {typed * 1000:6.0f} {line * 1000:6.0f} "
-              f"{compiled * 1000:8.0f} {whole * 1000:8.0f} {wall[0] * 1000:9.0f} "
+              f"{compiled * 1000:8.0f} {whole * 1000:8.0f} {error * 1000:6.0f} "
+              f"{wall[0] * 1000:9.0f} "
               f"{wall[1] * 1000:9.0f}")
 
 
