@@ -72,6 +72,18 @@ class RulesServer(LanguageServer):
         self.pending[uri] = asyncio.get_running_loop().create_task(self._analyse(uri))
 
     async def _analyse(self, uri: str) -> None:
+        try:
+            await self._analyse_steps(uri)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # noqa: BLE001 - a bug: said loudly, and the server goes on
+            logging.getLogger(__name__).exception("internal error analysing %s", uri)
+            self.window_show_message(types.ShowMessageParams(
+                type=types.MessageType.Error,
+                message=f"rulewright lsp: internal error (a bug in rulewright, please report "
+                        f"it) analysing {uri}: {type(err).__name__}: {err}"))
+
+    async def _analyse_steps(self, uri: str) -> None:
         await asyncio.sleep(DEBOUNCE)
         doc = self.workspace.get_text_document(uri)
         version, text = doc.version, doc.source

@@ -322,3 +322,14 @@ async def test_compile_diagnostics_follow_and_a_data_file_written_clears_them(
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "| red | 2 |" in hover.contents.value
     assert "1 rows, 2 components (from gems.csv)" in hover.contents.value
+
+
+async def test_a_document_that_is_not_text_the_server_can_read(client: LanguageClient,
+                                                               uri: str) -> None:
+    # NUL bytes, lone surrogates' replacement, invisible characters: diagnostics, no crash
+    text = TEXT.replace("rule spy(p)", "rule spy(p)\u202e", 1) + "\x00\n"
+    open_braff(client, uri, text)
+    found = await diagnostics(client, uri, lambda d: len(d) > 0)
+    assert found[0].message.startswith("invisible character U+202E RIGHT-TO-LEFT OVERRIDE")
+    assert found[0].range.start == types.Position(line=line_of("rule spy(p)"),
+                                                  character=len("rule spy(p)"))
