@@ -68,6 +68,10 @@ def register(sub: Any) -> None:
                    help="first verify the specs the pages show (profile PROFILE, default "
                         f"{QUICK_PROFILE}) and show those results: the pages then describe "
                         "exactly the spec versions being built")
+    p.add_argument("--mutate-json", type=Path, metavar="FILE", action="append", default=[],
+                   help="results of 'rulewright mutate SPEC --json FILE': each page shows its "
+                        "spec's mutation score with the strength of its check (repeat for "
+                        "several specs)")
     p.add_argument("--games", type=page_games, default=None, metavar="N",
                    help="random games simulated per player count (0 = none; default 20)")
     p.add_argument("--jobs", type=positive, default=1, help="parallel Sphinx jobs")
@@ -154,6 +158,33 @@ def _refuse_stale(doc: dict[str, Any], path: Path) -> None:
             problems.append(problem)
     if problems:
         raise UsageError(f"--verify-json {path}: " + "; ".join(problems))
+
+
+def partial_warnings(doc: dict[str, Any]) -> list[str]:
+    """One line per game of a verify JSON whose results cover fewer configurations than its
+    spec declares (each player count, variant, erratum and edition), naming those missing.
+
+    Games whose spec cannot be loaded here are skipped (they are not on the pages).
+    """
+    from rulewright.invariants.runner import configurations
+
+    out = []
+    for game in doc.get("games") or []:
+        if not isinstance(game, dict) or game.get("error") is not None:
+            continue
+        try:
+            declared = [c.label for c in configurations(str(game.get("source", "")))]
+        except (UsageError, SpecError):
+            continue
+        done = {c.get("label") for c in game.get("configs") or [] if isinstance(c, dict)}
+        missing = [label for label in declared if label not in done]
+        if missing:
+            shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more"
+                                              if len(missing) > 8 else "")
+            out.append(f"rulewright docs: warning: {game.get('spec')}: the results cover "
+                       f"{len(declared) - len(missing)} of its {len(declared)} declared "
+                       f"configurations (never verified: {shown}); its page says so")
+    return out
 
 
 def _built_specs(args: argparse.Namespace) -> list[Path] | None:
@@ -247,6 +278,8 @@ def run(args: argparse.Namespace) -> int:
         _refuse_stale(head, args.verify_json)
         if built is not None:
             _refuse_unrelated(head, args.verify_json, built)
+        for line in partial_warnings(head):
+            print(line, file=sys.stderr)
     try:
         from sphinx.cmd.build import build_main
     except ModuleNotFoundError:
@@ -256,6 +289,16 @@ def run(args: argparse.Namespace) -> int:
         extra += ["-D", f"rulewright_verify_json={args.verify_json.resolve()}"]
     if args.games is not None:
         extra += ["-D", f"rulewright_simulate_games={args.games}"]
+    for m in args.mutate_json:
+        if not m.is_file():
+            raise UsageError(f"--mutate-json {m}: no such file (make it with: rulewright "
+                             "mutate SPEC --json FILE)")
+        if "," in str(m.resolve()):
+            raise UsageError(f"--mutate-json {m}: a path with a comma cannot be passed to "
+                             "Sphinx; rename or move the file")
+    if args.mutate_json:
+        extra += ["-D", "rulewright_mutate_json="
+                  + ",".join(str(m.resolve()) for m in args.mutate_json)]
     docs_output(args.out, args.force)  # last: every other flag is checked by now
     with tempfile.TemporaryDirectory(prefix="rulewright-docs-") as tmp:
         if args.specs:

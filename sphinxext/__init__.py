@@ -22,6 +22,10 @@ Configuration values:
     default ``:players:`` of the directive: ``min``, ``all``, ``2,4`` or ``2-4``.
 ``rulewright_verify_json`` (``None``)
     default verify results file, relative to the source dir (a missing file is fine).
+``rulewright_mutate_json`` (``[]``)
+    ``rulewright mutate --json`` files (relative to the source dir; on the command line
+    ``-D rulewright_mutate_json=a.json,b.json``): each spec's mutation score is shown with
+    the strength of its check (a missing file is fine).
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulewright_simulate_games", 20, "env", types=(int,))
     app.add_config_value("rulewright_players", "min", "env", types=(str,))
     app.add_config_value("rulewright_verify_json", None, "env", types=(str, type(None)))
+    app.add_config_value("rulewright_mutate_json", [], "env", types=(list, tuple, str))
     app.add_node(flow_diagram, html=(visit_flow_html, None), latex=(skip_flow, None),
                  text=(skip_flow, None), man=(skip_flow, None), texinfo=(skip_flow, None))
     other = (visit_fold_other, visit_fold_other)

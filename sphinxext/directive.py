@@ -40,7 +40,8 @@ from rulewright.sphinx.render_summary import summary_nodes
 from rulewright.sphinx.render_rules import (Page, errata_section, examples_section,
                                             invariants_section, rules_section)
 from rulewright.sphinx.source import header
-from rulewright.sphinx.verify_json import SpecResults, read_verify_json
+from rulewright.sphinx.verify_json import (MutationScore, SpecResults, read_mutate_json,
+                                           read_verify_json)
 
 SECTIONS = ("overview", "components", "flow", "rules", "examples", "errata", "invariants",
             "findings", "simulation")
@@ -91,6 +92,17 @@ def parse_players(text: str, allowed: tuple[int, int]) -> list[int]:
     if wrong or not out:
         raise RulewrightDocsError(f"the game is for {lo} to {hi} players, not {wrong or text}")
     return out
+
+
+def declared_configs(path: Path) -> tuple[str, ...]:
+    """The labels of every configuration ``rulewright verify`` runs for the spec by default
+    (each player count, variant, erratum and edition), or () when they cannot be listed."""
+    from rulewright.invariants.runner import configurations
+
+    try:
+        return tuple(c.label for c in configurations(path))
+    except RulewrightError:
+        return ()
 
 
 class SpecDirective(SphinxDirective):
@@ -156,6 +168,19 @@ class SpecDirective(SphinxDirective):
             return Path(abspath)
         return Path(self.env.srcdir, given)
 
+    def _mutation(self, spec_id: str, current: str) -> MutationScore | None:
+        """The spec's mutation score from ``rulewright_mutate_json``, if one of this spec
+        version is given."""
+        given = self.config.rulewright_mutate_json
+        files = [given] if isinstance(given, str) else list(given)
+        paths = [Path(self.env.srcdir, f) for f in files if f]
+        for p in paths:
+            self.env.note_dependency(str(p))
+        score = read_mutate_json(paths).get(spec_id)
+        if score is None or (score.fingerprint and score.fingerprint != current):
+            return None
+        return score
+
     def _render(self) -> list[nodes.Node]:
         path = self._spec_file()
         self.env.note_dependency(str(path))
@@ -174,10 +199,12 @@ class SpecDirective(SphinxDirective):
         counts = parse_players(self.options.get("players", self.config.rulewright_players),
                                game.players)
         wanted: Sequence[str] = self.options.get("sections", SECTIONS)
+        current = fingerprint(spec)
         page = Page(key=self.options.get("key", game.id), spec=spec, language=game.language,
-                    verified=results[game.id].for_spec(fingerprint(spec))
+                    verified=results[game.id].for_spec(current)
                     if game.id in results else SpecResults(),
-                    docdir=os.path.dirname(self.env.doc2path(self._docname())))
+                    docdir=os.path.dirname(self.env.doc2path(self._docname())),
+                    declared=declared_configs(path), mutation=self._mutation(game.id, current))
         machine = compile_spec(spec, players=counts[0])
         games = self.options.get("simulate", self.config.rulewright_simulate_games)
         reports: list[PlayReport] = []

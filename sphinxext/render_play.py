@@ -14,7 +14,6 @@ from typing import Any
 from attrs import define, field
 from docutils import nodes
 
-from rulewright.dsl import ast
 from rulewright.engines.game import Game
 from rulewright.engines.simulate import Summary, simulate
 from rulewright.engines.state import State
@@ -24,7 +23,7 @@ from rulewright.sphinx.nodes_util import (admonition, bullets, literal, para, pl
 from rulewright.sphinx.html_nodes import folded
 from rulewright.sphinx.render_game import FOLD_ROWS
 from rulewright.sphinx.render_rules import Page, trace_link, trace_links
-from rulewright.sphinx.source import gaps_in
+from rulewright.sphinx.source import spec_gaps
 
 #: How many steps of a replayed trace to show before a finding.
 TRACE_TAIL = 8
@@ -66,6 +65,20 @@ def play(game: Game, games: int) -> PlayReport:
     return PlayReport(game.num_players, summary, report_findings, examples)
 
 
+def gap_intro(gaps: int, ruled: int) -> str:
+    """What reaching the spec's gaps does, true for its mix of gaps with and without a
+    provisional ruling."""
+    what = "Each is a situation the rulebook does not settle. "
+    if not ruled:
+        return what + "A game that reaches one ends there with a finding instead of a guess."
+    if ruled == gaps:
+        return what + ("Each has a provisional ruling (not the book's): reaching it is "
+                       "reported as a finding, and play goes on under the ruling.")
+    return what + (f"{ruled} of the {gaps} have a provisional ruling (not the book's): "
+                   "reaching one is reported and play goes on under the ruling; a game that "
+                   "reaches any other ends there with a finding instead of a guess.")
+
+
 def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
     """Every gap in the spec (with how often simulation reached it), violations, other findings."""
     sec = section(page.rid("findings"), "Findings")
@@ -80,22 +93,19 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
         if vg.kind == "gap":
             verified[vg.line] += vg.count
     gap_rows: list[list[str | nodes.Node]] = []
-    for d in page.spec.decls:
-        owners: list[tuple[str, Any]] = []
-        if isinstance(d, (ast.RuleDecl, ast.ExampleDecl)):
-            owners.append((d.name, d.body))
-        elif isinstance(d, ast.ErratumDecl):
-            owners += [(f"{r.name} (erratum {d.name})", r.body) for r in d.rules]
-        for name, body in owners:
-            for g in gaps_in(body):
-                seen = f"{reached[g.span.line]} of {games} games" if games else "not simulated"
-                if page.verified.invariants or page.verified.gaps:
-                    seen += f"; verification: {verified[g.span.line]} games"
-                gap_rows.append([literal(name), str(g.span.line), g.text, seen])
+    gaps = spec_gaps(page.spec)
+    for g in gaps:
+        seen = f"{reached[g.line]} of {games} simulated games" if games else "not simulated"
+        if page.verified.invariants or page.verified.gaps:
+            seen += f"; verification: {plural(verified[g.line], 'game')}"
+        what: list[str | nodes.Node] = [g.text]
+        if g.ruling:
+            what += [" ", strong("Provisional ruling: "), g.ruling]
+        gap_rows.append([literal(g.owner), str(g.line), para(*what), seen])
     gsec = section(page.rid("findings", "gaps"), "Gaps in the rulebook")
     if gap_rows:
-        gsec += para("Each is a situation the rulebook does not settle; a game that reaches one "
-                     "ends there with a finding instead of a guess.")
+        ruled = sum(1 for g in gaps if g.ruling)
+        gsec += para(gap_intro(len(gaps), ruled))
         gsec += table(["Rule", "Line", "What the book leaves open", "Reached"],
                       gap_rows, classes=["rw-gaps"], widths=[2, 1, 6, 2])
     else:

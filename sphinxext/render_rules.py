@@ -23,7 +23,7 @@ from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_
                                           provenance_nodes, reference, section, strong, table)
 from rulewright.sphinx.source import covering_invariants, gaps_in
 from rulewright.sphinx.render_coverage import coverage_nodes
-from rulewright.sphinx.verify_json import InvariantResult, SpecResults
+from rulewright.sphinx.verify_json import InvariantResult, MutationScore, SpecResults
 
 #: Declarations rendered in the "Rules" section, in file order.
 RULE_LIKE = (ast.RuleDecl, ast.ScoringDecl, ast.FunctionDecl, ast.TableDecl)
@@ -41,6 +41,9 @@ class Page:
         spec: the parsed spec. language: the rulebook's language code.
         verified: verify results for this spec (empty when none were given).
         docdir: the document's folder, for links to trace files.
+        declared: the labels of every configuration the spec declares (player counts,
+            variants, errata, editions), as ``rulewright verify`` names them; empty when
+            unknown. mutation: the spec's mutation score, when a mutate JSON was given.
     """
 
     key: str
@@ -48,6 +51,12 @@ class Page:
     language: str
     verified: SpecResults
     docdir: str
+    declared: tuple[str, ...] = ()
+    mutation: MutationScore | None = None
+
+    def status(self, results: list[InvariantResult]) -> str:
+        """:func:`status_text` of ``results`` on this page (stale, declared configurations)."""
+        return status_text(results, self.verified.stale, len(self.declared))
 
     @property
     def results(self) -> dict[str, list[InvariantResult]]:
@@ -82,12 +91,23 @@ def spec_results(page: Page, name: str) -> list[InvariantResult]:
     return page.results.get(f"spec:{name}") or page.results.get(name, [])
 
 
-def status_text(results: list[InvariantResult], stale: bool = False) -> str:
+def status_text(results: list[InvariantResult], stale: bool = False, declared: int = 0) -> str:
     """One line for an invariant's verification results across configurations.
 
     Args:
         stale: the results given were made from another version of the spec (and dropped).
+        declared: the configurations the spec declares (0: unknown); when the results cover
+            fewer, the line says how many were verified of those declared.
     """
+    text = _status_text(results, stale)
+    verified = len({r.config for r in results})
+    if results and not stale and declared > verified:
+        text = text.replace("configurations", "verified configurations", 1)
+        text += f"; {verified} of {declared} declared configurations verified"
+    return text
+
+
+def _status_text(results: list[InvariantResult], stale: bool) -> str:
     if stale:
         return "results are from another version of the spec (not shown)"
     if not results:
@@ -146,9 +166,16 @@ def trace_links(page: Page, results: list[InvariantResult]) -> list[nodes.Node]:
 
 
 def gap_nodes(body: object) -> list[nodes.Node]:
-    """One "gap" admonition per ``gap`` statement under ``body``."""
-    return [admonition("gap", f"Gap in the rulebook (line {g.span.line})", para(g.text))
-            for g in gaps_in(body)]
+    """One "gap" admonition per ``gap`` statement under ``body``, with its provisional
+    ruling when it has one."""
+    out: list[nodes.Node] = []
+    for g in gaps_in(body):
+        parts: list[nodes.Node] = [para(g.text)]
+        if g.ruling is not None:
+            parts.append(para(strong("Provisional ruling (not the book's): "), g.ruling.text,
+                              " - play goes on under it; reaching the gap is still reported."))
+        out.append(admonition("gap", f"Gap in the rulebook (line {g.span.line})", *parts))
+    return out
 
 
 def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> nodes.section:
@@ -161,6 +188,11 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
                     f"{decl_title(d)}, spec lines {d.span.line}-{d.span.end_line}")
     sec.extend(provenance_nodes(prov))
     sec.extend(gap_nodes(getattr(d, "body", ())))
+    if isinstance(d, ast.ScoringDecl) and d.tie_end == "gap":
+        line = (d.tie_span or d.span).line
+        sec += admonition("gap", f"Gap in the rulebook (line {line})", para(
+            d.tie_decision, " - a tie for first place left after the tie-break chain ends "
+            "the game with this finding."))
     if isinstance(d, (ast.RuleDecl, ast.ScoringDecl)):
         rule = d.name if isinstance(d, ast.RuleDecl) else "scoring"
         sec.extend(coverage_nodes(page.verified, rule, d.span.line, d.span.end_line))
@@ -176,7 +208,7 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
             for inv in invs:
                 res = spec_results(page, inv.name)
                 p = para(reference(inv.name, page.rid("invariant", inv.name)),
-                         f": {inv.description} - {status_text(res, page.verified.stale)}")
+                         f": {inv.description} - {page.status(res)}")
                 items.append(p)
                 items.extend(trace_links(page, res))
             sec += para(strong("Invariants watching this rule"), classes=["rw-inv-head"])
@@ -334,6 +366,18 @@ def edition_section(page: Page, ed: ast.EditionDecl) -> nodes.section:
     return sub
 
 
+def invariant_scope(d: ast.InvariantDecl) -> str:
+    """When an invariant is checked, as its declaration scopes it (``at end``,
+    ``during rule R``, ``after rule R``, or every step)."""
+    if d.at_end:
+        return "checked at the end of the game"
+    if d.phase == "during" and d.rule:
+        return f"checked after every step while rule {d.rule} runs"
+    if d.phase == "after" and d.rule:
+        return f"checked each time rule {d.rule} has finished"
+    return "checked after every step"
+
+
 def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.section:
     """The spec's invariants with their latest result, and the built-in checks.
 
@@ -346,14 +390,14 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
         sec += para("The spec declares no invariants of its own.")
     for d in invs:
         sub = section(page.rid("invariant", d.name), f"invariant {d.name}", "rw-rule")
-        when = "checked at the end of the game" if d.at_end else "checked after every step"
+        when = invariant_scope(d)
         sub += para(f"{d.description or d.name} ({when}).")
         sub += literate(cite_nodes(d.prov.cites, page.language),
                         folded_code(page.spec.source, d.span, d.prov),
                         f"spec lines {d.span.line}-{d.span.end_line}")
         sub.extend(provenance_nodes(d.prov))
         res = spec_results(page, d.name)
-        sub += para(strong("Latest verification: "), status_text(res, page.verified.stale),
+        sub += para(strong("Latest verification: "), page.status(res),
                     classes=["rw-failed" if any(r.status == "failed" for r in res)
                              else "rw-status"])
         sub.extend(trace_links(page, res))
@@ -372,6 +416,6 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
     others = sorted(set(page.results) - declared, key=plain)
     if others:
         builtin += para(strong("Verified: "), "; ".join(
-            f"{plain(n)}: {status_text(page.results[n], page.verified.stale)}" for n in others))
+            f"{plain(n)}: {page.status(page.results[n])}" for n in others))
     sec += builtin
     return sec

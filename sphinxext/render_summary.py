@@ -11,15 +11,16 @@ from docutils import nodes
 
 from rulewright.dsl import ast
 from rulewright.invariants.report import plain
-from rulewright.sphinx.nodes_util import bullets, para, reference, strong
+from rulewright.sphinx.nodes_util import admonition, bullets, literal, para, plural, reference, strong
 from rulewright.sphinx.render_rules import Page
-from rulewright.sphinx.source import gaps_in
+from rulewright.sphinx.source import spec_gaps
 
 #: Cell text and CSS class per normalised status.
 CELLS = {"passed": ("\u2713", "rw-held"), "failed": ("\u2717", "rw-violated"),
          "not reached": ("n.r.", "rw-notreached"), "n/a": ("n/a", "rw-na"),
          "unknown": ("?", "rw-na")}
-LEGEND = ("\u2713 held; \u2717 violated (see Invariant violations); n.r. not reached: never "
+LEGEND = ("games played: games played to their end, as rulewright verify counts them "
+          "(begun: games started, some cut short by a test run's end); \u2713 held; \u2717 violated (see Invariant violations); n.r. not reached: never "
           "evaluated (every game stopped at a gap first); n/a nothing to check; - not run in "
           "that configuration.")
 STALE = ("The verification results given are from another version of the spec, so they are "
@@ -57,7 +58,7 @@ def verify_grid(page: Page) -> nodes.Node:
     group += head
     row = nodes.row()
     cover = page.verified.coverage
-    for text in ["configuration", *(["games (finished)"] if cover else []),
+    for text in ["configuration", *(["games played (begun)"] if cover else []),
                  *map(_short, names)]:
         entry = nodes.entry()
         entry += para(text)
@@ -73,7 +74,7 @@ def verify_grid(page: Page) -> nodes.Node:
         if cover:
             games, finished = cover.get(config, (0, 0))
             entry = nodes.entry()
-            entry += para(f"{games} ({finished})" if config in cover else "-")
+            entry += para(f"{finished} ({games})" if config in cover else "-")
             row += entry
         for name in names:
             status = cell.get((config, name))
@@ -88,6 +89,80 @@ def verify_grid(page: Page) -> nodes.Node:
     return box
 
 
+def gap_summary(page: Page) -> str:
+    """"8 marked in the spec (2 with a provisional ruling); verification reached 1 (1 went on
+    under its ruling)": the spec's gaps (``then gap`` in scoring included) and those reached."""
+    gaps = spec_gaps(page.spec)
+    ruled = sum(1 for g in gaps if g.ruling)
+    text = f"{len(gaps)} marked in the spec"
+    if ruled:
+        text += f" ({ruled} with a provisional ruling)"
+    if page.results or page.verified.gaps:
+        lines = {g.line for g in gaps}
+        reached = [g for g in page.verified.gaps if g.kind == "gap" and g.line in lines]
+        went_on = {g.line for g in reached if g.ruling}
+        text += f"; verification reached {len({g.line for g in reached})}"
+        if went_on:
+            text += f" ({len(went_on)} went on under its ruling)"
+    return text
+
+
+def configs_nodes(page: Page) -> list[nodes.Node]:
+    """Which of the spec's declared configurations the results cover; a warning box naming
+    those never verified when they are not all covered."""
+    if not page.results or page.verified.stale or not page.declared:
+        return []
+    done = set(page.verified.configs)
+    verified = [c for c in page.declared if c in done]
+    missing = [c for c in page.declared if c not in done]
+    if not missing:
+        return [para(strong("Configurations: "), f"all {len(page.declared)} declared "
+                     "configurations verified (", ", ".join(verified), ").",
+                     classes=["rw-complete"])]
+    return [admonition(
+        "partial", f"Partly verified: {len(verified)} of {len(page.declared)} declared "
+        "configurations",
+        para(strong("Verified: "), ", ".join(verified) or "none", "."),
+        para(strong("Never verified: "), ", ".join(missing), "."),
+        para("Every result on this page is for the verified configurations only; run ",
+             literal(f"rulewright verify {page.key} --json FILE"), " for all of them."))]
+
+
+def strength_nodes(page: Page) -> list[nodes.Node]:
+    """How strong the check behind the ticks is: profile, test runs, games, seed, date,
+    rulewright version, mutation score."""
+    if not page.results or page.verified.stale:
+        return []
+    v = page.verified
+    run = v.run
+    parts: list[str] = []
+    if run.profile:
+        parts.append(f"profile {run.profile}")
+    if v.test_runs:
+        parts.append(plural(sum(v.test_runs.values()), "test run"))
+    if v.coverage:
+        finished = sum(f for _g, f in v.coverage.values())
+        begun = sum(g for g, _f in v.coverage.values())
+        parts.append(f"{plural(finished, 'game')} played to the end ({begun} begun)")
+    if run.seed is not None:
+        parts.append(f"seed {run.seed}")
+    if run.date:
+        parts.append(f"run on {run.date}" + (" (the results file's date)"
+                                             if run.date_from_file else ""))
+    if run.version:
+        parts.append(f"rulewright {run.version}")
+    m = page.mutation
+    mutation = "mutation score: not measured (rulewright mutate SPEC --json FILE, then " \
+        "rulewright_mutate_json)"
+    if m is not None:
+        how = ", ".join(x for x in (f"profile {m.profile}" if m.profile else "",
+                                    f"seed {m.seed}" if m.seed is not None else "") if x)
+        mutation = f"mutation score: {m.text}" + (f" ({how})" if how else "")
+    parts.append(mutation)
+    return [para(strong("Strength of the check: "), "; ".join(parts) + ".",
+                 classes=["rw-strength"])]
+
+
 def summary_nodes(page: Page, game: ast.Game, contents: list[tuple[str, str]]) -> list[nodes.Node]:
     """The summary: players, variants, errata, gaps, the verify grid, links to each section.
 
@@ -98,9 +173,7 @@ def summary_nodes(page: Page, game: ast.Game, contents: list[tuple[str, str]]) -
     lo, hi = game.players
     variants = [d.name for d in decls if isinstance(d, ast.VariantDecl)]
     errata = [d for d in decls if isinstance(d, ast.ErratumDecl)]
-    gaps = gaps_in(decls)
     rules = [d for d in decls if isinstance(d, ast.RuleDecl)]
-    reached = {g.line for g in page.verified.gaps if g.kind == "gap"}
     facts: list[nodes.Node | str] = [
         para(strong("Players: "), f"{lo} to {hi}" if lo != hi else str(lo)),
         para(strong("Rules: "), f"{len(rules)}, of which "
@@ -113,12 +186,11 @@ def summary_nodes(page: Page, game: ast.Game, contents: list[tuple[str, str]]) -
             erratum_links.append("; ")
         erratum_links += [reference(e.name, page.rid("erratum", e.name)), f" ({e.date})"]
     facts.append(para(strong("Errata: "), *(erratum_links or ["none"])))
-    gap_text = f"{len(gaps)} marked in the spec"
-    if page.verified.gaps:
-        gap_text += f"; verification reached {len({g.span.line for g in gaps} & reached)}"
-    facts.append(para(strong("Gaps in the rulebook: "), gap_text))
+    facts.append(para(strong("Gaps in the rulebook: "), gap_summary(page),
+                      " (", reference("listed under Findings", page.rid("findings", "gaps")),
+                      ")"))
     out: list[nodes.Node] = [bullets(facts), para(strong("Verification"), classes=["rw-inv-head"]),
-                             verify_grid(page)]
+                             *configs_nodes(page), *strength_nodes(page), verify_grid(page)]
     if contents:
         links = bullets([para(reference(title, rid)) for title, rid in contents])
         links["classes"].append("rw-contents")

@@ -15,8 +15,8 @@ from rulewright.dsl import ast
 from rulewright.dsl.patch_text import source_of
 from rulewright.errors import Span
 
-__all__ = ["changed_by", "covering_invariants", "folded_source", "gaps_in", "header",
-           "names_in", "source_of", "state_names", "walk"]
+__all__ = ["SpecGap", "changed_by", "covering_invariants", "folded_source", "gaps_in",
+           "header", "names_in", "source_of", "spec_gaps", "state_names", "walk"]
 
 
 def walk(node: Any) -> Iterator[Any]:
@@ -37,6 +37,43 @@ def walk(node: Any) -> Iterator[Any]:
 def gaps_in(node: Any) -> list[ast.Gap]:
     """The ``gap`` statements under ``node``, in source order."""
     return [n for n in walk(node) if isinstance(n, ast.Gap)]
+
+
+@attrs.frozen
+class SpecGap:
+    """A place the spec marks as a hole in the rulebook.
+
+    Attributes:
+        owner: where it is ("deal", "deal (erratum x)", "scoring", "example e").
+        line: its spec line (where verify reports it). text: what the book leaves open.
+        ruling: the provisional ruling play goes on under, or "" (the game ends there).
+    """
+
+    owner: str
+    line: int
+    text: str
+    ruling: str = ""
+
+
+def spec_gaps(spec: ast.Spec) -> list[SpecGap]:
+    """Every gap the spec marks, in file order: ``gap`` statements in rules, examples and
+    errata's rules, and a scoring chain ending in ``then gap`` (a tie left for first place)."""
+    out: list[SpecGap] = []
+    for d in spec.decls:
+        owners: list[tuple[str, Any]] = []
+        if isinstance(d, ast.RuleDecl):
+            owners.append((d.name, d.body))
+        elif isinstance(d, ast.ExampleDecl):
+            owners.append((f"example {d.name}", d.body))
+        elif isinstance(d, ast.ErratumDecl):
+            owners += [(f"{r.name} (erratum {d.name})", r.body) for r in d.rules]
+        elif isinstance(d, ast.ScoringDecl) and d.tie_end == "gap":
+            span = d.tie_span or d.span
+            out.append(SpecGap("scoring", span.line, d.tie_decision))
+        for name, body in owners:
+            out += [SpecGap(name, g.span.line, g.text, g.ruling.text if g.ruling else "")
+                    for g in gaps_in(body)]
+    return out
 
 
 def names_in(node: Any) -> set[str]:

@@ -16,11 +16,22 @@ still reads and a missing file means "not verified":
   ran it (null: not part of this configuration);
 - ``games[].points[]``: ``kind``, ``rule``, ``line``, ``text`` of each coverage point (rules,
   ``if``/``elif``/``else`` arms, options, gaps; see :mod:`rulewright.engines.coverage`);
-- ``games[].worked_examples[]``: ``name``, ``passed``, ``problem``, ``errata``.
+- ``games[].worked_examples[]``: ``name``, ``passed``, ``problem``, ``errata``;
+- the run: ``profile``, ``seed``, ``versions.rulewright``, ``seconds`` and a date (``date``,
+  ``finished`` or ``started`` when the file has one, else the file's modification day), and
+  each configuration's ``examples`` (test runs), shown as the strength of the check
+  (:class:`RunInfo`).
+
+A newer version of the format (``rulewright-verify/3``) reads the same way as long as these
+fields keep their names.
+
+:func:`read_mutate_json` reads ``rulewright mutate --json``: ``spec``, ``fingerprint``,
+``profile``, ``seed`` and ``score`` (``killed``, ``survived``, ``rate``).
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 from typing import Any
@@ -62,6 +73,7 @@ class GapResult:
     message: str
     count: int
     trace: str
+    ruling: str = ""
 
 
 @define
@@ -79,6 +91,49 @@ class PointResult:
     text: str
     games: int = 0
     live_in: int = 0
+
+
+@frozen
+class RunInfo:
+    """How a verify run was made: what makes its ticks strong or weak.
+
+    Attributes:
+        profile: the verify profile ("ci", "dev", ...; "" when the file does not say).
+        seed: the run's seed, or None. version: rulewright's version, or "".
+        date: the day the run was made (YYYY-MM-DD), or "". seconds: the run's time, or None.
+        date_from_file: the date is the file's modification day (the JSON names none).
+    """
+
+    profile: str = ""
+    seed: int | None = None
+    version: str = ""
+    date: str = ""
+    seconds: float | None = None
+    date_from_file: bool = False
+
+
+@frozen
+class MutationScore:
+    """A ``rulewright mutate`` result for one spec: mutants killed of killed + survived.
+
+    Attributes:
+        killed, survived: mutant counts. profile, seed: how the mutants were verified.
+        fingerprint: the spec version mutated ("" when the file names none).
+    """
+
+    killed: int
+    survived: int
+    profile: str = ""
+    seed: int | None = None
+    fingerprint: str = ""
+
+    @property
+    def text(self) -> str:
+        """"31 of 40 mutants caught (78%)", or a sentence saying none were scored."""
+        total = self.killed + self.survived
+        if not total:
+            return "no mutant was scored"
+        return f"{self.killed} of {total} mutants caught ({self.killed / total:.0%})"
 
 
 @define
@@ -101,6 +156,9 @@ class SpecResults:
     #: the coverage points, in the file's order, and the games their counts are out of
     points: list[PointResult] = field(factory=list)
     covered_games: int = 0
+    #: configuration label -> Hypothesis examples ("test runs"), when the file says.
+    test_runs: dict[str, int] = field(factory=dict)
+    run: RunInfo = field(factory=RunInfo)
 
     def for_spec(self, current: str) -> SpecResults:
         """These results if they were made from the spec whose fingerprint is ``current``;
@@ -109,6 +167,17 @@ class SpecResults:
         if self.fingerprint == current:
             return self
         return SpecResults(stale=True)
+
+    @property
+    def configs(self) -> list[str]:
+        """The verified configurations' labels, in the file's order."""
+        seen: dict[str, None] = {}
+        for results in self.invariants.values():
+            for r in results:
+                seen.setdefault(r.config, None)
+        for label in self.coverage:
+            seen.setdefault(label, None)
+        return list(seen)
 
 
 def _status(raw: Any) -> str:
@@ -154,6 +223,9 @@ def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
     games, finished = cfg.get("games"), cfg.get("finished")
     if isinstance(games, int) and isinstance(finished, int):
         out.coverage[label] = (games, finished)
+    runs = cfg.get("examples")
+    if isinstance(runs, int) and not isinstance(runs, bool):
+        out.test_runs[label] = runs
     cov = cfg.get("coverage")
     ran = cov.get("games") if isinstance(cov, dict) else None
     if isinstance(ran, list) and len(ran) == len(out.points) and isinstance(games, int):
@@ -185,7 +257,25 @@ def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
                                   line=line if isinstance(line, int) else 0,
                                   message=str(g.get("message") or ""),
                                   count=count if isinstance(count, int) else 1,
-                                  trace=str(g.get("trace") or "")))
+                                  trace=str(g.get("trace") or ""),
+                                  ruling=str(g.get("ruling") or "")))
+
+
+def _run_info(doc: dict[str, Any], path: Path) -> RunInfo:
+    versions = doc.get("versions")
+    version = versions.get("rulewright") if isinstance(versions, dict) else None
+    seed, seconds = doc.get("seed"), doc.get("seconds")
+    date = next((str(doc[k])[:10] for k in ("date", "finished", "started")
+                 if isinstance(doc.get(k), str) and doc[k][:4].isdigit()), "")
+    from_file = not date
+    if from_file:
+        stamp = path.stat().st_mtime
+        date = datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc).date().isoformat()
+    return RunInfo(profile=str(doc.get("profile") or ""),
+                   seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+                   version=version if isinstance(version, str) else "", date=date,
+                   seconds=float(seconds) if isinstance(seconds, (int, float)) else None,
+                   date_from_file=from_file)
 
 
 def read_verify_json(path: Path) -> dict[str, SpecResults]:
@@ -204,11 +294,12 @@ def read_verify_json(path: Path) -> dict[str, SpecResults]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise RulewrightDocsError(f"{path}: not a readable verify JSON file: {err}") from None
     games = _dicts(doc.get("games")) if isinstance(doc, dict) else _dicts(doc)
+    run = _run_info(doc if isinstance(doc, dict) else {}, path)
     out: dict[str, SpecResults] = {}
     for g in games:
         if not isinstance(g.get("spec"), str):
             continue
-        res = out.setdefault(g["spec"], SpecResults())
+        res = out.setdefault(g["spec"], SpecResults(run=run))
         if isinstance(g.get("fingerprint"), str):
             res.fingerprint = g["fingerprint"]
         res.points = _points(g.get("points"))
@@ -222,4 +313,37 @@ def read_verify_json(path: Path) -> dict[str, SpecResults]:
                 res.examples.setdefault(ex["name"], []).append(
                     (", ".join(map(str, errata)), ex.get("passed") is True,
                      str(ex.get("problem") or "")))
+    return out
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def read_mutate_json(paths: list[Path]) -> dict[str, MutationScore]:
+    """Mutation scores by spec id from ``rulewright mutate --json`` files (a later file wins).
+
+    Args:
+        paths: the files; a missing one is skipped (the pages then say "not measured").
+
+    Raises:
+        RulewrightDocsError: a file exists but is not readable JSON.
+    """
+    out: dict[str, MutationScore] = {}
+    for path in paths:
+        if not path.is_file():
+            continue
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise RulewrightDocsError(f"{path}: not a readable mutate JSON file: {err}") from None
+        if not isinstance(doc, dict) or not isinstance(doc.get("spec"), str):
+            continue
+        score = doc.get("score") if isinstance(doc.get("score"), dict) else {}
+        seed = doc.get("seed")
+        out[doc["spec"]] = MutationScore(
+            killed=_count(score.get("killed")), survived=_count(score.get("survived")),
+            profile=str(doc.get("profile") or ""),
+            seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+            fingerprint=str(doc.get("fingerprint") or ""))
     return out
