@@ -5,6 +5,8 @@ Add ``"rulewright.sphinx"`` to ``extensions`` in any project's ``conf.py``. It p
 - the ``rulewright-spec`` directive (:mod:`rulewright.sphinx.directive`): one spec, rule by
   rule, with citations, highlighted code, assumptions, gaps, errata side by side, invariants
   with their verification results, a flow diagram, findings and a simulated summary;
+- the ``rulewright-overview`` directive (:mod:`rulewright.sphinx.overview`): one table of
+  every published spec with its verification status;
 - the ``rules`` Pygments lexer (:mod:`rulewright.sphinx.lexer`);
 - generated game pages (:mod:`rulewright.sphinx.pages`) when ``rulewright_game_pages`` names
   a folder.
@@ -40,9 +42,10 @@ from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.html_nodes import (depart_fold_html, flow_diagram, fold, skip_flow,
                                           visit_flow_html, visit_fold_html, visit_fold_other)
 from rulewright.sphinx.lexer import RulesLexer
+from rulewright.sphinx.overview import OverviewDirective
 from rulewright.sphinx.pages import SUFFIX, GamePageParser, write_game_pages
 
-__all__ = ["RulesLexer", "RulewrightDocsError", "SpecDirective", "setup"]
+__all__ = ["OverviewDirective", "RulesLexer", "RulewrightDocsError", "SpecDirective", "setup"]
 
 STATIC = Path(__file__).parent / "static"
 VERSION = "0.1.0"
@@ -69,6 +72,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(fold, html=(visit_fold_html, depart_fold_html), latex=other, text=other,
                  man=other, texinfo=other)
     app.add_directive("rulewright-spec", SpecDirective)
+    app.add_directive("rulewright-overview", OverviewDirective)
     app.add_lexer("rules", RulesLexer)
     app.add_css_file("rulewright.css")
     app.connect("builder-inited", _add_static)

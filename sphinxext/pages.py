@@ -115,12 +115,13 @@ def write_game_pages(app: Sphinx, config: Config | None = None) -> None:
                 stale.read_text(encoding="utf-8").startswith(MARK):
             stale.unlink()
     entries = "".join(f"   {s}\n" for s in written)
-    intro = ("One page per spec: a summary, the rules with their rulebook citations beside "
+    intro = ("One page per spec (the table below has each game's verification status): a summary, the rules with their rulebook citations beside "
              "the code, components, the flow of play, errata, invariants, findings and a "
              "simulated summary.\n\n")
     if not written:
         intro += "No specs are published yet.\n\n"
-    _write(folder / "index.rst", f"{MARK}.\n\nGames\n=====\n\n{intro}"
+    overview = ".. rulewright-overview::\n\n" if written else ""
+    _write(folder / "index.rst", f"{MARK}.\n\nGames\n=====\n\n{intro}{overview}"
            + (f".. toctree::\n   :maxdepth: 1\n\n{entries}" if written else ""))
 
 

@@ -252,20 +252,30 @@ def test_verify_results_and_trace_link(build_site: Builder, tmp_path: Path) -> N
     flat = " ".join(text.split())
     assert "VIOLATED in 3p +draw_after (hand[1] has 5 cards)" in text
     assert "held in 2p" in text
-    assert "conservation: held in 2p (3p +draw_after: n/a)" in text
-    assert "capacity: not checked (2p: not reached)" in text
+    assert "conservation: held in 2p (3p +draw_after: n/a); 2 of 8 declared configurations " \
+        "verified" in text
+    assert "capacity: not checked (2p: not reached); 1 of 8 declared configurations " \
+        "verified" in text
     assert "unknown" not in text.lower()
     assert "Verified: passes" in text
     assert "verification: 7 games" in text
     assert list((out / "_downloads").glob("*/showcase-2p-hands.json"))
     # The summary grid: one row per configuration, one column per invariant.
     grid = " ".join(section_text(out / "spec-v.html", "showcase-overview").split())
-    assert "configuration games (finished) hands_small conservation capacity" in grid
-    assert "2p 57 (51) \u2713 \u2713 n.r." in grid
+    assert "configuration games played (begun) hands_small conservation capacity" in grid
+    assert "2p 51 (57) \u2713 \u2713 n.r." in grid
     assert "3p +draw_after - \u2717 n/a -" in grid
     assert "n.r. not reached: never evaluated" in grid
-    assert "Gaps in the rulebook: 2 marked in the spec; verification reached 1" in grid
+    assert "Gaps in the rulebook: 2 marked in the spec; verification reached 1 (listed " \
+        "under Findings)" in grid
     assert "Not verified" not in flat
+    # Two of the eight configurations the spec declares: the page says which were not.
+    assert "Partly verified: 2 of 8 declared configurations Verified: 2p, 3p +draw_after. " \
+        "Never verified: 2p +draw_after, 2p v:short, 2p v:short +draw_after, 3p, 3p v:short, " \
+        "3p v:short +draw_after." in grid
+    # The strength of the check: what the file says (this one names no profile or seed).
+    assert "Strength of the check: 51 games played to the end (57 begun); run on " in grid
+    assert "mutation score: not measured" in grid
     # Results of another spec version (or of an unknown one) are never shown.
     for name in ("old", "nofp"):
         other = page_text(out / f"spec-{name}.html")

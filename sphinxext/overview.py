@@ -1,0 +1,174 @@
+"""The ``rulewright-overview`` directive: one table of every published spec.
+
+Usage (the generated ``games/index.rst`` has it; any page may)::
+
+    .. rulewright-overview::
+
+One row per spec page (the bundled specs, or ``rulewright_spec_files``): the game (linked to
+its page), players, rules citing the book, assumptions, gaps (declared / reached by
+verification / with a provisional ruling), configurations verified of those declared, worked
+examples passing of those written, and the mutation score. Verification columns come from
+``rulewright_verify_json`` and ``rulewright_mutate_json``; results of another spec version
+are not counted (the cell says so). A spec that cannot be read is a warning.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from attrs import frozen
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util.docutils import SphinxDirective
+
+from rulewright.dsl import ast
+from rulewright.dsl.compile import fingerprint
+from rulewright.engines.game import load_spec
+from rulewright.errors import RulewrightError
+from rulewright.sphinx.errors import RulewrightDocsError
+from rulewright.sphinx.nodes_util import para, table
+from rulewright.sphinx.pages import spec_files
+from rulewright.sphinx.source import header, spec_gaps, walk
+from rulewright.sphinx.verify_json import (MutationScore, SpecResults, read_mutate_json,
+                                           read_verify_json)
+
+HEADERS = ["Game", "Players", "Rules citing the book", "Assumptions",
+           "Gaps: declared / reached / ruled", "Configurations verified",
+           "Worked examples passing", "Mutation score"]
+
+
+@frozen
+class Row:
+    """One spec's line of the overview, as text (the game's cell links to its page).
+
+    Attributes:
+        page: the page's name (its spec file's stem). title: the game's title.
+    """
+
+    page: str
+    title: str
+    players: str
+    rules: str
+    assumptions: str
+    gaps: str
+    configs: str
+    examples: str
+    mutation: str
+
+
+def assumptions(spec: ast.Spec) -> int:
+    """Every assumption of the spec: free-standing ``assume`` declarations and each
+    ``assume`` clause on a declaration, rule, card, zone or erratum."""
+    return sum(len(n.assumes) for n in walk(tuple(spec.decls))
+               if isinstance(n, ast.Provenance)) + \
+        sum(1 for d in spec.decls if isinstance(d, ast.AssumeDecl))
+
+
+def spec_row(page: str, path: Path, verified: SpecResults | None,
+             mutation: MutationScore | None) -> Row:
+    """The overview row of one spec.
+
+    Args:
+        verified: its verify results (None: none given). mutation: its mutation score.
+
+    Raises:
+        RulewrightError: the spec cannot be read; RulewrightDocsError: it has no header.
+    """
+    from rulewright.sphinx.directive import declared_configs
+
+    spec = load_spec(path)
+    game = header(spec)
+    if game is None:
+        raise RulewrightDocsError(f"{path} has no 'game' header")
+    lo, hi = game.players
+    rules = [d for d in spec.decls if isinstance(d, ast.RuleDecl)]
+    gaps = spec_gaps(spec)
+    ruled = sum(1 for g in gaps if g.ruling)
+    examples = [d for d in spec.decls if isinstance(d, ast.ExampleDecl)]
+    current = fingerprint(spec)
+    results = verified.for_spec(current) if verified is not None else None
+    declared = declared_configs(path)
+    if results is None or (not results.invariants and not results.stale):
+        reached, configs = "-", f"none of {len(declared)}"
+        passing = f"not run ({len(examples)} written)" if examples else "none written"
+    elif results.stale:
+        reached, configs = "?", "results of another spec version"
+        passing = f"? of {len(examples)}"
+    else:
+        lines = {g.line for g in gaps}
+        reached = str(len({g.line for g in results.gaps if g.kind == "gap" and g.line in lines}))
+        done = set(results.configs)
+        configs = f"{sum(1 for c in declared if c in done)} of {len(declared)}"
+        ok = sum(1 for e in examples if results.examples.get(e.name)
+                 and all(passed for _er, passed, _p in results.examples[e.name]))
+        passing = f"{ok} of {len(examples)}" if examples else "none written"
+    if mutation is not None and mutation.fingerprint and mutation.fingerprint != current:
+        mutation = None
+    return Row(page=page, title=game.title, players=f"{lo}-{hi}" if lo != hi else str(lo),
+               rules=f"{sum(1 for r in rules if r.prov.cites)} of {len(rules)}",
+               assumptions=str(assumptions(spec)),
+               gaps=f"{len(gaps)} / {reached} / {ruled}", configs=configs, examples=passing,
+               mutation=mutation.text if mutation is not None else "not measured")
+
+
+class OverviewDirective(SphinxDirective):
+    """A table of every published spec with its verification status."""
+
+    has_content = False
+    required_arguments = 0
+    optional_arguments = 0
+
+    def _docname(self) -> str:
+        current = getattr(self.env, "current_document", None)
+        name = getattr(current, "docname", None) or getattr(self.env, "docname", "")
+        return str(name)
+
+    def run(self) -> list[nodes.Node]:
+        """The table, or a warning at the directive's line."""
+        try:
+            files = spec_files(self.config, self.env.srcdir)
+            verified: dict[str, SpecResults] = {}
+            given = self.config.rulewright_verify_json
+            if given:
+                path = Path(self.env.srcdir, given)
+                self.env.note_dependency(str(path))
+                verified = read_verify_json(path)
+            mutate = self.config.rulewright_mutate_json
+            mfiles = [Path(self.env.srcdir, f) for f in
+                      ([mutate] if isinstance(mutate, str) else list(mutate)) if f]
+            for f in mfiles:
+                self.env.note_dependency(str(f))
+            scores = read_mutate_json(mfiles)
+            rows = []
+            for name, path in files.items():
+                self.env.note_dependency(str(path))
+                spec_id = self._spec_id(path)
+                rows.append(spec_row(name, path, verified.get(spec_id),
+                                     scores.get(spec_id)))
+        except (RulewrightDocsError, RulewrightError) as err:
+            return [self.state.document.reporter.warning(f"rulewright-overview: {err}",
+                                                         line=self.lineno)]
+        cells = [[self._link(r), r.players, r.rules, r.assumptions, r.gaps, r.configs,
+                  r.examples, r.mutation] for r in rows]
+        tbl = table(HEADERS, cells, classes=["rw-overview-table"],
+                    widths=[4, 2, 2, 2, 3, 3, 3, 3])
+        box = nodes.container(classes=["rw-wide"])
+        box += tbl
+        note = para("Rules citing the book: rules that quote a rulebook sentence, of all "
+                    "rules. Gaps: places the book is silent that the spec marks / that "
+                    "verification reached / that carry a provisional ruling (not the book's). "
+                    "Configurations: player counts, variants, errata and editions verified, of "
+                    "those the spec declares. Mutation score: small rule changes verification "
+                    "caught (rulewright mutate).", classes=["rw-legend"])
+        return [box, note]
+
+    @staticmethod
+    def _spec_id(path: Path) -> str:
+        game = header(load_spec(path))
+        return game.id if game is not None else path.stem
+
+    def _link(self, row: Row) -> nodes.Node:
+        ref = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget=row.page,
+                                    refexplicit=True, refdoc=self._docname(), refwarn=True)
+        ref += nodes.inline(row.title, row.title)
+        return para(ref)
