@@ -37,7 +37,8 @@ from rulewright.sphinx.pages import spec_files
 from rulewright.sphinx.render_game import components_section, overview_section
 from rulewright.sphinx.render_play import PlayReport, findings_section, play, simulation_section
 from rulewright.sphinx.render_summary import summary_nodes
-from rulewright.sphinx.render_rules import (Page, errata_section, examples_section,
+from rulewright.sphinx.render_errata import errata_section
+from rulewright.sphinx.render_rules import (Page, examples_section,
                                             invariants_section, rules_section)
 from rulewright.sphinx.source import header
 from rulewright.sphinx.verify_json import (MutationScore, SpecResults, read_mutate_json,
@@ -226,7 +227,7 @@ class SpecDirective(SphinxDirective):
             elif name == "examples":
                 part = examples_section(page)
             elif name == "errata":
-                part = errata_section(page)
+                part = errata_section(page, str(path), games)
             elif name == "invariants":
                 part = invariants_section(page, [(t.name, t.total, ", ".join(t.decl.holders))
                                                  for t in machine.tokens])

@@ -148,7 +148,7 @@ class OverviewDirective(SphinxDirective):
         except (RulewrightDocsError, RulewrightError) as err:
             return [self.state.document.reporter.warning(f"rulewright-overview: {err}",
                                                          line=self.lineno)]
-        cells = [[self._link(r), r.players, r.rules, r.assumptions, r.gaps, r.configs,
+        cells: list[list[str | nodes.Node]] = [[self._link(r), r.players, r.rules, r.assumptions, r.gaps, r.configs,
                   r.examples, r.mutation] for r in rows]
         tbl = table(HEADERS, cells, classes=["rw-overview-table"],
                     widths=[4, 2, 2, 2, 3, 3, 3, 3])
@@ -169,6 +169,6 @@ class OverviewDirective(SphinxDirective):
 
     def _link(self, row: Row) -> nodes.Node:
         ref = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget=row.page,
-                                    refexplicit=True, refdoc=self._docname(), refwarn=True)
+                                    refexplicit=True, refdoc=self._docname(), refwarn=False)
         ref += nodes.inline(row.title, row.title)
         return para(ref)

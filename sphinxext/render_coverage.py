@@ -27,7 +27,7 @@ def coverage_nodes(verified: SpecResults, rule: str, first: int, last: int) -> l
     if not head or verified.stale:
         return []
     total = verified.covered_games
-    text = f"ran in {head[0].games} of {total} verified games"
+    text = f"ran in {head[0].games} of the {total} games verification began"
     if arms:
         ran = sum(1 for p in arms if p.games)
         text += f"; {ran} of {len(arms)} branches, options and gaps ran"

@@ -183,12 +183,22 @@ def simulation_section(page: Page, reports: list[PlayReport]) -> nodes.section:
         w, lo, hi = s.wins[0] if s.wins else (0.0, 0.0, 1.0)
         first = f"{_pct(w)} ({_pct(lo)} to {_pct(hi)}); fair {_pct(1 / r.players)}" \
             if finished else "-"
-        rows.append([str(r.players), f"{s.games} ({finished} finished)",
+        rows.append([str(r.players), f"{s.games} ({finished} ended normally)",
                      f"{s.turns[0]:.1f} ({s.turns[1]} to {s.turns[2]})",
                      f"{s.steps[0]:.1f}", spread, sd, first])
     sec += table(["Players", "Games", "Turns per game: mean (range)", "Actions per game",
                   "Mean score by seat", "Largest score s.d.",
                   "First player wins (95% interval)"], rows, classes=["rw-sim"])
+    for r in reports:
+        stopped = sum(r.findings.values())
+        if stopped:
+            why = "; ".join(f"{n} at the {kind} in rule {rule} (line {line}): {msg}"
+                            for (kind, rule, line, msg), n in r.findings.most_common())
+            sec += para(strong(f"{plural(r.players, 'player')}: "),
+                        f"{stopped} of {r.summary.games} games stopped at a finding "
+                        f"instead of ending normally, so they are left out of the scores "
+                        f"and win shares ({why}; see Findings in simulated games).",
+                        classes=["rw-stopped"])
     for r in reports:
         s = r.summary
         if not s.scores:

@@ -147,7 +147,14 @@ def trace_link(page: Page, trace: str, text: str) -> nodes.Node:
                                           refdomain="", reftype="download")
         ref += nodes.literal(text, text)
         return ref
-    return literal(trace or "no trace file")
+    if not trace:
+        return nodes.inline("", "no trace file was recorded")
+    # a path that is not a link would read as one: say why it is plain text
+    out = nodes.inline("", "")
+    out += literal(os.path.basename(trace))
+    out += nodes.Text(" (the trace file was not available to this build: find it where "
+                      "verify ran)")
+    return out
 
 
 def trace_links(page: Page, results: list[InvariantResult]) -> list[nodes.Node]:
@@ -313,31 +320,6 @@ def _changes(page: Page, sub: nodes.Element, diffs: list[DeclDiff],
             sub.extend(gap_nodes(new.body))
 
 
-def errata_section(page: Page) -> nodes.section | None:
-    """Each erratum (date, source, citation, then each declaration it changes as a diff
-    against the spec as written), then each edition with what it selects."""
-    errata = [d for d in page.spec.decls if isinstance(d, ast.ErratumDecl)]
-    editions = [d for d in page.spec.decls if isinstance(d, ast.EditionDecl)]
-    if not errata and not editions:
-        return None
-    sec = section(page.rid("errata"), "Errata and editions" if editions else "Errata")
-    for e in errata:
-        sub = section(page.rid("erratum", e.name), f"erratum {e.name}: {e.title}", "rw-erratum")
-        sub += para(strong("Date: "), e.date, "   ", strong("Source: "), e.source)
-        sub.extend(cite_nodes(e.prov.cites, page.language))
-        sub.extend(provenance_nodes(e.prov))
-        diffs = declaration_diffs(page.spec, ((), ()), ((e.name,), ()),
-                                  before_label="as written",
-                                  after_label=f"erratum {e.name} {e.date}, {e.source}")
-        _changes(page, sub, diffs, e)
-        if not diffs:
-            sub += para("This erratum changes no declaration.")
-        sec += sub
-    for ed in editions:
-        sec += edition_section(page, ed)
-    return sec
-
-
 def edition_section(page: Page, ed: ast.EditionDecl) -> nodes.section:
     """One edition: date, source, citation, its errata (linked) and variants, and, when it
     selects more than one erratum or any variant, its combined diff against the spec as
@@ -374,7 +356,7 @@ def invariant_scope(d: ast.InvariantDecl) -> str:
     if d.phase == "during" and d.rule:
         return f"checked after every step while rule {d.rule} runs"
     if d.phase == "after" and d.rule:
-        return f"checked each time rule {d.rule} has finished"
+        return f"checked after every step once rule {d.rule} has run, to the end of the game"
     return "checked after every step"
 
 

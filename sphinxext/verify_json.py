@@ -339,7 +339,8 @@ def read_mutate_json(paths: list[Path]) -> dict[str, MutationScore]:
             raise RulewrightDocsError(f"{path}: not a readable mutate JSON file: {err}") from None
         if not isinstance(doc, dict) or not isinstance(doc.get("spec"), str):
             continue
-        score = doc.get("score") if isinstance(doc.get("score"), dict) else {}
+        raw = doc.get("score")
+        score: dict[str, Any] = raw if isinstance(raw, dict) else {}
         seed = doc.get("seed")
         out[doc["spec"]] = MutationScore(
             killed=_count(score.get("killed")), survived=_count(score.get("survived")),

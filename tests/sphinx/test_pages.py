@@ -61,7 +61,7 @@ def test_page_shows_every_rule_cite_erratum_and_gap(site: Path, spec_file: Path)
             for a in d.prov.assumes:
                 assert a.value in rule
         if isinstance(d, ast.ErratumDecl):
-            assert f"erratum {d.name}: {d.title}" in text
+            assert f"Erratum: {d.title}" in text
             assert d.date in text and d.source in text
             errata = section_text(html_page, _rid(game, "erratum", d.name))
             for r in d.rules:
@@ -380,19 +380,19 @@ def test_each_rule_shows_its_coverage_from_the_verify_json(build_site: Builder,
     html_page = out / "spec-cover.html"
     play = " ".join(section_text(html_page, "cover-rule-play").split())
     # rule play: 12 places (over 2p, 3p, each with and without the variant); 3 cannot run
-    assert (f"Coverage: ran in {games_of('rule', 12)} of {total} verified games; "
+    assert (f"Coverage: ran in {games_of('rule', 12)} of the {total} games verification began; "
             "9 of 12 branches, options and gaps ran") in play
     assert ('line 15: elif r > 10 - never run line 20: if total > 50 - never run '
             'line 20: gap "the total passes 50" - never run') in play
     act = " ".join(section_text(html_page, "cover-rule-act").split())
-    assert (f"Coverage: ran in {games_of('rule', 24)} of {total} verified games; "
+    assert (f"Coverage: ran in {games_of('rule', 24)} of the {total} games verification began; "
             "2 of 4 branches, options and gaps ran") in act
     assert 'line 27: option "give" - never run line 29: pass "skip" - never run' in act
     unused = " ".join(section_text(html_page, "cover-rule-unused").split())
-    assert f"Coverage: ran in 0 of {total} verified games" in unused
+    assert f"Coverage: ran in 0 of the {total} games verification began" in unused
     # rule extra_rule runs only with the variant: its count is of all games even so
     extra = " ".join(section_text(html_page, "cover-rule-extra-rule").split())
     assert 0 < games_of("rule", 33) < total
-    assert f"Coverage: ran in {games_of('rule', 33)} of {total} verified games" in extra
+    assert f"Coverage: ran in {games_of('rule', 33)} of the {total} games verification began" in extra
     scoring = " ".join(section_text(html_page, "cover-scoring").split())
-    assert f"Coverage: ran in {games_of('scoring', 36)} of {total} verified games" in scoring
+    assert f"Coverage: ran in {games_of('scoring', 36)} of the {total} games verification began" in scoring

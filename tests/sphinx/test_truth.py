@@ -1,0 +1,185 @@
+"""The pages tell the truth: partial verification, the strength of a check, gaps and scoped
+invariants described as the spec declares them, and the overview table of every game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulewright.cli.docs_cmd import partial_warnings
+from rulewright.dsl.compile import fingerprint
+from rulewright.engines.game import load_spec, spec_path
+from rulewright.sphinx.render_errata import wording_pairs
+from rulewright.sphinx.render_play import gap_intro
+from rulewright.sphinx.render_rules import invariant_scope
+from rulewright.sphinx.source import SpecGap, spec_gaps
+from rulewright.sphinx.verify_json import MutationScore, read_mutate_json, read_verify_json
+from rulewright.dsl import ast
+from tests.sphinx.conftest import Builder, page_text, section_text
+
+SHOWCASE = Path(__file__).parent / "roots" / "test-rulewright" / "showcase.rules"
+
+
+def _verify_doc(fp: str) -> dict[str, object]:
+    return {"format": "rulewright-verify/3", "profile": "ci", "seed": 77, "seconds": 1.5,
+            "versions": {"rulewright": "9.9.9", "hypothesis": "6", "python": "3"},
+            "date": "2026-11-30T10:00:00Z",
+            "games": [{"spec": "showcase", "fingerprint": fp, "source": str(SHOWCASE),
+                       "configs": [
+                           {"label": "2p", "players": 2, "examples": 5, "games": 12,
+                            "finished": 10, "status": {"spec:hands_small": "held"},
+                            "violations": [],
+                            "gaps": [{"kind": "gap", "rule": "play_card", "line": 41,
+                                      "message": "x", "count": 3, "trace": None}]},
+                           {"label": "3p", "players": 3, "examples": 4, "games": 9,
+                            "finished": 9, "status": {"spec:hands_small": "held"},
+                            "violations": [], "gaps": []}],
+                       "worked_examples": [{"name": "high_card", "passed": True,
+                                            "errata": []}]}]}
+
+
+def test_the_run_is_read_tolerantly_from_a_newer_format(tmp_path: Path) -> None:
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(_verify_doc("f")), encoding="utf-8")
+    res = read_verify_json(path)["showcase"]
+    assert (res.run.profile, res.run.seed, res.run.version, res.run.date,
+            res.run.date_from_file) == ("ci", 77, "9.9.9", "2026-11-30", False)
+    assert res.test_runs == {"2p": 5, "3p": 4}
+    assert res.configs == ["2p", "3p"]
+    assert res.gaps[0].ruling == ""
+
+
+def test_mutation_scores_are_read_by_spec(tmp_path: Path) -> None:
+    a = tmp_path / "a.json"
+    a.write_text(json.dumps({"format": "rulewright-mutate/1", "spec": "braff", "profile": "ci",
+                             "seed": 3, "fingerprint": "abc",
+                             "score": {"killed": 31, "survived": 9, "rate": 0.775}}),
+                 encoding="utf-8")
+    scores = read_mutate_json([a, tmp_path / "missing.json"])
+    assert scores == {"braff": MutationScore(31, 9, "ci", 3, "abc")}
+    assert scores["braff"].text == "31 of 40 mutants caught (78%)"
+    assert MutationScore(0, 0).text == "no mutant was scored"
+
+
+def test_gaps_include_scoring_then_gap_and_rulings() -> None:
+    love = spec_gaps(load_spec(spec_path("love_letter")))
+    assert [g for g in love if g.owner == "scoring"] == [SpecGap(
+        "scoring", 214, "the rulebook does not say who wins the round when the tied players' "
+        "discarded cards total the same value")]
+    braff = spec_gaps(load_spec(spec_path("braff")))
+    assert len(braff) == 7 and sum(1 for g in braff if g.ruling) == 4
+    medals = next(g for g in braff if g.line == 427)
+    assert medals.ruling == "the player takes what is left of that family's medals"
+
+
+def test_gap_intro_is_true_for_each_mix() -> None:
+    assert gap_intro(3, 0).endswith("A game that reaches one ends there with a finding "
+                                    "instead of a guess.")
+    assert "Each has a provisional ruling" in gap_intro(2, 2)
+    assert "ends there" not in gap_intro(2, 2)
+    assert "1 of the 3 have a provisional ruling" in gap_intro(3, 1)
+
+
+@pytest.mark.parametrize("spec_name, inv, text", [
+    ("snapshot", "dice_on_habitat_first",
+     "checked after every step while rule preparation runs"),
+    ("perfect_shot", "piles_by_habitat",
+     "checked after every step once rule setup has run, to the end of the game"),
+])
+def test_scoped_invariants_are_labelled_by_their_rule(spec_name: str, inv: str,
+                                                      text: str) -> None:
+    spec = load_spec(spec_path(spec_name))
+    decl = next(d for d in spec.decls if isinstance(d, ast.InvariantDecl) and d.name == inv)
+    assert invariant_scope(decl) == text
+
+
+def test_docs_warns_about_partial_results() -> None:
+    doc = _verify_doc("f")
+    assert partial_warnings(doc) == [
+        "rulewright docs: warning: showcase: the results cover 2 of its 8 declared "
+        "configurations (never verified: 2p +draw_after, 2p v:short, 2p v:short +draw_after, "
+        "3p +draw_after, 3p v:short, 3p v:short +draw_after); its page says so"]
+
+
+CONF = '''extensions = ["rulewright.sphinx"]
+project = "overview test"
+html_theme = "alabaster"
+graphviz_output_format = "svg"
+rulewright_simulate_games = 0
+smartquotes = False
+rulewright_spec_files = ["specs/showcase.rules", "specs/tiny.rules"]
+rulewright_verify_json = "verify.json"
+rulewright_mutate_json = ["mutate.json"]
+'''
+
+
+def test_overview_table_and_strength_of_the_check(build_site: Builder) -> None:
+    fp = fingerprint(load_spec(SHOWCASE))
+    mutate = {"format": "rulewright-mutate/1", "spec": "showcase", "fingerprint": fp,
+              "profile": "ci", "seed": 5, "score": {"killed": 6, "survived": 2, "rate": 0.75}}
+    page = ("Spec\n====\n\n.. rulewright-spec:: showcase\n   :players: all\n   :sections: "
+            "overview, findings\n")
+    out = build_site({"spec-overview": "Games\n=====\n\n.. rulewright-overview::\n",
+                      "spec-showcase": page},
+                     {"conf.py": CONF, "verify.json": json.dumps(_verify_doc(fp)),
+                      "mutate.json": json.dumps(mutate)})
+    table = " ".join(page_text(out / "spec-overview.html").split())
+    head = ("Game Players Rules citing the book Assumptions Gaps: declared / reached / ruled "
+            "Configurations verified Worked examples passing Mutation score")
+    assert head in table
+    tiny = load_spec(Path(__file__).parents[2] / "tests" / "specs" / "tiny.rules")
+    tiny_title = next(d for d in tiny.decls if isinstance(d, ast.Game)).title
+    # showcase: 3 cited rules; 2 assumptions; gaps at lines 41 and 73, line 41 reached, no
+    # ruling; 2 of the 8 configurations; its one example passed; 6 of 8 mutants.
+    assert "Kártyacsata 2-3 3 of 3 2 2 / 1 / 0 2 of 8 1 of 1 6 of 8 mutants caught (75%)" \
+        in table
+    assert f"{tiny_title} " in table and "not measured" in table
+    # a game's cell links to its page when the site has one named after the spec file
+    # (the generated games/ folder); here the page is spec-showcase, so the title is text
+    assert 'href="showcase.html"' not in (out / "spec-overview.html").read_text("utf-8")
+    summary = " ".join(section_text(out / "spec-showcase.html", "showcase-overview").split())
+    assert "Strength of the check: profile ci; 9 test runs; 19 games played to the end " \
+        "(21 begun); seed 77; run on 2026-11-30; rulewright 9.9.9; mutation score: 6 of 8 " \
+        "mutants caught (75%) (profile ci, seed 5)." in summary
+    assert "Partly verified: 2 of 8 declared configurations" in summary
+
+
+def test_an_erratum_reads_in_the_book_s_words_first(build_site: Builder) -> None:
+    love = spec_path("love_letter")
+    page = ("Love\n====\n\n.. rulewright-spec:: specs/love_letter.rules\n   :simulate: 3\n"
+            "   :sections: errata\n")
+    out = build_site({"spec-love": page})
+    text = " ".join(section_text(out / "spec-love.html",
+                                 "love-letter-erratum-z-man-2019").split())
+    assert text.startswith("Erratum: Love Letter, Z-Man Games edition (2019)")
+    words, play, code = (text.index(h) for h in ("The book's words", "What changes in play",
+                                                  "The code"))
+    assert words < play < code
+    # a rule the erratum adds: no sentence before, the Chancellor's card text after
+    assert "Chancellor (a rule) As printed (no sentence) With the erratum (2019) Draw 2 cards. Keep 1 " \
+        "card and put your other 2 cards on the bottom of the deck in any order." in text
+    assert "Countess (a worked example) As printed If you have this card and the King or Prince in " \
+        "your hand, you must discard this card." in text
+    assert "Measured like rulewright diff: 2 players, 3 random games per side on seeds 0 to 2." \
+        in text
+    assert "Worked example \u201cA Chancellor keeps one card of three\u201d exists only with " \
+        "the erratum." in text
+    assert "Gap closed: the rulebook does not say who wins the round when the tied players' " \
+        "discarded cards total the same value" in text
+    assert "Show the code: 13 changed declarations as diffs against the spec as written" in text
+    assert love.is_file()
+
+
+def test_wording_pairs_name_each_change_by_its_book_sections() -> None:
+    spec = load_spec(spec_path("love_letter"))
+    erratum = next(d for d in spec.decls if isinstance(d, ast.ErratumDecl))
+    pairs = wording_pairs(spec, erratum)
+    assert [(h, len(b), len(a)) for h, b, a in pairs] == [
+        ("Spy (a counter)", 0, 1), ("Taking a Turn; Playing the Game; Spy (a rule)", 1, 2),
+        ("Chancellor (a rule)", 0, 1), ("End of a Round; Deck Runs Out; Spy (a rule)", 1, 3),
+        ("End of a Round; Deck Runs Out; Spy (the scoring)", 2, 3),
+        ("End of a Round; Deck Runs Out (a worked example)", 1, 1),
+        ("Countess (a worked example)", 1, 1),
+        ("Spy (a worked example)", 0, 1), ("Chancellor (a worked example)", 0, 1)]
