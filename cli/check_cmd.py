@@ -17,6 +17,7 @@ from rulewright.dsl.patch import apply_patches
 from rulewright.dsl.check import check
 from rulewright.dsl.compile import compile_checked, compile_spec
 from rulewright.dsl.listing import machine_listing
+from rulewright.engines.book import Coverage, find_rulebook, match_cites, read_book
 from rulewright.engines.game import NotUtf8Error, display_path, load_spec, spec_path
 from rulewright.errors import Diagnostic, SpecError, UsageError
 
@@ -44,6 +45,14 @@ def register(sub: Any) -> None:
                         "Python code of RULE (default: every rule), each line with its spec line")
     p.add_argument("--players", type=positive, default=None, metavar="N",
                    help="with --listing: compile for N players (default: the smallest count)")
+    p.add_argument("--book", nargs="?", const="", metavar="FILE", type=str,
+                   help="also read the rulebook's text (FILE, or without FILE the spec's own "
+                        "rulebook file found by name beside the spec or in a shared/rulebooks "
+                        "folder above it) and list, in book order with their sections, the "
+                        "sentences no cite quotes and no 'uncited' declares; a quote the book "
+                        "does not have is an error")
+    p.add_argument("--books", type=Path, metavar="DIR",
+                   help="like --book, for every spec named: each one's rulebook file from DIR")
     p.add_argument("--max-diagnostics", type=positive, default=MAX_SHOWN, metavar="N",
                    help=f"print at most N diagnostics per spec (default {MAX_SHOWN}); the count "
                         "and --json still cover every one")
@@ -128,6 +137,81 @@ def _listing(args: argparse.Namespace) -> int:
     return 0
 
 
+def book_file(args: argparse.Namespace, path: Path, spec: ast.Spec) -> Path | None:
+    """The rulebook text ``--book``/``--books`` asks for, or None when neither is given.
+
+    Raises:
+        UsageError: the file named, or the spec's own rulebook file, cannot be found.
+    """
+    if args.book is None and args.books is None:
+        return None
+    if args.book:
+        given = Path(args.book)
+        if not given.is_file():
+            raise UsageError(f"--book {args.book}: no such file")
+        return given
+    game = next((d for d in spec.decls if isinstance(d, ast.Game)), None)
+    name = game.rulebook if game is not None else ""
+    if args.books is not None and not args.books.is_dir():
+        raise UsageError(f"--books {args.books}: no such folder")
+    found = find_rulebook(path, name, args.books)
+    if found is None:
+        where = args.books if args.books is not None else \
+            "beside the spec or in a shared/rulebooks folder above it"
+        raise UsageError(f"{display_path(path)}: its rulebook {name!r} is not a text file "
+                         f"found in {where}; name the file with --book FILE")
+    return found
+
+
+def book_coverage(book: Path, spec: ast.Spec) -> Coverage:
+    """The spec's cites matched against the book's sentences.
+
+    Raises:
+        UsageError: the book is not readable UTF-8 text.
+    """
+    try:
+        text = read_book(book, sections=[c.section for d in spec.decls
+                                         for c in getattr(getattr(d, "prov", None), "cites", ())])
+    except (OSError, UnicodeDecodeError) as err:
+        raise UsageError(f"--book {book}: cannot be read as UTF-8 text ({err})") from None
+    return match_cites(text, spec)
+
+
+def book_diagnostics(cov: Coverage) -> list[Diagnostic]:
+    """An error per quote, and per ``uncited`` declaration, that the book does not have."""
+    out = [Diagnostic(u.cite.span, f"this quote ({u.where}) is not in the rulebook "
+                                   f"{cov.book.name}: a quote must be the book's words",
+                      "copy the sentence from the book (a typo breaks the link to it)")
+           for u in cov.broken]
+    out += [Diagnostic(d.span, f"the book {cov.book.name} has no such sentence to leave "
+                               "uncited", "copy the sentence from the book")
+            for d in cov.unknown_declared]
+    return sorted(out, key=lambda d: (d.span.line, d.span.column))
+
+
+def book_lines(cov: Coverage) -> list[str]:
+    """The summary line and, in book order under their sections, each uncited sentence."""
+    book = cov.book
+    uncited = cov.uncited()
+    lines = [f"  book {book.name}: {len(book.sentences)} sentences, {len(cov.cited)} cited, "
+             f"{len(cov.declared)} declared uncited, {len(uncited)} uncited"]
+    section = None
+    for s in uncited:
+        if s.section != section:
+            section = s.section
+            lines.append(f"    {section or '(before the first heading)'}")
+        lines.append(f"      line {s.line}: {s.text}")
+    return lines
+
+
+def book_json(cov: Coverage) -> dict[str, Any]:
+    """The ``book`` entry of ``check --json``."""
+    return {"file": cov.book.name, "sentences": len(cov.book.sentences),
+            "cited": len(cov.cited), "declared": len(cov.declared),
+            "uncited": [{"section": s.section, "line": s.line, "text": s.text}
+                        for s in cov.uncited()]}
+
+
 def run(args: argparse.Namespace) -> int:
     """Check each spec; print every diagnostic with its caret.
 
@@ -154,10 +238,17 @@ def run(args: argparse.Namespace) -> int:
         except NotUtf8Error as err:  # that file's error; the other files are still checked
             diags = [err.diagnostic]
             source = Path(path).read_text(encoding="utf-8", errors="replace")
+        cov: Coverage | None = None
+        if spec is not None and not any(d.severity == "error" for d in diags):
+            book = book_file(args, path, spec)
+            if book is not None:
+                cov = book_coverage(book, spec)
+                diags = diags + book_diagnostics(cov)
         errors = [d for d in diags if d.severity == "error"]
         failed |= bool(errors)
         if args.json:
             report.append({"spec": str(path), "ok": not errors,
+                           **({"book": book_json(cov)} if cov is not None else {}),
                            "editions": editions(spec) if spec is not None else [],
                            "diagnostics": [
                 {"severity": d.severity, "file": d.span.path, "line": d.span.line,
@@ -177,6 +268,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{display_path(path)}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
         if spec is not None and not errors:
             for line in edition_lines(spec):
+                print(line)
+        if cov is not None:
+            for line in book_lines(cov):
                 print(line)
     if args.json:
         print(json.dumps({"format": FORMAT, "specs": report}, indent=1))

@@ -528,6 +528,28 @@ class AssumeDecl:
 
 
 @frozen
+class UncitedDecl:
+    """``uncited "Section" "sentence" because "reason"``: a rulebook sentence the spec
+    leaves uncited on purpose (a heading, flavour, credits, an illustration's caption), so
+    ``rulewright check --book`` does not list it (see :mod:`rulewright.engines.book`).
+
+    Attributes:
+        section: the book's section heading. quote: the sentence (or a part of it).
+        reason: why no rule encodes it.
+    """
+
+    span: Span
+    section: str
+    quote: str
+    reason: str
+
+    @property
+    def name(self) -> str:
+        """The quote: declarations are told apart by (kind, name)."""
+        return self.quote
+
+
+@frozen
 class EnumDecl:
     """``enum family { cat horse dog }``: symbols usable as values and as index dimensions."""
 
@@ -887,7 +909,7 @@ class EditionDecl:
 
 Decl = Union[Game, VariantDecl, AssumeDecl, EnumDecl, CardDecl, ZoneDecl, VarDecl, TokenDecl,
              TableDecl, FunctionDecl, RuleDecl, ScoringDecl, InvariantDecl, ErratumDecl,
-             ExampleDecl, EditionDecl]
+             ExampleDecl, EditionDecl, UncitedDecl]
 
 
 @frozen

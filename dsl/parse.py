@@ -144,6 +144,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         return ast.VariantDecl(self.s(meta), str(c[0]), _unquote(c[1]), _prov(c[2:]),
                                _opt(c, "patches") or ())
 
+    def uncited_decl(self, meta: Meta, c: list[Any]) -> ast.UncitedDecl:
+        return ast.UncitedDecl(self.s(meta), _unquote(c[0]), _unquote(c[1]), _unquote(c[2]))
+
     def assume_decl(self, meta: Meta, c: list[Any]) -> ast.AssumeDecl:
         return ast.AssumeDecl(self.s(meta), str(c[0]).split()[-1], _unquote(c[1]), _prov(c[2:]))
 

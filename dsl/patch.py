@@ -47,6 +47,7 @@ def decl_key(d: ast.Decl) -> tuple[str, str]:
 
 _KINDS: dict[type, str] = {
     ast.VariantDecl: "variant", ast.AssumeDecl: "assume", ast.EnumDecl: "enum",
+    ast.UncitedDecl: "uncited",
     ast.CardDecl: "card", ast.ZoneDecl: "zone", ast.VarDecl: "var", ast.TokenDecl: "token",
     ast.TableDecl: "table", ast.FunctionDecl: "function", ast.RuleDecl: "rule",
     ast.InvariantDecl: "invariant", ast.ExampleDecl: "example", ast.ErratumDecl: "erratum",

@@ -211,7 +211,7 @@ def test_showcase_details(site: Path) -> None:
     # Simulation summary: 3 games per player count, 2 and 3 players.
     assert "(uniform over legal actions), seeds 0 to 2, per player count" in flat
     assert "fair 50%" in flat
-    assert re.search(r" 3 3 \([0-3] finished\) ", flat)
+    assert re.search(r" 3 3 \([0-3] ended normally\) ", flat)
     # The flow diagram was rendered to SVG from the machine graph.
     svgs = list((site / "_images").glob("graphviz-*.svg"))
     assert any("play_card" in p.read_text(encoding="utf-8") for p in svgs)
