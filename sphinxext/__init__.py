@@ -7,6 +7,8 @@ Add ``"rulewright.sphinx"`` to ``extensions`` in any project's ``conf.py``. It p
   with their verification results, a flow diagram, findings and a simulated summary;
 - the ``rulewright-overview`` directive (:mod:`rulewright.sphinx.overview`): one table of
   every published spec with its verification status;
+- the ``rulewright-book`` directive (:mod:`rulewright.sphinx.book_page`): a rulebook's
+  text, each sentence marked cited (linked), declared uncited or uncited;
 - the ``rules`` Pygments lexer (:mod:`rulewright.sphinx.lexer`);
 - generated game pages (:mod:`rulewright.sphinx.pages`) when ``rulewright_game_pages`` names
   a folder.
@@ -14,7 +16,9 @@ Add ``"rulewright.sphinx"`` to ``extensions`` in any project's ``conf.py``. It p
 Configuration values:
 
 ``rulewright_game_pages`` (``None``)
-    folder, relative to the source dir, to write one page per bundled spec into.
+    folder, relative to the source dir, to write one page per bundled spec into, with the
+    overview table in its ``index``, and a ``book-<name>`` page per spec whose rulebook
+    text is found beside it or in a ``shared/rulebooks`` folder above it.
 ``rulewright_spec_files`` (``[]``)
     spec files (relative to the source dir) to publish instead of the bundled specs; a page
     is named after its file (letters, digits, ``_`` and ``-``).
@@ -37,6 +41,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
+from rulewright.sphinx.book_page import BookDirective
 from rulewright.sphinx.directive import SpecDirective
 from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.html_nodes import (depart_fold_html, flow_diagram, fold, skip_flow,
@@ -45,7 +50,7 @@ from rulewright.sphinx.lexer import RulesLexer
 from rulewright.sphinx.overview import OverviewDirective
 from rulewright.sphinx.pages import SUFFIX, GamePageParser, write_game_pages
 
-__all__ = ["OverviewDirective", "RulesLexer", "RulewrightDocsError", "SpecDirective", "setup"]
+__all__ = ["BookDirective", "OverviewDirective", "RulesLexer", "RulewrightDocsError", "SpecDirective", "setup"]
 
 STATIC = Path(__file__).parent / "static"
 VERSION = "0.1.0"
@@ -73,6 +78,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                  man=other, texinfo=other)
     app.add_directive("rulewright-spec", SpecDirective)
     app.add_directive("rulewright-overview", OverviewDirective)
+    app.add_directive("rulewright-book", BookDirective)
     app.add_lexer("rules", RulesLexer)
     app.add_css_file("rulewright.css")
     app.connect("builder-inited", _add_static)

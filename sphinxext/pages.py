@@ -66,6 +66,17 @@ def game_page(name: str) -> str:
             f".. rulewright-spec:: {name}\n   :page-title:\n")
 
 
+def book_page(name: str) -> str:
+    """The reST source of one rulebook's page (``book-<name>``): only the checked name.
+
+    Raises:
+        RulewrightDocsError: ``name`` is not a :data:`PAGE_NAME`.
+    """
+    name = page_name(name)
+    return (f"{MARK} from the spec {name}.rules and its rulebook: edit the spec, not this "
+            f"file.\n\n.. rulewright-book:: {name}\n")
+
+
 def spec_files(config: Config, srcdir: str | Path) -> dict[str, Path]:
     """Page name -> spec file: ``rulewright_spec_files`` (relative to ``srcdir``) when set,
     else the bundled specs.
@@ -100,6 +111,8 @@ def write_game_pages(app: Sphinx, config: Config | None = None) -> None:
     except RulewrightDocsError as err:
         logger.warning("rulewright: %s", err, type="rulewright", subtype="spec")
         files = {}
+    from rulewright.sphinx.book_page import book_for   # it imports this module
+
     for name, path in files.items():
         try:
             load_spec(path)
@@ -109,15 +122,21 @@ def write_game_pages(app: Sphinx, config: Config | None = None) -> None:
             continue
         _write(folder / f"{name}{SUFFIX}", game_page(name))
         written.append(name)
+    books = [n for n in written if f"book-{n}" not in files and book_for(files[n]) is not None]
+    for name in books:
+        _write(folder / f"book-{name}{SUFFIX}", book_page(name))
+    pages = [*written, *(f"book-{n}" for n in books)]
     for stale in [*folder.glob("*.rst"), *folder.glob(f"*{SUFFIX}")]:
-        current = stale.suffix == SUFFIX and stale.stem in written
+        current = stale.suffix == SUFFIX and stale.stem in pages
         if not current and stale.name != "index.rst" and \
                 stale.read_text(encoding="utf-8").startswith(MARK):
             stale.unlink()
-    entries = "".join(f"   {s}\n" for s in written)
+    entries = "".join(f"   {s}\n" for s in pages)
     intro = ("One page per spec (the table below has each game's verification status): a summary, the rules with their rulebook citations beside "
              "the code, components, the flow of play, errata, invariants, findings and a "
-             "simulated summary.\n\n")
+             "simulated summary. Where the rulebook's text is available, a book page shows "
+             "it sentence by sentence, each marked cited (linked to its rules), declared "
+             "uncited or uncited.\n\n")
     if not written:
         intro += "No specs are published yet.\n\n"
     overview = ".. rulewright-overview::\n\n" if written else ""

@@ -183,3 +183,27 @@ def test_wording_pairs_name_each_change_by_its_book_sections() -> None:
         ("End of a Round; Deck Runs Out (a worked example)", 1, 1),
         ("Countess (a worked example)", 1, 1),
         ("Spy (a worked example)", 0, 1), ("Chancellor (a worked example)", 0, 1)]
+
+
+def test_a_book_page_marks_every_sentence(build_site: Builder) -> None:
+    from tests.engines.test_book import BOOK, SPEC
+    conf = CONF.replace('["specs/showcase.rules", "specs/tiny.rules"]', '["specs/tiny_book.rules"]') \
+        + 'rulewright_game_pages = "games"\n'
+    spec = SPEC.replace('cite "Play" "Then draw one card." ', "")
+    out = build_site({}, {"conf.py": conf, "specs/tiny_book.rules": spec,
+                          "specs/tiny.en.txt": BOOK,
+                          "index.rst": "Top\n===\n\n.. toctree::\n\n   games/index\n"})
+    raw = (out / "games" / "book-tiny_book.html").read_text(encoding="utf-8")
+    text = " ".join(page_text(out / "games" / "book-tiny_book.html").split())
+    assert "The book: Tiny" in text
+    assert "3 of 7 are quoted by the spec" in text and "1 are left uncited on purpose" in text
+    assert "cited Shuffle the deck. \u2014 rule play" in text
+    assert "declared uncited Have fun! \u2014 flavour" in text
+    assert "uncited On your turn, play a card (see page 3)." in text
+    assert 'href="tiny_book.html#tiny-rule-play"' in raw
+    # the link's target exists on the game page
+    assert 'id="tiny-rule-play"' in (out / "games" / "tiny_book.html").read_text("utf-8")
+    summary = " ".join(section_text(out / "games" / "book-tiny_book.html",
+                                    "book-tiny-book").split())
+    assert "Section Sentences Cited Declared uncited Uncited Setup 3 2 0 1 Play 4 1 1 2" \
+        in summary
