@@ -57,7 +57,7 @@ _TOKEN_WORDS = {
 # listing twenty keywords (which would hide the one or two specific alternatives).
 _DECLS = frozenset({"GAME", "VARIANT", "ENUM", "CARD", "ZONE", "VAR", "TOKEN", "TABLE",
                     "FUNCTION", "RULE", "SCORING", "INVARIANT", "ERRATUM", "EDITION", "EXAMPLE",
-                    "ASSUME_NAMED"})
+                    "ASSUME_NAMED", "UNCITED"})
 _STMTS = frozenset({"LET", "MOVE", "SHUFFLE", "DRAW", "ROLL", "RANDOM", "CHOOSE", "IF", "WHILE",
                     "REPEAT", "FOR", "DO", "TURN", "TRANSFER", "GAP", "EXPECT", "END", "RETURN",
                     "BREAK", "SCRIPT", "SIMULTANEOUSLY", "REVEAL", "ELIMINATE"})
