@@ -6,7 +6,8 @@ answers it from the book's plain text (``shared/rulebooks/*.txt``):
 - :func:`split_book` reads the text line by line. Under a heading that names the
   "Contents", short list items are the table of contents: neither headings nor sentences. A short line that does not end like a
   sentence (no ``.``, ``!``, ``?``, ``:`` or ``;`` at its end, at most :data:`HEADING_MAX`
-  characters, not a bulleted item nor a table row) is a *heading*: it names the section of the sentences after
+  characters, not a bulleted item nor a table row), or a line that is a section name the spec
+  cites ("Yeti!"), is a *heading*: it names the section of the sentences after
   it and is not itself a sentence to cite. Other lines are split into sentences after
   ``.``, ``!``, ``?`` or ``…`` followed by a space and a capital letter, digit or quote. A
   book printed as a few long lines (Braff) has its headings inside the lines: the section
@@ -46,6 +47,8 @@ BOUNDARY = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]]*(\s+)"
 TABLE_RULE = re.compile(r"\s*\|[\s:|-]*-[\s:|-]*\|\s*\Z")
 #: A number of one or two digits ending in a full stop, as a word of its own.
 ORDINAL = re.compile(r"(?:^|(?<=\s))\d{1,2}\.\Z")
+#: An initial: one capital letter with a full stop, as a word of its own.
+INITIAL = re.compile(r"(?:^|(?<=\s))[A-Z]\.\Z")
 #: A heading under which short list items are a table of contents, not rules.
 CONTENTS = re.compile(r"\bcontents\b", re.I)
 #: A book whose lines average more than this many characters is printed as paragraphs
@@ -97,8 +100,9 @@ def _sentences(text: str) -> list[str]:
     sentence it closes)."""
     out, last = [], 0
     for m in BOUNDARY.finditer(text):
-        if ORDINAL.search(text, last, m.start() + 1):
-            continue   # "1. FÁZIS", "3. szezon": a number with a full stop is an ordinal
+        head = text[last:m.start() + 1]
+        if ORDINAL.search(head) or INITIAL.search(head):
+            continue   # "1. FÁZIS", "3. szezon" (ordinals); "Lines J. Hutter" (an initial)
         out.append(text[last:m.start(1)])
         last = m.end(1)
     out.append(text[last:])
@@ -135,6 +139,7 @@ def split_book(name: str, text: str, sections: Iterable[str] = ()) -> Book:
         sections: section names to find inside long lines (the spec's cited sections).
     """
     names = sorted({flat(s) for s in sections if flat(s)}, key=len, reverse=True)
+    known = set(names)   # a line that is a cited section's name is a heading ("Yeti!")
     parts: list[str] = []
     pos = 0
     section = ""
@@ -171,9 +176,9 @@ def split_book(name: str, text: str, sections: Iterable[str] = ()) -> Book:
             parts.append((" " if parts else "") + line)
             pos += len(line) + (1 if pos else 0)
             continue
-        if _is_heading(line) or (CONTENTS.search(section) and ITEM.match(line)
+        if _is_heading(line) or line in known or (CONTENTS.search(section) and ITEM.match(line)
                                  and _is_heading(ITEM.sub("", line, count=1))):
-            if not _is_heading(line):   # an entry of the table of contents: not a section
+            if not _is_heading(line) and line not in known:   # a table of contents' entry
                 parts.append((" " if parts else "") + line)
                 pos += len(line) + (1 if pos else 0)
                 continue

@@ -126,3 +126,22 @@ def test_a_spec_s_own_rulebook_is_found_in_shared_rulebooks(tmp_path: Path) -> N
     assert find_rulebook(spec, "x.en.txt") == shared / "x.en.txt"
     assert find_rulebook(spec, "../x.en.txt") is None
     assert find_rulebook(spec, "Wikipedia: Kuhn poker") is None
+
+
+BUNDLED = {"braff": (114, 112, 2), "perfect_shot": (106, 100, 6),
+           "picture_perfect": (370, 312, 58), "snapshot": (233, 215, 18),
+           "zlap_kadr": (172, 165, 7)}
+
+
+@pytest.mark.parametrize("name", sorted(BUNDLED))
+def test_every_bundled_book_sentence_is_cited_or_declared(name: str) -> None:
+    from rulewright.engines.game import load_spec, spec_path
+    from rulewright.sphinx.book_page import coverage_of
+    path = spec_path(name)
+    cov = coverage_of(path)
+    if cov is None:
+        pytest.skip("the rulebook text is not beside this checkout (../shared/rulebooks)")
+    assert [s.text for s in cov.uncited()] == []
+    assert cov.broken == () and cov.unknown_declared == ()
+    assert (len(cov.book.sentences), len(cov.cited), len(cov.declared)) == BUNDLED[name]
+    assert load_spec(path) is not None
