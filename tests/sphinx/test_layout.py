@@ -1,0 +1,134 @@
+"""Rendered pages at phone and desktop widths, measured in headless Chromium: nothing is cut
+at the screen's edge (a wide table or diagram scrolls inside its own box), and the verify grid
+is such a box. Skipped when Chromium is not installed (apt-get install chromium)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from rulewright.engines.game import load_spec, spec_path
+from rulewright.dsl.compile import fingerprint
+from tests.sphinx.conftest import Builder
+
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(BROWSER is None, reason="chromium is not installed")
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+
+#: Run inside the page: every element of the article whose right edge passes the viewport
+#: and that no scrolling (or clipping) box inside the viewport holds; and the grid box.
+MEASURE = """
+window.addEventListener('load', () => {
+  const vw = document.documentElement.clientWidth;
+  const cut = [];
+  for (const el of document.querySelectorAll('article *, div.body *')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= vw + 1) continue;
+    let a = el.parentElement, held = false;
+    while (a && a !== document.body) {
+      const o = getComputedStyle(a).overflowX;
+      if (['auto', 'scroll', 'hidden', 'clip'].includes(o)
+          && a.getBoundingClientRect().right <= vw + 1) { held = true; break; }
+      a = a.parentElement;
+    }
+    if (!held) cut.push(el.tagName.toLowerCase() + '.' + String(el.className));
+  }
+  const grid = document.querySelector('div.rw-grid-box');
+  const table = grid ? grid.querySelector('table') : null;
+  const out = {viewport: vw, page: document.documentElement.scrollWidth, cut: cut.slice(0, 20),
+               grid: grid ? {box: grid.clientWidth, table: Math.round(table.scrollWidth),
+                             overflow: getComputedStyle(grid).overflowX} : null};
+  window.parent.postMessage(JSON.stringify(out), '*');
+});
+"""
+
+
+def measure(page: Path, width: int) -> dict[str, object]:
+    """Lay ``page`` out ``width`` CSS pixels wide (in an iframe, as a phone's viewport) and
+    return what :data:`MEASURE` found."""
+    assert BROWSER is not None
+    probe = page.with_name(f"_probe_{page.name}")
+    script = page.with_name("_measure.js")
+    script.write_text(MEASURE, encoding="utf-8")
+    raw = page.read_text(encoding="utf-8")
+    probe.write_text(raw.replace("</head>", '<script src="_measure.js"></script></head>', 1),
+                     encoding="utf-8")
+    frame = page.with_name(f"_frame_{width}.html")
+    frame.write_text(
+        f'<html><body style="margin:0"><iframe src="{probe.name}" width="{width}" '
+        'height="900" style="border:0"></iframe><pre id="result"></pre><script>'
+        "window.addEventListener('message', e => "
+        "{ document.getElementById('result').textContent = e.data; });</script></body></html>",
+        encoding="utf-8")
+    with tempfile.TemporaryDirectory(prefix="rw-chromium-") as profile:
+        done = subprocess.run([BROWSER, *FLAGS, f"--user-data-dir={profile}",
+                               "--window-size=1400,900", "--virtual-time-budget=10000",
+                               "--dump-dom", frame.resolve().as_uri()],
+                              capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="result">(.*?)</pre>', done.stdout, re.S)
+    assert found and found.group(1), done.stderr[-2000:]
+    import html
+    result: dict[str, object] = json.loads(html.unescape(found.group(1)))
+    return result
+
+
+CONF = '''extensions = ["rulewright.sphinx"]
+project = "layout test"
+html_theme = "furo"
+graphviz_output_format = "svg"
+rulewright_simulate_games = 2
+rulewright_players = "all"
+smartquotes = False
+rulewright_spec_files = ["specs/braff.rules", "specs/love_letter.rules"]
+rulewright_game_pages = "games"
+rulewright_verify_json = "verify.json"
+'''
+
+
+def _verify(spec: str) -> dict[str, object]:
+    """A verify document of the spec's 2-player configuration: 28 invariants held."""
+    names = [f"spec:inv{i}" for i in range(28)]
+    return {"format": "rulewright-verify/2", "profile": "ci", "seed": 1,
+            "games": [{"spec": spec, "fingerprint": fingerprint(load_spec(spec_path(spec))),
+                       "configs": [{"label": "2p", "players": 2, "examples": 2, "games": 9,
+                                    "finished": 8, "status": {n: "held" for n in names},
+                                    "violations": [], "gaps": []}],
+                       "worked_examples": []}]}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.sphinx.conftest import build_site
+    builder: Builder = build_site.__wrapped__(tmp_path_factory.mktemp("layout"))  # type: ignore[attr-defined]
+    doc = _verify("braff")
+    doc["games"] += _verify("love_letter")["games"]  # type: ignore[operator]
+    return builder({}, {"conf.py": CONF, "verify.json": json.dumps(doc),
+                        "index.rst": "Top\n===\n\n.. toctree::\n\n   games/index\n"})
+
+
+@pytest.mark.parametrize("page, width", [("games/index.html", 390), ("games/braff.html", 390),
+                                         ("games/love_letter.html", 390),
+                                         ("games/braff.html", 1280)])
+def test_nothing_is_cut_at_the_screen_edge(site: Path, page: str, width: int) -> None:
+    result = measure(site / page, width)
+    assert result["viewport"] == width
+    assert result["page"] == width, result     # the page itself never scrolls sideways
+    assert result["cut"] == [], result
+
+
+def test_the_verify_grid_scrolls_in_its_own_box_on_a_phone(site: Path) -> None:
+    result = measure(site / "games" / "braff.html", 390)
+    grid = result["grid"]
+    assert isinstance(grid, dict)
+    assert grid["overflow"] == "auto"
+    # 30 columns do not fit 390 px: the table is wider than the screen, its box is not,
+    # and (the test above) no part of it is cut: it scrolls inside its box
+    assert grid["box"] <= 390 < grid["table"]
