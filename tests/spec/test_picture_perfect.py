@@ -196,6 +196,9 @@ def test_what_a_player_may_see() -> None:
     assert obs["counters"]["vip_card[1]"] == 1 and "vip_card[0]" not in obs["counters"]
     assert not any(k.startswith("vips_in[") for k in obs["counters"])  # where VIPs are: secret
     assert not any(v for k, v in obs["counters"].items() if k.startswith("knows["))
+    # a bid is its bidder's secret until the hands are opened; then shown_bid is everyone's
+    assert "secret_bid[1]" in obs["counters"] and "secret_bid[0]" not in obs["counters"]
+    assert "shown_bid[0]" in obs["counters"]
 
 
 def _guests(state: State, label: str) -> list[str]:
