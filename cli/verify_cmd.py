@@ -184,6 +184,8 @@ def _print_game(out: Console, g: GameResult) -> None:
                           highlight=False)
                 for cite in r["cites"]:
                     out.print(f"    cites: {cite}", markup=False, highlight=False)
+            for line in v.blame:
+                out.print(f"  {line}", markup=False, highlight=False)
             steps = f"{v.steps} step" + ("" if v.steps == 1 else "s")
             out.print(f"  counterexample, shrunk to {steps}:")
             for line in shown_steps(v.play_by_play):

@@ -36,7 +36,8 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
             "rules": [{"rule": "play", "line": 20, "cites": ["Play: Each player ..."]}],
             "steps": 3, "play_by_play": ["   1  chance  ...", ...],
             "trace": "/abs/path/tiny-2p-tokens.json",    # for `rulewright replay`
-            "replayed": false     # found replaying the example database's saved failures
+            "replayed": false,    # found replaying the example database's saved failures
+            "blame": ["hand[1] last written at step 3 (keep) by rule play, line 22: ..."]
           }],
           "replayed": {"games": 3, "finished": 3},  # games replaying saved failures, not
                                       # counted in "games" (the seeded run's)
@@ -82,7 +83,7 @@ from rulewright.engines.coverage import Coverage, almost_every, point_json, unio
 #: within version 2 (optional, so older documents stay valid): each game's "points", each
 #: configuration's "coverage", "endings" and "normal_share", each gap's "ruling", "share" and
 #: "almost_every_game"; the run's "require_reached", each configuration's "evaluated" and
-#: "not_reached", each configuration's "replayed" and each violation's "replayed" (issue 39).
+#: "not_reached", each configuration's "replayed" and each violation's "replayed" and "blame" (issue 39).
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -142,6 +143,9 @@ class ViolationReport:
     trace: str
     #: found by replaying a failure saved in the example database, not by the seeded run
     replayed: bool = False
+    #: per value the broken spec invariant reads: the step and statement that last wrote it
+    #: (:mod:`rulewright.invariants.blame`)
+    blame: list[str] = field(factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (see the module docstring): every field."""

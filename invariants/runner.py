@@ -32,6 +32,8 @@ from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.base import Invariant, InvariantViolation
+from rulewright.invariants.blame import blame
+from rulewright.invariants.explain import Explainer
 from rulewright.invariants.database import (DatabaseLocation, GuardedDirectoryDatabase,
                                             SaveOnlyDatabase, entry_name)
 from rulewright.invariants.library import applicable, invariants_for, names
@@ -254,8 +256,12 @@ def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Inv
     rules = rules_involved(game, state, doc["steps"])
     if inv is not None and inv.line:
         rules.insert(0, {"rule": inv.name, "line": inv.line, "cites": list(inv.cites)})
+    blamed: list[str] = []
+    for compiled in game.machine.invariants:
+        if f"spec:{compiled.name}" == v.invariant:
+            blamed = blame(game, v.state.seed, v.state.history, compiled.decl.expr)
     return ViolationReport(v.invariant, v.message, rules, len(state.history), lines,
-                           str(path.resolve()))
+                           str(path.resolve()), blame=blamed)
 
 
 def _violations(err: BaseException) -> tuple[list[InvariantViolation], list[BaseException]]:
@@ -495,6 +501,8 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
             if state.finding is not None:
                 f = state.finding
                 problem = f"{f.kind} (line {f.line}): {f.message}"
+                if f.kind == "expectation failed":
+                    problem += "".join(f"\n  {line}" for line in expect_values(game, state))
             elif not state.is_terminal():
                 labels = [a.label for a in state.legal_action_labels()] or \
                     [state.action_label(o) for o, _ in state.chance_outcomes()]
@@ -505,6 +513,32 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
             if first_failure and problem is not None:
                 return out
     return out
+
+
+def expect_values(game: Game, state: State) -> list[str]:
+    """Why the ``expect`` that ended ``state`` is false: the values of its parts, as a broken
+    invariant shows them (:mod:`rulewright.invariants.explain`); [] when the finding is no
+    ``expect`` of the spec (a script label that matches no option).
+
+    The names of the frame it stopped in (the rule's or example's parameters and ``let``
+    names) are bound to their values there.
+    """
+    f = state.finding
+    if f is None or not state.stack:
+        return []
+    m = game.machine
+    frame = state.stack[-1]
+    compiled = m.rules[frame[0]]
+    env: dict[str, Any] = {}
+    for slot, name in enumerate(getattr(compiled.decl, "params", ())):
+        env[name] = frame[2][slot]
+    for slot, name, _ in compiled.lets:
+        env[name] = frame[2][slot]
+    for node in ast.walk(m.spec.decls):
+        if isinstance(node, ast.Expect) and (node.span.line, node.span.column) == \
+                (f.line, f.column):
+            return Explainer(m).explain(node.cond, state, env)
+    return []
 
 
 def example_selections(parsed: ast.Spec, configs: Sequence[Config]

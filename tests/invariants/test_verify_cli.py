@@ -82,7 +82,9 @@ def test_worked_examples_pass_and_fail() -> None:
     assert not results["two_chips"].passed
     assert results["two_chips"].problem is not None
     assert results["two_chips"].problem.startswith("expectation failed (line ")
-    assert results["two_chips"].problem.endswith("): two chips")
+    # with the values of its parts (issue 39)
+    assert results["two_chips"].problem.endswith("): two chips\n  chips[0] == 2 is false\n"
+                                                 "    chips[0] = 1")
 
 
 def test_failed_worked_example_fails_verify(capsys: pytest.CaptureFixture[str],
