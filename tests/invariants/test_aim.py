@@ -3,9 +3,8 @@ that verify with and without aiming plays differently at the same seed."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
