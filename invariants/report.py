@@ -41,6 +41,8 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
           }],
           "replayed": {"games": 3, "finished": 3},  # games replaying saved failures, not
                                       # counted in "games" (the seeded run's)
+          "played_out": 4,            # of "finished": games a test run left unfinished,
+                                      # played to their end unchecked, for the counts
           "gaps": [{"kind": "gap", "rule": "...", "line": 12,
                     "message": "...", "cites": [...], "count": 7,   # finished games that
                                                                     # reached it
@@ -83,7 +85,8 @@ from rulewright.engines.coverage import Coverage, almost_every, point_json, unio
 #: within version 2 (optional, so older documents stay valid): each game's "points", each
 #: configuration's "coverage", "endings" and "normal_share", each gap's "ruling", "share" and
 #: "almost_every_game"; the run's "require_reached", each configuration's "evaluated" and
-#: "not_reached", each configuration's "replayed" and each violation's "replayed" and "blame" (issue 39).
+#: "not_reached", each configuration's "replayed" and "played_out" and each violation's "replayed" and
+#: "blame" (issue 39).
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -217,6 +220,9 @@ class ConfigResult:
     #: apart from the seeded run's).
     replayed_games: int = 0
     replayed_finished: int = 0
+    #: Of the finished games, those a test run left unfinished and verify played out,
+    #: unchecked, so that the games counted do not lean toward short ones.
+    played_out: int = 0
 
     @property
     def normal_share(self) -> float | None:
@@ -246,6 +252,7 @@ class ConfigResult:
                "gaps": [g.to_json() for g in self.gaps],
                "endings": {"normal": self.normal, "ruled": self.ruled},
                "replayed": {"games": self.replayed_games, "finished": self.replayed_finished},
+               "played_out": self.played_out,
                "normal_share": None if share is None else round(share, 4)}
         if self.coverage is not None:
             out["coverage"] = coverage_json(self.coverage, points or [

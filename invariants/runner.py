@@ -411,6 +411,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     result.games, result.finished, result.steps = (recorder.games, recorder.finished,
                                                    recorder.steps)
     result.normal, result.ruled = recorder.normal, recorder.ruled
+    result.played_out = recorder.played_out
     result.coverage = recorder.coverage
     lengths = recorder.lengths
     result.mean_length = sum(lengths) / len(lengths) if lengths else 0.0

@@ -108,7 +108,9 @@ class Recorder:
         games that ended without a finding (ruled: of those, games that went on under a
         gap's ruling). scored: finished games that reached their end and were scored (the
         normal ones and those stopped at a tie by the scoring block's ``then gap``, see
-        :func:`~rulewright.invariants.findings.scored_end`). steps: actions applied.
+        :func:`~rulewright.invariants.findings.scored_end`). played_out: of the finished
+        games, those a test run left unfinished and :func:`play_out` finished, unchecked.
+        steps: actions applied and checked.
         checks: invariant name -> states it was evaluated on (inside its scope, see
         :mod:`rulewright.invariants.scope`). checked_games: invariant name -> games it was
         evaluated in at least once.
@@ -122,6 +124,7 @@ class Recorder:
     normal: int = 0
     ruled: int = 0
     scored: int = 0
+    played_out: int = 0
     steps: int = 0
     checks: Counter[str] = field(factory=Counter)
     checked_games: Counter[str] = field(factory=Counter)
@@ -343,9 +346,17 @@ def play_out(g: Playing) -> None:
     """
     state = g.state
     rng = random.Random(_mix(state.seed, len(state.history), g.index))
+    recorder = g.checker.recorder
+    recorder.played_out += 1
     while not state.is_terminal():
-        g.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(g.options()),
-                check=False)
+        # not through g.apply: these actions are no checked steps (Recorder.steps)
+        state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                           else rng.choice(g.options()))
+        if g.deadline is not None and len(state.history) & 63 == 1 \
+                and time.thread_time() > g.deadline:
+            assert g.game_seconds is not None
+            state.stop_for_time(g.game_seconds)
+    recorder.game_over(state)
 
 
 def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: int = 3,
