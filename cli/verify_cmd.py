@@ -1,7 +1,9 @@
 """``rulewright verify [GAME...]``: check specs against their invariants and print the results.
 
-Exit codes: 0 every invariant held (reached gaps are listed), 1 an invariant was violated or a
-worked example failed (or, with ``--strict``, a gap was reached), 2 a usage or spec error, 3 an
+Exit codes: 0 every invariant held where reached (reached gaps and checks not reached are
+listed, and the summary line counts the latter), 1 an invariant was violated or a worked
+example failed (or, with ``--strict``, a gap was reached; with ``--require-reached``, the
+ci profile's default, an invariant was never evaluated), 2 a usage or spec error, 3 an
 internal error (from :func:`rulewright.cli.main.main`). The seed is printed first (stderr) and
 in the summary line; progress goes to stderr, results to stdout (:mod:`.verify_output`).
 """
@@ -47,9 +49,10 @@ def register(sub: Any) -> None:
                     "On a terminal a progress bar shows the run; in a log (stderr not a "
                     "terminal) one line per finished configuration, and one at least every "
                     "30 s.",
-        epilog="Exit codes: 0 all invariants held (gaps listed), 1 a violation or failed "
-               "example (or a gap with --strict), 2 a usage or spec error, 3 an internal "
-               "error (a bug in rulewright).")
+        epilog="Exit codes: 0 all invariants held where reached (gaps and checks not "
+               "reached listed), 1 a violation or failed example (or a gap with --strict, "
+               "or a check not reached with --require-reached, the ci profile's default), "
+               "2 a usage or spec error, 3 an internal error (a bug in rulewright).")
     p.add_argument("games", nargs="*", metavar="GAME",
                    help="bundled spec names or .rules paths (default: every bundled spec)")
     p.add_argument("--players", type=player_list,
@@ -67,14 +70,20 @@ def register(sub: Any) -> None:
                         "profile's time budget allows; at most 100,000)")
     p.add_argument("--seed", type=seed_number, metavar="S",
                    help="Hypothesis' random seed (default: a new one; every run prints its "
-                        "seed). The same seed with the same --examples, an empty or unchanged "
-                        "example database and the same Hypothesis version repeats a run exactly")
+                        "seed). The same seed with the same --examples and the same Hypothesis "
+                        "version repeats a run exactly, with or without an example database "
+                        "(its saved failures are replayed apart and counted apart)")
     p.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
                    help=f"settings profile (default {DEFAULT_PROFILE}; ci is quick, "
                         "thorough is long)")
     p.add_argument("--json", type=Path, metavar="OUT",
                    help=f"write all results as JSON here (format {FORMAT})")
     p.add_argument("--strict", action="store_true", help="fail (exit 1) when a gap is reached")
+    p.add_argument("--require-reached", action=argparse.BooleanOptionalAction, default=None,
+                   help="fail (exit 1) when an invariant was not reached (never evaluated) in "
+                        "some configuration, e.g. an 'at end' check when every game stopped "
+                        "at a gap first (default: on in the ci profile, off otherwise; "
+                        "without it such checks are listed and the summary says so)")
     p.add_argument("--no-aim", action="store_true",
                    help="plain random play: no per-game policy mix, no Hypothesis targeting "
                         "toward long games and rarely run rules (to compare coverage)")
@@ -124,6 +133,12 @@ def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
     return text
 
 
+def unreached_line(c: ConfigResult, name: str) -> str:
+    """One invariant never evaluated in a configuration, and why."""
+    why = c.reasons.get(name)
+    return f"not reached [{c.label}]: {plain(name)}" + (f": {why}" if why else "")
+
+
 def gap_line(c: ConfigResult, gap: GapReport) -> str:
     """One reached gap: where, in how many of the games played (flagged when almost all),
     the ruling play went on under, the shortest game's trace."""
@@ -160,13 +175,17 @@ def _print_game(out: Console, g: GameResult) -> None:
                       highlight=False)
         for v in c.violations:
             # messages name zones and counters (hand[p]): plain text, never markup
-            what = escape(f"{v.invariant} [{c.label}]: {v.message}")
+            saved = " (a failure saved in the example database, replayed)" \
+                if v.replayed else ""
+            what = escape(f"{v.invariant} [{c.label}]{saved}: {v.message}")
             out.print(f"\n[bold red]VIOLATED[/] {what}", highlight=False)
             for r in v.rules:
                 out.print(f"  rule {r['rule']} (line {r['line']})", markup=False,
                           highlight=False)
                 for cite in r["cites"]:
                     out.print(f"    cites: {cite}", markup=False, highlight=False)
+            for line in v.blame:
+                out.print(f"  {line}", markup=False, highlight=False)
             steps = f"{v.steps} step" + ("" if v.steps == 1 else "s")
             out.print(f"  counterexample, shrunk to {steps}:")
             for line in shown_steps(v.play_by_play):
@@ -176,6 +195,13 @@ def _print_game(out: Console, g: GameResult) -> None:
                       highlight=False, soft_wrap=True)
         for gap in c.gaps:
             out.print(gap_line(c, gap), markup=False, highlight=False)
+        if c.replayed_games:
+            out.print(f"example database [{c.label}]: saved failures replayed first, in "
+                      f"{c.replayed_games} game(s) not counted above (the seeded run plays "
+                      "the same games with or without them)", markup=False, highlight=False)
+        for name, st in c.status.items():
+            if st == "not reached":
+                out.print(unreached_line(c, name), markup=False, highlight=False)
 
 
 #: A counterexample's play-by-play lines printed from its start and from its end; the lines
@@ -226,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
                           examples=args.examples, strict=args.strict, trace_dir=args.trace_dir,
                           use_database=not args.no_database, seed=seed, progress=progress,
                           finished=finished, database=database, backend=on,
-                          aim=not args.no_aim)
+                          aim=not args.no_aim, require_reached=args.require_reached)
 
         report = _run_with_progress(run_verify)
     return _print_report(args, report)
@@ -292,8 +318,24 @@ def _print_report(args: argparse.Namespace, report: Report) -> int:
     code = report.exit_code()
     verdict = {0: "[green]all invariants held[/]", 1: "[bold red]violations found[/]",
                2: "[bold red]spec errors[/]", 3: "[bold red]internal error[/]"}[code]
+    unreached = report.unreached()
+    not_checked = ""
+    if unreached:
+        # never greener than the evidence: a check no state reached did not hold, it did
+        # not run (issue 39)
+        configs = len({(spec, label) for spec, label, _, _ in unreached})
+        not_checked = (f"{len(unreached)} check(s) NOT REACHED in {configs} "
+                       f"configuration(s), listed above")
     if code == 1 and not any(g.violated for g in report.games):
-        verdict = "[bold red]gaps reached (--strict)[/]"
+        if report.strict and any(g.gaps_reached for g in report.games):
+            verdict = "[bold red]gaps reached (--strict)[/]"
+        else:
+            verdict = f"[bold red]{not_checked} (--require-reached)[/]"
+            not_checked = ""
+    elif code == 0 and unreached:
+        verdict = "[yellow]held where checked[/]"
+    if not_checked:
+        verdict += f"; [yellow]{not_checked}[/]"
     out.print(f"{verdict} - {len(report.games)} spec(s), profile {report.profile}, "
               f"seed {report.seed}, {report.seconds:.1f}s")
     if args.json is not None:

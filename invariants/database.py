@@ -209,3 +209,45 @@ def _shown(text: str) -> str:
 
 __all__ = ["MAX_ENTRY_BYTES", "REDIS_PREFIX", "DatabaseLocation", "GuardedDirectoryDatabase",
            "entry_name"]
+
+
+class SaveOnlyDatabase(ExampleDatabase):
+    """A database a seeded run saves its failures to and never reads from.
+
+    Hypothesis reads its database in more places than the replay of saved failures (the
+    pareto front of targeted search, the secondary corpus while shrinking), and creates a
+    pareto front only when it has a database: so the same seed played other games with and
+    without one (issue 39: three runs with one printed seed played 27, 31 and 27 games).
+    Verify's seeded run always gets one of these, wrapping the real database or nothing, so
+    it plays the same games either way; the saved failures are replayed in a run of their
+    own (:func:`rulewright.invariants.runner.verify_config`), counted apart.
+
+    Args:
+        inner: where saves, moves and deletions go; None: nowhere (``--no-database``).
+    """
+
+    def __init__(self, inner: ExampleDatabase | None) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def save(self, key: bytes, value: bytes) -> None:
+        """Save to the wrapped database (if any)."""
+        if self.inner is not None:
+            self.inner.save(key, value)
+
+    def fetch(self, key: bytes) -> Iterable[bytes]:
+        """Nothing: a seeded run reads no saved example."""
+        return iter(())
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        """Delete from the wrapped database (if any)."""
+        if self.inner is not None:
+            self.inner.delete(key, value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        """Move within the wrapped database (if any)."""
+        if self.inner is not None:
+            self.inner.move(src, dest, value)
+
+    def __repr__(self) -> str:
+        return f"SaveOnlyDatabase({self.inner!r})"

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from rulewright.dsl.machine import CompiledInvariant, Machine, SpecRuntimeError
 from rulewright.invariants.base import Check, Context, Invariant
 from rulewright.invariants.explain import Explainer
+from rulewright.invariants.findings import scored_end
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -89,7 +90,7 @@ def _check(inv: CompiledInvariant) -> Check:
     text = inv.decl.description or inv.name
 
     def check(ctx: Context, state: State) -> str | None:
-        if inv.at_end and state.finding is not None:
+        if inv.at_end and not scored_end(state):
             return None
         if not in_phase(inv, ctx, state):
             return None

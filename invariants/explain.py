@@ -74,7 +74,8 @@ class Explainer:
 
     def text(self, e: ast.Expr) -> str:
         """``e`` as the spec writes it."""
-        return span_text(self.source, e.span, 80) or type(e).__name__
+        # whole: a part cut to "m..." could not be read (issue 39)
+        return span_text(self.source, e.span, 10**6) or type(e).__name__
 
     def components(self, e: ast.Expr, comps: frozenset[str]) -> bool:
         """True when ``e``'s value is a component or a list of components."""

@@ -62,3 +62,18 @@ def classify(kind: str) -> tuple[str, str]:
     if kind in GAP_KINDS:
         return ("gap", kind)
     return ("violation", VIOLATION_KINDS.get(kind, UNKNOWN_FINDING))
+
+
+def scored_end(state: object) -> bool:
+    """Whether a terminal state's game reached its end and was scored: it ended normally, or
+    its scoring ran and a tie for first place stopped it at the scoring block's ``then gap``
+    (the book names no way to break the tie). Such a game is over with every score known up
+    to the tie, so the ``at end`` checks read a true end (issue 39: a spec whose every game
+    ended tied reported them all "not reached" while they were false).
+
+    Args:
+        state: a :class:`~rulewright.engines.state.State` (any object with ``finding``).
+    """
+    f = getattr(state, "finding", None)
+    # the scoring block holds expressions, not statements: its only gap is ``then gap``
+    return f is None or (f.kind == "gap" and f.rule == "scoring")

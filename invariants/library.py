@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulewright.dsl.machine import Chance, Draw
+from rulewright.dsl.machine import Chance, Choice, Draw
 from rulewright.invariants.base import Invariant
 from rulewright.invariants.conservation import BOUNDS, CONSERVATION, TOKENS
 from rulewright.invariants.declarative import declarative_invariants
@@ -46,4 +46,6 @@ def applicable(game: Game, name: str) -> bool:
     if name == "chance":  # a game without draws or random outcomes has no chance node
         return any(type(ins) is Draw or type(ins) is Chance for code in game.codes
                    for ins in code)
+    if name == "hidden information":  # checked at decisions: a game without one has none
+        return any(type(ins) is Choice for code in game.codes for ins in code)
     return True

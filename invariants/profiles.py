@@ -5,7 +5,8 @@ profile    examples      rules  run budget  shrink    use
 =========  ============  =====  ==========  ========  =========================================
 dev        5..60         40     360 s       30 s      the default: every bundled spec and
                                                       configuration, each at least 5 runs
-ci         2..8          10     60 s        10 s      ``.ci/run``: a quick smoke check
+ci         2..8          10     60 s        10 s      ``.ci/run``: a quick smoke check; an
+                                                      invariant not reached fails it
 thorough   50..600       80     none        300 s     before a release; as long as it takes
 =========  ============  =====  ==========  ========  =========================================
 
@@ -43,7 +44,8 @@ class Profile:
         step_count: Hypothesis' stateful_step_count. budget: seconds for a whole run, or None.
         shrink_seconds: the cap on shrinking one failure. aim: policy mixes and Hypothesis
         targeting (:mod:`rulewright.invariants.aim`); False for plain random play
-        (``verify --no-aim``).
+        (``verify --no-aim``). require_reached: an invariant no state reached fails the run
+        (``verify --require-reached``): a smoke check that checked nothing is no pass.
     """
 
     name: str
@@ -53,11 +55,12 @@ class Profile:
     budget: float | None
     shrink_seconds: int
     aim: bool = True
+    require_reached: bool = False
 
 
 PROFILES: dict[str, Profile] = {
     "dev": Profile("dev", 5, 60, 40, 360.0, 30),
-    "ci": Profile("ci", 2, 8, 10, 60.0, 10),
+    "ci": Profile("ci", 2, 8, 10, 60.0, 10, require_reached=True),
     "thorough": Profile("thorough", 50, 600, 80, None, 300),
 }
 

@@ -277,7 +277,8 @@ class InvariantItem(_Item):
         if status == "n/a":
             pytest.skip(f"{self.invariant}: nothing to check in this spec")
         if status == "not reached":
-            pytest.skip(f"{self.invariant}: no game got far enough to check it")
+            why = result.reasons.get(self.invariant) or "no game got far enough to check it"
+            pytest.skip(f"{self.invariant}: not reached: {why}")
 
 
 class GapsItem(InvariantItem):

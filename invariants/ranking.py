@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulewright.dsl.machine import SpecRuntimeError
 from rulewright.invariants.base import Context, Invariant
+from rulewright.invariants.findings import scored_end
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -56,7 +57,7 @@ def expected_places(scores: list[int], chain: list[list[int]]) -> list[int]:
 
 def tiebreak(ctx: Context, state: State) -> str | None:
     """At a normal end: rank keys match the scoring block; ranking matches the recomputation."""
-    if state.finding is not None:
+    if not scored_end(state):
         return None
     m = ctx.game.machine
     n = m.players

@@ -8,7 +8,9 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
       "profile": "dev", "strict": false, "seconds": 12.5,
       "seed": 3141592653,   # Hypothesis' seed: `rulewright verify --seed N` repeats the run
       "versions": {"rulewright": "0.1.0", "hypothesis": "6.155.2", "python": "3.11.7"},
-      "exit": 0,      # 0 all held, 1 a violation (or a gap with --strict), 2 a spec error
+      "require_reached": false,   # an invariant never evaluated fails the run (exit 1)
+      "exit": 0,      # 0 all held, 1 a violation (or a gap with --strict, or an invariant
+                      # not reached with --require-reached), 2 a spec error
       "games": [{
         "spec": "tiny", "title": "Tiny", "source": "tiny" | "path/to/x.rules",
         "fingerprint": "9f86d081884c7d65" | null,   # rulewright.dsl.compile.fingerprint of
@@ -23,14 +25,24 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
           "game_length": {"mean": 21.0, "max": 30},    # actions per finished game
           "status": {"conservation": "held" | "violated" | "n/a" | "not reached", ...},
           "checks": {"conservation": 1290, ...},       # times each invariant was evaluated
+          "evaluated": {"conservation": {"states": 1290, "games": 57}, ...},  # states it
+                                      # was evaluated on, and games it was evaluated in
+          "not_reached": {"spec:at_end": "every one of the 51 games finished stopped ..."},
           # "n/a": nothing to check (no tokens, no capacities); "not reached": never
-          # evaluated (an `at end` check when every game stopped at a gap first)
+          # evaluated (an `at end` check when every game stopped at a gap first, a phase
+          # whose rule never ran or is not in the configuration): "not_reached" says why
           "violations": [{
             "invariant": "tokens", "message": "token chip: holders sum to 11, ...",
             "rules": [{"rule": "play", "line": 20, "cites": ["Play: Each player ..."]}],
             "steps": 3, "play_by_play": ["   1  chance  ...", ...],
-            "trace": "/abs/path/tiny-2p-tokens.json"     # for `rulewright replay`
+            "trace": "/abs/path/tiny-2p-tokens.json",    # for `rulewright replay`
+            "replayed": false,    # found replaying the example database's saved failures
+            "blame": ["hand[1] last written at step 3 (keep) by rule play, line 22: ..."]
           }],
+          "replayed": {"games": 3, "finished": 3},  # games replaying saved failures, not
+                                      # counted in "games" (the seeded run's)
+          "played_out": 4,            # of "finished": games a test run left unfinished,
+                                      # played to their end unchecked, for the counts
           "gaps": [{"kind": "gap", "rule": "...", "line": 12,
                     "message": "...", "cites": [...], "count": 7,   # finished games that
                                                                     # reached it
@@ -72,7 +84,9 @@ from rulewright.engines.coverage import Coverage, almost_every, point_json, unio
 #: Version 2 (was 1): adds "seed", "versions" and each game's "fingerprint". Later additions
 #: within version 2 (optional, so older documents stay valid): each game's "points", each
 #: configuration's "coverage", "endings" and "normal_share", each gap's "ruling", "share" and
-#: "almost_every_game".
+#: "almost_every_game"; the run's "require_reached", each configuration's "evaluated" and
+#: "not_reached", each configuration's "replayed" and "played_out" and each violation's "replayed" and
+#: "blame" (issue 39).
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -130,6 +144,11 @@ class ViolationReport:
     steps: int
     play_by_play: list[str]
     trace: str
+    #: found by replaying a failure saved in the example database, not by the seeded run
+    replayed: bool = False
+    #: per value the broken spec invariant reads: the step and statement that last wrote it
+    #: (:mod:`rulewright.invariants.blame`)
+    blame: list[str] = field(factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (see the module docstring): every field."""
@@ -183,7 +202,11 @@ class ConfigResult:
     mean_length: float = 0.0
     max_length: int = 0
     status: dict[str, str] = field(factory=dict)
+    #: invariant -> states it was evaluated on; checked_games: games it was evaluated in
     checks: dict[str, int] = field(factory=dict)
+    checked_games: dict[str, int] = field(factory=dict)
+    #: invariant "not reached" -> why (:func:`rulewright.invariants.vacuity.unreached_reason`)
+    reasons: dict[str, str] = field(factory=dict)
     violations: list[ViolationReport] = field(factory=list)
     gaps: list[GapReport] = field(factory=list)
     #: A bug in rulewright that stopped this configuration ("TypeError: ..."), or None.
@@ -193,6 +216,13 @@ class ConfigResult:
     ruled: int = 0
     #: Games that ran each coverage point, or None (no game ran).
     coverage: Coverage | None = None
+    #: Games begun and finished replaying the example database's saved failures (counted
+    #: apart from the seeded run's).
+    replayed_games: int = 0
+    replayed_finished: int = 0
+    #: Of the finished games, those a test run left unfinished and verify played out,
+    #: unchecked, so that the games counted do not lean toward short ones.
+    played_out: int = 0
 
     @property
     def normal_share(self) -> float | None:
@@ -214,9 +244,15 @@ class ConfigResult:
                "seconds": round(self.seconds, 3),
                "game_length": {"mean": round(self.mean_length, 2), "max": self.max_length},
                "status": self.status, "checks": self.checks,
+               "evaluated": {name: {"states": self.checks.get(name, 0),
+                                    "games": self.checked_games.get(name, 0)}
+                             for name in self.status},
+               "not_reached": self.reasons,
                "violations": [v.to_json() for v in self.violations],
                "gaps": [g.to_json() for g in self.gaps],
                "endings": {"normal": self.normal, "ruled": self.ruled},
+               "replayed": {"games": self.replayed_games, "finished": self.replayed_finished},
+               "played_out": self.played_out,
                "normal_share": None if share is None else round(share, 4)}
         if self.coverage is not None:
             out["coverage"] = coverage_json(self.coverage, points or [
@@ -315,10 +351,18 @@ class Report:
     games: list[GameResult] = field(factory=list)
     seconds: float = 0.0
     seed: int = 0
+    require_reached: bool = False
+
+    def unreached(self) -> list[tuple[str, str, str, str]]:
+        """Every invariant never evaluated, as (spec, configuration label, invariant, why)."""
+        return [(g.spec, c.label, name, c.reasons.get(name, ""))
+                for g in self.games for c in g.configs
+                for name, st in c.status.items() if st == "not reached"]
 
     def exit_code(self) -> int:
         """3 a bug in rulewright stopped a configuration; 2 a spec did not compile; 1 a
-        violation (or, when strict, a reached gap); else 0."""
+        violation (or, when strict, a reached gap; with require_reached, an invariant not
+        reached); else 0."""
         if any(g.internal_error for g in self.games):
             return 3
         if any(g.error is not None for g in self.games):
@@ -327,11 +371,14 @@ class Report:
             return 1
         if self.strict and any(g.gaps_reached for g in self.games):
             return 1
+        if self.require_reached and self.unreached():
+            return 1
         return 0
 
     def to_json(self) -> dict[str, Any]:
         """The document described in the module docstring."""
         return {"format": FORMAT, "profile": self.profile, "strict": self.strict,
+                "require_reached": self.require_reached,
                 "seconds": round(self.seconds, 3), "seed": self.seed, "versions": versions(),
                 "exit": self.exit_code(),
                 "games": [g.to_json() for g in self.games]}

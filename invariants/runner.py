@@ -15,6 +15,7 @@ import secrets
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
+from unittest import SkipTest
 
 from attrs import evolve, frozen
 from hypothesis import Phase, settings
@@ -31,7 +32,10 @@ from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.base import Invariant, InvariantViolation
-from rulewright.invariants.database import DatabaseLocation, entry_name
+from rulewright.invariants.blame import blame
+from rulewright.invariants.explain import Explainer
+from rulewright.invariants.database import (DatabaseLocation, GuardedDirectoryDatabase,
+                                            SaveOnlyDatabase, entry_name)
 from rulewright.invariants.library import applicable, invariants_for, names
 from rulewright.invariants.profiles import (PROFILES, Profile, database_root,
                                             hypothesis_settings, shrink_limit)
@@ -39,6 +43,7 @@ from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResul
                                           Report, ViolationReport)
 from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, machine_class,
                                             plan_for)
+from rulewright.invariants.vacuity import unreached_reason
 
 if TYPE_CHECKING:
     from rulewright.invariants.backend import Backend
@@ -251,8 +256,12 @@ def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Inv
     rules = rules_involved(game, state, doc["steps"])
     if inv is not None and inv.line:
         rules.insert(0, {"rule": inv.name, "line": inv.line, "cites": list(inv.cites)})
+    blamed: list[str] = []
+    for compiled in game.machine.invariants:
+        if f"spec:{compiled.name}" == v.invariant:
+            blamed = blame(game, v.state.seed, v.state.history, compiled.decl.expr)
     return ViolationReport(v.invariant, v.message, rules, len(state.history), lines,
-                           str(path.resolve()))
+                           str(path.resolve()), blame=blamed)
 
 
 def _violations(err: BaseException) -> tuple[list[InvariantViolation], list[BaseException]]:
@@ -283,7 +292,9 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         trace_dir: where violation and gap traces are written.
         database: the example database, or its directory, or None for none.
         seed: Hypothesis' random seed (None: Hypothesis picks one). The same seed, example
-            count, database contents and Hypothesis version give the same run.
+            count and Hypothesis version give the same run, with or without a database: its
+            saved failures are replayed in a run of their own, whose games are counted
+            apart (``replayed_games``) and whose violations are marked ``replayed``.
         traces: when given, trace documents go here by path instead of being written (a
             cluster's worker returns them to the client, which writes them).
         shrink: shrink each failure to its shortest game (``rulewright mutate`` only needs
@@ -320,12 +331,21 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
                           list(config.errata), examples=examples)
     found: list[InvariantViolation] = []
     active = invariants
+    # The saved failures are replayed in a run of their own, counted apart; the seeded run
+    # reads no database, so one seed plays the same games with or without one (issue 39).
+    real = GuardedDirectoryDatabase(str(database)) if isinstance(database, Path) else database
+    replayed: list[InvariantViolation] = []
+    if real is not None:
+        replay = Recorder()
+        replayed, result.internal_error = _replay_saved(game, invariants, plan, replay, real,
+                                                        profile, examples, seed, game_seconds)
+        result.replayed_games, result.replayed_finished = replay.games, replay.finished
     # Hypothesis stops generating at the first failure; so that "held" means "searched and
     # not falsified", the run is repeated without the invariants already violated.
-    chosen = hypothesis_settings(profile, examples, database)
-    if not shrink:
-        chosen = settings(chosen, phases=[p for p in chosen.phases if p is not Phase.shrink])
-    for _ in range(rounds):
+    chosen = hypothesis_settings(profile, examples, SaveOnlyDatabase(real))
+    chosen = settings(chosen, phases=[p for p in chosen.phases if p is not Phase.reuse
+                                      and (shrink or p is not Phase.shrink)])
+    for _ in range(rounds if result.internal_error is None else 0):
         cls = machine_class(game, active, plan, recorder, aim=profile.aim,
                             game_seconds=game_seconds)
         if seed is not None:
@@ -357,16 +377,27 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         seen.add(v.invariant)
         result.violations.append(violation_report(game, config, v, by_name.get(v.invariant),
                                                   trace_dir, traces))
+    for v in replayed:  # a saved failure the seeded run did not find itself
+        if v.invariant in seen:
+            continue
+        seen.add(v.invariant)
+        report = violation_report(game, config, v, by_name.get(v.invariant), trace_dir, traces)
+        report.replayed = True
+        result.violations.append(report)
     for name in names(invariants):
         if name in seen:
             result.status[name] = "violated"
         elif not applicable(game, name):
             result.status[name] = "n/a"
         elif recorder.checks[name] == 0:
-            result.status[name] = "not reached"  # e.g. every game stopped at a gap first
+            # neither held nor violated: the verdict says so, with why
+            result.status[name] = "not reached"
+            result.reasons[name] = unreached_reason(
+                game, [inv for inv in invariants if inv.name == name], recorder)
         else:
             result.status[name] = "held"
-    result.checks = dict(recorder.checks)
+    result.checks = {name: recorder.checks[name] for name in names(invariants)}
+    result.checked_games = {name: recorder.checked_games[name] for name in names(invariants)}
     for rec in sorted(recorder.gaps.values(), key=lambda r: (-r.count, r.rule, r.line)):
         _, doc = game_trace(game, rec.seed, rec.history)
         path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-gap-{rec.rule}-"
@@ -380,12 +411,45 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     result.games, result.finished, result.steps = (recorder.games, recorder.finished,
                                                    recorder.steps)
     result.normal, result.ruled = recorder.normal, recorder.ruled
+    result.played_out = recorder.played_out
     result.coverage = recorder.coverage
     lengths = recorder.lengths
     result.mean_length = sum(lengths) / len(lengths) if lengths else 0.0
     result.max_length = max(lengths, default=0)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _replay_saved(game: Game, invariants: list[Invariant], plan: Plan, recorder: Recorder,
+                  database: ExampleDatabase, profile: Profile, examples: int,
+                  seed: int | None, game_seconds: float | None
+                  ) -> tuple[list[InvariantViolation], str | None]:
+    """Replay the failures saved in ``database`` (Hypothesis' reuse phase alone, no new
+    examples, no shrinking: they were shrunk when saved).
+
+    Returns:
+        (the violations they reproduce, a bug in rulewright met, or None).
+
+    Raises:
+        BaseException: an interrupt.
+    """
+    cls = machine_class(game, invariants, plan, recorder, aim=profile.aim,
+                        game_seconds=game_seconds)
+    if seed is not None:
+        cls = hypothesis_seed(seed)(cls)
+    chosen = settings(hypothesis_settings(profile, examples, database), phases=[Phase.reuse])
+    try:
+        run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
+    except SkipTest:
+        return [], None  # nothing saved: Hypothesis had no example to run
+    except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
+        found, other = _violations(err)
+        if other:
+            if not isinstance(other[0], Exception):  # an interrupt, SystemExit
+                raise other[0]
+            return found, f"{type(other[0]).__name__}: {other[0]}"
+        return found, None
+    return [], None
 
 
 #: Compiles one configuration: (players, variants, errata) -> Game.
@@ -438,6 +502,8 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
             if state.finding is not None:
                 f = state.finding
                 problem = f"{f.kind} (line {f.line}): {f.message}"
+                if f.kind == "expectation failed":
+                    problem += "".join(f"\n  {line}" for line in expect_values(game, state))
             elif not state.is_terminal():
                 labels = [a.label for a in state.legal_action_labels()] or \
                     [state.action_label(o) for o, _ in state.chance_outcomes()]
@@ -448,6 +514,32 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
             if first_failure and problem is not None:
                 return out
     return out
+
+
+def expect_values(game: Game, state: State) -> list[str]:
+    """Why the ``expect`` that ended ``state`` is false: the values of its parts, as a broken
+    invariant shows them (:mod:`rulewright.invariants.explain`); [] when the finding is no
+    ``expect`` of the spec (a script label that matches no option).
+
+    The names of the frame it stopped in (the rule's or example's parameters and ``let``
+    names) are bound to their values there.
+    """
+    f = state.finding
+    if f is None or not state.stack:
+        return []
+    m = game.machine
+    frame = state.stack[-1]
+    compiled = m.rules[frame[0]]
+    env: dict[str, Any] = {}
+    for slot, name in enumerate(getattr(compiled.decl, "params", ())):
+        env[name] = frame[2][slot]
+    for slot, name, _ in compiled.lets:
+        env[name] = frame[2][slot]
+    for node in ast.walk(m.spec.decls):
+        if isinstance(node, ast.Expect) and (node.span.line, node.span.column) == \
+                (f.line, f.column):
+            return Explainer(m).explain(node.cond, state, env)
+    return []
 
 
 def example_selections(parsed: ast.Spec, configs: Sequence[Config]
@@ -534,7 +626,8 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
            trace_dir: Path | None = None, use_database: bool = True,
            seed: int | None = None, progress: Progress | None = None,
            finished: Finished | None = None, database: DatabaseLocation | None = None,
-           backend: Backend | None = None, aim: bool = True) -> Report:
+           backend: Backend | None = None, aim: bool = True,
+           require_reached: bool | None = None) -> Report:
     """Verify specs: every invariant in every configuration, plus the worked examples.
 
     Args:
@@ -554,6 +647,8 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         backend: run the configurations as units of work on it (e.g. a Dask cluster, see
             :mod:`rulewright.invariants.units`); default: one after the other, here.
         aim: aim the search (:mod:`rulewright.invariants.aim`); False: plain random play.
+        require_reached: an invariant never evaluated in some configuration fails the run
+            (exit 1); None: the profile's setting (on in ``ci``).
 
     Raises:
         UsageError: unknown profile, spec, player count or variant.
@@ -563,7 +658,9 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
     prof = evolve(PROFILES[profile], aim=aim)
     traces = trace_dir or database_root().parent / "traces"
     started = time.perf_counter()
-    report = Report(profile, strict, seed=new_seed() if seed is None else seed)
+    report = Report(profile, strict, seed=new_seed() if seed is None else seed,
+                    require_reached=prof.require_reached if require_reached is None
+                    else require_reached)
     plans = plan_specs(specs, players, variants, errata, edition)
     if backend is not None:
         from rulewright.invariants.units import verify_units  # it builds on this module

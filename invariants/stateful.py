@@ -1,12 +1,14 @@
 """A Hypothesis ``RuleBasedStateMachine`` that plays a game and checks its invariants.
 
 Every decision and every chance outcome is drawn through Hypothesis, so a failing game shrinks
-(towards fewer steps and towards each node's first option). The machine's rules:
+(towards fewer steps and towards each decision's first option); chance outcomes follow the
+game's odds whatever Hypothesis draws (:func:`chance_pick`). The machine's rules:
 
 - ``start`` (``@initialize``) and ``new_game`` (only at terminal states) begin a game;
 - ``step`` applies one drawn action;
 - ``play`` applies up to :attr:`Plan.chunk` actions, drawn as one list of small integers
-  (``i % len(options)`` picks the option, so shrinking a value to 0 means "the first option").
+  (at a decision ``i`` picks the option, and shrinking it to 0 means "the first option"; at a
+  chance node it picks an outcome by the game's odds).
   Hypothesis runs at most ``stateful_step_count`` rules per example; :func:`plan_for` sizes the
   chunk from measured game lengths so a whole game fits in one example;
 - ``finish`` plays the current game to its end (at most the spec's ``bound`` actions), so one
@@ -39,8 +41,9 @@ from rulewright.engines.game import Game
 from rulewright.engines.state import State
 from rulewright.invariants import aim as aiming
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
-from rulewright.invariants.findings import classify
+from rulewright.invariants.findings import classify, scored_end
 from rulewright.invariants.hidden import has_secrets
+from rulewright.invariants.scope import scopes
 
 #: Actions drawn one by one per example, at most; longer games use seeded chunks.
 DRAW_BUDGET = 4000
@@ -103,7 +106,14 @@ class Recorder:
     Attributes:
         games: games begun. finished: games that reached a terminal state. normal: finished
         games that ended without a finding (ruled: of those, games that went on under a
-        gap's ruling). steps: actions applied. checks: invariant name -> times evaluated.
+        gap's ruling). scored: finished games that reached their end and were scored (the
+        normal ones and those stopped at a tie by the scoring block's ``then gap``, see
+        :func:`~rulewright.invariants.findings.scored_end`). played_out: of the finished
+        games, those a test run left unfinished and :func:`play_out` finished, unchecked.
+        steps: actions applied and checked.
+        checks: invariant name -> states it was evaluated on (inside its scope, see
+        :mod:`rulewright.invariants.scope`). checked_games: invariant name -> games it was
+        evaluated in at least once.
         gaps: by (kind, rule, line, msg). lengths: finished games' lengths. coverage: games
         that ran each coverage point (every game begun counts, finished or not), once the
         first game begins.
@@ -113,8 +123,11 @@ class Recorder:
     finished: int = 0
     normal: int = 0
     ruled: int = 0
+    scored: int = 0
+    played_out: int = 0
     steps: int = 0
     checks: Counter[str] = field(factory=Counter)
+    checked_games: Counter[str] = field(factory=Counter)
     gaps: dict[tuple[str, str, int, str], GapRecord] = field(factory=dict)
     lengths: list[int] = field(factory=list)
     coverage: Coverage | None = None
@@ -125,6 +138,7 @@ class Recorder:
         if len(self.lengths) < 10_000:
             self.lengths.append(len(state.history))
         self.harvest(state)
+        self.scored += scored_end(state)
         seen: set[int] = set()
         for r in state.ruled:
             if id(r.gap) in seen:
@@ -162,6 +176,48 @@ class Recorder:
         state.cover = None
 
 
+_MASK64 = 2**64 - 1
+
+
+def _mix(seed: int, step: int, game: int) -> int:
+    """A well-spread 64-bit number of (game seed, step, game of the example) (SplitMix64's
+    finaliser)."""
+    z = (seed * 0x9E3779B97F4A7C15 + (step + 1) * 0xBF58476D1CE4E5B9
+         + (game + 1) * 0xD6E8FEB86659FD93) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def chance_pick(state: State, drawn: int, game: int = 0) -> int:
+    """The chance outcome a drawn number 0..255 picks at ``state``, by the game's odds.
+
+    Hypothesis' draws lean toward 0 (its first test run draws only zeros, shrinking moves
+    toward 0), and ``drawn % n`` ignored the odds: verify's games were dealt the first card
+    far more often than the game deals it (issue 39: a tie that needs certain cards was
+    reached in 17-31% of verify's games, in none of 80 simulated ones). Here the drawn number
+    only shifts a point spread uniformly by the game's seed and the step: the point is
+    uniform in [0, 1) whatever Hypothesis draws, and picks the outcome whose share of [0, 1)
+    holds it, so each outcome comes with its probability. The spread also depends on the
+    game's place in its test run: Hypothesis' simplest test run plays several games with
+    seed 0 and draws of 0, which were otherwise all the same game (and such a run comes up
+    often). A failure still shrinks (to fewer steps, and to decisions' first options); a
+    shrunk chance draw is some fair outcome.
+
+    Args:
+        state: a chance node. drawn: 0..255. game: the game's place in its test run.
+    """
+    outcomes = state.chance_outcomes()
+    spread = _mix(state.seed, len(state.history), game) >> 32
+    point = (spread + (drawn << 24)) % 2**32 / 2**32
+    total = 0.0
+    for outcome, probability in outcomes:
+        total += probability
+        if point < total:
+            return outcome
+    return outcomes[-1][0]  # rounding: the probabilities sum to just under 1
+
+
 def rule_cites(state: State, rule: str) -> tuple[str, ...]:
     """A rule's rulebook citations as "section: quote" (as findings carry them)."""
     m = state.game.machine
@@ -181,6 +237,9 @@ class Checker:
                                                      ("step", "decision", "chance", "terminal")}
         for inv in invariants:
             self.by_when[inv.when].append(inv)
+        self.scopes = scopes(game)
+        #: invariant name -> the serial (Recorder.games) of the last game it was evaluated in
+        self.last_game: dict[str, int] = {}
 
     def check(self, ctx: Context, state: State) -> None:
         """Check ``state``; count the game's end when it is terminal.
@@ -195,16 +254,24 @@ class Checker:
             groups.append(self.by_when["chance"])
         else:
             groups.append(self.by_when["decision"])
-        checks = self.recorder.checks
-        abnormal = state.finding is not None
+        rec = self.recorder
+        checks, scoped, last, serial = rec.checks, self.scopes, self.last_game, rec.games
+        # a game stopped at a tie for first place by ``then gap`` has its end and its scores
+        unscored = state.finding is not None and not scored_end(state)
         for group in groups:
             for inv in group:
-                if abnormal and inv.normal_end:
+                name = inv.name
+                if unscored and inv.normal_end:
                     continue
-                checks[inv.name] += 1
                 message = inv.check(ctx, state)
                 if message is not None:
-                    raise violation_type(inv.name)(inv.name, message, state.clone(), [])
+                    raise violation_type(name)(name, message, state.clone(), [])
+                if scoped and name in scoped and not scoped[name](ctx, state):
+                    continue  # outside its phase: the check looked at nothing
+                checks[name] += 1
+                if last.get(name) != serial:
+                    last[name] = serial
+                    rec.checked_games[name] += 1
 
 
 class Playing:
@@ -212,7 +279,9 @@ class Playing:
     policy its decisions follow (:mod:`rulewright.invariants.aim`)."""
 
     def __init__(self, game: Game, checker: Checker, seed: int,
-                 policy: str = "uniform", game_seconds: float | None = GAME_SECONDS) -> None:
+                 policy: str = "uniform", game_seconds: float | None = GAME_SECONDS,
+                 index: int = 0) -> None:
+        self.index = index  # the game's place in its test run (see chance_pick)
         self.game_seconds = game_seconds
         self.deadline = None if game_seconds is None else time.thread_time() + game_seconds
         self.state = game.new_initial_state(seed, coverage=True)
@@ -233,11 +302,11 @@ class Playing:
                                                                  s.chance_outcomes()]
 
     def choose(self, drawn: int) -> int:
-        """The action a drawn number 0..255 picks here: a chance outcome uniformly, a
-        decision's option under the game's policy."""
-        opts = self.options()
+        """The action a drawn number 0..255 picks here: a chance outcome by the game's odds
+        (:func:`chance_pick`), a decision's option under the game's policy."""
         if self.state.is_chance_node():
-            return opts[drawn % len(opts)]
+            return chance_pick(self.state, drawn, self.index)
+        opts = self.options()
         self.previous = aiming.pick(self.policy, drawn, len(opts), self.previous)
         return opts[self.previous]
 
@@ -262,6 +331,32 @@ class Playing:
             self.checker.recorder.game_over(s)
         if check:
             self.checker.check(self.ctx, s)
+
+
+def play_out(g: Playing) -> None:
+    """Play the game a test run left unfinished to its end, unchecked, for the counts:
+    uniform decisions and chance by the game's odds, from a generator seeded by the game.
+
+    Left unfinished, it was not counted, and the games a test run's steps cut short are
+    more often long ones: the games counted leaned toward short ones, and a gap that ends a
+    game early was reported in a larger share of verify's games than the game reaches it.
+    Not checked: a violation found here would need none of the test run's steps, so
+    Hypothesis would shrink it to a test run that draws nothing, and the counterexample to
+    a random game (a 2-step counterexample became 7 steps).
+    """
+    state = g.state
+    rng = random.Random(_mix(state.seed, len(state.history), g.index))
+    recorder = g.checker.recorder
+    recorder.played_out += 1
+    while not state.is_terminal():
+        # not through g.apply: these actions are no checked steps (Recorder.steps)
+        state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                           else rng.choice(g.options()))
+        if g.deadline is not None and len(state.history) & 63 == 1 \
+                and time.thread_time() > g.deadline:
+            assert g.game_seconds is not None
+            state.stop_for_time(g.game_seconds)
+    recorder.game_over(state)
 
 
 def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: int = 3,
@@ -334,7 +429,8 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             self.played: list[Playing] = []
 
         def _begin(self, seed: int, policy: str) -> None:
-            self.current = Playing(game, checker, seed, policy, game_seconds)
+            self.current = Playing(game, checker, seed, policy, game_seconds,
+                                   len(self.played))
             self.played.append(self.current)
 
         def _playing(self) -> bool:
@@ -355,8 +451,12 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
         @precondition(lambda self: self._playing())
         @rule(data=st.data())
         def step(self, data: st.DataObject) -> None:
-            assert self.current is not None
-            self.current.apply(data.draw(st.sampled_from(self.current.options())), False)
+            g = self.current
+            assert g is not None
+            if g.state.is_chance_node():  # by the game's odds, not Hypothesis' leaning
+                g.apply(g.choose(data.draw(st.integers(0, 255))), False)
+            else:
+                g.apply(data.draw(st.sampled_from(g.options())), False)
 
         @precondition(lambda self: self._playing())
         @rule(picks=choices)
@@ -393,9 +493,9 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                 self.current.checker.check(self.current.ctx, self.current.state)
 
         def teardown(self) -> None:
-            # a game the example left unfinished still ran what it ran
-            if self.current is not None:
-                recorder.harvest(self.current.state)
+            g = self.current
+            if g is not None and not g.state.is_terminal():
+                play_out(g)
             if aim:
                 target(aiming.longest([len(g.state.history) for g in self.played]),
                        label="longest game")

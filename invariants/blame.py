@@ -1,0 +1,173 @@
+"""Blame: the statement that last wrote each value a broken invariant reads (issue 39).
+
+A violation names the rules running when the state was checked; the value that breaks the
+invariant was often written earlier, by another rule. For a spec invariant this module finds
+the zones and counters its expression reads (through the spec functions it calls), replays
+the counterexample step by step, and for each of their values that changed names the last
+step that changed it and the statements that can have written it there: the writing
+statements (``=``/``+=``, ``move``, ``draw``, ``transfer``, ``shuffle``) over that zone or
+counter in the rules that ran in that step (the rules on the call stack before and after it,
+and those the step entered, from the game's coverage flags). Each is shown as
+``rule R, line L: statement`` with the whole statement text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from attrs import frozen
+
+from rulewright.dsl import ast
+from rulewright.dsl.unparse import span_text
+
+if TYPE_CHECKING:
+    from rulewright.dsl.machine import Machine
+    from rulewright.engines.game import Game
+    from rulewright.engines.state import State
+
+#: Statements that change a zone or a counter.
+WRITERS = (ast.Assign, ast.Move, ast.Shuffle, ast.Draw, ast.Transfer)
+
+#: Values blamed at most (a long invariant over every player's zones).
+MAX_VALUES = 8
+
+
+@frozen
+class Writer:
+    """A statement that writes a zone or counter: its rule, line and full text."""
+
+    rule: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"rule {self.rule}, line {self.line}: {self.text}"
+
+
+def _names(node: object) -> Iterator[str]:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            yield n.id
+        elif isinstance(n, ast.Target):
+            yield n.name
+
+
+def read_names(expr: ast.Expr, machine: Machine) -> list[str]:
+    """The zones and counters ``expr`` reads, through the spec functions it calls, in order."""
+    stored = {z.name for z in machine.zones} | {c.name for c in machine.counters}
+    functions = {d.name: d for d in machine.spec.decls if isinstance(d, ast.FunctionDecl)}
+    out: dict[str, None] = {}
+    todo: list[object] = [expr]
+    seen: set[str] = set()
+    while todo:
+        node = todo.pop()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id in stored:
+                out[n.id] = None
+            elif isinstance(n, ast.Call) and n.func in functions and n.func not in seen:
+                seen.add(n.func)
+                todo.append(functions[n.func].body)
+    return list(out)
+
+
+def _statements(body: Sequence[Any]) -> Iterator[Any]:
+    for s in body:
+        yield s
+        for f in ("body", "orelse"):
+            inner = getattr(s, f, None)
+            if isinstance(inner, tuple):
+                yield from _statements(inner)
+        if isinstance(s, ast.If):
+            for _, branch in s.branches:
+                yield from _statements(branch)
+        if isinstance(s, ast.ChooseOption):
+            for o in s.options:
+                yield from _statements(o.body)
+        ruling = getattr(s, "ruling", None)
+        if ruling is not None:
+            yield from _statements(ruling.body)
+
+
+def writers(machine: Machine) -> dict[str, list[Writer]]:
+    """Zone or counter name -> the statements of the spec's rules that write it."""
+    stored = {z.name for z in machine.zones} | {c.name for c in machine.counters}
+    source = machine.spec.source
+    out: dict[str, list[Writer]] = {}
+    for d in machine.spec.decls:
+        if not isinstance(d, ast.RuleDecl):
+            continue
+        for s in _statements(d.body):
+            if isinstance(s, WRITERS):
+                w = Writer(d.name, s.span.line, span_text(source, s.span, 10**6))
+                for name in dict.fromkeys(_names(s)):
+                    if name in stored:
+                        out.setdefault(name, []).append(w)
+    return out
+
+
+def _label(slot: Any) -> str:
+    return f"{slot.name}[{', '.join(map(str, slot.key))}]" if slot.key else slot.name
+
+
+def _values(state: State, zone_slots: list[Any], counter_slots: list[Any]) -> list[Any]:
+    return ([(tuple(state.zones[z.index]), tuple(state.mids[z.index]),
+              tuple(state.bottoms[z.index])) for z in zone_slots]
+            + [state.counters[c.index] for c in counter_slots])
+
+
+def blame(game: Game, seed: int, history: Sequence[int], expr: ast.Expr) -> list[str]:
+    """Lines naming, for each value ``expr`` reads, the step and statement that last wrote it.
+
+    Args:
+        game: the configuration. seed, history: the counterexample.
+        expr: the broken invariant's expression.
+    """
+    m = game.machine
+    names = read_names(expr, m)
+    zone_slots = [z for z in m.zones if z.name in names]
+    counter_slots = [c for c in m.counters if c.name in names]
+    slots = zone_slots + counter_slots
+    if not slots:
+        return []
+    by_name = writers(m)
+    state = game.new_initial_state(seed, coverage=True)
+    # step 0 is the setup (the start rule up to the first decision or chance event)
+    last: list[tuple[int, str, set[str]]] = [(0, "setup", {m.rules[m.start].decl.name})
+                                             for _ in slots]
+    before = _values(state, zone_slots, counter_slots)
+    # the values as declared, before setup: a value setup left so was written by nobody
+    declared = ([sorted((*m.initial_zones[z.index], *m.initial_mids[z.index]))
+                 for z in zone_slots] + [m.initial_counters[c.index] for c in counter_slots])
+    for step, action in enumerate(history, start=1):
+        running = set(state.running_rules())
+        label = state.action_label(action)
+        state.cover = bytearray(len(m.points))
+        state.apply_action(action)
+        ran = running | set(state.running_rules()) | {
+            m.points[i].rule for i, flag in enumerate(state.cover or b"") if flag}
+        after = _values(state, zone_slots, counter_slots)
+        for i, (old, new) in enumerate(zip(before, after)):
+            if old != new:
+                last[i] = (step, label, ran)
+        before = after
+    out = []
+    for i, slot in enumerate(slots):
+        step, label, ran = last[i]
+        if step == 0:
+            now = before[i]
+            if (sorted((*now[0], *now[1], *now[2])) if i < len(zone_slots) else now) \
+                    == declared[i]:
+                out.append(f"{_label(slot)}: as declared (no statement wrote it)")
+                continue
+        found = [w for w in by_name.get(slot.name, []) if w.rule in ran]
+        where = "during setup" if step == 0 else f"at step {step} ({label})"
+        if not found:
+            who = f"in rule(s) {', '.join(sorted(ran))}" if ran else ""
+        elif len(found) == 1:
+            who = f"by {found[0]}"
+        else:
+            who = "by one of: " + "; ".join(str(w) for w in found)
+        out.append(f"{_label(slot)} last written {where} {who}".rstrip())
+        if len(out) == MAX_VALUES:
+            break
+    return out

@@ -1,0 +1,65 @@
+"""Why an invariant was never evaluated in a configuration (issue 39: "held" means checked).
+
+A check that no state reached is neither held nor violated. The verdict must say so, with the
+reason a rules editor can act on: every game stopped at a gap before the end, no game finished
+within the run's budget, the rule a phase is scoped to is not part of the configuration (its
+variant or erratum is not selected) or never ran.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulewright.invariants.scope import phase_rule
+
+if TYPE_CHECKING:
+    from rulewright.engines.game import Game
+    from rulewright.invariants.base import Invariant
+    from rulewright.invariants.stateful import Recorder
+
+#: Where an invariant of each moment (:data:`~rulewright.invariants.base.WHEN`) is checked.
+_MOMENTS = {"decision": "a decision", "chance": "a chance event", "terminal": "a game's end",
+            "step": "a checked state"}
+
+
+def _games(n: int) -> str:
+    return f"{n} game" + ("" if n == 1 else "s")
+
+
+def _stopped(recorder: Recorder) -> str:
+    """What stopped the finished games before their end: the gap most games reached."""
+    ending = [g for g in recorder.gaps.values() if g.ruling is None]
+    if not ending:
+        return "a finding before the end"
+    top = max(ending, key=lambda g: g.count)
+    return f"most often the gap in rule {top.rule} (line {top.line}), in {_games(top.count)}"
+
+
+def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> str:
+    """Why the invariant made of ``invs`` (one name, one or more checks) was never evaluated.
+
+    Args:
+        game: the configuration. invs: the invariant's checks (same name).
+        recorder: what the configuration's run saw.
+    """
+    if recorder.games == 0:
+        return "no game was played (the run's time budget ran out first)"
+    phase = phase_rule(game, invs[0].name)
+    if phase is not None:
+        when, rule = phase
+        if rule not in game.machine.rule_index:
+            return (f"its rule {rule} is not part of this configuration (a variant or "
+                    "erratum that is not selected)")
+        if when == "during":
+            return f"rule {rule} never ran (in {_games(recorder.games)} begun)"
+        return f"no game got past rule {rule} (in {_games(recorder.games)} begun)"
+    moments = {inv.when for inv in invs}
+    if moments == {"terminal"}:
+        if recorder.finished == 0:
+            return (f"none of the {_games(recorder.games)} begun finished (the test runs' "
+                    "steps ran out first: raise --examples or use a longer profile)")
+        if any(inv.normal_end for inv in invs) and recorder.scored == 0:
+            return (f"all {recorder.finished} finished games stopped before their end: "
+                    f"{_stopped(recorder)}")
+    where = " or ".join(sorted(_MOMENTS.get(w, w) for w in moments))
+    return f"no game reached {where} where it applies (in {_games(recorder.games)} begun)"

@@ -1,0 +1,48 @@
+"""Issue 39, finding 5 ("blame"): a violation names the statement that last wrote each value
+the broken invariant reads, with whole expressions; a failed ``expect`` shows its values.
+
+``specs/blamed.rules``: rule ``earn`` gives a player twice a die roll in coins; the invariant
+(at most five coins) is checked during rule ``wait``, which is what was running when it broke.
+Before, the violation named only ``wait`` and ``play`` and cut the long part of the
+expression to its first 77 characters and "...".
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import rulewright as rw
+from rulewright.invariants.runner import Config, run_examples, verify_config
+
+from .conftest import BROKEN, FAST, HERE
+
+BLAMED = HERE / "specs" / "blamed.rules"
+PART = ("coins[p] + bonus[p] + coins[p] - coins[p] + bonus[p] - bonus[p] + coins[p] - "
+        "coins[p]")
+
+
+def test_a_violation_names_the_statement_that_wrote_each_value(tmp_path: Path) -> None:
+    game = rw.load(BLAMED, players=2)
+    result = verify_config(game, Config(2), FAST, examples=10, trace_dir=tmp_path, seed=1)
+    (v,) = result.violations
+    assert v.invariant == "spec:few"
+    coins = [line for line in v.blame if line.startswith("coins[")]
+    assert len(coins) == 2
+    for line in coins:
+        assert re.fullmatch(r"coins\[[01]\] last written at step [12] \(die: [123]\) by rule "
+                            r"earn, line 23: coins\[p\] \+= r \* 2", line), line
+    assert v.blame[2:] == ["bonus[0]: as declared (no statement wrote it)",
+                           "bonus[1]: as declared (no statement wrote it)"]
+    # the whole expression, not its first 77 characters and "..."
+    lines = v.message.splitlines()
+    assert re.fullmatch(rf"  for p = [01]: {re.escape(PART)} <= 5 is false", lines[1])
+    assert lines[2] == f"    {PART} = 6"
+    assert "..." not in v.message
+
+
+def test_a_failed_expect_in_a_worked_example_shows_its_values() -> None:
+    results = {e.name: e for e in run_examples(BROKEN / "example_fails.rules", [()])}
+    assert results["two_chips"].problem == ("expectation failed (line 29): two chips\n"
+                                            "  chips[0] == 2 is false\n"
+                                            "    chips[0] = 1")
