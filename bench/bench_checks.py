@@ -1,0 +1,151 @@
+"""What verify's per-step checks cost against the engine steps they check, per spec and check kind.
+
+Not a test. Run: ``python bench/bench_checks.py [--games G] [--players N] [--json OUT] [SPEC ...]``
+(default: every bundled spec, each at its smallest player count of at least 2; ``--players``
+picks one count for all). Each spec plays G random games (uniform decisions, chance outcomes
+by their probabilities, seeds 0..G-1, the default variants), and measures in CPU seconds of
+this process (``time.process_time``):
+
+- engine: replaying those games from their initial states (``new_initial_state``, then
+  ``apply_action`` per step), per step;
+- each check kind: the library's invariants of that kind (:func:`invariants_for`) run by a
+  :class:`~rulewright.invariants.stateful.Checker` of their own over the same games' states
+  in order, as verify runs them after every step (the initial state, each state after an
+  action), per step; with what verify pays for them around the checker: the copy of the
+  state before each step (``hidden information``: ``Context.before``) and the key recorded
+  after each step (``determinism``). ``all`` is one checker with every invariant, as verify
+  runs it.
+
+The ratio is check CPU / engine CPU per step; the goal of issue 37 is ``all`` <= 1.0 for
+every spec. The states are made beforehand (a copy after each step), so a kind's figure is
+its checks alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+import rulewright
+from rulewright.engines.game import Game, bundled_configurations
+from rulewright.engines.state import State
+from rulewright.invariants.base import Context, Invariant
+from rulewright.invariants.library import invariants_for
+from rulewright.invariants.stateful import Checker, Recorder
+
+#: Check kinds (rows), by invariant name; names not listed count as "other".
+KINDS = {"conservation": "conservation", "tokens": "conservation", "bounds": "conservation",
+         "hidden information": "hidden information", "determinism": "determinism"}
+
+
+def kind_of(inv: Invariant) -> str:
+    """The row an invariant is counted in."""
+    if inv.name.startswith("spec:"):
+        return "spec invariants"
+    if inv.name.split(":")[0] in ("zone", "range", "never_decreases"):
+        return "declarative"
+    return KINDS.get(inv.name, "other")
+
+
+def games_of(game: Game, games: int) -> list[tuple[int, list[State]]]:
+    """(seed, the states of one random game: a copy of each, the initial one first) per game."""
+    out = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed)
+        states = [s.clone()]
+        while not s.is_terminal():
+            s.apply_action(s.sample_chance(rng) if s.is_chance_node()
+                           else rng.choice(s.legal_actions()))
+            states.append(s.clone())
+        out.append((seed, states))
+    return out
+
+
+def engine_seconds(game: Game, played: list[tuple[int, list[State]]]) -> float:
+    """CPU seconds to replay every game's history from its initial state."""
+    start = time.process_time()
+    for seed, states in played:
+        s = game.new_initial_state(seed)
+        for a in states[-1].history:
+            s.apply_action(a)
+    return time.process_time() - start
+
+
+def check_seconds(game: Game, invariants: list[Invariant],
+                  played: list[tuple[int, list[State]]], before: bool, keys: bool) -> float:
+    """CPU seconds to check every state of every game with ``invariants``, in order, as verify
+    does (``before``: with the copy of the state before each step; ``keys``: with the key
+    recorded after each step)."""
+    checker = Checker(game, invariants, Recorder())
+    spent = 0.0
+    for seed, states in played:
+        ctx = Context(game, [], random.Random(seed))
+        start = time.process_time()
+        previous = None
+        for s in states:
+            if before and previous is not None:
+                ctx.before = previous.clone()
+            if keys:
+                ctx.keys.append(s.key())
+            checker.check(ctx, s)
+            previous = s
+        spent += time.process_time() - start
+    return spent
+
+
+def bench_spec(name: str, players: int, games: int) -> dict[str, Any]:
+    """One spec's figures: steps, engine microseconds per step, and per kind its
+    microseconds per step and its ratio to the engine's."""
+    game = rulewright.load(name, players=players)
+    invariants = invariants_for(game)
+    played = games_of(game, games)
+    steps = sum(len(states) - 1 for _, states in played)
+    checked = sum(len(states) for _, states in played)
+    engine = engine_seconds(game, played)
+    kinds: dict[str, list[Invariant]] = {}
+    for inv in invariants:
+        kinds.setdefault(kind_of(inv), []).append(inv)
+    row: dict[str, Any] = {"spec": name, "players": players, "games": games, "steps": steps,
+                           "checked states": checked, "engine us/step": 1e6 * engine / steps,
+                           "kinds": {}}
+    for kind, invs in [*sorted(kinds.items()), ("all", invariants)]:
+        seconds = check_seconds(game, invs, played,
+                                before=kind in ("hidden information", "all"),
+                                keys=kind in ("determinism", "all"))
+        row["kinds"][kind] = {"us/step": 1e6 * seconds / steps, "ratio": seconds / engine}
+    return row
+
+
+def main() -> None:
+    """Parse the arguments, measure, print one table per spec (and write JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("specs", nargs="*", help="bundled spec names (default: all)")
+    parser.add_argument("--games", type=int, default=8, help="random games per spec")
+    parser.add_argument("--players", type=int, default=None,
+                        help="player count for every spec (default: its smallest >= 2)")
+    parser.add_argument("--json", default=None, help="also write the figures here")
+    args = parser.parse_args()
+    counts: dict[str, list[int]] = {}
+    for spec, n in bundled_configurations():
+        counts.setdefault(spec, []).append(n)
+    rows = []
+    for spec in args.specs or sorted(counts):
+        allowed = counts[spec]
+        players = args.players or min([n for n in allowed if n >= 2] or allowed)
+        row = bench_spec(spec, players, args.games)
+        rows.append(row)
+        print(f"{spec} ({players} players): {row['steps']} steps, engine "
+              f"{row['engine us/step']:.0f} us/step")
+        for kind, fig in row["kinds"].items():
+            print(f"  {kind:<20} {fig['us/step']:9.0f} us/step  ratio {fig['ratio']:6.2f}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(rows, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
