@@ -15,6 +15,7 @@ from attrs import define, field, frozen
 
 if TYPE_CHECKING:
     from rulewright.engines.game import Game
+    from rulewright.invariants.changes import Changes
     from rulewright.engines.state import State
 
 #: When an invariant runs: after every transition ("step", the initial state included), only
@@ -38,6 +39,9 @@ class Context:
         before: a copy of the state before the last applied action, kept where the game has
             something hidden (the hidden-information check plays that step otherwise); None
             before the first action, or when nobody keeps it.
+        changes: while the verify checker checks a state, what changed since the game's
+            last checked state (:class:`rulewright.invariants.changes.Changes`): checks
+            that read a few slots look only at those; None elsewhere (check everything).
     """
 
     game: Game
@@ -45,6 +49,7 @@ class Context:
     rng: random.Random
     memo: dict[str, Any] = field(factory=dict)
     before: State | None = None
+    changes: Changes | None = None
 
 
 Check = Callable[[Context, "State"], "str | None"]

@@ -4,6 +4,12 @@ Components are physical: each is in exactly one zone at every moment, the engine
 table agrees with the zone contents, and each card kind keeps its declared count. Tokens
 (``token medal total 90 in supply, medals``) are counters whose sum is fixed and that can never
 go negative. Capacities (``zone hand[player]: set of c owner capacity 3``) bound zone sizes.
+
+Inside verify (``Context.changes`` given, :mod:`rulewright.invariants.changes`) each check
+looks only at what changed since the game's last checked state, where it held: the zones and
+``loc`` entries that changed, the token holders that changed (the total follows from the
+last one), the zones with a capacity that changed. Where that finds something wrong, the
+full check of the state says what, so a message is the same either way.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from rulewright.invariants.base import Context, Invariant
+from rulewright.invariants.changes import Changes
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -19,6 +26,52 @@ if TYPE_CHECKING:
 
 def components(ctx: Context, state: State) -> str | None:
     """Each component in exactly one zone, ``loc`` consistent, per-kind counts as declared."""
+    ch = ctx.changes
+    if ch is not None and ch.since_clean("conservation") \
+            and _kinds_as_declared(ctx.game.machine) and _components_kept(state, ch):
+        ch.held("conservation")
+        return None
+    found = _components(ctx, state)
+    if found is None and ch is not None:
+        ch.held("conservation")
+    return found
+
+
+def _components_kept(state: State, ch: Changes) -> bool:
+    """Whether each component is still in exactly one zone, the one ``loc`` names, given
+    that it was so at the last checked state (``ch.old``) and that only the zones ``ch.zones``
+    and the ``loc`` entries ``ch.loc`` changed since."""
+    if not ch.zones and not ch.loc:
+        return True
+    old = ch.old
+    assert old is not None
+    n = len(state.loc)
+    changed = ch.zones
+    where: dict[int, int] = {}  # component -> the changed zone now holding it
+    affected = set(ch.loc)
+    zones, mids, bottoms = state.zones, state.mids, state.bottoms
+    for z in changed:
+        for part in (zones[z], mids[z], bottoms[z], old.zones[z], old.mids[z], old.bottoms[z]):
+            affected.update(part)
+        for part in (zones[z], mids[z], bottoms[z]):
+            for c in part:
+                if c.__class__ is not int or not 0 <= c < n or c in where:
+                    return False
+                where[c] = z
+    loc, old_loc = state.loc, old.loc
+    for c in affected:
+        if c.__class__ is not int or not 0 <= c < n:
+            return False
+        was = old_loc[c]  # its zone at the last checked state, where it was once
+        if was in changed:
+            if loc[c] != where.get(c, -1):  # not in a changed zone now: in none
+                return False
+        elif c in where or loc[c] != was:  # its unchanged zone still holds it
+            return False
+    return True
+
+
+def _components(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
     n = len(m.components)
     seen = [0] * n
@@ -65,6 +118,50 @@ def _kinds_as_declared(m: Any) -> bool:
 
 def tokens(ctx: Context, state: State) -> str | None:
     """Every ``token`` declaration: holders sum to the total, no holder below zero."""
+    ch = ctx.changes
+    if ch is not None and ch.since_clean("tokens") and _tokens_kept(ctx, state, ch):
+        ch.held("tokens")
+        return None
+    found = _tokens(ctx, state)
+    if found is None and ch is not None:
+        ch.held("tokens")
+    return found
+
+
+def _tokens_kept(ctx: Context, state: State, ch: Changes) -> bool:
+    """Whether every token still sums to its total with no holder below zero, given that it
+    did at the last checked state and only the counters ``ch.counters`` changed since."""
+    if not ch.counters:
+        return True
+    old = ch.old
+    assert old is not None
+    values, was = state.counters, old.counters
+    for slots, _total in _token_slots(ctx.game.machine):
+        moved = 0
+        for k in ch.counters:
+            if k in slots:
+                v = values[k]
+                if v.__class__ is not int or v < 0:
+                    return False
+                moved += v - was[k]
+        if moved:
+            return False
+    return True
+
+
+# machine id -> (the machine, kept so that its id is not reused; per token its holders' slots
+# and total)
+_TOKEN_SLOTS: dict[int, tuple[Any, tuple[tuple[frozenset[int], int], ...]]] = {}
+
+
+def _token_slots(m: Any) -> tuple[tuple[frozenset[int], int], ...]:
+    hit = _TOKEN_SLOTS.get(id(m))
+    if hit is None or hit[0] is not m:
+        hit = _TOKEN_SLOTS[id(m)] = (m, tuple((frozenset(t.slots), t.total) for t in m.tokens))
+    return hit[1]
+
+
+def _tokens(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
     for t in m.tokens:
         values = [state.counters[i] for i in t.slots]
@@ -80,6 +177,21 @@ def tokens(ctx: Context, state: State) -> str | None:
 
 def bounds(ctx: Context, state: State) -> str | None:
     """Every zone with a declared ``capacity`` holds at most that many components."""
+    m = ctx.game.machine
+    ch = ctx.changes
+    if ch is not None and ch.since_clean("bounds"):
+        zones = m.zones
+        if all(zones[z].capacity is None or len(state.zones[z]) + len(state.mids[z])
+               + len(state.bottoms[z]) <= zones[z].capacity for z in ch.zones):
+            ch.held("bounds")
+            return None
+    found = _bounds(ctx, state)
+    if found is None and ch is not None:
+        ch.held("bounds")
+    return found
+
+
+def _bounds(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
     for z, slot in enumerate(m.zones):
         if slot.capacity is not None:

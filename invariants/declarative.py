@@ -12,12 +12,15 @@ name in the verify table   what it checks, at every checked state
 =========================  ====================================================================
 
 Each reports the declaration's line, and says which component, which instance and what
-values broke it.
+values broke it. Inside verify (``Context.changes`` given, :mod:`.changes`) each looks only at
+what changed since the game's last checked state, where it held: a zone condition runs again
+only when a slot it reads changed (:mod:`.reads`), a range or "never decreases" looks at its
+counters that changed.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulewright.dsl.constraints import (COMPONENT, CounterRange, NeverDecreases,
                                         ZoneCondition)
@@ -25,6 +28,7 @@ from rulewright.dsl.machine import Machine, SpecRuntimeError
 from rulewright.dsl.unparse import span_text
 from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.declared import explainer
+from rulewright.invariants.reads import wrapped_reads
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -39,8 +43,24 @@ def _zone(c: ZoneCondition, source: str) -> Invariant:
     assert c.decl.where is not None
     condition = span_text(source, c.decl.where.span)
     title = f"zone {c.zone} holds only {c.decl.of} where {condition}"
+    key = f"zone:{c.zone}"
+    found: list[Any] = []  # (the machine, what its condition reads), once read
 
     def check(ctx: Context, state: State) -> str | None:
+        ch = ctx.changes
+        if ch is not None and ch.since_clean(key):
+            m = ctx.game.machine
+            if not found or found[0] is not m:
+                found[:] = [m, wrapped_reads(c.offending, m.code_space)]
+            if not found[1].touched(ch):
+                ch.held(key)
+                return None
+        message = _zone_message(ctx, state)
+        if message is None and ch is not None:
+            ch.held(key)
+        return message
+
+    def _zone_message(ctx: Context, state: State) -> str | None:
         try:
             bad = c.offending(state)
         except SpecRuntimeError as err:  # a spec defect in the condition
@@ -60,7 +80,23 @@ def _zone(c: ZoneCondition, source: str) -> Invariant:
 
 
 def _range(c: CounterRange) -> Invariant:
+    key = f"range:{c.counter}"
+    slots = frozenset(c.slots)
+
     def check(ctx: Context, state: State) -> str | None:
+        ch = ctx.changes
+        if ch is not None and ch.since_clean(key):
+            values = state.counters
+            if all(k not in slots or (values[k].__class__ is int
+                                      and c.low <= values[k] <= c.high) for k in ch.counters):
+                ch.held(key)
+                return None
+        message = _range_message(ctx, state)
+        if message is None and ch is not None:
+            ch.held(key)
+        return message
+
+    def _range_message(ctx: Context, state: State) -> str | None:
         values = state.counters
         for slot in c.slots:
             v = values[slot]
@@ -74,8 +110,20 @@ def _range(c: CounterRange) -> Invariant:
 
 def _never_decreases(c: NeverDecreases) -> Invariant:
     key = f"never decreases {c.counter}"
+    slots = frozenset(c.slots)
 
     def check(ctx: Context, state: State) -> str | None:
+        ch = ctx.changes
+        if ch is not None and ch.since_clean(key) and key in ctx.memo \
+                and slots.isdisjoint(ch.counters):
+            ch.held(key)  # its counters are as at the last checked state, kept in the memo
+            return None
+        message = _compare(ctx, state)
+        if message is None and ch is not None:
+            ch.held(key)
+        return message
+
+    def _compare(ctx: Context, state: State) -> str | None:
         now = tuple(state.counters[slot] for slot in c.slots)
         before = ctx.memo.get(key)
         ctx.memo[key] = now

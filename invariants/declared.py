@@ -24,6 +24,11 @@ A phase scopes an invariant to part of the game, by the rule that makes that par
       : all(turns(p) == turns(0) for p in players)
 
 and the verify table shows it as ``spec:equal_turns``.
+
+Inside verify (``Context.changes`` given, :mod:`.changes`) an invariant that held at the
+game's last checked state is evaluated again only when a slot its expression reads changed
+since (:mod:`.reads`: found once in its generated code); its phase is followed at every
+checked state.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from rulewright.dsl.machine import CompiledInvariant, Machine, SpecRuntimeError
 from rulewright.invariants.base import Check, Context, Invariant
 from rulewright.invariants.explain import Explainer
 from rulewright.invariants.findings import scored_end
+from rulewright.invariants.reads import Reads, wrapped_reads
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -88,12 +94,27 @@ def in_phase(inv: CompiledInvariant, ctx: Context, state: State) -> bool:
 
 def _check(inv: CompiledInvariant) -> Check:
     text = inv.decl.description or inv.name
+    key = f"spec:{inv.name}"
+    found: list[Reads] = []  # what its expression reads, once read
 
     def check(ctx: Context, state: State) -> str | None:
         if inv.at_end and not scored_end(state):
             return None
         if not in_phase(inv, ctx, state):
             return None
+        ch = ctx.changes
+        if ch is not None and ch.since_clean(key):
+            if not found:
+                found.append(wrapped_reads(inv.check, ctx.game.machine.code_space))
+            if not found[0].touched(ch):
+                ch.held(key)
+                return None
+        message = _evaluate(ctx, state)
+        if message is None and ch is not None:
+            ch.held(key)
+        return message
+
+    def _evaluate(ctx: Context, state: State) -> str | None:
         try:
             ok = inv.check(state)
         except SpecRuntimeError as err:  # a spec defect in the invariant's expression

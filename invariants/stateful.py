@@ -40,6 +40,7 @@ from rulewright.engines.coverage import Coverage
 from rulewright.engines.game import Game
 from rulewright.engines.state import State
 from rulewright.invariants import aim as aiming
+from rulewright.invariants import changes
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
 from rulewright.invariants.findings import classify, scored_end
 from rulewright.invariants.hidden import has_secrets
@@ -258,20 +259,29 @@ class Checker:
         checks, scoped, last, serial = rec.checks, self.scopes, self.last_game, rec.games
         # a game stopped at a tie for first place by ``then gap`` has its end and its scores
         unscored = state.finding is not None and not scored_end(state)
-        for group in groups:
-            for inv in group:
-                name = inv.name
-                if unscored and inv.normal_end:
-                    continue
-                message = inv.check(ctx, state)
-                if message is not None:
-                    raise violation_type(name)(name, message, state.clone(), [])
-                if scoped and name in scoped and not scoped[name](ctx, state):
-                    continue  # outside its phase: the check looked at nothing
-                checks[name] += 1
-                if last.get(name) != serial:
-                    last[name] = serial
-                    rec.checked_games[name] += 1
+        # what changed since the game's last checked state: checks of a few slots look
+        # only at those (rulewright.invariants.changes)
+        memo = ctx.memo
+        ctx.changes = ch = changes.begin(memo, state)
+        try:
+            for group in groups:
+                for inv in group:
+                    name = inv.name
+                    if unscored and inv.normal_end:
+                        continue
+                    message = inv.check(ctx, state)
+                    if message is not None:
+                        memo.pop(changes.LAYOUT, None)  # a later check checks everything
+                        raise violation_type(name)(name, message, state.clone(), [])
+                    if scoped and name in scoped and not scoped[name](ctx, state):
+                        continue  # outside its phase: the check looked at nothing
+                    checks[name] += 1
+                    if last.get(name) != serial:
+                        last[name] = serial
+                        rec.checked_games[name] += 1
+        finally:
+            ctx.changes = None
+        changes.commit(memo, state, ch)
 
 
 class Playing:

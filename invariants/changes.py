@@ -1,0 +1,170 @@
+"""What changed since a game's last checked state: the slots incremental checks look at.
+
+A step changes a few zones and counters of a state that holds hundreds. The checks that
+look only at slots (conservation, tokens, capacities, counter ranges, zone conditions, the
+spec's own invariants, each of which reads known slots: :mod:`.reads`) held at the game's
+previous checked state, so at this one they need to look only at what changed since:
+:class:`Changes`, which the :class:`~rulewright.invariants.stateful.Checker` finds once per
+checked state by comparing the state with a copy of the last one (:class:`Layout`) and
+hands to the checks as ``Context.changes``. A check called without it (exhaustive
+exploration, a test) checks the whole state, as before.
+
+Found by value, whatever changed it: the comparison is of slices of the state's lists with
+the copy's (``==``, at C speed), halving a differing slice until the slots that differ are
+found. A slot whose value stays equal while its type changes (a counter going from ``1`` to
+``True`` or ``1.0``) counts as unchanged; every game's end (a terminal state) is checked in
+full, so such a value is still found when it lasts to the end.
+
+A check skips or narrows its work only where it held at the previous checked state
+(:attr:`Changes.was_clean`): each marks itself clean when it holds (:meth:`Changes.held`),
+and the checker keeps the marks with the copy only when the whole state held.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from attrs import define, field, frozen
+
+if TYPE_CHECKING:
+    from rulewright.engines.state import State
+
+#: The ``Context.memo`` key of a game's :class:`Layout`.
+LAYOUT = "checked layout"
+
+#: Below this many slots a differing slice is compared slot by slot.
+_LEAF = 16
+
+
+def differing(now: list[Any], then: list[Any]) -> list[int]:
+    """The indices where two lists of equal length differ (``!=``), in order."""
+    out: list[int] = []
+    if now == then:
+        return out
+    todo = [(0, len(now))]
+    while todo:
+        lo, hi = todo.pop()
+        if hi - lo <= _LEAF:
+            out.extend(i for i in range(lo, hi) if now[i] != then[i])
+            continue
+        mid = (lo + hi) // 2
+        # the upper half first: the stack gives back the lower one first
+        if now[mid:hi] != then[mid:hi]:
+            todo.append((mid, hi))
+        if now[lo:mid] != then[lo:mid]:
+            todo.append((lo, mid))
+    out.sort()
+    return out
+
+
+@define
+class Changes:
+    """What changed between the last checked state of a game and this one.
+
+    Attributes:
+        everything: True at a game's first checked state and at every terminal state: no
+            copy to compare with, or a full check wanted; the sets are then empty and every
+            check checks the whole state.
+        zones: zone slots whose known top, unknown middle or known bottom changed.
+        loc: components whose zone (``State.loc``) changed.
+        counters: counter slots whose value changed.
+        turns, out, known: whether ``State.turns``, ``State.out``, ``State.known`` changed.
+        old: the copy of the last checked state (None when ``everything``).
+        was_clean: the checks (by key) that held at the last checked state.
+        clean: the checks that hold at this one (filled by :meth:`held`).
+    """
+
+    everything: bool
+    zones: frozenset[int] = frozenset()
+    loc: frozenset[int] = frozenset()
+    counters: frozenset[int] = frozenset()
+    turns: bool = False
+    out: bool = False
+    known: bool = False
+    old: Layout | None = None
+    was_clean: frozenset[str] = frozenset()
+    clean: set[str] = field(factory=set)
+
+    def held(self, key: str) -> None:
+        """Mark check ``key`` as holding at this state."""
+        self.clean.add(key)
+
+    def since_clean(self, key: str) -> bool:
+        """Whether check ``key`` held at the last checked state, so that only what changed
+        since needs checking (False at a full check)."""
+        return not self.everything and key in self.was_clean
+
+
+@frozen
+class Layout:
+    """A copy of the slots of a checked state, never changed once made (a later one shares
+    the copies of the zones that did not change).
+
+    Attributes:
+        zones, mids, bottoms, loc, counters, turns, out, known: copies of the state's lists
+            (``zones`` and the others per zone slot: copies of each zone's list).
+        clean: the checks that held at that state.
+    """
+
+    zones: list[list[int]]
+    mids: list[list[int]]
+    bottoms: list[list[int]]
+    loc: list[int]
+    counters: list[Any]
+    turns: list[int]
+    out: list[int]
+    known: list[int]
+    clean: frozenset[str]
+
+    @staticmethod
+    def of(state: State, clean: frozenset[str]) -> Layout:
+        """A full copy of ``state``'s slots."""
+        copy = list.copy
+        return Layout(list(map(copy, state.zones)), list(map(copy, state.mids)),
+                      list(map(copy, state.bottoms)), state.loc[:], state.counters[:],
+                      state.turns[:], state.out[:], state.known[:], clean)
+
+    def changes(self, state: State) -> Changes:
+        """What differs in ``state`` from this copy."""
+        zones = set(differing(state.zones, self.zones))
+        zones.update(differing(state.mids, self.mids))
+        zones.update(differing(state.bottoms, self.bottoms))
+        return Changes(False, frozenset(zones), frozenset(differing(state.loc, self.loc)),
+                       frozenset(differing(state.counters, self.counters)),
+                       state.turns != self.turns, state.out != self.out,
+                       state.known != self.known, self, self.clean)
+
+    def advanced(self, state: State, ch: Changes) -> Layout:
+        """This copy brought up to ``state`` (whose changes from it are ``ch``), with the
+        checks that held there."""
+        zones, mids, bottoms = self.zones, self.mids, self.bottoms
+        if ch.zones:
+            zones, mids, bottoms = zones[:], mids[:], bottoms[:]
+            for z in ch.zones:
+                zones[z] = state.zones[z][:]
+                mids[z] = state.mids[z][:]
+                bottoms[z] = state.bottoms[z][:]
+        return Layout(zones, mids, bottoms,
+                      state.loc[:] if ch.loc else self.loc,
+                      state.counters[:] if ch.counters else self.counters,
+                      state.turns[:] if ch.turns else self.turns,
+                      state.out[:] if ch.out else self.out,
+                      state.known[:] if ch.known else self.known, frozenset(ch.clean))
+
+
+def begin(memo: dict[str, Any], state: State) -> Changes:
+    """The changes of ``state`` since the game's last checked state (its :class:`Layout` in
+    ``memo``); everything at the first and at a terminal state."""
+    layout = memo.get(LAYOUT)
+    if layout is None or state.is_terminal():
+        return Changes(True)
+    assert isinstance(layout, Layout)
+    return layout.changes(state)
+
+
+def commit(memo: dict[str, Any], state: State, ch: Changes) -> None:
+    """Keep ``state``'s slots and the checks that held there, for the next checked state
+    (called when every check held)."""
+    old = ch.old
+    memo[LAYOUT] = Layout.of(state, frozenset(ch.clean)) if old is None \
+        else old.advanced(state, ch)
