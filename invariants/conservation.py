@@ -180,15 +180,18 @@ def bounds(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
     ch = ctx.changes
     if ch is not None and ch.since_clean("bounds"):
-        zones = m.zones
-        if all(zones[z].capacity is None or len(state.zones[z]) + len(state.mids[z])
-               + len(state.bottoms[z]) <= zones[z].capacity for z in ch.zones):
+        if all(_fits(state, z, m.zones[z].capacity) for z in ch.zones):
             ch.held("bounds")
             return None
     found = _bounds(ctx, state)
     if found is None and ch is not None:
         ch.held("bounds")
     return found
+
+
+def _fits(state: State, z: int, capacity: int | None) -> bool:
+    return capacity is None \
+        or len(state.zones[z]) + len(state.mids[z]) + len(state.bottoms[z]) <= capacity
 
 
 def _bounds(ctx: Context, state: State) -> str | None:

@@ -145,8 +145,12 @@ class _Finder:
                 return Reads(counters=one)
             if attr == "loc":
                 return Reads(loc=one)
-            if attr in ("turns", "out", "known"):
-                return Reads(**{attr: True})
+            if attr == "turns":
+                return Reads(turns=True)
+            if attr == "out":
+                return Reads(out=True)
+            if attr == "known":
+                return Reads(known=True)
             return EVERYTHING
         if isinstance(up, ast.Call) and node in up.args and up.args[0] is node \
                 and not up.keywords and isinstance(up.func, ast.Name):
