@@ -45,10 +45,11 @@ from weakref import WeakKeyDictionary
 
 from attrs import frozen
 
-from rulewright.dsl.expr import contents
 from rulewright.dsl.machine import Call, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
+from rulewright.invariants.changes import Changes
+from rulewright.invariants.reads import Finder
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -102,23 +103,17 @@ class _PlaceTables:
             zone's list (a deck's known top), 1 a deck's middle, 2 its bottom (an index into
             ``(state.zones, state.mids, state.bottoms)``); in the order of
             :func:`unseen_places`.
-        shown: per player, per zone slot, (slot, what :func:`_observed` shows of it:
-            :data:`_SIZE`, :data:`_ORDER` or :data:`_SORTED`).
         kind_of: per component, its kind. deck: per zone slot, whether it is a deck.
         decks: the zone slots that are decks.
     """
 
     unseen: tuple[tuple[tuple[int, int], ...], ...]
-    shown: tuple[tuple[tuple[int, int], ...], ...]
     kind_of: tuple[str, ...]
     deck: tuple[bool, ...]
     decks: tuple[int, ...]
 
 
 _PLACES: WeakKeyDictionary[Any, _PlaceTables] = WeakKeyDictionary()
-
-#: What :func:`_observed` shows of a zone: its size; its contents in order; sorted (a set).
-_SIZE, _ORDER, _SORTED = 0, 1, 2
 
 
 def _places(game: Any) -> _PlaceTables:
@@ -127,7 +122,6 @@ def _places(game: Any) -> _PlaceTables:
     if tables is None:
         m = game.machine
         unseen = []
-        shown = []
         for player in range(m.players):
             places: list[tuple[int, int]] = []
             for z, slot in enumerate(m.zones):
@@ -137,16 +131,22 @@ def _places(game: Any) -> _PlaceTables:
                           or (slot.visibility == "owner" and slot.owner == player)):
                     places.append((0, z))
             unseen.append(tuple(places))
-            shown.append(tuple(
-                (z.index, _SORTED if z.kind == "set" else _ORDER)
-                if (z.visibility == "public" or (z.visibility == "owner" and z.owner == player))
-                and z.kind != "deck" else (z.index, _SIZE)
-                for z in m.zones))
         deck = tuple(slot.kind == "deck" for slot in m.zones)
         tables = _PLACES[game] = _PlaceTables(
-            tuple(unseen), tuple(shown), tuple(c.kind for c in m.components), deck,
+            tuple(unseen), tuple(c.kind for c in m.components), deck,
             tuple(z for z, d in enumerate(deck) if d))
     return tables
+
+
+_FINDERS: WeakKeyDictionary[Any, Finder] = WeakKeyDictionary()
+
+
+def _finder(game: Any) -> Finder:
+    """The :class:`~rulewright.invariants.reads.Finder` of ``game``'s generated code, kept."""
+    found = _FINDERS.get(game)
+    if found is None:
+        found = _FINDERS[game] = Finder(game.machine.code_space)
+    return found
 
 
 #: A move of :func:`rearrange`: (component, zone slot it was put in).
@@ -162,6 +162,14 @@ def move_labels(state: State, moves: Sequence[Move]) -> list[str]:
 def rearrange(state: State, player: int, rng: Any) -> tuple[State, list[Move]] | None:
     """:func:`rearranged` with the moves as (component, zone slot) (formatting every move's
     labels costs more than the check, and a violation message shows only the first few)."""
+    made = _rearrange(state, player, rng)
+    return None if made is None else (made[0], made[1])
+
+
+def _rearrange(state: State, player: int,
+               rng: Any) -> tuple[State, list[Move], Changes] | None:
+    """:func:`rearrange`, and what it may have changed (the zones and the components that
+    took part: :func:`derive_locals` follows only what reads them)."""
     tables = _places(state.game)
     pinned: set[int] = set()
     for fr in state.stack:
@@ -174,34 +182,45 @@ def rearrange(state: State, player: int, rng: Any) -> tuple[State, list[Move]] |
     # component), in the order of the places; found on ``state``: the copy is made only
     # when something can move
     slots: dict[str, list[tuple[int, int, int, int]]] = defaultdict(list)
+    # per kind, the first place holding one, or None once a second place holds one:
+    # shuffling inside one hidden place changes nothing observable
+    first: dict[str, tuple[int, int] | None] = {}
     parts = (state.zones, state.mids, state.bottoms)
     for which, z in tables.unseen[player]:
+        place = (which, z)
         for i, c in enumerate(parts[which][z]):
             if c not in pinned:
-                slots[kind_of[c]].append((which, z, i, c))
-    # shuffling inside one hidden place changes nothing observable
-    mixed = [positions for positions in slots.values()
-             if any(p[0] != positions[0][0] or p[1] != positions[0][1] for p in positions)]
+                kind = kind_of[c]
+                slots[kind].append((which, z, i, c))
+                seen = first.get(kind, place)
+                first[kind] = place if seen == place else None
+    mixed = [positions for kind, positions in slots.items() if first[kind] is None]
     if not mixed:
         return None
     alt = state.clone()
     alt_parts = (alt.zones, alt.mids, alt.bottoms)
     loc, alt_loc, deck = state.loc, alt.loc, tables.deck
     moves: list[Move] = []
+    zones: set[int] = set()
+    comps: set[int] = set()
     for positions in mixed:
         cards = [p[3] for p in positions]
         shuffled = cards[:]
         rng.shuffle(shuffled)
+        comps.update(cards)
         for (which, z, i, old), new in zip(positions, shuffled):
             alt_parts[which][z][i] = new
             alt_loc[new] = z
+            zones.add(z)
             if new != old and (loc[new] != z or deck[z]):
                 moves.append((new, z))
     if not moves:
         return None
     for z in tables.decks:
         alt.mids[z].sort()
-    return alt, moves
+        if alt.mids[z] != state.mids[z]:
+            zones.add(z)
+    return alt, moves, Changes(False, zones=frozenset(zones), loc=frozenset(comps))
 
 
 def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] | None:
@@ -309,6 +328,11 @@ def vary(state: State, player: int, rng: Any,
     return (alt, changes) if changes else None
 
 
+def _varied(changes: list[Change]) -> Changes:
+    """What :func:`vary` changed, for :func:`derive_locals`."""
+    return Changes(False, counters=frozenset(k for k, _, _ in changes))
+
+
 def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[State, list[str]] | None:
     """A copy with the values of unseen counters changed (all, or ``one`` at random).
 
@@ -322,7 +346,8 @@ def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[Stat
     return None if made is None else (made[0], counter_changes(state, made[1]))
 
 
-def derive_locals(state: State, alt: State, copies: list[State] | None = None) -> list[str]:
+def derive_locals(state: State, alt: State, copies: list[State] | None = None,
+                  changed: Changes | None = None) -> list[str]:
     """Recompute in ``alt`` (a changed copy of ``state``) the running rules' locals that
     follow from what changed; returns readable "local name: old -> new" changes.
 
@@ -341,8 +366,12 @@ def derive_locals(state: State, alt: State, copies: list[State] | None = None) -
             (made at the first use): pass the same list to calls for the same ``state``
             to share it (an evaluation changes only the copy's work budget, reset before
             each one).
+        changed: the slots ``alt`` may differ in from ``state`` (None: any): an
+            expression that reads none of them (:mod:`.reads`), with the same locals in
+            both, gives the same value in both and is not evaluated.
     """
     m = state.game.machine
+    finder = _finder(state.game) if changed is not None else None
     codes = state.game.codes
     # evaluating spends a copy's work budget, not the state's (copied at the first use)
     if copies is None:
@@ -350,9 +379,14 @@ def derive_locals(state: State, alt: State, copies: list[State] | None = None) -
     changes: list[str] = []
 
     def follow(name: str, value: Any, real_in: list[Any], alt_in: list[Any],
-               real_locals: list[Any], alt_locals: list[Any], slot: int) -> None:
+               real_locals: list[Any], alt_locals: list[Any], slot: int,
+               code: Any = None) -> None:
         """Set ``alt_locals[slot]`` to ``value(alt, alt_in)`` where ``value(state, real_in)``
-        still gives the local's real value ``real_locals[slot]``."""
+        still gives the local's real value ``real_locals[slot]`` (``code``: the generated
+        function ``value`` runs, when it is not ``value`` itself)."""
+        if finder is not None and alt_in == real_in \
+                and not finder.of(value if code is None else code).touched(changed):
+            return  # the same reads in both: the same value, no change
         if not copies:
             copies.append(state.clone())
         real = copies[0]
@@ -383,28 +417,11 @@ def derive_locals(state: State, alt: State, copies: list[State] | None = None) -
                     # one argument at a time: one the alternative cannot evaluate leaves
                     # only itself as it is
                     follow(pname, lambda st, loc, k=k: call.args(st, list(loc))[k],
-                           list(caller[2]), alt_caller[2], real_locals, alt_locals, k)
+                           list(caller[2]), alt_caller[2], real_locals, alt_locals, k,
+                           call.args)
         for slot, name, value in rule.lets:
             follow(name, value, real_locals, alt_locals, real_locals, alt_locals, slot)
     return changes
-
-
-def _observed(state: State, player: int) -> tuple[Any, ...]:
-    """The zone part of ``state.observation(player)``, by zone index.
-
-    A rearrangement changes nothing else (counters, turns and the player to move stay), and
-    building the full observation formats every counter's label: too slow to run at every
-    decision of a spec with a thousand counters.
-    """
-    zones, mids, bottoms = state.zones, state.mids, state.bottoms
-    out: list[Any] = []
-    for z, shown in _places(state.game).shown[player]:
-        if shown == _SIZE:
-            out.append(len(zones[z]) + len(mids[z]) + len(bottoms[z]))
-        else:
-            items = contents(state, z)
-            out.append(tuple(sorted(items)) if shown == _SORTED else tuple(items))
-    return tuple(out)
 
 
 def has_secrets(game: Any) -> bool:
@@ -457,15 +474,16 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     step = before.action_label(done)
     copies: list[State] = []  # derive_locals's copy of ``before``, shared
     # (the copy, its first changes, readable): both made before either is played
-    made: list[tuple[State, Callable[[], list[str]]]] = []
-    moved = rearrange(before, player, ctx.rng)
+    made: list[tuple[State, Callable[[], list[str]], Changes]] = []
+    moved = _rearrange(before, player, ctx.rng)
     if moved is not None:
-        made.append((moved[0], lambda: move_labels(before, moved[1][:4])))
+        made.append((moved[0], lambda: move_labels(before, moved[1][:4]), moved[2]))
     changed = vary(before, player, ctx.rng)
     if changed is not None:
-        made.append((changed[0], lambda: counter_changes(before, changed[1][:4])))
-    for alt, changes in made:
-        derived = derive_locals(before, alt, copies)
+        made.append((changed[0], lambda: counter_changes(before, changed[1][:4]),
+                     _varied(changed[1])))
+    for alt, changes, moved_or_varied in made:
+        derived = derive_locals(before, alt, copies, moved_or_varied)
         other = differs(alt, done)
         if other is not None:
             return (f"player {player} sees the same{_where(state)}, but with what they "
@@ -501,16 +519,15 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     if player < 0:
         return None
     real = sorted(a.label for a in state.legal_action_labels())
-    seen = _observed(state, player)
     copies: list[State] = []  # derive_locals's copy of ``state``, shared
     for _ in range(TRIES):
-        made = rearrange(state, player, ctx.rng)
+        # a rearrangement keeps what the mover sees: it moves components only among the
+        # places the mover sees the size of, keeping each part's size
+        made = _rearrange(state, player, ctx.rng)
         if made is None:
             break
-        alt, raw_moves = made
-        if _observed(alt, player) != seen:
-            continue
-        derived = derive_locals(state, alt, copies)
+        alt, raw_moves, moved = made
+        derived = derive_locals(state, alt, copies, moved)
         other = alt.options_at()
         if other is not None and other != real:
             moves = move_labels(state, raw_moves[:4])
@@ -523,7 +540,7 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         if changed is None:
             break
         alt, raw = changed
-        derived = derive_locals(state, alt, copies)
+        derived = derive_locals(state, alt, copies, _varied(raw))
         other = alt.options_at()  # None: the spec cannot run with that mix of values
         if other is not None and other != real:
             changes = counter_changes(state, raw[:4])

@@ -8,7 +8,12 @@ at a state where none of those slots changed since it last held
 (:mod:`rulewright.invariants.changes`).
 
 Conservative by construction: a read by a literal slot number counts as that slot; a read
-with a computed index counts as the whole list (every zone, every counter); a call of
+with a computed index counts as the slots the index can reach, found by interval arithmetic
+over its parts (literal numbers, ``+``, ``-``, ``*``; an index guard ``v if v.__class__ is int
+and 0 <= v < N else index_check(v, N, ...)`` is 0..N-1; an enum guard ``K[v] if v in K else
+member_check(K, v, ...)`` is the values of the table K; a temporary bound by ``:=`` is what its
+expression is; a comprehension's variable over ``range(a, b)`` is a..b-1), and as the whole
+list (every zone, every counter) where a part is none of those; a call of
 another generated function adds what that one reads; a helper that reads only what its
 slot argument names (``contents(st, 4)``) counts as that slot. Anything else that touches
 the state (a helper not known here, ``st.ranking``, the state passed on in another way)
@@ -91,27 +96,36 @@ def _slot(node: ast.AST) -> int | None:
     return None
 
 
-class _Finder:
-    """Reads of generated functions, remembered per function (a called function is read
-    once however often it is called)."""
+class Finder:
+    """Reads of the generated functions of one namespace (a
+    :class:`~rulewright.dsl.codegen.Namespace`), remembered per function (a called function
+    is read once however often it is called): ``Finder(space).of(fn)``."""
 
     def __init__(self, space: Any) -> None:
         self.space = space
         self.done: dict[int, Reads] = {}
+        # the function being read: per name its bindings, and the intervals found
+        self.binds: dict[str, list[Any]] = {}
+        self.ranges: dict[str, tuple[int, int] | None] = {}
 
     def of(self, fn: Any) -> Reads:
+        """What ``fn`` (``fn(st, locals)``) may read, as :func:`reads_of`."""
         key = id(getattr(fn, "__code__", fn))
         found = self.done.get(key)
         if found is None:
             self.done[key] = EVERYTHING  # a function that calls itself: as if anything
             tree = generated_tree(fn, self.space)
+            # the caller's names, kept while a called function is read
+            outer = self.binds, self.ranges
             found = self.done[key] = EVERYTHING if tree is None else self._tree(tree)
+            self.binds, self.ranges = outer
         return found
 
     def _tree(self, tree: ast.FunctionDef) -> Reads:
         params = tree.args.args
         if not params or params[0].arg != "st" or any(a.arg == "st" for a in params[1:]):
             return EVERYTHING
+        self.binds, self.ranges = _bindings(tree), {}
         # a generated tree shares subtrees (one ``st`` node under many parents): walked
         # with each node's own parent and grandparent, not a table by node
         out = Reads()
@@ -136,9 +150,8 @@ class _Finder:
             attr = up.attr
             if attr in _BUDGET:
                 return Reads()
-            k = _slot(sub.slice) if isinstance(sub, ast.Subscript) and sub.value is up \
-                and isinstance(sub.ctx, ast.Load) else None
-            one = None if k is None else frozenset({k})
+            one = self._slots(sub.slice) if isinstance(sub, ast.Subscript) \
+                and sub.value is up and isinstance(sub.ctx, ast.Load) else None
             if attr in ("zones", "mids", "bottoms"):
                 return Reads(zones=one)
             if attr == "counters":
@@ -157,8 +170,7 @@ class _Finder:
             fname = up.func.id
             if fname in _CHARGE_ONLY:
                 return Reads()
-            k = _slot(up.args[1]) if len(up.args) > 1 else None
-            one = None if k is None else frozenset({k})
+            one = self._slots(up.args[1]) if len(up.args) > 1 else None
             if fname in _ZONE_HELPERS and len(up.args) > 1:
                 return Reads(zones=one)
             if fname in _LOC_HELPERS and len(up.args) == 2:
@@ -169,11 +181,151 @@ class _Finder:
         return EVERYTHING
 
 
+    def _slots(self, index: ast.AST) -> frozenset[int] | None:
+        """The slots an index expression can give, or None (any)."""
+        found = self._interval(index, 0)
+        if found is None or found[0] < 0 or found[1] - found[0] > _MOST:
+            return None
+        return frozenset(range(found[0], found[1] + 1))
+
+    def _interval(self, node: ast.AST, depth: int) -> tuple[int, int] | None:
+        """The least and greatest value of an index expression, or None when unbounded."""
+        if depth > 50:
+            return None
+        k = _slot(node)
+        if k is not None:
+            return k, k
+        if isinstance(node, ast.NamedExpr):
+            return self._interval(node.value, depth + 1)
+        if isinstance(node, ast.Name):
+            return self._name(node.id, depth)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+            a = self._interval(node.left, depth + 1)
+            b = self._interval(node.right, depth + 1)
+            if a is None or b is None:
+                return None
+            if isinstance(node.op, ast.Add):
+                return a[0] + b[0], a[1] + b[1]
+            if isinstance(node.op, ast.Sub):
+                return a[0] - b[1], a[1] - b[0]
+            ends = [x * y for x in a for y in b]
+            return min(ends), max(ends)
+        if isinstance(node, ast.IfExp):
+            return self._guard(node)
+        return None
+
+    def _name(self, ident: str, depth: int) -> tuple[int, int] | None:
+        """The interval of a name: of every place that binds it (remembered)."""
+        if ident in self.ranges:
+            return self.ranges[ident]
+        self.ranges[ident] = None  # a binding that refers to itself: unbounded
+        sites = self.binds.get(ident)
+        found: tuple[int, int] | None = None
+        for site in sites or ():
+            one = self._interval(site.value, depth + 1) if isinstance(site, ast.NamedExpr) \
+                else self._iterable(site.iter) if isinstance(site, ast.comprehension) else None
+            if one is None:
+                found = None
+                break
+            found = one if found is None else (min(found[0], one[0]), max(found[1], one[1]))
+        self.ranges[ident] = found
+        return found
+
+    def _iterable(self, node: ast.AST) -> tuple[int, int] | None:
+        """The interval of what a comprehension's variable takes from ``node``:
+        ``range(a, b)``, or a constant of the namespace holding whole numbers."""
+        if isinstance(node, ast.Name):
+            values = self.space.ns.get(node.id)
+            if isinstance(values, (tuple, frozenset)) and values \
+                    and all(x.__class__ is int for x in values):
+                return min(values), max(values)
+            return None
+        return _range_call(node)
+
+    def _guard(self, node: ast.IfExp) -> tuple[int, int] | None:
+        """The interval of an index or enum guard (see the module doc), else None."""
+        other = node.orelse
+        if not (isinstance(other, ast.Call) and isinstance(other.func, ast.Name)
+                and not other.keywords):
+            return None
+        test, body = node.test, node.body
+        if other.func.id == "index_check" and len(other.args) == 3:
+            v, size = other.args[0], _slot(other.args[1])
+            if size is None or not isinstance(v, ast.Name) or not isinstance(body, ast.Name) \
+                    or body.id != v.id or ast.dump(test) != ast.dump(_index_test(v.id, size)):
+                return None
+            return (0, size - 1) if size > 0 else None
+        if other.func.id == "member_check" and len(other.args) == 3:
+            table, v = other.args[0], other.args[1]
+            if not (isinstance(table, ast.Name) and isinstance(v, ast.Name)
+                    and isinstance(body, ast.Subscript) and isinstance(body.value, ast.Name)
+                    and body.value.id == table.id and isinstance(body.slice, ast.Name)
+                    and body.slice.id == v.id and isinstance(test, ast.Compare)
+                    and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
+                    and isinstance(test.left, ast.Name) and test.left.id == v.id
+                    and isinstance(test.comparators[0], ast.Name)
+                    and test.comparators[0].id == table.id):
+                return None
+            values = self.space.ns.get(table.id)
+            if not isinstance(values, dict) or not values \
+                    or any(x.__class__ is not int for x in values.values()):
+                return None
+            return min(values.values()), max(values.values())
+        return None
+
+
+#: The most slots one computed index is taken to read as a set (more: the whole list).
+_MOST = 1 << 16
+
+
+def _index_test(ident: str, size: int) -> ast.expr:
+    """The test of an index guard: ``v.__class__ is int and 0 <= v < size``."""
+    return ast.BoolOp(ast.And(), [
+        ast.Compare(ast.Attribute(ast.Name(ident, ast.Load()), "__class__", ast.Load()),
+                    [ast.Is()], [ast.Name("int", ast.Load())]),
+        ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()],
+                    [ast.Name(ident, ast.Load()), ast.Constant(size)])])
+
+
+def _range_call(node: ast.AST) -> tuple[int, int] | None:
+    """The interval of ``range(a, b)`` (literal a < b) as a comprehension's iterable."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "range" and len(node.args) == 2 and not node.keywords:
+        a, b = _slot(node.args[0]), _slot(node.args[1])
+        if a is not None and b is not None and a < b:
+            return a, b - 1
+    return None
+
+
+def _bindings(tree: ast.FunctionDef) -> dict[str, list[Any]]:
+    """Per name, the places that bind it: ``:=`` and comprehension targets, and (as None,
+    so that the name is unbounded) anything else (a parameter, an assignment, a loop)."""
+    out: dict[str, list[Any]] = {}
+    for a in (*tree.args.posonlyargs, *tree.args.args, *tree.args.kwonlyargs):
+        out.setdefault(a.arg, []).append(None)
+    counted: set[int] = set()  # the target names counted with their binding
+    for node in ast.walk(tree):
+        if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            out.setdefault(node.target.id, []).append(node)
+            counted.add(id(node.target))
+        elif isinstance(node, ast.comprehension) and isinstance(node.target, ast.Name):
+            out.setdefault(node.target.id, []).append(node)
+            counted.add(id(node.target))
+        elif isinstance(node, (ast.Lambda, ast.FunctionDef)) and node is not tree:
+            for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                out.setdefault(a.arg, []).append(None)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) \
+                and id(node) not in counted:
+            out.setdefault(node.id, []).append(None)
+    return out
+
+
 def reads_of(fn: Any, space: Any) -> Reads:
     """What the generated function ``fn`` (``fn(st, locals)``) of the namespace ``space``
     (a :class:`~rulewright.dsl.codegen.Namespace`) may read; :data:`EVERYTHING` when it is
     not a generated function or does something this module does not follow."""
-    return _Finder(space).of(fn)
+    return Finder(space).of(fn)
 
 
 #: The wrappers compiled checks come in: each gives a fresh work budget and calls one
