@@ -127,8 +127,11 @@ class Layout:
     def changes(self, state: State) -> Changes:
         """What differs in ``state`` from this copy."""
         zones = set(differing(state.zones, self.zones))
-        zones.update(differing(state.mids, self.mids))
-        zones.update(differing(state.bottoms, self.bottoms))
+        mids, bottoms = state.mids, state.bottoms
+        # only a deck has a middle and a bottom (the other zones share one empty list)
+        for z in state.game.deck_zones:
+            if mids[z] != self.mids[z] or bottoms[z] != self.bottoms[z]:
+                zones.add(z)
         return Changes(False, frozenset(zones), frozenset(differing(state.loc, self.loc)),
                        frozenset(differing(state.counters, self.counters)),
                        state.turns != self.turns, state.out != self.out,

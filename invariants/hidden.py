@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from weakref import WeakKeyDictionary
 
@@ -330,7 +331,7 @@ def vary(state: State, player: int, rng: Any,
 
 def _varied(changes: list[Change]) -> Changes:
     """What :func:`vary` changed, for :func:`derive_locals`."""
-    return Changes(False, counters=frozenset(k for k, _, _ in changes))
+    return Changes(False, counters=frozenset(map(itemgetter(0), changes)))
 
 
 def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[State, list[str]] | None:
