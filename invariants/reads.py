@@ -240,6 +240,8 @@ class Finder:
                     and all(x.__class__ is int for x in values):
                 return min(values), max(values)
             return None
+        if self.space.ns.get("range", range) is not range:
+            return None  # ``range`` is not the built-in here
         return _range_call(node)
 
     def _guard(self, node: ast.IfExp) -> tuple[int, int] | None:

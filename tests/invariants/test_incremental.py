@@ -283,3 +283,27 @@ def test_derived_locals_are_the_same_when_only_changed_reads_are_followed(
 
 def _with_changes(made: Any) -> Any:
     return None if made is None else (made[0], made[1], hidden._varied(made[1]))
+
+
+def test_reads_found_in_zlap_kadrs_invariants() -> None:
+    """Literal slots, computed indices bounded by their guards (through spec functions),
+    zone conditions over an array's instances, and the turns list."""
+    game = rulewright.load("zlap_kadr", players=2)
+    m = game.machine
+    zones = {name: frozenset(z.index for z in m.zones if z.name == name)
+             for name in ("hand", "trees", "below_board")}
+    counters = {name: frozenset(c.index for c in m.counters if c.name == name)
+                for name in ("perched", "supply", "round_no")}
+    found = {inv.name: wrapped_reads(inv.check, m.code_space) for inv in m.invariants}
+    assert found["hand_limit"] == Reads(zones=zones["hand"])
+    assert found["by_round_16"] == Reads(counters=counters["round_no"])
+    assert found["equal_turns"] == Reads(turns=True)
+    # sum(holds(p, k) for p in players) == 20 with holds summing perched[p, t, lv, k] over
+    # the levels of trees[p, t]: every perched counter, the supply, the trees' sizes
+    parrots = found["parrots_conserved"]
+    assert parrots.zones == zones["trees"]
+    assert parrots.counters == counters["perched"] | counters["supply"]
+    conditions = {c.zone: wrapped_reads(c.offending, m.code_space)
+                  for c in m.constraints if hasattr(c, "offending")}
+    assert conditions["trees"] == Reads(zones=zones["trees"])
+    assert conditions["below_board"] == Reads(zones=zones["below_board"])
