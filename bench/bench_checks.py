@@ -14,7 +14,10 @@ this process (``time.process_time``):
   action), per step; with what verify pays for them around the checker: the copy of the
   state before each step (``hidden information``: ``Context.before``) and the key recorded
   after each step (``determinism``). ``all`` is one checker with every invariant, as verify
-  runs it.
+  runs it;
+- changes found: what a checker with no invariant costs: finding what changed since the
+  game's last checked state (:mod:`rulewright.invariants.changes`, where the game's state is
+  large enough for that to pay), shared by the kinds and taken off each kind's figure.
 
 The ratio is check CPU / engine CPU per step; the goal of issue 37 is ``all`` <= 1.0 for
 every spec. The states are made beforehand (a copy after each step), so a kind's figure is
@@ -112,10 +115,18 @@ def bench_spec(name: str, players: int, games: int) -> dict[str, Any]:
     row: dict[str, Any] = {"spec": name, "players": players, "games": games, "steps": steps,
                            "checked states": checked, "engine us/step": 1e6 * engine / steps,
                            "kinds": {}}
+    # what every checker pays whatever it checks: finding the changes since the last
+    # checked state (invariants/changes.py), where the checker does; counted once, as its
+    # own row, and taken off each kind's
+    shared = check_seconds(game, [], played, before=False, keys=False)
+    row["kinds"]["changes found"] = {"us/step": 1e6 * shared / steps,
+                                     "ratio": shared / engine}
     for kind, invs in [*sorted(kinds.items()), ("all", invariants)]:
         seconds = check_seconds(game, invs, played,
                                 before=kind in ("hidden information", "all"),
                                 keys=kind in ("determinism", "all"))
+        if kind != "all":
+            seconds = max(0.0, seconds - shared)
         row["kinds"][kind] = {"us/step": 1e6 * seconds / steps, "ratio": seconds / engine}
     return row
 

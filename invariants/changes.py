@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from attrs import define, field, frozen
+from attrs import define, field
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -57,6 +57,14 @@ def differing(now: list[Any], then: list[Any]) -> list[int]:
     return out
 
 
+_NONE: frozenset[int] = frozenset()
+
+
+def _changed(now: list[Any], then: list[Any]) -> frozenset[int]:
+    """:func:`differing` as a set (the one empty set when nothing differs)."""
+    return _NONE if now == then else frozenset(differing(now, then))
+
+
 @define
 class Changes:
     """What changed between the last checked state of a game and this one.
@@ -82,7 +90,7 @@ class Changes:
     out: bool = False
     known: bool = False
     old: Layout | None = None
-    was_clean: frozenset[str] = frozenset()
+    was_clean: set[str] = field(factory=set)
     clean: set[str] = field(factory=set)
 
     def held(self, key: str) -> None:
@@ -95,10 +103,11 @@ class Changes:
         return not self.everything and key in self.was_clean
 
 
-@frozen
+@define
 class Layout:
     """A copy of the slots of a checked state, never changed once made (a later one shares
-    the copies of the zones that did not change).
+    the copies of the zones that did not change; not frozen: a frozen class is slower to
+    make, and one is made per checked state).
 
     Attributes:
         zones, mids, bottoms, loc, counters, turns, out, known: copies of the state's lists
@@ -114,10 +123,10 @@ class Layout:
     turns: list[int]
     out: list[int]
     known: list[int]
-    clean: frozenset[str]
+    clean: set[str]
 
     @staticmethod
-    def of(state: State, clean: frozenset[str]) -> Layout:
+    def of(state: State, clean: set[str]) -> Layout:
         """A full copy of ``state``'s slots."""
         copy = list.copy
         return Layout(list(map(copy, state.zones)), list(map(copy, state.mids)),
@@ -126,14 +135,15 @@ class Layout:
 
     def changes(self, state: State) -> Changes:
         """What differs in ``state`` from this copy."""
-        zones = set(differing(state.zones, self.zones))
+        zones = _changed(state.zones, self.zones)
         mids, bottoms = state.mids, state.bottoms
         # only a deck has a middle and a bottom (the other zones share one empty list)
-        for z in state.game.deck_zones:
-            if mids[z] != self.mids[z] or bottoms[z] != self.bottoms[z]:
-                zones.add(z)
-        return Changes(False, frozenset(zones), frozenset(differing(state.loc, self.loc)),
-                       frozenset(differing(state.counters, self.counters)),
+        decks = [z for z in state.game.deck_zones
+                 if mids[z] != self.mids[z] or bottoms[z] != self.bottoms[z]]
+        if decks:
+            zones = zones.union(decks)
+        return Changes(False, zones, _changed(state.loc, self.loc),
+                       _changed(state.counters, self.counters),
                        state.turns != self.turns, state.out != self.out,
                        state.known != self.known, self, self.clean)
 
@@ -152,7 +162,21 @@ class Layout:
                       state.counters[:] if ch.counters else self.counters,
                       state.turns[:] if ch.turns else self.turns,
                       state.out[:] if ch.out else self.out,
-                      state.known[:] if ch.known else self.known, frozenset(ch.clean))
+                      state.known[:] if ch.known else self.known, ch.clean)
+
+
+#: The fewest slots (zones, components and counters) of a state for which finding the changes
+#: costs less than it saves: measured with bench/bench_checks.py (issue 37) at 2 players,
+#: Braff (105 slots) costs the same either way, Love Letter (25) and Kuhn poker (9) half as
+#: much again incrementally, Snapshot (221) and larger less.
+SLOTS_WORTH_IT = 100
+
+
+def pays(game: Any) -> bool:
+    """Whether incremental checks pay for ``game`` (a :class:`~rulewright.engines.game.Game`):
+    its state has at least :data:`SLOTS_WORTH_IT` slots."""
+    m = game.machine
+    return len(m.zones) + len(m.components) + len(m.counters) >= SLOTS_WORTH_IT
 
 
 def begin(memo: dict[str, Any], state: State) -> Changes:
@@ -169,5 +193,5 @@ def commit(memo: dict[str, Any], state: State, ch: Changes) -> None:
     """Keep ``state``'s slots and the checks that held there, for the next checked state
     (called when every check held)."""
     old = ch.old
-    memo[LAYOUT] = Layout.of(state, frozenset(ch.clean)) if old is None \
+    memo[LAYOUT] = Layout.of(state, ch.clean) if old is None \
         else old.advanced(state, ch)

@@ -231,9 +231,14 @@ def rule_cites(state: State, rule: str) -> tuple[str, ...]:
 class Checker:
     """Runs the applicable invariants on a state and raises the first violation."""
 
-    def __init__(self, game: Game, invariants: list[Invariant], recorder: Recorder) -> None:
+    def __init__(self, game: Game, invariants: list[Invariant], recorder: Recorder,
+                 incremental: bool | None = None) -> None:
+        """``incremental``: hand the checks what changed since the game's last checked
+        state (:mod:`rulewright.invariants.changes`); None: where that pays, by the size of
+        the game's state (:func:`~rulewright.invariants.changes.pays`)."""
         self.game = game
         self.recorder = recorder
+        self.incremental = changes.pays(game) if incremental is None else incremental
         self.by_when: dict[str, list[Invariant]] = {w: [] for w in
                                                      ("step", "decision", "chance", "terminal")}
         for inv in invariants:
@@ -262,7 +267,8 @@ class Checker:
         # what changed since the game's last checked state: checks of a few slots look
         # only at those (rulewright.invariants.changes)
         memo = ctx.memo
-        ctx.changes = ch = changes.begin(memo, state)
+        ch = changes.begin(memo, state) if self.incremental else None
+        ctx.changes = ch
         try:
             for group in groups:
                 for inv in group:
@@ -281,7 +287,8 @@ class Checker:
                         rec.checked_games[name] += 1
         finally:
             ctx.changes = None
-        changes.commit(memo, state, ch)
+        if ch is not None:
+            changes.commit(memo, state, ch)
 
 
 class Playing:

@@ -150,7 +150,7 @@ def test_changes_are_the_differing_slots_and_incremental_checks_agree(spec: str,
                                                                       players: int) -> None:
     game = rulewright.load(spec, players=players)
     invariants = sliced(game)
-    checker = Checker(game, invariants, Recorder())
+    checker = Checker(game, invariants, Recorder(), incremental=True)
     for seed in range(2):
         states = random_game(game, seed)
         ctx = Context(game, [], random.Random(seed))
@@ -236,7 +236,7 @@ def test_a_broken_state_is_caught_by_both_with_one_message(spec: str, how: str) 
     states = random_game(game, 3, 60)
     before = states[len(states) // 2]
     ctx = Context(game, [], random.Random(0))
-    checker = Checker(game, invariants, Recorder())
+    checker = Checker(game, invariants, Recorder(), incremental=True)
     checker.check(ctx, before)
     with pytest.raises(InvariantViolation) as incremental:
         checker.check(ctx, bad)
@@ -307,3 +307,11 @@ def test_reads_found_in_zlap_kadrs_invariants() -> None:
                   for c in m.constraints if hasattr(c, "offending")}
     assert conditions["trees"] == Reads(zones=zones["trees"])
     assert conditions["below_board"] == Reads(zones=zones["below_board"])
+
+
+def test_incremental_checks_where_the_state_is_large_enough() -> None:
+    assert Checker(rulewright.load("zlap_kadr", players=2), [], Recorder()).incremental
+    assert Checker(rulewright.load("braff", players=2), [], Recorder()).incremental
+    assert not Checker(rulewright.load("kuhn_poker", players=2), [], Recorder()).incremental
+    assert Checker(rulewright.load("kuhn_poker", players=2), [], Recorder(),
+                   incremental=True).incremental
