@@ -9,6 +9,11 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
       "seed": 3141592653,   # Hypothesis' seed: `rulewright verify --seed N` repeats the run
       "versions": {"rulewright": "0.1.0", "hypothesis": "6.155.2", "python": "3.11.7"},
       "exit": 0,      # 0 all held, 1 a violation (or a gap with --strict), 2 a spec error
+      "compile": {"compiled": 12, "memory_hits": 15, "disk_hits": 0, "stored": 12,
+                  "rejected": 0},   # configurations compiled in this process, machines
+                                    # reused, read from and written to the disk cache
+                                    # (rulewright.engines.machine_cache); with --workers or
+                                    # --scheduler the workers compile, not counted here
       "games": [{
         "spec": "tiny", "title": "Tiny", "source": "tiny" | "path/to/x.rules",
         "fingerprint": "9f86d081884c7d65" | null,   # rulewright.dsl.compile.fingerprint of
@@ -72,7 +77,7 @@ from rulewright.engines.coverage import Coverage, almost_every, point_json, unio
 #: Version 2 (was 1): adds "seed", "versions" and each game's "fingerprint". Later additions
 #: within version 2 (optional, so older documents stay valid): each game's "points", each
 #: configuration's "coverage", "endings" and "normal_share", each gap's "ruling", "share" and
-#: "almost_every_game".
+#: "almost_every_game"; the run's "compile" counts.
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -308,6 +313,8 @@ class Report:
         profile: the settings profile's name. strict: reached gaps fail the run.
         games: one result per spec. seconds: the run's wall time.
         seed: the run's seed (each configuration's Hypothesis seed derives from it).
+        compile: what compiling cost this process
+            (:meth:`rulewright.engines.machine_cache.CompileCounts.to_json`), or None.
     """
 
     profile: str
@@ -315,6 +322,7 @@ class Report:
     games: list[GameResult] = field(factory=list)
     seconds: float = 0.0
     seed: int = 0
+    compile: dict[str, int] | None = None
 
     def exit_code(self) -> int:
         """3 a bug in rulewright stopped a configuration; 2 a spec did not compile; 1 a
@@ -331,7 +339,10 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         """The document described in the module docstring."""
-        return {"format": FORMAT, "profile": self.profile, "strict": self.strict,
-                "seconds": round(self.seconds, 3), "seed": self.seed, "versions": versions(),
-                "exit": self.exit_code(),
-                "games": [g.to_json() for g in self.games]}
+        doc = {"format": FORMAT, "profile": self.profile, "strict": self.strict,
+               "seconds": round(self.seconds, 3), "seed": self.seed, "versions": versions(),
+               "exit": self.exit_code(),
+               "games": [g.to_json() for g in self.games]}
+        if self.compile is not None:
+            doc["compile"] = self.compile
+        return doc
