@@ -234,21 +234,25 @@ class Game:
                 "fingerprint": self.machine.fingerprint, "source": self.source}
 
 
-_FLOWS: dict[int, list[Flow]] = {}
+_FLOWS: dict[tuple[int, int], tuple[tuple[Any, ...], list[Flow]]] = {}
 
 
 def _flows(machine: Machine) -> list[Flow]:
-    """The machine's flows (:func:`~rulewright.engines.flow.lazy_flows`), shared by its games
-    (they depend on the machine only) and dropped with it."""
-    key = id(machine)
-    flows = _FLOWS.get(key)
-    if flows is None:
-        rules = machine.rules
-        flows = _FLOWS[key] = lazy_flows(lambda r: rules[r].code, len(rules),
-                                         f"{machine.game.id} {machine.players}",
-                                         tuple(r.nlocals for r in rules), machine.code_space,
-                                         machine.players)
-        weakref.finalize(machine, _FLOWS.pop, key, None)
+    """The machine's flows (:func:`~rulewright.engines.flow.lazy_flows`), shared by every
+    game of its rules and generated code (all they depend on: a machine evolved with other
+    initial counters shares them too), dropped with that code."""
+    rules, space = machine.rules, machine.code_space
+    key = (id(space), machine.players)
+    known = _FLOWS.get(key) if space is not None else None
+    if known is not None and known[0] is rules:
+        return known[1]
+    flows = lazy_flows(lambda r: rules[r].code, len(rules),
+                       f"{machine.game.id} {machine.players}",
+                       tuple(r.nlocals for r in rules), space, machine.players)
+    if space is not None:
+        if key not in _FLOWS:
+            weakref.finalize(space, _FLOWS.pop, key, None)
+        _FLOWS[key] = (rules, flows)
     return flows
 
 
