@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -13,7 +12,7 @@ from rulewright.dsl.machine import Machine, ZoneSlot
 from rulewright.dsl.near import did_you_mean
 from rulewright.dsl.parse import parse
 from rulewright.dsl.patch import apply_patches, edition_selection
-from rulewright.engines.flow import RUNS, Flow, lazy_flows
+from rulewright.engines.flow import RUNS, lazy_flows
 from rulewright.engines.machine_cache import compiled_machine
 from rulewright.engines.state import State
 from rulewright.errors import Diagnostic, Span, UsageError
@@ -157,9 +156,10 @@ class Game:
         self.source = source or machine.game.id
         self.codes = tuple(r.code for r in machine.rules)
         self.nlocals = tuple(r.nlocals for r in machine.rules)
-        # each rule's control flow as one generated function, built on first use (once per
-        # machine: games of one machine share them)
-        self.flows = _flows(machine)
+        # each rule's control flow as one generated function, built on first use
+        self.flows = lazy_flows(lambda r: self.codes[r], len(self.codes),
+                                f"{machine.game.id} {machine.players}", self.nlocals,
+                                machine.code_space, machine.players)
         # per rule and pc: 1 where the flow runs the instruction (else calling it is wasted)
         self.flow_entry = tuple(bytes(type(ins) in RUNS for ins in code)
                                 for code in self.codes)
@@ -232,28 +232,6 @@ class Game:
         return {"spec": self.machine.game.id, "players": self.machine.players,
                 "variants": sorted(self.machine.variants), "errata": list(self.machine.errata),
                 "fingerprint": self.machine.fingerprint, "source": self.source}
-
-
-_FLOWS: dict[tuple[int, int], tuple[tuple[Any, ...], list[Flow]]] = {}
-
-
-def _flows(machine: Machine) -> list[Flow]:
-    """The machine's flows (:func:`~rulewright.engines.flow.lazy_flows`), shared by every
-    game of its rules and generated code (all they depend on: a machine evolved with other
-    initial counters shares them too), dropped with that code."""
-    rules, space = machine.rules, machine.code_space
-    key = (id(space), machine.players)
-    known = _FLOWS.get(key) if space is not None else None
-    if known is not None and known[0] is rules:
-        return known[1]
-    flows = lazy_flows(lambda r: rules[r].code, len(rules),
-                       f"{machine.game.id} {machine.players}",
-                       tuple(r.nlocals for r in rules), space, machine.players)
-    if space is not None:
-        if key not in _FLOWS:
-            weakref.finalize(space, _FLOWS.pop, key, None)
-        _FLOWS[key] = (rules, flows)
-    return flows
 
 
 def load(spec: str | Path, players: int | None = None, variants: Sequence[str] = (),

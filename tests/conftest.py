@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 SPECS = Path(__file__).parent / "specs"
+
+
+@pytest.fixture
+def fresh_compile(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Compile anew, for a test that patches the compiler or its helpers: no machine from
+    this process's or the disk cache, none kept on disk, and none left in memory after it
+    (a patched machine must not serve later tests)."""
+    from rulewright.engines import machine_cache
+    monkeypatch.setenv(machine_cache.ENV_SWITCH, "off")
+    machine_cache.clear_memory()
+    yield
+    machine_cache.clear_memory()
 
 
 @pytest.fixture
