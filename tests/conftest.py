@@ -39,6 +39,7 @@ SHARED_FIXTURES = {"tests/sphinx/test_pages.py": "sphinx-site",
                    "tests/engines/test_trace_schema.py": "trace-schema"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = Path(str(config.rootpath))
     for item in items:
