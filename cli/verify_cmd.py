@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
@@ -30,6 +31,7 @@ from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table, replay_command
 from rulewright.cli.paths import output_file, output_folder
 from rulewright.engines.game import bundled_specs
+from rulewright.engines.machine_cache import COUNTS, ENV_SWITCH
 from rulewright.invariants.database import DatabaseLocation
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
 from rulewright.invariants.report import FORMAT, ConfigResult, GameResult, GapReport, Report
@@ -97,6 +99,9 @@ def register(sub: Any) -> None:
                          "redis://HOST:PORT (a Redis server every worker reaches) or a folder "
                          "(e.g. on storage a cluster shares); a counterexample saved there is "
                          "replayed first by every later run of the same spec text")
+    p.add_argument("--no-compile-cache", action="store_true",
+                   help="neither read nor write compiled configurations in the user cache "
+                        f"(as {ENV_SWITCH}=off; each is still compiled once per run)")
     add_backend(p, "the configurations")
     p.set_defaults(run=run)
 
@@ -244,6 +249,9 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None or args.scheduler is not None:
         # a misspelt spec or player count fails now, not after the cluster has started
         plan_specs(specs, args.players, args.variant or None, args.errata, args.edition)
+    if args.no_compile_cache:  # in the environment: a local cluster's workers inherit it
+        os.environ[ENV_SWITCH] = "off"
+    compiled_before = COUNTS.to_json()
     with backend(args) as on:
 
         def run_verify(progress: Any = None, finished: Any = None) -> Report:
@@ -255,6 +263,7 @@ def run(args: argparse.Namespace) -> int:
                           aim=not args.no_aim, require_reached=args.require_reached)
 
         report = _run_with_progress(run_verify)
+    report.compile = COUNTS.since(compiled_before)
     return _print_report(args, report)
 
 

@@ -68,6 +68,20 @@ class Namespace:
         # listings with it, instead of keeping every compiled tree in linecache for good
         weakref.finalize(self, _unregister, self.sources)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # ``named`` is keyed by object ids, which are this process's (a cached machine is
+        # loaded in another, rulewright.engines.machine_cache): rebuilt by __setstate__
+        state = dict(self.__dict__)
+        del state["named"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.named = {id(v): k for k, v in self.values.items()}
+        weakref.finalize(self, _unregister, self.sources)
+        for record in self.sources.values():
+            register(record)
+
     # ---- names
     def helper(self, name: str, value: Any) -> None:
         """Bind a rulewright helper under its fixed ``name``.

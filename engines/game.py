@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from rulewright.dsl import ast
-from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.machine import Machine, ZoneSlot
 from rulewright.dsl.near import did_you_mean
 from rulewright.dsl.parse import parse
 from rulewright.dsl.patch import apply_patches, edition_selection
 from rulewright.engines.flow import RUNS, lazy_flows
+from rulewright.engines.machine_cache import compiled_machine
 from rulewright.engines.state import State
 from rulewright.errors import Diagnostic, Span, UsageError
 
@@ -238,6 +238,9 @@ def load(spec: str | Path, players: int | None = None, variants: Sequence[str] =
          errata: Sequence[str] = (), edition: str | None = None) -> Game:
     """Load, check and compile a spec for one configuration.
 
+    A configuration is compiled once per process, and its machine is kept on disk for the
+    next process (:mod:`rulewright.engines.machine_cache`).
+
     Args:
         spec: a bundled spec's name (``"braff"``) or a path to a ``.rules`` file.
         players: the player count; default the smallest the configuration allows.
@@ -258,14 +261,15 @@ def load(spec: str | Path, players: int | None = None, variants: Sequence[str] =
     bundled = probe is not None and probe.id in bundled_specs() and \
         spec_path(spec) == spec_path(probe.id)
     variants, errata = selection(parsed, variants, errata, edition)
-    return load_parsed(parsed, players, variants, errata,
-                       source=probe.id if bundled and probe else str(spec_path(spec)))
+    return _load(parsed, players, variants, errata,
+                 source=probe.id if bundled and probe else str(spec_path(spec)), disk=True)
 
 
 def load_parsed(parsed: ast.Spec, players: int | None = None, variants: Sequence[str] = (),
                 errata: Sequence[str] = (), *, source: str = "") -> Game:
     """Check and compile an already parsed spec (or one built on the AST, such as a mutant
-    of :mod:`rulewright.dsl.mutants`) for one configuration.
+    of :mod:`rulewright.dsl.mutants`) for one configuration: once per spec object and
+    configuration in a process (never from the disk cache, which only :func:`load` uses).
 
     Args:
         parsed: the spec. players, variants, errata: as for :func:`load`.
@@ -275,12 +279,19 @@ def load_parsed(parsed: ast.Spec, players: int | None = None, variants: Sequence
         UsageError: a player count, variant or erratum the spec does not offer.
         SpecError: the spec has errors.
     """
+    return _load(parsed, players, variants, errata, source=source, disk=False)
+
+
+def _load(parsed: ast.Spec, players: int | None, variants: Sequence[str],
+          errata: Sequence[str], *, source: str, disk: bool) -> Game:
+    """:func:`load_parsed`; ``disk``: the spec is as parsed from its text, so its machines
+    may come from (and go to) the disk cache (:mod:`rulewright.engines.machine_cache`)."""
     if players is None:  # the smallest count of the selection (a patch may change the range)
         header = apply_patches(parsed, errata, variants).header()
         n = header.players[0] if header else 2
     else:
         n = players
-    machine = compile_spec(parsed, players=n, variants=variants, errata=errata)
+    machine = compiled_machine(parsed, n, variants, errata, disk=disk)
     return Game(machine, source or machine.game.id)
 
 

@@ -23,9 +23,10 @@ from typing import Sequence
 from attrs import frozen
 
 from rulewright.dsl import ast
-from rulewright.dsl.compile import compile_spec, fingerprint
+from rulewright.dsl.compile import fingerprint
 from rulewright.dsl.parse import parse
 from rulewright.engines.game import Game, bundled_specs, load_spec, spec_path
+from rulewright.engines.machine_cache import compiled_machine
 
 
 @frozen
@@ -84,8 +85,7 @@ class SpecText:
             SpecError: the spec has errors. UsageError: a player count, variant or erratum
                 the spec does not offer.
         """
-        machine = compile_spec(self.parsed(), players=players, variants=variants,
-                               errata=errata)
+        machine = compiled_machine(self.parsed(), players, variants, errata)
         return Game(machine, self.source)
 
 

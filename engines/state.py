@@ -39,6 +39,12 @@ CHANCE_PLAYER = -1
 #: current_player() at a terminal state, as in OpenSpiel.
 TERMINAL_PLAYER = -4
 
+#: A game's state is compared with the states of its earlier sampled steps (since its last
+#: chance event) every WATCH_EVERY steps (see State._watch_repeats).
+WATCH_EVERY = 16
+WATCH_MASK = WATCH_EVERY - 1
+
+
 @frozen
 class Action:
     """A legal action or chance outcome: its id (what ``apply_action`` takes) and label."""
@@ -84,13 +90,15 @@ class State(Interpreter):
         spec defect or gap ended the game. seed: the seed for sampled play.
         ruled: the gaps with a provisional ruling this game reached, in order (play went on
         under each ruling). cover: the coverage flags, one per point of the machine, when the
-        game records coverage, else None (a clone records none).
+        game records coverage, else None (a clone records none). watch: the sampled states
+        since the last chance event, which a loop would come back to (see
+        :meth:`_watch_repeats`).
     """
 
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
                  "history", "finding", "seed", "pending", "script", "events", "work", "result",
                  "example", "recall", "cover", "ruled", "known", "out",
-                 "together")
+                 "together", "watch")
 
     def __init__(self, game: Game, seed: int = 0, *, start: int | None = None,
                  coverage: bool = False) -> None:
@@ -127,6 +135,7 @@ class State(Interpreter):
         self.recall: Recall | None = None
         self.ruled: tuple[Ruled, ...] = ()
         self.cover: bytearray | None = None
+        self.watch: tuple[tuple[tuple[Any, ...], int], ...] = ()
         if coverage:
             self.cover = bytearray(len(m.points))
             self.cover[m.rule_points[first]] = 1
@@ -263,13 +272,21 @@ class State(Interpreter):
             fr = self.stack[-1]
             fr[2][at.slot] = p.values[i]
             fr[1] += 1
-        elif not self._resolve(p, i):
-            if recall is not None:
-                self.recall = recall.step(self, actor, label)
-            return
+        else:
+            if type(p) is ChanceNode:
+                self.watch = ()  # a chance event between: a state seen before is no loop
+            if not self._resolve(p, i):
+                if recall is not None:
+                    self.recall = recall.step(self, actor, label)
+                return
         self._advance()
-        if len(history) >= self.game.bound and self.pending is not TERMINAL:
-            self._finish("termination", f"no end after {self.game.bound} steps (the spec's bound)")
+        steps = len(history)
+        if steps >= self.game.bound:
+            if self.pending is not TERMINAL:
+                self._finish("termination",
+                             f"no end after {self.game.bound} steps (the spec's bound)")
+        elif not steps & WATCH_MASK and self.pending is not TERMINAL:
+            self._watch_repeats(steps)
         if recall is not None:
             self.recall = recall.step(self, actor, label)
 
@@ -377,6 +394,27 @@ class State(Interpreter):
             self._finish("time limit", f"the game ran longer than {seconds:g} s "
                          f"(after {len(self.history)} steps)", self.decision_site())
 
+    def _watch_repeats(self, steps: int) -> None:
+        """End the game with a "termination" finding when, after ``steps`` actions, it is back
+        at a state it was in after an earlier sampled step with no chance event between:
+        then the same decisions repeat it forever (a loop that never ends), found at once
+        instead of at the spec's bound.
+
+        Called every :data:`WATCH_EVERY` steps (a state's key costs a fifth to a half of a
+        step; sampled, a cycle of p steps is found within ``WATCH_EVERY * p`` steps).
+        ``watch`` holds (key, step) of the samples since the last chance event: a tuple,
+        shared by clones, never changed in place.
+        """
+        key = self.key()
+        for seen, first in self.watch:
+            if seen == key:
+                self._finish("termination", f"no end: after step {steps} the game is back at "
+                             f"the state it was in after step {first}, with no chance event "
+                             "between (the same decisions repeat it forever)",
+                             self.decision_site())
+                return
+        self.watch += ((key, steps),)
+
     def _result(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
         r = self.result
         if r is not None:
@@ -453,6 +491,7 @@ class State(Interpreter):
         new.example = self.example
         new.recall = self.recall
         new.ruled = self.ruled  # a tuple: shared, never changed in place
+        new.watch = self.watch  # likewise
         new.cover = None  # a clone is a check's copy: what it runs is not the game's coverage
         return new
 

@@ -11,6 +11,11 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
       "require_reached": false,   # an invariant never evaluated fails the run (exit 1)
       "exit": 0,      # 0 all held, 1 a violation (or a gap with --strict, or an invariant
                       # not reached with --require-reached), 2 a spec error
+      "compile": {"compiled": 12, "memory_hits": 15, "disk_hits": 0, "stored": 12,
+                  "rejected": 0},   # configurations compiled in this process, machines
+                                    # reused, read from and written to the disk cache
+                                    # (rulewright.engines.machine_cache); with --workers or
+                                    # --scheduler the workers compile, not counted here
       "games": [{
         "spec": "tiny", "title": "Tiny", "source": "tiny" | "path/to/x.rules",
         "fingerprint": "9f86d081884c7d65" | null,   # rulewright.dsl.compile.fingerprint of
@@ -86,7 +91,7 @@ from rulewright.engines.coverage import Coverage, almost_every, point_json, unio
 #: configuration's "coverage", "endings" and "normal_share", each gap's "ruling", "share" and
 #: "almost_every_game"; the run's "require_reached", each configuration's "evaluated" and
 #: "not_reached", each configuration's "replayed" and "played_out" and each violation's "replayed" and
-#: "blame" (issue 39).
+#: "blame" (issue 39); the run's "compile" counts.
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -344,6 +349,8 @@ class Report:
         profile: the settings profile's name. strict: reached gaps fail the run.
         games: one result per spec. seconds: the run's wall time.
         seed: the run's seed (each configuration's Hypothesis seed derives from it).
+        compile: what compiling cost this process
+            (:meth:`rulewright.engines.machine_cache.CompileCounts.to_json`), or None.
     """
 
     profile: str
@@ -358,6 +365,7 @@ class Report:
         return [(g.spec, c.label, name, c.reasons.get(name, ""))
                 for g in self.games for c in g.configs
                 for name, st in c.status.items() if st == "not reached"]
+    compile: dict[str, int] | None = None
 
     def exit_code(self) -> int:
         """3 a bug in rulewright stopped a configuration; 2 a spec did not compile; 1 a
@@ -377,8 +385,11 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         """The document described in the module docstring."""
-        return {"format": FORMAT, "profile": self.profile, "strict": self.strict,
-                "require_reached": self.require_reached,
-                "seconds": round(self.seconds, 3), "seed": self.seed, "versions": versions(),
-                "exit": self.exit_code(),
-                "games": [g.to_json() for g in self.games]}
+        doc = {"format": FORMAT, "profile": self.profile, "strict": self.strict,
+               "require_reached": self.require_reached,
+               "seconds": round(self.seconds, 3), "seed": self.seed, "versions": versions(),
+               "exit": self.exit_code(),
+               "games": [g.to_json() for g in self.games]}
+        if self.compile is not None:
+            doc["compile"] = self.compile
+        return doc

@@ -67,6 +67,7 @@ def calls(game: Game) -> dict[str, Any]:
             "upto": spec_function(game, "upto")(st, 3)}
 
 
+@pytest.mark.usefixtures("fresh_compile")
 def test_a_literal_member_is_read_at_its_slot_with_the_values_of_the_lookup(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = load(tmp_path)

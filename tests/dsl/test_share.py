@@ -122,6 +122,7 @@ def test_only_a_certainly_evaluated_occurrence_is_read_again(tmp_path: Path) -> 
     assert run(game, "both", [1, 2], x=0) == (5, 1)
 
 
+@pytest.mark.usefixtures("fresh_compile")
 @pytest.mark.parametrize("body", ["paid(who + 5)", "each(who + 5)", "both(who + 5)"])
 def test_an_error_in_a_shared_subexpression_keeps_its_message_and_place(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> None:

@@ -90,6 +90,7 @@ def test_verify_shows_an_engine_bug_as_an_internal_error(monkeypatch: pytest.Mon
     assert not result.violations
 
 
+@pytest.mark.usefixtures("fresh_compile")
 def test_a_helper_bug_inside_generated_code_is_internal(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object) -> None:
         raise AttributeError("an injected helper bug")

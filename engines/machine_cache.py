@@ -1,0 +1,590 @@
+"""Compiled machines, once per configuration and process, and on disk between processes.
+
+Compiling a configuration takes 0.1-0.5 s of CPU on the bundled specs, and a verify run asked
+for the same configurations again and again (each of zlap_kadr's 12 two-player configurations,
+then its worked examples in several of them: 27 compilations). :func:`compiled_machine` keeps
+
+- **in this process**, the machines of the last :data:`MEMORY_ENTRIES` configurations, by the
+  parsed spec object (a parsed spec is immutable, and :func:`~rulewright.engines.game.load_spec`
+  hands out one object per file version), its card data files' contents and the configuration
+  (players, variants, errata in order); the spec's check, which covers every configuration,
+  runs once per spec and data version, not once per configuration;
+- **on disk**, the machine of every configuration of a spec as written (not of a mutant, a
+  one-off built on the syntax tree), keyed by a hash of: the spec's text, display path and
+  file, the names and contents of its card data files, the configuration, and the code that
+  compiles it (rulewright's version and a hash of its installed modules, the lark and attrs
+  versions, the Python version): any change compiles anew. A second ``rulewright verify``
+  of an unchanged spec compiles nothing.
+
+Player counts are never shared: a machine's zone and counter slots, its constants folded from
+``nplayers`` and its generated code differ by player count (zlap_kadr has 203 zone slots at 2
+players and 267 at 3), so each count is its own configuration.
+
+The disk entry
+--------------
+
+A machine holds functions the compiler generated (from syntax trees, :mod:`rulewright.dsl.codegen`)
+and closures of rulewright's own code. They are stored as what the compiler produced -- their
+code objects, with :mod:`marshal` -- and everything else with :mod:`pickle`; nothing is ever
+rebuilt from text. Loading an entry runs the code it holds, so an entry is input that must come
+from this user only:
+
+- the folder (``$RULEWRIGHT_CACHE/machines``, else ``$XDG_CACHE_HOME/rulewright/machines``,
+  else ``~/.cache/rulewright/machines``) is made with permissions 0700, and refused (with a
+  warning on the ``rulewright.cache`` logger; nothing is read or written there) unless it is a
+  real folder, not a link, owned by this user and closed to everyone else;
+- an entry is read only when it is a regular file (not through a link) owned by this user,
+  with no permissions for others, at most :data:`MAX_ENTRY_BYTES`;
+- it starts with a header -- :data:`MAGIC`, the key it was stored under, the SHA-256 of the rest
+  -- and is used only when all three match; the pickle may name only rulewright's classes and
+  functions, :mod:`ast` node classes and a few built-ins (:class:`_Unpickler`).
+
+Anything else -- a corrupt, truncated, foreign or mismatched entry -- is a miss: the entry is
+removed, the configuration compiled and stored again, and a warning logged. Set
+``RULEWRIGHT_MACHINE_CACHE=off`` (or pass ``rulewright verify --no-compile-cache``) to neither
+read nor write the disk cache. Entries not used for a while are removed once the folder holds
+more than :data:`MAX_CACHE_BYTES`.
+
+:data:`COUNTS` counts compilations and cache hits in this process (``rulewright verify --json``
+reports them as ``"compile"``).
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+import builtins
+import gc
+import hashlib
+import importlib
+import io
+import json
+import logging
+import marshal
+import os
+import pickle
+import stat
+import sys
+import types
+from collections import OrderedDict
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Sequence
+
+from attrs import define
+
+from rulewright.dsl import ast
+from rulewright.dsl.check import check
+from rulewright.dsl.codegen import BUILTINS
+from rulewright.dsl.compile import compile_checked
+from rulewright.dsl.layout import data_path
+from rulewright.dsl.machine import Machine
+from rulewright.errors import Diagnostic, SpecError
+
+log = logging.getLogger("rulewright.cache")
+
+#: The first line of every disk entry (the format's version).
+MAGIC = b"rulewright-machine/1\n"
+#: An entry larger than this is not read (the largest bundled machine is about 2 MB).
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+#: Past this many bytes of entries, the least recently used are removed.
+MAX_CACHE_BYTES = 512 * 1024 * 1024
+#: How many configurations' machines this process keeps.
+MEMORY_ENTRIES = 24
+#: The environment variable that turns the disk cache off ("off", "0", "no", "false").
+ENV_SWITCH = "RULEWRIGHT_MACHINE_CACHE"
+
+
+@define
+class CompileCounts:
+    """What :func:`compiled_machine` did in this process.
+
+    Attributes:
+        compiled: configurations compiled (the compiler ran).
+        memory: machines served from this process's cache.
+        disk: machines read from the disk cache.
+        stored: machines written to the disk cache.
+        rejected: disk entries refused (corrupt, mismatched, wrong owner or permissions)
+            and compiled again.
+    """
+
+    compiled: int = 0
+    memory: int = 0
+    disk: int = 0
+    stored: int = 0
+    rejected: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        """The counts as JSON-ready data."""
+        return {"compiled": self.compiled, "memory_hits": self.memory, "disk_hits": self.disk,
+                "stored": self.stored, "rejected": self.rejected}
+
+    def since(self, before: dict[str, int]) -> dict[str, int]:
+        """The counts added since ``before`` (an earlier :meth:`to_json`)."""
+        now = self.to_json()
+        return {k: now[k] - before.get(k, 0) for k in now}
+
+
+#: This process's counts.
+COUNTS = CompileCounts()
+
+_memory: OrderedDict[tuple[Any, ...], tuple[ast.Spec, Machine]] = OrderedDict()
+_checked: OrderedDict[tuple[int, str], tuple[ast.Spec, list[Diagnostic]]] = OrderedDict()
+
+
+def compiled_machine(parsed: ast.Spec, players: int, variants: Sequence[str] = (),
+                     errata: Sequence[str] = (), *, disk: bool = True) -> Machine:
+    """Check and compile ``parsed`` for one configuration, or the machine compiled before.
+
+    Args:
+        parsed: the spec. players, variants, errata: the configuration (as for
+            :func:`~rulewright.dsl.compile.compile_spec`).
+        disk: use the disk cache too; only for a spec exactly as
+            :func:`~rulewright.dsl.parse.parse` made it from its text (a spec changed on its
+            syntax tree without a ``mutation`` tag would share the text's entry).
+
+    Raises:
+        SpecError: the spec has errors. UsageError: a configuration the spec does not offer.
+    """
+    variants, errata = tuple(variants), tuple(errata)
+    data = data_digest(parsed)
+    key = (id(parsed), data, players, variants, errata)
+    hit = _memory.get(key)
+    if hit is not None and hit[0] is parsed:
+        _memory.move_to_end(key)
+        COUNTS.memory += 1
+        return hit[1]
+    folder = cache_folder() if disk and not parsed.mutation else None
+    entry = None if folder is None else entry_key(parsed, data, players, variants, errata)
+    machine = None if folder is None or entry is None else _read(folder, entry)
+    if machine is not None:
+        COUNTS.disk += 1
+    else:
+        diags = _check_errors(parsed, data)
+        if diags:
+            raise SpecError(diags, {parsed.path: parsed.source})
+        machine = compile_checked(parsed, players=players, variants=variants, errata=errata)
+        COUNTS.compiled += 1
+        if folder is not None and entry is not None:
+            _write(folder, entry, machine)
+    _memory[key] = (parsed, machine)
+    while len(_memory) > MEMORY_ENTRIES:
+        _memory.popitem(last=False)
+    return machine
+
+
+def clear_memory() -> None:
+    """Forget this process's machines and checks (the disk cache stays)."""
+    _memory.clear()
+    _checked.clear()
+
+
+def _check_errors(parsed: ast.Spec, data: str) -> list[Diagnostic]:
+    """The spec's errors (:func:`~rulewright.dsl.check.check` covers every configuration:
+    once per spec object and data version)."""
+    key = (id(parsed), data)
+    hit = _checked.get(key)
+    if hit is not None and hit[0] is parsed:
+        return hit[1]
+    diags = [d for d in check(parsed) if d.severity == "error"]
+    _checked[key] = (parsed, diags)
+    while len(_checked) > MEMORY_ENTRIES:
+        _checked.popitem(last=False)
+    return diags
+
+
+# ---- keys ---------------------------------------------------------------------------------
+
+def data_digest(parsed: ast.Spec) -> str:
+    """A hash of the spec's card data files: each ``data "x.csv"`` name anywhere in the spec
+    (errata and variants too), where it resolves and the file's bytes ("missing" or the
+    reason a name is refused when it cannot be read: compiling reports that)."""
+    names = sorted({n.data_file for n in _cards(parsed) if n.data_file is not None})
+    if not names:
+        return ""
+    h = hashlib.sha256()
+    for name in names:
+        h.update(name.encode("utf-8", "surrogatepass") + b"\0")
+        try:
+            path = data_path(parsed.file or parsed.path, name)
+            h.update(str(path).encode("utf-8", "surrogatepass") + b"\0")
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+        except (ValueError, OSError) as err:
+            h.update(f"unreadable: {err.args[0]}".encode())
+    return h.hexdigest()
+
+
+def _cards(parsed: ast.Spec) -> list[ast.CardDecl]:
+    """Every card declaration in ``parsed``, patches included (walked once per spec object)."""
+    key = id(parsed)
+    hit = _cards_memo.get(key)
+    if hit is not None and hit[0] is parsed:
+        return hit[1]
+    cards = [n for n in ast.walk(parsed.decls) if isinstance(n, ast.CardDecl)]
+    _cards_memo[key] = (parsed, cards)
+    while len(_cards_memo) > 64:
+        _cards_memo.popitem(last=False)
+    return cards
+
+
+_cards_memo: OrderedDict[int, tuple[ast.Spec, list[ast.CardDecl]]] = OrderedDict()
+
+
+def entry_key(parsed: ast.Spec, data: str, players: int, variants: Sequence[str],
+              errata: Sequence[str]) -> str:
+    """The disk cache's key of one configuration (a SHA-256 in hex)."""
+    doc = {"format": MAGIC.decode().strip(), "code": code_version(), "path": parsed.path,
+           "file": parsed.file, "source": parsed.source, "data": data, "players": players,
+           "variants": list(variants), "errata": list(errata)}
+    text = json.dumps(doc, sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """What compiled a machine: rulewright's version and a hash of its installed modules
+    (an editable install changes without a new version), lark's and attrs' versions and the
+    Python version (marshal's format and the bytecode are Python's)."""
+    import rulewright
+    h = hashlib.sha256()
+    for package in ("rulewright", "rulewright.dsl", "rulewright.engines",
+                    "rulewright.invariants"):
+        folder = Path(importlib.import_module(package).__file__ or "").parent
+        for path in sorted([*folder.glob("*.py"), *folder.glob("*.lark")]):
+            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    versions = [rulewright.__version__, _version("lark"), _version("attrs"), sys.version,
+                sys.implementation.cache_tag or ""]
+    return f"{'|'.join(versions)}|{h.hexdigest()}"
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+# ---- the folder ---------------------------------------------------------------------------
+
+def cache_root() -> Path:
+    """``$RULEWRIGHT_CACHE``, else ``$XDG_CACHE_HOME/rulewright``, else
+    ``~/.cache/rulewright`` (as :func:`rulewright.invariants.profiles.database_root`)."""
+    if os.environ.get("RULEWRIGHT_CACHE"):
+        return Path(os.environ["RULEWRIGHT_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rulewright"
+
+
+def disk_cache_enabled() -> bool:
+    """False when ``RULEWRIGHT_MACHINE_CACHE`` is "off", "0", "no" or "false"."""
+    return os.environ.get(ENV_SWITCH, "").strip().lower() not in {"off", "0", "no", "false"}
+
+
+_refused: set[str] = set()
+
+
+def cache_folder() -> Path | None:
+    """The machines folder, made (0700) if missing; None when the disk cache is off or the
+    folder is unsafe (then a warning is logged once per folder)."""
+    if not disk_cache_enabled():
+        return None
+    folder = cache_root() / "machines"
+    try:
+        folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+        problem = unsafe_folder(folder)
+    except OSError as err:
+        problem = f"cannot be made: {err.strerror}"
+    if problem is None:
+        return folder
+    if str(folder) not in _refused:
+        _refused.add(str(folder))
+        log.warning("rulewright: not using the compile cache %s: it %s (make it a folder of "
+                    "yours with 'chmod 700', or set %s=off)", folder, problem, ENV_SWITCH)
+    return None
+
+
+def unsafe_folder(folder: Path) -> str | None:
+    """Why ``folder`` may not hold cached machines (not a real folder, another owner,
+    open to others), or None when it may."""
+    info = os.lstat(folder)
+    return _unsafe(info, stat.S_ISDIR, "a folder")
+
+
+def _unsafe(info: os.stat_result, kind: Any, what: str) -> str | None:
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symbolic link"
+    if not kind(info.st_mode):
+        return f"is not {what}"
+    if info.st_uid != os.getuid():
+        return f"belongs to user id {info.st_uid}, not to this user ({os.getuid()})"
+    if info.st_mode & 0o077:
+        return f"has permissions {stat.S_IMODE(info.st_mode):o} (others may write or read it)"
+    return None
+
+
+def _open_folder(folder: Path) -> int:
+    """A descriptor of ``folder``, checked again after opening (it may have been swapped)."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0))
+    problem = _unsafe(os.fstat(fd), stat.S_ISDIR, "a folder")
+    if problem is not None:
+        os.close(fd)
+        raise _Refused(f"the folder {problem}")
+    return fd
+
+
+class _Refused(Exception):
+    """A disk entry (or its folder) that may not be used; the message says why."""
+
+
+# ---- reading and writing ------------------------------------------------------------------
+
+def _read(folder: Path, key: str) -> Machine | None:
+    """The machine stored under ``key``, or None (a miss; a refused entry is removed)."""
+    name = f"{key}.machine"
+    try:
+        dfd = _open_folder(folder)
+    except (OSError, _Refused):
+        return None
+    try:
+        try:
+            fd = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0), dir_fd=dfd)
+        except FileNotFoundError:
+            return None
+        try:
+            with os.fdopen(fd, "rb") as f:
+                problem = _unsafe(os.fstat(f.fileno()), stat.S_ISREG, "a regular file")
+                if problem is not None:
+                    raise _Refused(problem)
+                blob = f.read(MAX_ENTRY_BYTES + 1)
+            machine = decode(blob, key)
+            os.utime(name, dir_fd=dfd)  # recently used: pruning keeps it
+            return machine
+        except (_Refused, OSError) as err:
+            COUNTS.rejected += 1
+            log.warning("rulewright: compile cache entry %s refused (%s); compiling again",
+                        folder / name, err)
+            try:
+                os.unlink(name, dir_fd=dfd)
+            except OSError:
+                pass
+            return None
+    except OSError as err:  # a link in place of the entry (O_NOFOLLOW), a FIFO ...
+        COUNTS.rejected += 1
+        log.warning("rulewright: compile cache entry %s refused (%s); compiling again",
+                    folder / name, err.strerror)
+        return None
+    finally:
+        os.close(dfd)
+
+
+def decode(blob: bytes, key: str) -> Machine:
+    """The machine of a disk entry's bytes, stored under ``key``.
+
+    Raises:
+        _Refused: not an entry of this format and key, a hash that does not match, or a
+            payload that does not load as a machine.
+    """
+    if len(blob) > MAX_ENTRY_BYTES:
+        raise _Refused(f"larger than {MAX_ENTRY_BYTES} bytes")
+    head = len(MAGIC) + 64 + 1 + 64 + 1
+    if not blob.startswith(MAGIC) or len(blob) < head:
+        raise _Refused("not a rulewright machine entry of this format")
+    stored_key = blob[len(MAGIC):len(MAGIC) + 64]
+    digest = blob[len(MAGIC) + 65:head - 1]
+    payload = blob[head:]
+    if stored_key != key.encode("ascii"):
+        raise _Refused("stored under another key")
+    if hashlib.sha256(payload).hexdigest().encode("ascii") != digest:
+        raise _Refused("its hash does not match its contents (corrupt or truncated)")
+    collecting = gc.isenabled()
+    gc.disable()  # a machine is some 100,000 objects: collections while loading are wasted
+    try:
+        machine = _Unpickler(io.BytesIO(payload)).load()
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
+            ImportError, IndexError, KeyError) as err:
+        raise _Refused(f"does not load: {type(err).__name__}: {err}") from None
+    finally:
+        if collecting:
+            gc.enable()
+    if not isinstance(machine, Machine):
+        raise _Refused(f"holds a {type(machine).__name__}, not a machine")
+    return machine
+
+
+def encode(machine: Machine, key: str) -> bytes:
+    """A disk entry for ``machine`` under ``key`` (see the module docstring).
+
+    Raises:
+        pickle.PicklingError: the machine holds something that cannot be stored.
+    """
+    buf = io.BytesIO()
+    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(machine)
+    payload = buf.getvalue()
+    digest = hashlib.sha256(payload).hexdigest()
+    return MAGIC + key.encode("ascii") + b"\n" + digest.encode("ascii") + b"\n" + payload
+
+
+def _write(folder: Path, key: str, machine: Machine) -> None:
+    """Store ``machine`` (a failure to store is logged: the cache only saves time)."""
+    try:
+        blob = encode(machine, key)
+    except (pickle.PicklingError, TypeError, AttributeError) as err:
+        log.warning("rulewright: a compiled machine of %s could not be cached: %s",
+                    machine.game.id, err)
+        return
+    name = f"{key}.machine"
+    tmp = f".{key}.{os.getpid()}.tmp"
+    try:
+        dfd = _open_folder(folder)
+    except (OSError, _Refused) as err:
+        log.warning("rulewright: compile cache %s not written: %s", folder, err)
+        return
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0),
+                     0o600, dir_fd=dfd)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)  # readers see all or nothing
+        COUNTS.stored += 1
+        _prune(dfd)
+    except OSError as err:
+        log.warning("rulewright: compile cache entry %s not written: %s", folder / name,
+                    err.strerror)
+        try:
+            os.unlink(tmp, dir_fd=dfd)
+        except OSError:
+            pass
+    finally:
+        os.close(dfd)
+
+
+def _prune(dfd: int) -> None:
+    """Remove the least recently used entries while the folder holds more than
+    :data:`MAX_CACHE_BYTES`."""
+    entries = []
+    for name in os.listdir(dfd):
+        if name.endswith(".machine"):
+            try:
+                info = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+            except FileNotFoundError:
+                continue
+            entries.append((info.st_mtime, info.st_size, name))
+    total = sum(size for _, size, _ in entries)
+    for _, size, name in sorted(entries):
+        if total <= MAX_CACHE_BYTES:
+            break
+        try:
+            os.unlink(name, dir_fd=dfd)
+        except FileNotFoundError:
+            pass
+        total -= size
+
+
+# ---- functions as code objects ------------------------------------------------------------
+
+_EMPTY = ("rulewright-empty-cell",)  # an unbound closure cell
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a machine; functions that are not importable by name become their marshalled
+    code objects, their globals (a generated namespace, or a rulewright module by name) and
+    their closure cells."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is not types.FunctionType:
+            return NotImplemented
+        module = obj.__module__ or ""
+        owner = sys.modules.get(module)
+        g = obj.__globals__
+        state = (obj.__defaults__, obj.__kwdefaults__,
+                 tuple(_cell(c) for c in obj.__closure__ or ()), obj.__qualname__,
+                 dict(obj.__dict__))
+        ncells = len(obj.__closure__ or ())
+        code = marshal.dumps(obj.__code__)
+        if owner is not None and g is vars(owner):
+            if "<locals>" not in obj.__qualname__ and getattr(owner, obj.__name__, None) is obj:
+                return NotImplemented  # importable by name: pickled as a reference
+            if not (module == "rulewright" or module.startswith("rulewright.")):
+                raise pickle.PicklingError(f"a closure of {module} ({obj.__qualname__})")
+            return (_module_function, (module, code, obj.__name__, ncells), state, None, None,
+                    _set_function)
+        if "__name__" in g:
+            raise pickle.PicklingError(f"a function of a module not loaded: {obj.__qualname__}")
+        # a generated function: its globals are its configuration's namespace
+        return (_generated_function, (g, code, obj.__name__, ncells), state, None, None,
+                _set_function)
+
+
+def _cell(cell: types.CellType) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return _EMPTY
+
+
+def _new_function(code: bytes, g: dict[str, Any], name: str,
+                  ncells: int) -> types.FunctionType:
+    closure = tuple(types.CellType() for _ in range(ncells)) if ncells else None
+    return types.FunctionType(marshal.loads(code), g, name, None, closure)
+
+
+def _module_function(module: str, code: bytes, name: str, ncells: int) -> types.FunctionType:
+    """A closure of rulewright module ``module`` (its cells are set by :func:`_set_function`)."""
+    if not (module == "rulewright" or module.startswith("rulewright.")):
+        raise pickle.UnpicklingError(f"a function of module {module!r}")
+    return _new_function(code, vars(importlib.import_module(module)), name, ncells)
+
+
+def _generated_function(g: dict[str, Any], code: bytes, name: str,
+                        ncells: int) -> types.FunctionType:
+    """A generated function in its namespace ``g``."""
+    if not isinstance(g, dict) or "__name__" in g:
+        raise pickle.UnpicklingError("a generated function's globals are its namespace")
+    return _new_function(code, g, name, ncells)
+
+
+def _set_function(fn: types.FunctionType, state: tuple[Any, ...]) -> None:
+    defaults, kwdefaults, cells, qualname, attributes = state
+    fn.__defaults__ = defaults
+    fn.__kwdefaults__ = kwdefaults
+    for cell, value in zip(fn.__closure__ or (), cells):
+        if value != _EMPTY:
+            cell.cell_contents = value
+    fn.__qualname__ = qualname
+    fn.__dict__.update(attributes)
+
+
+#: The built-ins an entry may name: classes (exceptions among them), the functions generated
+#: code calls, and getattr (how pickle stores a bound method).
+_BUILTIN_NAMES = frozenset({*BUILTINS, "getattr"} | {
+    n for n, v in vars(builtins).items() if isinstance(v, type)})
+#: Other modules an entry may name, with the names allowed.
+_OTHER = {"functools": frozenset({"partial"}), "collections": frozenset({"OrderedDict"}),
+          "copyreg": frozenset({"_reconstructor"}),
+          "_operator": frozenset({"itemgetter", "attrgetter"}),
+          "operator": frozenset({"itemgetter", "attrgetter"})}
+
+
+class _Unpickler(pickle.Unpickler):
+    """Loads only rulewright's classes and functions, :mod:`ast` node classes and the
+    built-ins of :data:`_BUILTIN_NAMES`."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        allowed = (module == "rulewright" or module.startswith("rulewright.")
+                   or (module == "builtins" and name in _BUILTIN_NAMES)
+                   or name in _OTHER.get(module, ()))
+        if module in ("ast", "_ast"):
+            value = getattr(pyast, name, None)
+            allowed = isinstance(value, type) and issubclass(value, pyast.AST)
+        if not allowed:
+            raise pickle.UnpicklingError(f"a cached machine may not name {module}.{name}")
+        return super().find_class(module, name)
+
+
+__all__ = ["COUNTS", "CompileCounts", "cache_folder", "cache_root", "clear_memory",
+           "compiled_machine", "decode", "encode", "entry_key"]

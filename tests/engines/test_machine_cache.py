@@ -1,0 +1,359 @@
+"""Compile once: a configuration is compiled once per process, and kept on disk for the next
+one; a disk entry that is not exactly what this user stored is refused and compiled again."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulewright
+from rulewright.cli.main import main
+from rulewright.dsl.codegen import listing
+from rulewright.dsl.machine import Exec
+from rulewright.engines import machine_cache as mc
+from rulewright.engines.game import bundled_specs, load, load_parsed, load_spec
+from rulewright.engines.state import State
+
+# A small spec with a card data file, a variant, an erratum and a worked example at 3
+# players: verify at 2 players runs four configurations, and the example a fifth.
+SPEC = '''game cached "Cached" {
+  rulebook "none" language "en"
+  players 2..3
+  start play
+  bound 200 steps
+}
+enum suit { red blue }
+card c "card" (suit, value) in deck
+  assume "Invented cards."
+  data "cards.csv"
+zone deck: deck of c hidden
+zone hand[player]: set of c owner capacity 3
+var chips[player] = 0
+variant generous "Keeping pays two chips"
+
+rule play cite "Play" "Each player draws until the deck is empty." {
+  let p = 0
+  while count(deck) > 0 {
+    turn p {
+      draw x from deck to hand[p]
+      choose p { option "keep" { chips[p] += cond(variant(generous), 2, 1) } option "pass" { } }
+    }
+    let p = left(p)
+  }
+}
+scoring(p) { score sum(c.value for c in hand[p]) + chips[p] then shared }
+invariant small "hands stay small": all(count(hand[p]) <= 3 for p in players)
+erratum more_chips "More chips" date "2024-01-01" source "FAQ" {
+  rule play cite "Play" "Each player draws until the deck is empty." {
+    let p = 0
+    while count(deck) > 0 {
+      turn p {
+        draw x from deck to hand[p]
+        choose p { option "keep" { chips[p] += 3 } option "pass" { } }
+      }
+      let p = left(p)
+    }
+  }
+}
+example three "Three players draw" players 3 { expect count(deck) == 5 "all cards in the deck" }
+'''
+CARDS = "suit,value,count\nred,1,1\nred,2,1\nblue,3,2\nblue,4,1\n"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh disk cache for this test, and no machines in memory."""
+    root = tmp_path / "cache"
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(root))
+    monkeypatch.delenv(mc.ENV_SWITCH, raising=False)
+    mc.clear_memory()
+    return root / "machines"
+
+
+@pytest.fixture
+def spec(tmp_path: Path) -> Path:
+    """The small spec, with its data file, in a folder of its own."""
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    (folder / "cards.csv").write_text(CARDS, encoding="utf-8")
+    path = folder / "cached.rules"
+    path.write_text(SPEC, encoding="utf-8")
+    return path
+
+
+def counts() -> dict[str, int]:
+    return mc.COUNTS.to_json()
+
+
+def play(game: rulewright.Game, seed: int) -> tuple[list[int], list[int]]:
+    """A seeded random game: its history and returns."""
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    return state.history, state.returns()
+
+
+def test_verify_compiles_each_configuration_once(cache: Path, spec: Path,
+                                                 tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    code = main(["verify", str(spec), "--players", "2", "--profile", "ci", "--examples", "1",
+                 "--seed", "1", "--no-database", "--json", str(out),
+                 "--trace-dir", str(tmp_path / "traces")])
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 0
+    labels = [c["label"] for c in doc["games"][0]["configs"]]
+    assert labels == ["2p", "2p +more_chips", "2p v:generous", "2p v:generous +more_chips"]
+    # four configurations and the example's (3 players, with and without the erratum):
+    # each compiled once, the example's run in 2 players would have reused its machine
+    assert doc["compile"] == {"compiled": 6, "memory_hits": 0, "disk_hits": 0, "stored": 6,
+                              "rejected": 0}
+    again = tmp_path / "again.json"
+    assert main(["verify", str(spec), "--players", "2", "--profile", "ci", "--examples", "1",
+                 "--seed", "1", "--no-database", "--json", str(again),
+                 "--trace-dir", str(tmp_path / "traces")]) == 0
+    # the same process: every machine from memory, nothing compiled or read
+    assert json.loads(again.read_text(encoding="utf-8"))["compile"] == {
+        "compiled": 0, "memory_hits": 6, "disk_hits": 0, "stored": 0, "rejected": 0}
+
+
+def test_example_in_a_verified_configuration_reuses_its_machine(cache: Path,
+                                                                spec: Path) -> None:
+    before = counts()
+    load(spec, 3)
+    load(spec, 3, (), ("more_chips",))
+    load(spec, 3)
+    assert mc.COUNTS.since(before)["compiled"] == 2
+    assert mc.COUNTS.since(before)["memory_hits"] == 1
+
+
+def test_a_second_process_reads_the_disk_cache(cache: Path, spec: Path) -> None:
+    script = ("import json, sys, rulewright\n"
+              "from rulewright.engines import machine_cache as mc\n"
+              "from rulewright.engines.game import load\n"
+              "for n in (2, 3):\n"
+              "    load(sys.argv[1], n, ('generous',), ('more_chips',))\n"
+              "print(json.dumps(mc.COUNTS.to_json()))\n")
+
+    def run() -> dict[str, int]:
+        done = subprocess.run([sys.executable, "-c", script, str(spec)], check=True,
+                              capture_output=True, text=True, env=dict(os.environ))
+        return json.loads(done.stdout)  # type: ignore[no-any-return]
+    assert run() == {"compiled": 2, "memory_hits": 0, "disk_hits": 0, "stored": 2,
+                     "rejected": 0}
+    assert run() == {"compiled": 0, "memory_hits": 0, "disk_hits": 2, "stored": 0,
+                     "rejected": 0}
+    assert sorted(p.suffix for p in cache.iterdir()) == [".machine", ".machine"]
+    assert oct(cache.stat().st_mode & 0o777) == "0o700"
+    assert all(oct(p.stat().st_mode & 0o777) == "0o600" for p in cache.iterdir())
+
+
+def test_a_machine_from_disk_plays_as_the_compiled_one(cache: Path, spec: Path) -> None:
+    compiled = load(spec, 3, ("generous",))
+    mc.clear_memory()
+    before = counts()
+    stored = load(spec, 3, ("generous",))
+    assert mc.COUNTS.since(before)["disk_hits"] == 1
+    assert stored.machine is not compiled.machine
+    for seed in range(5):
+        assert play(stored, seed) == play(compiled, seed)
+    # generated functions keep their listings (their syntax trees come along)
+    runs = [[ins.run for ins in r.code if isinstance(ins, Exec)] for r in (
+        compiled.machine.rules[0], stored.machine.rules[0])]
+    listings = [[listing(fn, g.machine.code_space) for fn in fns]
+                for fns, g in zip(runs, (compiled, stored))]
+    assert listings[0] == listings[1]
+    assert listings[1][0] == [(17, "def rule2_play(st, l):"), (17, "    try:"),
+                              (17, "        l[0] = 0"), (17, "    except value_errors as err:"),
+                              (17, "        raise at_statement(0, err) from None")]
+
+
+@pytest.mark.parametrize("name", bundled_specs())
+def test_every_bundled_machine_is_stored_and_plays_the_same(name: str) -> None:
+    game = load(name)
+    key = "0" * 64
+    stored = mc.decode(mc.encode(game.machine, key), key)
+    again = rulewright.engines.game.Game(stored, game.source)
+    for seed in range(2):
+        assert play(again, seed) == play(game, seed)
+    # a generated namespace's constants are found again by value (ids are per process)
+    space = stored.code_space
+    assert all(space.named[id(v)] == k for k, v in space.values.items())
+
+
+def test_a_changed_data_file_or_spec_compiles_again(cache: Path, spec: Path) -> None:
+    load(spec, 2)
+    mc.clear_memory()
+    before = counts()
+    load(spec, 2)
+    assert mc.COUNTS.since(before) == {"compiled": 0, "memory_hits": 0, "disk_hits": 1,
+                                       "stored": 0, "rejected": 0}
+    # one more blue 4: a changed data file is another machine
+    (spec.parent / "cards.csv").write_text(CARDS.replace("blue,4,1", "blue,4,2"),
+                                           encoding="utf-8")
+    before = counts()
+    game = load(spec, 2)
+    assert mc.COUNTS.since(before)["compiled"] == 1
+    assert len(game.machine.components) == 6
+    # a changed spec text (a later modification time: parsed again) is another machine too
+    spec.write_text(SPEC.replace("capacity 3", "capacity 4"), encoding="utf-8")
+    os.utime(spec, (spec.stat().st_atime, spec.stat().st_mtime + 5))
+    before = counts()
+    game = load(spec, 2)
+    assert mc.COUNTS.since(before)["compiled"] == 1
+    assert game.machine.zones[1].capacity == 4
+
+
+def test_mutants_are_compiled_once_and_never_stored(cache: Path, spec: Path) -> None:
+    import attrs
+    mutant = attrs.evolve(load_spec(spec), mutation="#0 test")
+    before = counts()
+    load_parsed(mutant, 2)
+    load_parsed(mutant, 2)
+    assert mc.COUNTS.since(before) == {"compiled": 1, "memory_hits": 1, "disk_hits": 0,
+                                       "stored": 0, "rejected": 0}
+
+
+def test_the_cache_can_be_turned_off(cache: Path, spec: Path, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(mc.ENV_SWITCH, "off")
+    load(spec, 2)
+    assert not cache.exists()
+    monkeypatch.delenv(mc.ENV_SWITCH)
+    out = tmp_path / "out.json"
+    assert main(["verify", str(spec), "--players", "2", "--variant", "generous", "--errata",
+                 "off", "--profile", "ci", "--examples", "1", "--seed", "1", "--no-database",
+                 "--no-compile-cache", "--json", str(out),
+                 "--trace-dir", str(tmp_path / "traces")]) == 0
+    assert not cache.exists()
+    assert json.loads(out.read_text(encoding="utf-8"))["compile"]["stored"] == 0
+
+
+# ---- entries that are not what this user stored --------------------------------------------
+
+def stored_entry(cache: Path, spec: Path) -> Path:
+    """Compile the 2-player configuration once, forget it in memory; its entry."""
+    load(spec, 2)
+    mc.clear_memory()
+    (entry,) = cache.iterdir()
+    return entry
+
+
+def reload(spec: Path) -> dict[str, int]:
+    """Load the 2-player configuration again; what that did."""
+    before = counts()
+    game = load(spec, 2)
+    assert play(game, 1)[1]  # whatever was refused, the game plays
+    mc.clear_memory()
+    return mc.COUNTS.since(before)
+
+
+REFUSED = {"compiled": 1, "memory_hits": 0, "disk_hits": 0, "stored": 1, "rejected": 1}
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped byte", "other key", "other format",
+                                    "forbidden global"])
+def test_a_damaged_entry_is_a_miss_and_is_rebuilt(cache: Path, spec: Path, damage: str,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    entry = stored_entry(cache, spec)
+    blob = entry.read_bytes()
+    key = entry.name.removesuffix(".machine")
+    if damage == "truncated":
+        blob = blob[:len(blob) // 2]
+    elif damage == "flipped byte":
+        blob = blob[:-100] + bytes([blob[-100] ^ 1]) + blob[-99:]
+    elif damage == "other key":
+        blob = mc.MAGIC + b"1" * 64 + blob[len(mc.MAGIC) + 64:]
+    elif damage == "other format":
+        blob = b"rulewright-machine/0\n" + blob[len(mc.MAGIC):]
+    else:  # a payload with a valid header and hash that names os.system
+        import hashlib
+        payload = pickle.dumps(os.system)
+        blob = (mc.MAGIC + key.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode()
+                + b"\n" + payload)
+    entry.write_bytes(blob)
+    assert reload(spec) == REFUSED
+    assert "compiling again" in caplog.text
+    assert reload(spec) == {"compiled": 0, "memory_hits": 0, "disk_hits": 1, "stored": 0,
+                            "rejected": 0}
+
+
+def test_the_reasons_for_refusing_an_entry() -> None:
+    key = "a" * 64
+    with pytest.raises(mc._Refused, match="may not name posix.system|may not name nt.system"):
+        import hashlib
+        payload = pickle.dumps(os.system)
+        mc.decode(mc.MAGIC + key.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode()
+                  + b"\n" + payload, key)
+    with pytest.raises(mc._Refused, match="hash does not match"):
+        mc.decode(mc.MAGIC + key.encode() + b"\n" + b"0" * 64 + b"\n" + b"x", key)
+    with pytest.raises(mc._Refused, match="stored under another key"):
+        mc.decode(mc.MAGIC + b"b" * 64 + b"\n" + b"0" * 64 + b"\n" + b"x", key)
+    with pytest.raises(mc._Refused, match="not a rulewright machine entry"):
+        mc.decode(b"\x80\x05junk", key)
+
+
+def test_an_entry_others_may_write_is_refused(cache: Path, spec: Path) -> None:
+    entry = stored_entry(cache, spec)
+    entry.chmod(0o666)
+    assert reload(spec) == REFUSED
+    assert oct(next(cache.iterdir()).stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_link_in_place_of_an_entry_is_refused(cache: Path, spec: Path,
+                                                tmp_path: Path) -> None:
+    entry = stored_entry(cache, spec)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_bytes(entry.read_bytes())
+    elsewhere.chmod(0o600)
+    entry.unlink()
+    entry.symlink_to(elsewhere)
+    assert reload(spec) == REFUSED
+    assert not entry.is_symlink()
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0,
+                    reason="giving a file to another user needs root")
+def test_an_entry_of_another_user_is_refused(cache: Path, spec: Path) -> None:
+    entry = stored_entry(cache, spec)
+    os.chown(entry, 12345, 12345)
+    assert reload(spec) == REFUSED
+
+
+def test_a_folder_others_may_write_is_not_used(cache: Path, spec: Path,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    cache.mkdir(parents=True, mode=0o700)
+    cache.chmod(0o777)
+    before = counts()
+    load(spec, 2)
+    assert mc.COUNTS.since(before) == {"compiled": 1, "memory_hits": 0, "disk_hits": 0,
+                                       "stored": 0, "rejected": 0}
+    assert list(cache.iterdir()) == []
+    assert "has permissions 777 (others may write or read it)" in caplog.text
+
+
+def test_a_link_in_place_of_the_folder_is_not_used(cache: Path, spec: Path,
+                                                   tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir(mode=0o700)
+    cache.parent.mkdir(parents=True, mode=0o700)
+    cache.symlink_to(real)
+    load(spec, 2)
+    assert list(real.iterdir()) == []
+    assert mc.unsafe_folder(cache) == "is a symbolic link"
+
+
+def test_state_keeps_working_with_a_stored_machine(cache: Path, spec: Path) -> None:
+    stored_entry(cache, spec)
+    game = load(spec, 2)
+    state = game.new_initial_state(seed=3)
+    again = State.from_json(game, state.to_json())
+    assert again == state
