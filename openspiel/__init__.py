@@ -6,6 +6,11 @@
 >>> game = ro.load("braff", players=4)  # or directly, also for a .rules path
 >>> game = ro.load("picture_perfect", players=3, simultaneous=True)  # joint-action nodes
 
+Importing it replaces ``pyspiel.serialize_game_and_state`` and
+``pyspiel.deserialize_game_and_state`` (:mod:`rulewright.openspiel.serialize`: a rulewright
+state string holds the configuration and history, never a pickle; other games are served by
+OpenSpiel's own functions).
+
 See :mod:`rulewright.openspiel.facts` for how action ids and game facts are computed and
 :mod:`rulewright.openspiel.game` for the game and state classes.
 """
@@ -20,6 +25,11 @@ except ImportError as err:  # pragma: no cover - depends on the installation
 
 from rulewright.openspiel.facts import ActionSpace, Facts, facts
 from rulewright.openspiel.game import Observer, RulewrightGame, RulewrightState, load, register
+from rulewright.openspiel.serialize import install
+
+# OpenSpiel's pyspiel.(de)serialize_game_and_state would unpickle a rulewright state string
+# (code execution from a hostile string): replaced by versions that replay its history
+install()
 
 __all__ = ["ActionSpace", "Facts", "Observer", "RulewrightGame", "RulewrightState", "facts",
-           "load", "register"]
+           "install", "load", "register"]

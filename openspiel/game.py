@@ -17,19 +17,28 @@ allows in simultaneous games.
 
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 import pyspiel
 
 from rulewright.dsl.machine import Decision, Together
-from rulewright.engines.game import Game, bundled_specs, cached_game, load as load_engine
+from rulewright.engines.game import MAX_SPEC_BYTES, Game, bundled_specs, cached_game, \
+    load as load_engine
 from rulewright.engines.state import State
 from rulewright.errors import UsageError
 from rulewright.openspiel.facts import Facts, facts, node_bound
+from rulewright.openspiel.serialize import read_state, write_state
 
 #: OpenSpiel's short name of a bundled spec: ``rulewright_`` + its name.
 PREFIX = "rulewright_"
+#: OpenSpiel's short name of the games of spec files (parameters ``path``, ``fingerprint``).
+FILE = "rulewright_file"
+#: The most players a ``rulewright_file`` game is registered for.
+MAX_PLAYERS = 100
 #: How the ``variants`` and ``errata`` parameters join names: ``variants=tiny+short``.
 JOIN = "+"
 
@@ -47,7 +56,9 @@ def _game_type(engine: Game, f: Facts, simultaneous: bool = False) -> Any:
     T = pyspiel.GameType
     utility = T.Utility.GENERAL_SUM if f.utility_sum is None else \
         T.Utility.ZERO_SUM if f.utility_sum == 0 else T.Utility.CONSTANT_SUM
-    return T(short_name=PREFIX + header.id if engine.source == header.id else "rulewright_file",
+    bundled = engine.source == header.id
+    spec: dict[str, Any] = {} if bundled else {"path": "", "fingerprint": ""}
+    return T(short_name=PREFIX + header.id if bundled else FILE,
              long_name=f"{header.title} (rulewright)",
              dynamics=T.Dynamics.SIMULTANEOUS if simultaneous else T.Dynamics.SEQUENTIAL,
              chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if f.stochastic
@@ -58,7 +69,7 @@ def _game_type(engine: Game, f: Facts, simultaneous: bool = False) -> Any:
              max_num_players=header.players[1], min_num_players=header.players[0],
              provides_information_state_string=True, provides_information_state_tensor=False,
              provides_observation_string=True, provides_observation_tensor=False,
-             parameter_specification={"players": header.players[0], "variants": "",
+             parameter_specification={**spec, "players": header.players[0], "variants": "",
                                       "errata": "", "simultaneous": False})
 
 
@@ -119,6 +130,9 @@ class RulewrightGame(pyspiel.Game):
         m = engine.machine
         params: dict[str, Any] = {"players": m.players, "variants": JOIN.join(sorted(m.variants)),
                                   "errata": JOIN.join(m.errata)}
+        if engine.source != m.game.id:  # a spec file: OpenSpiel rebuilds it from these two
+            params["path"] = file_path(engine.source)
+            params["fingerprint"] = m.fingerprint
         if simultaneous:  # named only when set: a sequential game's name is as it was
             params["simultaneous"] = True
         super().__init__(_game_type(engine, f, simultaneous), info, params)
@@ -126,6 +140,20 @@ class RulewrightGame(pyspiel.Game):
     def new_initial_state(self) -> RulewrightState:
         """The state after setup, at the first decision or chance node."""
         return RulewrightState(self, self._initial.clone())
+
+    def deserialize_state(self, text: str) -> RulewrightState:
+        """The state that :meth:`RulewrightState.serialize` wrote, rebuilt by replaying its
+        history through the legal actions (never unpickled:
+        :func:`rulewright.openspiel.serialize.read_state`).
+
+        Raises:
+            TraceError: anything but this game's state string with a legal history.
+        """
+        return read_state(self, text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the game string (a spec file's names its path and fingerprint)."""
+        return (game_from_string, (str(self),))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         """The observer OpenSpiel asks for information-state and observation strings."""
@@ -240,6 +268,20 @@ class RulewrightState(pyspiel.State):
     def __str__(self) -> str:
         return str(self.state)
 
+    def serialize(self) -> str:
+        """The state string: the game, the spec's fingerprint and the history, as JSON
+        (:func:`rulewright.openspiel.serialize.write_state`; no pickle)."""
+        return write_state(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as (game, state string): unpickling replays the history."""
+        return (_state_from_string, (self.get_game(), write_state(self)))
+
+
+def _state_from_string(game: RulewrightGame, text: str) -> RulewrightState:
+    """Unpickle a state (see :meth:`RulewrightState.__reduce__`)."""
+    return game.deserialize_state(text)
+
 
 class Observer:
     """OpenSpiel's Python observer interface over the engine's strings (no tensor).
@@ -281,17 +323,22 @@ def load(spec: str, players: int | None = None, variants: Sequence[str] = (),
     With ``simultaneous`` the ``simultaneously for`` blocks are joint-action nodes (see
     :class:`RulewrightGame`).
 
-    A bundled spec is registered first (:func:`register`), so that OpenSpiel can rebuild
-    the game from its name when it deserializes a state; a spec file's game has no such
-    name (``rulewright_file``) and its states do not deserialize through OpenSpiel.
+    The game is registered first (:func:`register`), so that OpenSpiel can rebuild it from
+    its game string when it deserializes a state or unpickles the game: a bundled spec as
+    ``rulewright_NAME``, a spec file as ``rulewright_file`` with the file's absolute path and
+    its fingerprint (a hash of its text) as parameters.
 
     Raises:
         UsageError, SpecError: as :func:`rulewright.load`; ``simultaneous`` for a spec
-            without a simultaneous block.
+            without a simultaneous block; a spec file whose path an OpenSpiel game string
+            cannot hold.
     """
     engine = load_engine(spec, players, variants, errata)
     if engine.source == engine.machine.game.id:
         register([engine.source])
+    else:
+        file_path(engine.source)
+        _register_file()
     return RulewrightGame(engine, simultaneous)
 
 
@@ -308,30 +355,138 @@ def _facts(engine: Game) -> Facts:
     return known
 
 
-def _game_class(spec: str) -> type[RulewrightGame]:
-    """The class OpenSpiel makes ``rulewright_SPEC`` games with, from their parameters.
+def file_path(source: str) -> str:
+    """A spec file's absolute path, as the ``path`` parameter of a ``rulewright_file`` game.
 
-    (A class, not a function: a registered Python function crashes OpenSpiel at exit.)
+    Raises:
+        UsageError: a path with a character that OpenSpiel's game strings reserve.
     """
-    def init(self: RulewrightGame, params: dict[str, Any] | None = None) -> None:
+    path = os.path.abspath(source)
+    bad = sorted(set(path) & set(RESERVED))
+    if bad:
+        raise UsageError(f"the spec file {path!r} cannot be named in an OpenSpiel game string "
+                         f"(it has {' '.join(bad)}); copy it to a path without {RESERVED}")
+    return path
+
+
+#: The characters an OpenSpiel game string gives a meaning to (``name(a=1,b=x)``).
+RESERVED = ",=()"
+
+
+def _players(params: dict[str, Any]) -> int | None:
+    players = params.get("players")
+    if players is None or players == 0:
+        return None
+    if type(players) is not int:
+        raise UsageError(f"OpenSpiel parameter players is a whole number, not {players!r}")
+    return players
+
+
+def _simultaneous(params: dict[str, Any]) -> bool:
+    simultaneous = params.get("simultaneous", False)
+    if not isinstance(simultaneous, bool):
+        raise UsageError("OpenSpiel parameter simultaneous is true or false, "
+                         f"not {simultaneous!r}")
+    return simultaneous
+
+
+class BundledGame(RulewrightGame):
+    """The base of the classes OpenSpiel makes ``rulewright_SPEC`` games with, from their
+    parameters: one per bundled spec, ``RulewrightGame_SPEC`` in this module (made when the
+    module is imported, so that pickle finds them by name), with its spec as ``spec``.
+
+    (Classes, not functions: a registered Python function crashes OpenSpiel at exit.)
+
+    Raises:
+        UsageError: a parameter of the wrong type or value; SpecError: as :func:`load`.
+    """
+
+    spec = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = params or {}
-        players = p.get("players")
-        n = int(players) if players is not None else load_engine(spec).num_players
-        simultaneous = p.get("simultaneous", False)
-        if not isinstance(simultaneous, bool):
-            raise UsageError("OpenSpiel parameter simultaneous is true or false, "
-                             f"not {simultaneous!r}")
+        players = _players(p)
+        n = players if players is not None else load_engine(self.spec).num_players
         RulewrightGame.__init__(self, cached_game(
-            spec, n, _names(p.get("variants", ""), "variants"),
-            _names(p.get("errata", ""), "errata")), simultaneous)
-    return type(f"RulewrightGame_{spec}", (RulewrightGame,), {"__init__": init})
+            self.spec, n, _names(p.get("variants", ""), "variants"),
+            _names(p.get("errata", ""), "errata")), _simultaneous(p))
+
+
+for _name in bundled_specs():
+    globals()[f"RulewrightGame_{_name}"] = type(
+        f"RulewrightGame_{_name}", (BundledGame,), {"spec": _name, "__module__": __name__})
+
+
+def _read_checked(path: Any, fingerprint: Any) -> str:
+    """The path of a ``rulewright_file`` game, once its text has ``fingerprint``: checked on
+    the file's bytes before it is parsed, so that a game string naming another file learns
+    nothing of it.
+
+    Raises:
+        UsageError: no path or fingerprint, not a ``.rules`` file, or its text has changed.
+    """
+    if not isinstance(path, str) or not path or not isinstance(fingerprint, str) \
+            or not fingerprint:
+        raise UsageError("a rulewright_file game names its spec file by path and fingerprint "
+                         "(rulewright.openspiel.load(path) gives both)")
+    p = Path(path)
+    if p.suffix != ".rules" or not p.is_file():
+        raise UsageError(f"no spec file {path!r} (a rulewright_file path is a .rules file)")
+    if p.stat().st_size > MAX_SPEC_BYTES:
+        raise UsageError(f"{path}: a spec file has at most {MAX_SPEC_BYTES} bytes")
+    text = p.read_bytes().decode("utf-8", errors="replace")
+    now = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    if now != fingerprint:
+        raise UsageError(f"the spec file {path!r} has changed since the game was saved "
+                         f"(fingerprint {fingerprint[:40]!r}, now {now!r})")
+    return path
+
+
+class FileGame(RulewrightGame):
+    """The class OpenSpiel makes ``rulewright_file`` games with: a spec file, named by its
+    ``path`` and ``fingerprint`` parameters (refused when the file's text has another one).
+
+    Raises:
+        UsageError: see :func:`_read_checked`; the parameters as for :class:`BundledGame`.
+        SpecError: the spec has errors.
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = params or {}
+        path = _read_checked(p.get("path"), p.get("fingerprint"))
+        players = _players(p)
+        n = players if players is not None else load_engine(path).num_players
+        engine = cached_game(path, n, _names(p.get("variants", ""), "variants"),
+                             _names(p.get("errata", ""), "errata"))
+        if engine.machine.fingerprint != p["fingerprint"]:  # changed since it was read
+            raise UsageError(f"the spec file {path!r} has changed since the game was saved")
+        RulewrightGame.__init__(self, engine, _simultaneous(p))
+
+
+def _register_file() -> None:
+    """Register ``rulewright_file`` (once)."""
+    if FILE in _registered:
+        return
+    T = pyspiel.GameType
+    pyspiel.register_game(T(
+        short_name=FILE, long_name="A rulewright spec file",
+        dynamics=T.Dynamics.SEQUENTIAL, chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=T.Information.IMPERFECT_INFORMATION, utility=T.Utility.GENERAL_SUM,
+        reward_model=T.RewardModel.TERMINAL, max_num_players=MAX_PLAYERS, min_num_players=1,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=False,
+        parameter_specification={"path": "", "fingerprint": "", "players": 0, "variants": "",
+                                 "errata": "", "simultaneous": False}), FileGame)
+    _registered.add(FILE)
 
 
 def register(specs: Sequence[str] | None = None) -> list[str]:
     """Register bundled specs with OpenSpiel as ``rulewright_NAME`` (all by default), so that
-    ``pyspiel.load_game("rulewright_braff(players=4,errata=...)")`` works.
+    ``pyspiel.load_game("rulewright_braff(players=4,errata=...)")`` works; and
+    ``rulewright_file``, the games of spec files (see :func:`load`).
 
-    Registering twice is harmless. Returns the short names registered.
+    Registering twice is harmless. Returns the short names registered (not
+    ``rulewright_file``).
 
     Raises:
         UsageError: a name that is not a bundled spec.
@@ -341,13 +496,32 @@ def register(specs: Sequence[str] | None = None) -> list[str]:
     if unknown:
         raise UsageError(f"not bundled specs: {', '.join(unknown)}; bundled: "
                          f"{', '.join(bundled_specs())}")
+    _register_file()
     out = []
     for name in names:
         short = PREFIX + name
         if short not in _registered:
             default = load_engine(name)
             pyspiel.register_game(_game_type(default, _facts(default.with_forced_nodes())),
-                                  _game_class(name))
+                                  globals()[f"RulewrightGame_{name}"])
             _registered.add(short)
         out.append(short)
     return out
+
+
+def game_from_string(text: str) -> RulewrightGame:
+    """A rulewright game from its OpenSpiel game string (what pickling a game stores).
+
+    Raises:
+        UsageError: not a rulewright game string; as :func:`load`.
+    """
+    name = pyspiel.game_parameters_from_string(text).get("name", "")
+    if name == FILE:
+        _register_file()
+    elif name.startswith(PREFIX) and name[len(PREFIX):] in bundled_specs():
+        register([name[len(PREFIX):]])
+    else:
+        raise UsageError(f"{text[:80]!r} is not a rulewright game string")
+    game = pyspiel.load_game(text)
+    assert isinstance(game, RulewrightGame)
+    return game
