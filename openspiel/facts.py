@@ -85,9 +85,16 @@ class ActionSpace:
         Raises:
             InternalError: an id outside the space (a compiler bound that does not hold).
         """
+        engine_ids = node.ids
+        if bound is not None and engine_ids and PASS not in engine_ids:
+            # the common case: the engine's own ids (a compiler bound, no pass)
+            if not (0 <= min(engine_ids) and max(engine_ids) < bound):
+                raise InternalError(f"action ids {engine_ids} at {node.at.site.rule} are not "
+                                    f"within the compiler's bound {bound}")
+            return list(engine_ids)
         out = []
         position = 0
-        for engine_id in node.ids:
+        for engine_id in engine_ids:
             if engine_id == PASS and self.pass_id is not None:
                 out.append(self.pass_id)
                 continue
@@ -115,6 +122,8 @@ class Facts:
         min_utility, max_utility: bounds on any player's return (infinite when unknown).
         utility_sum: the players' returns always add up to this, or None (unknown or not
             constant). max_game_length: the spec's bound on a history.
+        same_ids: the instructions (choices, chance events, draws) whose engine ids are
+            OpenSpiel's (bounded by the compiler, no pass): the adapter's fast path.
     """
 
     actions: ActionSpace
@@ -125,6 +134,7 @@ class Facts:
     max_utility: float
     utility_sum: float | None
     max_game_length: int
+    same_ids: frozenset[int] = frozenset()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Facts:
         return self  # immutable: OpenSpiel clones states with copy.deepcopy
@@ -136,21 +146,27 @@ def facts(game: Game) -> Facts:
     choices: list[int | None] = []
     chances: list[int | None] = []
     passes = False
+    same: set[int] = set()
     for rule in m.rules:
         for ins in rule.code:
             if type(ins) is Choice:
                 choices.append(ins.ids_below)
                 passes = passes or ins.passes
+                if ins.ids_below is not None and not ins.passes:
+                    same.add(id(ins))
             elif type(ins) is Chance:
                 chances.append(ins.ids_below)
+                if ins.ids_below is not None:
+                    same.add(id(ins))
             elif type(ins) is Draw:
                 chances.append(len(m.components))
+                same.add(id(ins))
     perfect = all(z.visibility == "public" or z.kind == "deck" for z in m.zones) \
         and all(c.visibility == "public" for c in m.counters)
     low, high, total = _utilities(game)
     return Facts(ActionSpace.of(choices, passes),
                  ActionSpace.of(chances, False) if chances else ActionSpace(0, None, 0, 0),
-                 bool(chances), perfect, low, high, total, m.game.bound)
+                 bool(chances), perfect, low, high, total, m.game.bound, frozenset(same))
 
 
 def node_bound(node: Decision | ChanceNode, components: int) -> int | None:

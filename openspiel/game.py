@@ -78,21 +78,26 @@ def has_simultaneous_blocks(engine: Game) -> bool:
     return any(type(ins) is Together for rule in engine.machine.rules for ins in rule.code)
 
 
-class _JointCache:
-    """A state's joint-action node, kept while the state does not move on. It is not copied
-    or pickled with the state (OpenSpiel clones states with ``copy.deepcopy`` and serializes
-    a Python state by pickling its attributes; the nodes hold generated code): a copy
-    computes its own."""
+class _NodeCache:
+    """What a state computed about its pending node, kept while the state does not move on:
+    its OpenSpiel ids (``ids`` in the node's option order, ``legal`` sorted, ``same`` when
+    they are the engine's own) and, at a joint-action node, the choosers' nodes (``nodes``, computed
+    at history length ``at``). It is not copied or pickled with the state (OpenSpiel clones
+    states with ``copy.deepcopy``; the nodes hold generated code): a copy computes its own."""
 
     def __init__(self) -> None:
         self.at = -1
         self.nodes: list[tuple[int, Decision, list[int]]] = []
+        self.node: object = None
+        self.ids: Sequence[int] = ()
+        self.legal: list[int] = []
+        self.same = False
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _JointCache:
-        return _JointCache()
+    def __deepcopy__(self, memo: dict[int, Any]) -> _NodeCache:
+        return _NodeCache()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_JointCache, ())  # nor pickled with it (OpenSpiel serializes a Python state so)
+        return (_NodeCache, ())  # nor pickled with it (OpenSpiel serializes a Python state so)
 
 
 class RulewrightGame(pyspiel.Game):
@@ -117,10 +122,10 @@ class RulewrightGame(pyspiel.Game):
         self.engine = engine.with_forced_nodes()
         self.facts = _facts(self.engine)
         self.simultaneous = simultaneous
-        # OpenSpiel asks for initial states often: build the first one (and what every
-        # player has seen in it) once and clone it
+        # OpenSpiel asks for initial states often: build the first one once and clone it.
+        # Information is tracked lazily (Observer.string_from): a playout that reads no
+        # information state pays nothing for it (it cost ~85% of a step when eager)
         self._initial = self.engine.new_initial_state()
-        self._initial.track_information()
         f = self.facts
         info = pyspiel.GameInfo(
             num_distinct_actions=f.actions.size, max_chance_outcomes=f.outcomes.size,
@@ -169,14 +174,24 @@ class RulewrightState(pyspiel.State):
         self.state = state
         self.facts = game.facts
         self.simultaneous = game.simultaneous
-        self._joint = _JointCache()
+        self._cache = _NodeCache()
 
-    def _ids(self) -> list[int]:
-        """OpenSpiel's ids of the pending node's options, in the engine's option order."""
+    def _node(self) -> _NodeCache:
+        """The cache of the pending node, with OpenSpiel's ids of its options (computed once
+        per node: OpenSpiel asks for the legal actions, then applies one)."""
         s = self.state
         node = s.pending
-        space = self.facts.outcomes if s.is_chance_node() else self.facts.actions
-        return space.ids(node, node_bound(node, len(s.game.machine.components)))  # type: ignore[arg-type]
+        cache = self._cache
+        if cache.node is not node:
+            at = node.at  # type: ignore[union-attr]
+            if id(at) in self.facts.same_ids:  # the engine's ids are OpenSpiel's
+                cache.node, cache.ids, cache.same = node, node.ids, True  # type: ignore[union-attr]
+            else:
+                space = self.facts.outcomes if s.is_chance_node() else self.facts.actions
+                cache.ids = space.ids(node, node_bound(node, len(s.game.machine.components)))  # type: ignore[arg-type]
+                cache.node, cache.same = node, False
+            cache.legal = sorted(cache.ids)
+        return cache
 
     def _joint_nodes(self) -> list[tuple[int, Decision, list[int]]] | None:
         """In simultaneous mode at a joint-action node: (player, decision node, OpenSpiel ids
@@ -184,7 +199,7 @@ class RulewrightState(pyspiel.State):
         s = self.state
         if not self.simultaneous or not s.is_joint_node():
             return None
-        cache = self._joint
+        cache = self._cache
         if cache.at != len(s.history):
             nodes = s.joint_nodes()
             assert nodes is not None  # is_joint_node said so
@@ -202,6 +217,31 @@ class RulewrightState(pyspiel.State):
             return int(pyspiel.PlayerId.SIMULTANEOUS)
         return self.state.current_player()
 
+    # legal_actions and is_chance_node are answered in Python for Python callers: through
+    # OpenSpiel's C++ they cost four calls back into Python each (terminal? chance? player?)
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions (sorted ids) of ``player`` (default: the player on move); the
+        chance outcomes at a chance node; none at a terminal state, as OpenSpiel's C++ says.
+
+        Raises:
+            UsageError: a pseudo-player (negative) at a decision node, other than the one
+                on move.
+        """
+        s = self.state
+        if s.is_terminal():
+            return []
+        if s.is_chance_node():
+            return self._node().legal[:]
+        if player is None:
+            player = self.current_player()
+        if player < 0 and player != self.current_player():
+            raise UsageError(f"legal actions of the pseudo-player {player} at a decision node")
+        return self._legal_actions(player)
+
+    def is_chance_node(self) -> bool:
+        """True at a chance node (a draw, roll or random pick)."""
+        return self.state.is_chance_node()
+
     def _legal_actions(self, player: int) -> list[int]:
         joint = self._joint_nodes()
         if joint is not None:
@@ -209,22 +249,24 @@ class RulewrightState(pyspiel.State):
                 raise UsageError("at a simultaneous node each player has legal actions "
                                  "(legal_actions(player)); there are no joint action ids")
             return next((sorted(ids) for p, _, ids in joint if p == player), [])
-        return sorted(self._ids()) if player == self.state.current_player() else []
+        return self._node().legal[:] if player == self.state.current_player() else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) pairs, sorted by id."""
         if not self.state.is_chance_node():
             return []
-        return sorted(zip(self._ids(), self.state.pending.probs))  # type: ignore[union-attr]
+        return sorted(zip(self._node().ids, self.state.pending.probs))  # type: ignore[union-attr]
 
     def _engine_id(self, action: int) -> int:
-        ids = self._ids()
-        if action not in ids:
-            raise UsageError(f"action {action} is not legal here; legal: {sorted(ids)}")
-        return int(self.state.pending.ids[ids.index(action)])  # type: ignore[union-attr]
+        cache = self._node()
+        if action not in cache.ids:
+            raise UsageError(f"action {action} is not legal here; legal: {cache.legal}")
+        if cache.same:
+            return int(action)
+        return int(self.state.pending.ids[list(cache.ids).index(action)])  # type: ignore[union-attr]
 
     def _apply_action(self, action: int) -> None:
-        if self._joint_nodes() is not None:
+        if self.simultaneous and self._joint_nodes() is not None:
             raise UsageError("a simultaneous node takes one action per player: apply_actions")
         self.state.apply_action(self._engine_id(action))
 
@@ -310,10 +352,18 @@ class Observer:
         """No tensor to fill."""
 
     def string_from(self, state: RulewrightState, player: int) -> str:
-        """``player``'s information-state or observation string of ``state``."""
+        """``player``'s information-state or observation string of ``state``.
+
+        The first string asked of a state starts its information tracking (one replay of
+        its history); from then on the state and its clones keep it step by step, so a
+        solver that reads the strings of every node pays one replay per tree, not per node.
+        """
+        engine = state.state
+        if engine.recall is None:
+            engine.track_information()
         if self.perfect_recall:
-            return state.state.information_state_string(player)
-        return state.state.observation_string(player)
+            return engine.information_state_string(player)
+        return engine.observation_string(player)
 
 
 def load(spec: str, players: int | None = None, variants: Sequence[str] = (),

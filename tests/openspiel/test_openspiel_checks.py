@@ -88,3 +88,60 @@ def test_get_all_states_walks_the_engines_tree(name: str) -> None:
     histories: set[tuple[int, ...]] = set()
     _engine_histories(rw.load(name).with_forced_nodes().new_initial_state(), 0, 2, histories)
     assert len(found) == len(histories) > 1
+
+
+def test_openspiels_cpp_mcts_bot_is_refused_not_a_crash() -> None:
+    """OpenSpiel's C++ MCTSBot ends the process with a segmentation fault on any Python game
+    (its own python_tic_tac_toe too); on a rulewright game it is refused when made."""
+    from rulewright.errors import UsageError
+
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 7)
+    with pytest.raises(UsageError, match="^OpenSpiel's C\\+\\+ MCTSBot crashes the process on "
+                                         "games written in Python such as "
+                                         "rulewright_tic_tac_toe; use open_spiel.python."
+                                         "algorithms.mcts.MCTSBot\\(game, uct_c, "
+                                         "max_simulations, evaluator\\)$"):
+        pyspiel.MCTSBot(ro.load("tic_tac_toe"), evaluator, 2.0, 50, 10, False, 1, False)
+    native = pyspiel.load_game("tic_tac_toe")
+    bot = pyspiel.MCTSBot(native, evaluator, 2.0, 50, 10, False, 1, False)
+    state = native.new_initial_state()
+    state.apply_action(bot.step(state))
+    assert len(state.history()) == 1
+
+
+def test_information_is_tracked_only_once_read() -> None:
+    """A playout that reads no information state pays nothing for it; the first string read
+    starts the tracking, which clones keep."""
+    game = ro.load("kuhn_poker")
+    state = game.new_initial_state()
+    for a in (0, 1, 0):
+        state.apply_action(a)
+    assert state.state.recall is None
+    text = state.information_state_string(1)
+    assert state.state.recall is not None
+    twin = state.clone()
+    twin.apply_action(1)
+    assert twin.state.recall is not None
+    engine = rw.load("kuhn_poker").with_forced_nodes().new_initial_state()
+    for a in (0, 1, 0):  # Kuhn's OpenSpiel ids are the engine's
+        engine.apply_action(a)
+    assert text == engine.information_state_string(1)  # the engine's, replayed
+
+
+def test_exploitability_of_kuhn_poker_is_openspiels() -> None:
+    """OpenSpiel's Python exploitability on our Kuhn poker equals its value on the C++ game,
+    for the uniform policy and for CFR's average policy after 50 iterations."""
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    ours, theirs = ro.load("kuhn_poker"), pyspiel.load_game("kuhn_poker")
+    values = [exploitability.exploitability(g, policy.UniformRandomPolicy(g))
+              for g in (ours, theirs)]
+    assert values[0] == pytest.approx(values[1]) == pytest.approx(0.4583333333)
+    solvers = [cfr.CFRSolver(g) for g in (ours, theirs)]
+    for solver in solvers:
+        for _ in range(50):
+            solver.evaluate_and_update_policy()
+    curve = [exploitability.exploitability(g, s.average_policy())
+             for g, s in zip((ours, theirs), solvers)]
+    assert curve[0] == pytest.approx(curve[1], abs=1e-12) and curve[0] < 0.02
