@@ -6,6 +6,13 @@
 >>> game = ro.load("braff", players=4)  # or directly, also for a .rules path
 >>> game = ro.load("picture_perfect", players=3, simultaneous=True)  # joint-action nodes
 
+Importing it replaces ``pyspiel.serialize_game_and_state`` and
+``pyspiel.deserialize_game_and_state`` (:mod:`rulewright.openspiel.serialize`: a rulewright
+state string holds the configuration and history, never a pickle; other games are served by
+OpenSpiel's own functions), and puts in ``pyspiel.MCTSBot`` a subclass that refuses
+rulewright games with a clear error (:mod:`rulewright.openspiel.bots`: OpenSpiel's C++ bot
+crashes the process on games written in Python).
+
 See :mod:`rulewright.openspiel.facts` for how action ids and game facts are computed and
 :mod:`rulewright.openspiel.game` for the game and state classes.
 """
@@ -20,6 +27,14 @@ except ImportError as err:  # pragma: no cover - depends on the installation
 
 from rulewright.openspiel.facts import ActionSpace, Facts, facts
 from rulewright.openspiel.game import Observer, RulewrightGame, RulewrightState, load, register
+from rulewright.openspiel import bots
+from rulewright.openspiel.serialize import install
+
+# OpenSpiel's pyspiel.(de)serialize_game_and_state would unpickle a rulewright state string
+# (code execution from a hostile string): replaced by versions that replay its history
+install()
+# and its C++ MCTSBot crashes the process on Python games: refused on rulewright games
+bots.install()
 
 __all__ = ["ActionSpace", "Facts", "Observer", "RulewrightGame", "RulewrightState", "facts",
-           "load", "register"]
+           "install", "load", "register"]

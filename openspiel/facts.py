@@ -85,9 +85,16 @@ class ActionSpace:
         Raises:
             InternalError: an id outside the space (a compiler bound that does not hold).
         """
+        engine_ids = node.ids
+        if bound is not None and engine_ids and PASS not in engine_ids:
+            # the common case: the engine's own ids (a compiler bound, no pass)
+            if not (0 <= min(engine_ids) and max(engine_ids) < bound):
+                raise InternalError(f"action ids {engine_ids} at {node.at.site.rule} are not "
+                                    f"within the compiler's bound {bound}")
+            return list(engine_ids)
         out = []
         position = 0
-        for engine_id in node.ids:
+        for engine_id in engine_ids:
             if engine_id == PASS and self.pass_id is not None:
                 out.append(self.pass_id)
                 continue
@@ -114,7 +121,10 @@ class Facts:
         stochastic: the machine has chance nodes. perfect_information: all but decks public.
         min_utility, max_utility: bounds on any player's return (infinite when unknown).
         utility_sum: the players' returns always add up to this, or None (unknown or not
-            constant). max_game_length: the spec's bound on a history.
+            constant). max_game_length: the most decisions in a game (chance steps do not
+            count, as in OpenSpiel): exact when the states were walked, else the spec's bound.
+        same_ids: the instructions (choices, chance events, draws) whose engine ids are
+            OpenSpiel's (bounded by the compiler, no pass): the adapter's fast path.
     """
 
     actions: ActionSpace
@@ -125,6 +135,7 @@ class Facts:
     max_utility: float
     utility_sum: float | None
     max_game_length: int
+    same_ids: frozenset[int] = frozenset()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Facts:
         return self  # immutable: OpenSpiel clones states with copy.deepcopy
@@ -136,21 +147,27 @@ def facts(game: Game) -> Facts:
     choices: list[int | None] = []
     chances: list[int | None] = []
     passes = False
+    same: set[int] = set()
     for rule in m.rules:
         for ins in rule.code:
             if type(ins) is Choice:
                 choices.append(ins.ids_below)
                 passes = passes or ins.passes
+                if ins.ids_below is not None and not ins.passes:
+                    same.add(id(ins))
             elif type(ins) is Chance:
                 chances.append(ins.ids_below)
+                if ins.ids_below is not None:
+                    same.add(id(ins))
             elif type(ins) is Draw:
                 chances.append(len(m.components))
+                same.add(id(ins))
     perfect = all(z.visibility == "public" or z.kind == "deck" for z in m.zones) \
         and all(c.visibility == "public" for c in m.counters)
-    low, high, total = _utilities(game)
+    low, high, total, longest = _utilities(game)
     return Facts(ActionSpace.of(choices, passes),
                  ActionSpace.of(chances, False) if chances else ActionSpace(0, None, 0, 0),
-                 bool(chances), perfect, low, high, total, m.game.bound)
+                 bool(chances), perfect, low, high, total, longest, frozenset(same))
 
 
 def node_bound(node: Decision | ChanceNode, components: int) -> int | None:
@@ -159,12 +176,16 @@ def node_bound(node: Decision | ChanceNode, components: int) -> int | None:
     return components if type(at) is Draw else at.ids_below  # type: ignore[union-attr, unused-ignore]
 
 
-def _utilities(game: Game) -> tuple[float, float, float | None]:
-    """(lowest, highest, constant sum or None) of the returns over every terminal state, by a
-    breadth-first walk of the distinct states; (-inf, inf, None) past :data:`EXACT_STATES`
-    of them, or when the spec's bound is above :data:`EXACT_BOUND` steps."""
-    if game.machine.game.bound > EXACT_BOUND:
-        return -math.inf, math.inf, None
+def _utilities(game: Game) -> tuple[float, float, float | None, int]:
+    """(lowest, highest, constant sum or None) of the returns over every terminal state, and
+    the most decisions on any path (OpenSpiel's ``max_game_length``: chance steps do not
+    count), by a breadth-first walk of the distinct states; (-inf, inf, None, the spec's
+    bound) past :data:`EXACT_STATES` of them, or when the spec's bound is above
+    :data:`EXACT_BOUND` steps."""
+    bound = game.machine.game.bound
+    unknown = (-math.inf, math.inf, None, bound)
+    if bound > EXACT_BOUND:
+        return unknown
     root = game.with_forced_nodes().new_initial_state()
     seen: set[Any] = {root.key()}
     # breadth first: a large game hits the cap among its early states, before any terminal
@@ -172,6 +193,7 @@ def _utilities(game: Game) -> tuple[float, float, float | None]:
     todo: deque[State] = deque([root])
     low, high = math.inf, -math.inf
     sums: set[int] = set()
+    edges: dict[Any, tuple[bool, list[Any]]] = {}  # key -> (a decision?, children's keys)
     while todo:
         state = todo.popleft()
         if state.is_terminal():
@@ -179,17 +201,47 @@ def _utilities(game: Game) -> tuple[float, float, float | None]:
             low, high = min(low, *returns), max(high, *returns)
             sums.add(sum(returns))
             continue
-        options = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() \
-            else state.legal_actions()
+        chance = state.is_chance_node()
+        options = [o for o, _ in state.chance_outcomes()] if chance else state.legal_actions()
+        children = []
         for a in options:
             child = state.clone()
             child.apply_action(a)
             key = child.key()
+            children.append(key)
             if key not in seen:
                 if len(seen) >= EXACT_STATES:
-                    return -math.inf, math.inf, None
+                    return unknown
                 seen.add(key)
                 todo.append(child)
+        edges[state.key()] = (not chance, children)
     if low > high:  # no terminal state: no return is ever final
-        return -math.inf, math.inf, None
-    return float(low), float(high), float(next(iter(sums))) if len(sums) == 1 else None
+        return unknown
+    total = float(next(iter(sums))) if len(sums) == 1 else None
+    return float(low), float(high), total, _longest(root.key(), edges, bound)
+
+
+def _longest(root: Any, edges: dict[Any, tuple[bool, list[Any]]], bound: int) -> int:
+    """The most decisions on a path from ``root`` in the walked graph (terminal states have
+    no edges); ``bound`` when the graph has a cycle (the engine then ends games at the
+    spec's bound)."""
+    memo: dict[Any, int] = {}
+    # iterative depth-first post-order: (key, children expanded?)
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    open_: set[Any] = set()
+    while stack:
+        key, expanded = stack.pop()
+        if key in memo:
+            continue
+        decision, children = edges.get(key, (False, []))
+        if expanded:
+            open_.discard(key)
+            memo[key] = max((memo[c] for c in children), default=0) + int(decision and
+                                                                         bool(children))
+            continue
+        if key in open_:
+            return bound  # a cycle
+        open_.add(key)
+        stack.append((key, True))
+        stack.extend((c, False) for c in children if c not in memo)
+    return min(memo[root], bound)

@@ -17,19 +17,28 @@ allows in simultaneous games.
 
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 import pyspiel
 
 from rulewright.dsl.machine import Decision, Together
-from rulewright.engines.game import Game, bundled_specs, cached_game, load as load_engine
+from rulewright.engines.game import MAX_SPEC_BYTES, Game, bundled_specs, cached_game, \
+    load as load_engine
 from rulewright.engines.state import State
 from rulewright.errors import UsageError
 from rulewright.openspiel.facts import Facts, facts, node_bound
+from rulewright.openspiel.serialize import read_state, write_state
 
 #: OpenSpiel's short name of a bundled spec: ``rulewright_`` + its name.
 PREFIX = "rulewright_"
+#: OpenSpiel's short name of the games of spec files (parameters ``path``, ``fingerprint``).
+FILE = "rulewright_file"
+#: The most players a ``rulewright_file`` game is registered for.
+MAX_PLAYERS = 100
 #: How the ``variants`` and ``errata`` parameters join names: ``variants=tiny+short``.
 JOIN = "+"
 
@@ -47,7 +56,9 @@ def _game_type(engine: Game, f: Facts, simultaneous: bool = False) -> Any:
     T = pyspiel.GameType
     utility = T.Utility.GENERAL_SUM if f.utility_sum is None else \
         T.Utility.ZERO_SUM if f.utility_sum == 0 else T.Utility.CONSTANT_SUM
-    return T(short_name=PREFIX + header.id if engine.source == header.id else "rulewright_file",
+    bundled = engine.source == header.id
+    spec: dict[str, Any] = {} if bundled else {"path": "", "fingerprint": ""}
+    return T(short_name=PREFIX + header.id if bundled else FILE,
              long_name=f"{header.title} (rulewright)",
              dynamics=T.Dynamics.SIMULTANEOUS if simultaneous else T.Dynamics.SEQUENTIAL,
              chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if f.stochastic
@@ -58,7 +69,7 @@ def _game_type(engine: Game, f: Facts, simultaneous: bool = False) -> Any:
              max_num_players=header.players[1], min_num_players=header.players[0],
              provides_information_state_string=True, provides_information_state_tensor=False,
              provides_observation_string=True, provides_observation_tensor=False,
-             parameter_specification={"players": header.players[0], "variants": "",
+             parameter_specification={**spec, "players": header.players[0], "variants": "",
                                       "errata": "", "simultaneous": False})
 
 
@@ -67,21 +78,26 @@ def has_simultaneous_blocks(engine: Game) -> bool:
     return any(type(ins) is Together for rule in engine.machine.rules for ins in rule.code)
 
 
-class _JointCache:
-    """A state's joint-action node, kept while the state does not move on. It is not copied
-    or pickled with the state (OpenSpiel clones states with ``copy.deepcopy`` and serializes
-    a Python state by pickling its attributes; the nodes hold generated code): a copy
-    computes its own."""
+class _NodeCache:
+    """What a state computed about its pending node, kept while the state does not move on:
+    its OpenSpiel ids (``ids`` in the node's option order, ``legal`` sorted, ``same`` when
+    they are the engine's own) and, at a joint-action node, the choosers' nodes (``nodes``, computed
+    at history length ``at``). It is not copied or pickled with the state (OpenSpiel clones
+    states with ``copy.deepcopy``; the nodes hold generated code): a copy computes its own."""
 
     def __init__(self) -> None:
         self.at = -1
         self.nodes: list[tuple[int, Decision, list[int]]] = []
+        self.node: object = None
+        self.ids: Sequence[int] = ()
+        self.legal: list[int] = []
+        self.same = False
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _JointCache:
-        return _JointCache()
+    def __deepcopy__(self, memo: dict[int, Any]) -> _NodeCache:
+        return _NodeCache()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_JointCache, ())  # nor pickled with it (OpenSpiel serializes a Python state so)
+        return (_NodeCache, ())  # nor pickled with it (OpenSpiel serializes a Python state so)
 
 
 class RulewrightGame(pyspiel.Game):
@@ -106,10 +122,10 @@ class RulewrightGame(pyspiel.Game):
         self.engine = engine.with_forced_nodes()
         self.facts = _facts(self.engine)
         self.simultaneous = simultaneous
-        # OpenSpiel asks for initial states often: build the first one (and what every
-        # player has seen in it) once and clone it
+        # OpenSpiel asks for initial states often: build the first one once and clone it.
+        # Information is tracked lazily (Observer.string_from): a playout that reads no
+        # information state pays nothing for it (it cost ~85% of a step when eager)
         self._initial = self.engine.new_initial_state()
-        self._initial.track_information()
         f = self.facts
         info = pyspiel.GameInfo(
             num_distinct_actions=f.actions.size, max_chance_outcomes=f.outcomes.size,
@@ -119,6 +135,9 @@ class RulewrightGame(pyspiel.Game):
         m = engine.machine
         params: dict[str, Any] = {"players": m.players, "variants": JOIN.join(sorted(m.variants)),
                                   "errata": JOIN.join(m.errata)}
+        if engine.source != m.game.id:  # a spec file: OpenSpiel rebuilds it from these two
+            params["path"] = file_path(engine.source)
+            params["fingerprint"] = m.fingerprint
         if simultaneous:  # named only when set: a sequential game's name is as it was
             params["simultaneous"] = True
         super().__init__(_game_type(engine, f, simultaneous), info, params)
@@ -126,6 +145,20 @@ class RulewrightGame(pyspiel.Game):
     def new_initial_state(self) -> RulewrightState:
         """The state after setup, at the first decision or chance node."""
         return RulewrightState(self, self._initial.clone())
+
+    def deserialize_state(self, text: str) -> RulewrightState:
+        """The state that :meth:`RulewrightState.serialize` wrote, rebuilt by replaying its
+        history through the legal actions (never unpickled:
+        :func:`rulewright.openspiel.serialize.read_state`).
+
+        Raises:
+            TraceError: anything but this game's state string with a legal history.
+        """
+        return read_state(self, text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the game string (a spec file's names its path and fingerprint)."""
+        return (game_from_string, (str(self),))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         """The observer OpenSpiel asks for information-state and observation strings."""
@@ -141,14 +174,24 @@ class RulewrightState(pyspiel.State):
         self.state = state
         self.facts = game.facts
         self.simultaneous = game.simultaneous
-        self._joint = _JointCache()
+        self._cache = _NodeCache()
 
-    def _ids(self) -> list[int]:
-        """OpenSpiel's ids of the pending node's options, in the engine's option order."""
+    def _node(self) -> _NodeCache:
+        """The cache of the pending node, with OpenSpiel's ids of its options (computed once
+        per node: OpenSpiel asks for the legal actions, then applies one)."""
         s = self.state
         node = s.pending
-        space = self.facts.outcomes if s.is_chance_node() else self.facts.actions
-        return space.ids(node, node_bound(node, len(s.game.machine.components)))  # type: ignore[arg-type]
+        cache = self._cache
+        if cache.node is not node:
+            at = node.at  # type: ignore[union-attr]
+            if id(at) in self.facts.same_ids:  # the engine's ids are OpenSpiel's
+                cache.node, cache.ids, cache.same = node, node.ids, True  # type: ignore[union-attr]
+            else:
+                space = self.facts.outcomes if s.is_chance_node() else self.facts.actions
+                cache.ids = space.ids(node, node_bound(node, len(s.game.machine.components)))  # type: ignore[arg-type]
+                cache.node, cache.same = node, False
+            cache.legal = sorted(cache.ids)
+        return cache
 
     def _joint_nodes(self) -> list[tuple[int, Decision, list[int]]] | None:
         """In simultaneous mode at a joint-action node: (player, decision node, OpenSpiel ids
@@ -156,7 +199,7 @@ class RulewrightState(pyspiel.State):
         s = self.state
         if not self.simultaneous or not s.is_joint_node():
             return None
-        cache = self._joint
+        cache = self._cache
         if cache.at != len(s.history):
             nodes = s.joint_nodes()
             assert nodes is not None  # is_joint_node said so
@@ -174,6 +217,31 @@ class RulewrightState(pyspiel.State):
             return int(pyspiel.PlayerId.SIMULTANEOUS)
         return self.state.current_player()
 
+    # legal_actions and is_chance_node are answered in Python for Python callers: through
+    # OpenSpiel's C++ they cost four calls back into Python each (terminal? chance? player?)
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions (sorted ids) of ``player`` (default: the player on move); the
+        chance outcomes at a chance node; none at a terminal state, as OpenSpiel's C++ says.
+
+        Raises:
+            UsageError: a pseudo-player (negative) at a decision node, other than the one
+                on move.
+        """
+        s = self.state
+        if s.is_terminal():
+            return []
+        if s.is_chance_node():
+            return self._node().legal[:]
+        if player is None:
+            player = self.current_player()
+        if player < 0 and player != self.current_player():
+            raise UsageError(f"legal actions of the pseudo-player {player} at a decision node")
+        return self._legal_actions(player)
+
+    def is_chance_node(self) -> bool:
+        """True at a chance node (a draw, roll or random pick)."""
+        return self.state.is_chance_node()
+
     def _legal_actions(self, player: int) -> list[int]:
         joint = self._joint_nodes()
         if joint is not None:
@@ -181,22 +249,24 @@ class RulewrightState(pyspiel.State):
                 raise UsageError("at a simultaneous node each player has legal actions "
                                  "(legal_actions(player)); there are no joint action ids")
             return next((sorted(ids) for p, _, ids in joint if p == player), [])
-        return sorted(self._ids()) if player == self.state.current_player() else []
+        return self._node().legal[:] if player == self.state.current_player() else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) pairs, sorted by id."""
         if not self.state.is_chance_node():
             return []
-        return sorted(zip(self._ids(), self.state.pending.probs))  # type: ignore[union-attr]
+        return sorted(zip(self._node().ids, self.state.pending.probs))  # type: ignore[union-attr]
 
     def _engine_id(self, action: int) -> int:
-        ids = self._ids()
-        if action not in ids:
-            raise UsageError(f"action {action} is not legal here; legal: {sorted(ids)}")
-        return int(self.state.pending.ids[ids.index(action)])  # type: ignore[union-attr]
+        cache = self._node()
+        if action not in cache.ids:
+            raise UsageError(f"action {action} is not legal here; legal: {cache.legal}")
+        if cache.same:
+            return int(action)
+        return int(self.state.pending.ids[list(cache.ids).index(action)])  # type: ignore[union-attr]
 
     def _apply_action(self, action: int) -> None:
-        if self._joint_nodes() is not None:
+        if self.simultaneous and self._joint_nodes() is not None:
             raise UsageError("a simultaneous node takes one action per player: apply_actions")
         self.state.apply_action(self._engine_id(action))
 
@@ -240,6 +310,20 @@ class RulewrightState(pyspiel.State):
     def __str__(self) -> str:
         return str(self.state)
 
+    def serialize(self) -> str:
+        """The state string: the game, the spec's fingerprint and the history, as JSON
+        (:func:`rulewright.openspiel.serialize.write_state`; no pickle)."""
+        return write_state(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as (game, state string): unpickling replays the history."""
+        return (_state_from_string, (self.get_game(), write_state(self)))
+
+
+def _state_from_string(game: RulewrightGame, text: str) -> RulewrightState:
+    """Unpickle a state (see :meth:`RulewrightState.__reduce__`)."""
+    return game.deserialize_state(text)
+
 
 class Observer:
     """OpenSpiel's Python observer interface over the engine's strings (no tensor).
@@ -268,10 +352,18 @@ class Observer:
         """No tensor to fill."""
 
     def string_from(self, state: RulewrightState, player: int) -> str:
-        """``player``'s information-state or observation string of ``state``."""
+        """``player``'s information-state or observation string of ``state``.
+
+        The first string asked of a state starts its information tracking (one replay of
+        its history); from then on the state and its clones keep it step by step, so a
+        solver that reads the strings of every node pays one replay per tree, not per node.
+        """
+        engine = state.state
+        if engine.recall is None:
+            engine.track_information()
         if self.perfect_recall:
-            return state.state.information_state_string(player)
-        return state.state.observation_string(player)
+            return engine.information_state_string(player)
+        return engine.observation_string(player)
 
 
 def load(spec: str, players: int | None = None, variants: Sequence[str] = (),
@@ -281,17 +373,22 @@ def load(spec: str, players: int | None = None, variants: Sequence[str] = (),
     With ``simultaneous`` the ``simultaneously for`` blocks are joint-action nodes (see
     :class:`RulewrightGame`).
 
-    A bundled spec is registered first (:func:`register`), so that OpenSpiel can rebuild
-    the game from its name when it deserializes a state; a spec file's game has no such
-    name (``rulewright_file``) and its states do not deserialize through OpenSpiel.
+    The game is registered first (:func:`register`), so that OpenSpiel can rebuild it from
+    its game string when it deserializes a state or unpickles the game: a bundled spec as
+    ``rulewright_NAME``, a spec file as ``rulewright_file`` with the file's absolute path and
+    its fingerprint (a hash of its text) as parameters.
 
     Raises:
         UsageError, SpecError: as :func:`rulewright.load`; ``simultaneous`` for a spec
-            without a simultaneous block.
+            without a simultaneous block; a spec file whose path an OpenSpiel game string
+            cannot hold.
     """
     engine = load_engine(spec, players, variants, errata)
     if engine.source == engine.machine.game.id:
         register([engine.source])
+    else:
+        file_path(engine.source)
+        _register_file()
     return RulewrightGame(engine, simultaneous)
 
 
@@ -308,30 +405,138 @@ def _facts(engine: Game) -> Facts:
     return known
 
 
-def _game_class(spec: str) -> type[RulewrightGame]:
-    """The class OpenSpiel makes ``rulewright_SPEC`` games with, from their parameters.
+def file_path(source: str) -> str:
+    """A spec file's absolute path, as the ``path`` parameter of a ``rulewright_file`` game.
 
-    (A class, not a function: a registered Python function crashes OpenSpiel at exit.)
+    Raises:
+        UsageError: a path with a character that OpenSpiel's game strings reserve.
     """
-    def init(self: RulewrightGame, params: dict[str, Any] | None = None) -> None:
+    path = os.path.abspath(source)
+    bad = sorted(set(path) & set(RESERVED))
+    if bad:
+        raise UsageError(f"the spec file {path!r} cannot be named in an OpenSpiel game string "
+                         f"(it has {' '.join(bad)}); copy it to a path without {RESERVED}")
+    return path
+
+
+#: The characters an OpenSpiel game string gives a meaning to (``name(a=1,b=x)``).
+RESERVED = ",=()"
+
+
+def _players(params: dict[str, Any]) -> int | None:
+    players = params.get("players")
+    if players is None or players == 0:
+        return None
+    if type(players) is not int:
+        raise UsageError(f"OpenSpiel parameter players is a whole number, not {players!r}")
+    return players
+
+
+def _simultaneous(params: dict[str, Any]) -> bool:
+    simultaneous = params.get("simultaneous", False)
+    if not isinstance(simultaneous, bool):
+        raise UsageError("OpenSpiel parameter simultaneous is true or false, "
+                         f"not {simultaneous!r}")
+    return simultaneous
+
+
+class BundledGame(RulewrightGame):
+    """The base of the classes OpenSpiel makes ``rulewright_SPEC`` games with, from their
+    parameters: one per bundled spec, ``RulewrightGame_SPEC`` in this module (made when the
+    module is imported, so that pickle finds them by name), with its spec as ``spec``.
+
+    (Classes, not functions: a registered Python function crashes OpenSpiel at exit.)
+
+    Raises:
+        UsageError: a parameter of the wrong type or value; SpecError: as :func:`load`.
+    """
+
+    spec = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = params or {}
-        players = p.get("players")
-        n = int(players) if players is not None else load_engine(spec).num_players
-        simultaneous = p.get("simultaneous", False)
-        if not isinstance(simultaneous, bool):
-            raise UsageError("OpenSpiel parameter simultaneous is true or false, "
-                             f"not {simultaneous!r}")
+        players = _players(p)
+        n = players if players is not None else load_engine(self.spec).num_players
         RulewrightGame.__init__(self, cached_game(
-            spec, n, _names(p.get("variants", ""), "variants"),
-            _names(p.get("errata", ""), "errata")), simultaneous)
-    return type(f"RulewrightGame_{spec}", (RulewrightGame,), {"__init__": init})
+            self.spec, n, _names(p.get("variants", ""), "variants"),
+            _names(p.get("errata", ""), "errata")), _simultaneous(p))
+
+
+for _name in bundled_specs():
+    globals()[f"RulewrightGame_{_name}"] = type(
+        f"RulewrightGame_{_name}", (BundledGame,), {"spec": _name, "__module__": __name__})
+
+
+def _read_checked(path: Any, fingerprint: Any) -> str:
+    """The path of a ``rulewright_file`` game, once its text has ``fingerprint``: checked on
+    the file's bytes before it is parsed, so that a game string naming another file learns
+    nothing of it.
+
+    Raises:
+        UsageError: no path or fingerprint, not a ``.rules`` file, or its text has changed.
+    """
+    if not isinstance(path, str) or not path or not isinstance(fingerprint, str) \
+            or not fingerprint:
+        raise UsageError("a rulewright_file game names its spec file by path and fingerprint "
+                         "(rulewright.openspiel.load(path) gives both)")
+    p = Path(path)
+    if p.suffix != ".rules" or not p.is_file():
+        raise UsageError(f"no spec file {path!r} (a rulewright_file path is a .rules file)")
+    if p.stat().st_size > MAX_SPEC_BYTES:
+        raise UsageError(f"{path}: a spec file has at most {MAX_SPEC_BYTES} bytes")
+    text = p.read_bytes().decode("utf-8", errors="replace")
+    now = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    if now != fingerprint:
+        raise UsageError(f"the spec file {path!r} has changed since the game was saved "
+                         f"(fingerprint {fingerprint[:40]!r}, now {now!r})")
+    return path
+
+
+class FileGame(RulewrightGame):
+    """The class OpenSpiel makes ``rulewright_file`` games with: a spec file, named by its
+    ``path`` and ``fingerprint`` parameters (refused when the file's text has another one).
+
+    Raises:
+        UsageError: see :func:`_read_checked`; the parameters as for :class:`BundledGame`.
+        SpecError: the spec has errors.
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = params or {}
+        path = _read_checked(p.get("path"), p.get("fingerprint"))
+        players = _players(p)
+        n = players if players is not None else load_engine(path).num_players
+        engine = cached_game(path, n, _names(p.get("variants", ""), "variants"),
+                             _names(p.get("errata", ""), "errata"))
+        if engine.machine.fingerprint != p["fingerprint"]:  # changed since it was read
+            raise UsageError(f"the spec file {path!r} has changed since the game was saved")
+        RulewrightGame.__init__(self, engine, _simultaneous(p))
+
+
+def _register_file() -> None:
+    """Register ``rulewright_file`` (once)."""
+    if FILE in _registered:
+        return
+    T = pyspiel.GameType
+    pyspiel.register_game(T(
+        short_name=FILE, long_name="A rulewright spec file",
+        dynamics=T.Dynamics.SEQUENTIAL, chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=T.Information.IMPERFECT_INFORMATION, utility=T.Utility.GENERAL_SUM,
+        reward_model=T.RewardModel.TERMINAL, max_num_players=MAX_PLAYERS, min_num_players=1,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=False,
+        parameter_specification={"path": "", "fingerprint": "", "players": 0, "variants": "",
+                                 "errata": "", "simultaneous": False}), FileGame)
+    _registered.add(FILE)
 
 
 def register(specs: Sequence[str] | None = None) -> list[str]:
     """Register bundled specs with OpenSpiel as ``rulewright_NAME`` (all by default), so that
-    ``pyspiel.load_game("rulewright_braff(players=4,errata=...)")`` works.
+    ``pyspiel.load_game("rulewright_braff(players=4,errata=...)")`` works; and
+    ``rulewright_file``, the games of spec files (see :func:`load`).
 
-    Registering twice is harmless. Returns the short names registered.
+    Registering twice is harmless. Returns the short names registered (not
+    ``rulewright_file``).
 
     Raises:
         UsageError: a name that is not a bundled spec.
@@ -341,13 +546,32 @@ def register(specs: Sequence[str] | None = None) -> list[str]:
     if unknown:
         raise UsageError(f"not bundled specs: {', '.join(unknown)}; bundled: "
                          f"{', '.join(bundled_specs())}")
+    _register_file()
     out = []
     for name in names:
         short = PREFIX + name
         if short not in _registered:
             default = load_engine(name)
             pyspiel.register_game(_game_type(default, _facts(default.with_forced_nodes())),
-                                  _game_class(name))
+                                  globals()[f"RulewrightGame_{name}"])
             _registered.add(short)
         out.append(short)
     return out
+
+
+def game_from_string(text: str) -> RulewrightGame:
+    """A rulewright game from its OpenSpiel game string (what pickling a game stores).
+
+    Raises:
+        UsageError: not a rulewright game string; as :func:`load`.
+    """
+    name = pyspiel.game_parameters_from_string(text).get("name", "")
+    if name == FILE:
+        _register_file()
+    elif name.startswith(PREFIX) and name[len(PREFIX):] in bundled_specs():
+        register([name[len(PREFIX):]])
+    else:
+        raise UsageError(f"{text[:80]!r} is not a rulewright game string")
+    game = pyspiel.load_game(text)
+    assert isinstance(game, RulewrightGame)
+    return game

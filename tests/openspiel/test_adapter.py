@@ -91,12 +91,12 @@ def test_kuhn_poker_facts_are_openspiels() -> None:
     game = ro.load("kuhn_poker")
     peer = pyspiel.load_game("kuhn_poker")
     for fact in ("num_distinct_actions", "max_chance_outcomes", "num_players", "min_utility",
-                 "max_utility", "utility_sum"):
+                 "max_utility", "utility_sum", "max_game_length"):
         assert getattr(game, fact)() == getattr(peer, fact)(), fact
     kind, theirs = game.get_type(), peer.get_type()
     for fact in ("dynamics", "chance_mode", "information", "utility", "reward_model"):
         assert getattr(kind, fact) == getattr(theirs, fact), fact
-    assert game.max_game_length() == 5  # the spec's bound (OpenSpiel's counts bets only: 3)
+    assert game.max_game_length() == 3  # decisions (the two deals do not count)
 
 
 def test_tic_tac_toe_facts() -> None:
@@ -104,6 +104,7 @@ def test_tic_tac_toe_facts() -> None:
     kind = game.get_type()
     assert (game.num_distinct_actions(), game.max_chance_outcomes()) == (9, 0)
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
+    assert game.max_game_length() == pyspiel.load_game("tic_tac_toe").max_game_length() == 9
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
     assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
 
@@ -119,6 +120,7 @@ def test_large_games_have_unknown_utility_bounds_and_positional_ids() -> None:
     assert (game.min_utility(), game.max_utility()) == (-math.inf, math.inf)
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert game.max_game_length() == 3000  # not walked: the spec's bound on steps
 
 
 def test_strings_are_the_engines() -> None:
@@ -227,7 +229,8 @@ def _count_simultaneous_nodes(game: Any, games: int, seed: int) -> tuple[int, in
 def test_goofspiel_passes_random_sim_test_as_a_simultaneous_game() -> None:
     game = _goofspiel(True)
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
-    assert str(game) == "rulewright_file(errata=,players=2,simultaneous=True,variants=)"
+    assert str(game).startswith("rulewright_file(errata=,fingerprint=")
+    assert str(game).endswith(",players=2,simultaneous=True,variants=)")
     pyspiel.random_sim_test(game, num_sims=30, serialize=False, verbose=False)
     # every round is one chance node (the prize) and one joint node (both bids)
     assert _count_simultaneous_nodes(game, 10, 1) == (30, 60)
@@ -281,7 +284,7 @@ def test_simultaneous_states_clone_and_deserialize() -> None:
 def test_sequential_mode_is_unchanged_for_a_simultaneous_spec() -> None:
     game = _goofspiel(False)
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-    assert str(game) == "rulewright_file(errata=,players=2,variants=)"
+    assert str(game).endswith("goofspiel.rules,players=2,variants=)")
     state = game.new_initial_state()
     state.apply_action(0)
     assert (state.current_player(), state.legal_actions(0), state.legal_actions(1)) == \
