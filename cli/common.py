@@ -8,7 +8,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from rulewright.errors import UsageError
-from rulewright.invariants.backend import Backend, open_backend
+from rulewright.invariants.backend import Backend, open_backend, scheduler_host_port
 from rulewright.invariants.report import versions
 
 #: The exit status of every command that plays or builds a spec (simulate, explore, docs,
@@ -142,6 +142,19 @@ def example_count(text: str) -> int:
     return value
 
 
+def scheduler_address(text: str) -> str:
+    """An argparse type: a Dask scheduler's ``tcp://HOST:PORT`` or ``HOST:PORT``.
+
+    Raises:
+        argparse.ArgumentTypeError: another scheme, or no host or port.
+    """
+    try:
+        scheduler_host_port(text)
+    except UsageError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("--scheduler ")) from None
+    return text
+
+
 def add_backend(p: argparse.ArgumentParser, unit: str) -> None:
     """--workers N, --scheduler ADDRESS: run the units of work (``unit`` names them in the
     help) on a Dask cluster instead of one after the other here."""
@@ -149,7 +162,7 @@ def add_backend(p: argparse.ArgumentParser, unit: str) -> None:
     group.add_argument("--workers", type=worker_count, metavar="N",
                        help=f"run {unit} in parallel on a local Dask cluster of N worker "
                             "processes on 127.0.0.1 (needs pip install 'rulewright[dask]')")
-    group.add_argument("--scheduler", metavar="ADDRESS",
+    group.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                        help=f"run {unit} on the workers of an existing Dask scheduler, e.g. "
                             "tcp://10.0.0.5:8786 (see docs/cluster.md)")
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
+from rulewright.errors import UsageError
+
 R_co = TypeVar("R_co", covariant=True)
 
 
@@ -87,6 +89,25 @@ class SerialBackend:
         return results
 
 
+def scheduler_host_port(scheduler: str) -> tuple[str, int]:
+    """The host and port of ``tcp://HOST:PORT`` or ``HOST:PORT`` (Dask's default scheme)
+    (``[::1]:8786`` for an IPv6 address).
+
+    Raises:
+        UsageError: another scheme, or no host or port.
+    """
+    rest = scheduler[len("tcp://"):] if scheduler.startswith("tcp://") else scheduler
+    host, sep, port = rest.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if "://" in scheduler and not scheduler.startswith("tcp://") or not sep or not host \
+            or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+        shown = scheduler if len(scheduler) <= 60 else scheduler[:57] + "..."
+        raise UsageError(f"--scheduler takes tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786), not "
+                         f"{shown!r}")
+    return host, int(port)
+
+
 @contextmanager
 def open_backend(*, workers: int | None = None,
                  scheduler: str | None = None) -> Iterator[Backend | None]:
@@ -102,7 +123,6 @@ def open_backend(*, workers: int | None = None,
         yield None
         return
     if workers is not None and scheduler is not None:
-        from rulewright.errors import UsageError
         raise UsageError("--workers starts a local cluster and --scheduler uses an existing "
                          "one: give one of them")
     try:
@@ -110,11 +130,11 @@ def open_backend(*, workers: int | None = None,
     except ModuleNotFoundError as err:
         if err.name not in ("dask", "distributed"):
             raise
-        from rulewright.errors import UsageError
         raise UsageError("--workers and --scheduler need Dask distributed: pip install "
                          "'rulewright[dask]'") from None
     with cluster.connect(workers=workers, scheduler=scheduler) as backend:
         yield backend
 
 
-__all__ = ["Backend", "Finished", "SerialBackend", "Started", "Unit", "open_backend"]
+__all__ = ["Backend", "Finished", "SerialBackend", "Started", "Unit", "open_backend",
+           "scheduler_host_port"]

@@ -25,8 +25,12 @@ from __future__ import annotations
 
 import importlib
 import logging
+import pickle
 import signal
+import socket
+import struct
 import sys
+import time
 import uuid
 import warnings
 from contextlib import ExitStack, contextmanager
@@ -35,11 +39,13 @@ from typing import Any, Iterator, Sequence
 import dask
 from dask.distributed import Client, LocalCluster, as_completed, get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
+from distributed.protocol.core import dumps
+from distributed.protocol.utils import pack_frames
 from distributed.scheduler import KilledWorker
 from hypothesis.errors import HypothesisDeprecationWarning
 
 from rulewright.errors import UsageError
-from rulewright.invariants.backend import Finished, Started, Unit
+from rulewright.invariants.backend import Finished, Started, Unit, scheduler_host_port
 from rulewright.invariants.report import versions
 
 #: Times a task that raised is run again before its error is the run's.
@@ -47,6 +53,13 @@ RETRIES = 2
 
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 30
+
+#: Seconds :func:`probe` waits for the connection, and then for the scheduler's greeting: a
+#: scheduler greets as soon as it accepts, and Dask's own handshake waits for ever.
+PROBE_TIMEOUT = 10.0
+
+#: A scheduler's greeting (its compression, Python and pickle versions) is about 60 bytes.
+MAX_GREETING_BYTES = 64 * 1024
 
 #: Dask settings of a local cluster. A worker's event loop shares the process (and its GIL)
 #: with the verification it runs: its statistical profiler samples every thread's stack
@@ -208,12 +221,116 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, old)
 
 
+def _shown(data: bytes) -> str:
+    """A peer's first bytes for a message: escaped (``repr``), at most 40 of them."""
+    return repr(data[:40]) + ("..." if len(data) > 40 else "")
+
+
+def _receive(conn: socket.socket, n: int, deadline: float, address: str) -> bytes:
+    """Exactly ``n`` bytes from ``conn`` before ``deadline`` (``time.monotonic``).
+
+    Raises:
+        UsageError: the peer closed the connection or was silent until the deadline.
+    """
+    data = b""
+    while len(data) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        conn.settimeout(left)
+        try:
+            chunk = conn.recv(n - len(data))
+        except TimeoutError:
+            break
+        except ConnectionResetError:  # it closed with our greeting unread
+            chunk = b""
+        except OSError as err:
+            raise UsageError(f"the peer at {address} is not a Dask scheduler: the connection "
+                             f"failed during the greeting ({err.strerror or err})") from None
+        if not chunk:
+            got = f"it sent {_shown(data)} and closed" if data else "it closed the connection"
+            raise UsageError(f"the peer at {address} is not a Dask scheduler: {got} "
+                             "without Dask's greeting")
+        data += chunk
+    else:
+        return data
+    got = f"it sent {_shown(data)}, then nothing" if data else "it accepted and sent nothing"
+    raise UsageError(f"the peer at {address} is not a Dask scheduler: {got} for "
+                     f"{PROBE_TIMEOUT:g} s (a scheduler greets at once)")
+
+
+def _greeting() -> bytes:
+    """Dask's TCP handshake message, framed as Dask frames it: the total length, then the
+    frames (a dict of the compression, Python version and pickle protocol)."""
+    frames = dumps({"compression": None, "python": tuple(sys.version_info)[:3],
+                    "pickle-protocol": pickle.HIGHEST_PROTOCOL})
+    body: bytes = pack_frames(frames)
+    return struct.pack("Q", len(body)) + body
+
+
+def probe(scheduler: str) -> None:
+    """Make sure a Dask scheduler answers at ``scheduler`` (``tcp://HOST:PORT`` or
+    ``HOST:PORT``) before Dask's client connects to it: Dask waits for ever for the greeting
+    of a peer that accepts and never answers, and reads the first 8 bytes of any other
+    server's answer as a length to allocate (an HTTP server's ``HTTP/1.1`` asked for 3 EiB).
+
+    The probe connects within :data:`PROBE_TIMEOUT` seconds, sends Dask's greeting, reads the
+    peer's (at most :data:`MAX_GREETING_BYTES`, within :data:`PROBE_TIMEOUT` seconds) and
+    closes; a scheduler logs that as a connection closed after the handshake.
+
+    Raises:
+        UsageError: the address cannot be reached, or the peer is not a Dask scheduler (its
+            first bytes are quoted escaped).
+    """
+    address = repr(scheduler)
+    host, port = scheduler_host_port(scheduler)
+    try:
+        conn = socket.create_connection((host, port), timeout=PROBE_TIMEOUT)
+    except socket.gaierror as err:
+        raise UsageError(f"cannot reach the Dask scheduler {address}: unknown host "
+                         f"({err.strerror or err})") from None
+    except TimeoutError:
+        raise UsageError(f"cannot reach the Dask scheduler {address}: no connection within "
+                         f"{PROBE_TIMEOUT:g} s (a wrong or unroutable address, or a "
+                         "firewall)") from None
+    except OSError as err:
+        raise UsageError(f"cannot reach the Dask scheduler {address}: "
+                         f"{err.strerror or err}") from None
+    with conn:
+        deadline = time.monotonic() + PROBE_TIMEOUT
+        try:
+            conn.sendall(_greeting())
+        except OSError:
+            pass  # a peer that closed at once: what it sent, if anything, says what it is
+        head = _receive(conn, 8, deadline, address)
+        (size,) = struct.unpack("Q", head)
+        if not 16 <= size <= MAX_GREETING_BYTES:
+            raise UsageError(f"the peer at {address} is not a Dask scheduler: it answered "
+                             f"{_shown(head + _peek(conn))}")
+        body = _receive(conn, size, deadline, address)
+        (frames,) = struct.unpack_from("Q", body)
+        if frames < 1 or 8 + 8 * frames > size or b"pickle-protocol" not in body:
+            raise UsageError(f"the peer at {address} is not a Dask scheduler: it answered "
+                             f"{_shown(head + body)}")
+
+
+def _peek(conn: socket.socket) -> bytes:
+    """What else the peer has sent already, for the message (at most 64 bytes)."""
+    try:
+        conn.settimeout(0.2)
+        return conn.recv(64)
+    except OSError:
+        return b""
+
+
 def _scheduler_client(scheduler: str) -> Client:
     """A client of the scheduler at ``scheduler`` that has at least one worker.
 
     Raises:
-        UsageError: no answer, or no worker within :data:`CONNECT_TIMEOUT` seconds.
+        UsageError: no answer (:func:`probe`), or no worker within :data:`CONNECT_TIMEOUT`
+            seconds.
     """
+    probe(scheduler)
     try:
         client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as err:
@@ -272,4 +389,5 @@ def connect(*, workers: int | None = None,
         settings.close()
 
 
-__all__ = ["CONNECT_TIMEOUT", "RETRIES", "DaskBackend", "SameModules", "connect"]
+__all__ = ["CONNECT_TIMEOUT", "MAX_GREETING_BYTES", "PROBE_TIMEOUT", "RETRIES", "DaskBackend",
+           "SameModules", "connect", "probe"]

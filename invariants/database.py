@@ -40,6 +40,9 @@ MAX_ENTRY_BYTES = 4 * 1024 * 1024
 
 log = logging.getLogger("rulewright.database")
 
+#: Seconds to wait for a Redis server to accept, and to answer the check's ping.
+CHECK_TIMEOUT = 10.0
+
 
 def _read_entry(path: Path) -> bytes | None:
     """The bytes of one entry, or None (logged) when it is not a small regular file."""
@@ -173,8 +176,8 @@ class DatabaseLocation:
                 installed), or a folder path that is a file.
         """
         if self.kind == "redis":
-            try:
-                self._redis().ping()
+            try:  # a peer that accepts and never answers is not worth a minute's wait
+                self._redis(read_timeout=CHECK_TIMEOUT).ping()
             except Exception as err:  # noqa: BLE001 - any failure to reach it is the user's
                 raise UsageError(f"cannot use the example database {self.describe()}: "
                                  f"{type(err).__name__}: {err}") from None
@@ -193,14 +196,15 @@ class DatabaseLocation:
         root = Path(self.where) if self.where else default_root()
         return GuardedDirectoryDatabase(str(root / name))
 
-    def _redis(self) -> Redis:
+    def _redis(self, read_timeout: float = 60) -> Redis:
         try:
             from redis import Redis
         except ImportError:
             raise UsageError("--database redis://... needs the Redis client: pip install "
                              "'rulewright[dask]'") from None
         # a dead server fails in seconds, not after the operating system's TCP timeout
-        return Redis.from_url(self.where, socket_connect_timeout=10, socket_timeout=60)
+        return Redis.from_url(self.where, socket_connect_timeout=CHECK_TIMEOUT,
+                              socket_timeout=read_timeout)
 
 
 def _shown(text: str) -> str:
