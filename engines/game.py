@@ -37,8 +37,13 @@ def bundled_configurations() -> list[tuple[str, int]]:
 def spec_path(spec: str | Path) -> Path:
     """Resolve a bundled spec name or a file path.
 
+    A spec file that is a symbolic link to a file outside its folder is refused, as card data
+    files are (:func:`rulewright.dsl.layout.data_path`): messages quote the spec's lines, and
+    a link planted in a checkout (``game.rules -> /etc/shadow``) would have them quote the
+    linked file. The bundled specs' folder is trusted (an editable install links its files).
+
     Raises:
-        UsageError: neither a file nor a bundled spec.
+        UsageError: neither a file nor a bundled spec, or such a link.
     """
     if not isinstance(spec, (str, Path)):
         raise UsageError(f"a spec is a bundled name or a path, not {type(spec).__name__}")
@@ -48,6 +53,11 @@ def spec_path(spec: str | Path) -> Path:
     if p.suffix == ".rules" or p.exists() or "/" in str(spec):
         if not p.is_file():
             raise UsageError(f"no spec file {str(p)!r}")
+        folder = p.parent.resolve()
+        if p.is_symlink() and p.resolve().parent != folder and \
+                folder != Path(str(resources.files("rulewright.spec"))).resolve():
+            raise UsageError(f"spec file {str(p)!r} leaves its folder through a symbolic link: "
+                             "copy the file into the folder instead of linking it")
         return p
     root = resources.files("rulewright.spec")
     candidate = root.joinpath(f"{spec}.rules")

@@ -154,7 +154,8 @@ class SpecDirective(SphinxDirective):
         if arg in listed:
             if not listed[arg].is_file():
                 raise RulewrightDocsError(f"no spec file {str(listed[arg])!r}")
-            return listed[arg].resolve()
+            # spec_path before resolving: a listed link to a file elsewhere is refused
+            return spec_path(listed[arg]).resolve()
         try:
             return spec_path(arg).resolve()
         except RulewrightError as err:
