@@ -10,11 +10,11 @@ import argparse
 import json
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from rulewright.cli.common import add_edition, game_count, positive
+from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.simulate_cmd import _seed
 from rulewright.engines.simulate import POLICIES
 from rulewright.invariants.diff import FORMAT, ExampleOutcome, SpecDiff, diff_spec

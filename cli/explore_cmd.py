@@ -8,12 +8,12 @@ import sys
 import time
 from typing import Any
 
-from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from rulewright.cli.common import add_config, config, positive
+from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.engines.explore import Exploration, explore
 from rulewright.engines.game import Game, load

@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence
 
 from rulewright.cli import interrupt
 from rulewright.cli.common import EXIT_SPEC, version_line
+from rulewright.cli.output import escaping_output
 from rulewright.dsl.near import did_you_mean
 from rulewright.errors import RulewrightError, SpecError, TraceError, UsageError
 
@@ -122,7 +123,16 @@ def _stdout_is_devnull() -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (also used by the console script)."""
+    """Run the command line; returns the exit code (also used by the console script).
+
+    Everything it prints goes through :func:`rulewright.cli.output.escaping_output`: no
+    control character of a spec, trace, file name or flag reaches the terminal raw.
+    """
+    with escaping_output():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
     try:

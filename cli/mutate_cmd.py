@@ -15,13 +15,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rulewright.cli.common import (EXIT_SPEC, MAX_PLAYOUTS, add_backend, backend,
                                    example_count, player_list, playout_count, positive)
 from rulewright.cli.interrupt import raise_if_interrupted
+from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.paths import output_file
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_cmd import seed_number

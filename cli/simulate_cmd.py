@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
@@ -23,6 +22,7 @@ from rulewright.cli.common import (add_backend, add_config, backend, config, fla
                                    game_count)
 from rulewright.cli.coverage_output import simulate_lines
 from rulewright.cli.interrupt import raise_if_interrupted
+from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.paths import output_folder
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.engines.coverage import almost_every

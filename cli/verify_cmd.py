@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -27,6 +26,7 @@ from rulewright.cli.common import (add_backend, backend, example_count, player_l
                                    positive)
 from rulewright.cli.coverage_output import coverage_lines
 from rulewright.cli.interrupt import raise_if_interrupted
+from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table, replay_command
 from rulewright.cli.paths import output_file, output_folder
