@@ -86,9 +86,9 @@ def escaping_output() -> Iterator[None]:
     length of the block (once: nested blocks keep the outer streams)."""
     saved = sys.stdout, sys.stderr
     if not isinstance(sys.stdout, EscapingStream):
-        sys.stdout = EscapingStream(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = EscapingStream(sys.stdout)
     if not isinstance(sys.stderr, EscapingStream):
-        sys.stderr = EscapingStream(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = EscapingStream(sys.stderr)
     try:
         yield
     finally:

@@ -14,7 +14,9 @@ copied folder, a symbolic link to ``/dev/zero``, a file another tool wrote). Hyp
 such entry ends a verification in ``MemoryError`` or a hang. :class:`GuardedDirectoryDatabase`
 reads only regular files (not through links) of at most :data:`MAX_ENTRY_BYTES` and skips
 anything else with a warning on the ``rulewright.database`` logger, which the command line
-shows on stderr.
+shows on stderr. Its writes (save, move, delete) do not go through links either: a planted
+link (the database's folder, a key's folder or an entry) would otherwise send Hypothesis'
+writes outside the folder; each refused write is logged the same way.
 """
 
 from __future__ import annotations
@@ -79,11 +81,62 @@ class GuardedDirectoryDatabase(DirectoryBasedExampleDatabase):
         path: the database folder (created on the first save, as Hypothesis does).
     """
 
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        super().__init__(path)
+        self._warned_links: set[Path] = set()
+
+    def _linked(self, *paths: Path) -> Path | None:
+        """The first of the database folder and ``paths`` (inside it, outermost first) that
+        is a symbolic link, or None: a write or read through one would leave the folder."""
+        for path in (self.path, *paths):
+            try:
+                if stat.S_ISLNK(os.lstat(path).st_mode):
+                    return path
+            except FileNotFoundError:  # a write makes it, a real folder or file
+                continue
+            except OSError:  # unreadable: Hypothesis' own write fails quietly there too
+                continue
+        return None
+
+    def _refused(self, what: str, *paths: Path) -> bool:
+        """Whether ``what`` (a write) must not happen because it would go through a link;
+        logged once per link."""
+        linked = self._linked(*paths)
+        if linked is not None and linked not in self._warned_links:
+            self._warned_links.add(linked)
+            log.warning("rulewright: did not %s: %s is a symbolic link (the example database "
+                        "stays inside %s)", what, linked, self.path)
+        return linked is not None
+
+    def save(self, key: bytes, value: bytes) -> None:
+        """Hypothesis' save, unless the entry's folder or file is a link (logged)."""
+        folder = self._key_path(key)
+        if not self._refused(f"save an example-database entry in {folder}", folder,
+                             self._value_path(key, value)):
+            super().save(key, value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        """Hypothesis' move, unless either entry goes through a link (logged)."""
+        if not self._refused(f"move an example-database entry to {self._key_path(dest)}",
+                             self._key_path(src), self._value_path(src, value),
+                             self._key_path(dest), self._value_path(dest, value)):
+            super().move(src, dest, value)
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        """Hypothesis' delete, unless the entry's folder is a link (logged)."""
+        folder = self._key_path(key)
+        if not self._refused(f"delete an example-database entry in {folder}", folder):
+            super().delete(key, value)
+
     def fetch(self, key: bytes) -> Iterable[bytes]:
         """The stored examples for ``key``; entries that are not small regular files are
         skipped and logged."""
         folder = self._key_path(key)
         try:
+            if os.path.islink(self.path):
+                log.warning("rulewright: skipped example-database folder %s: a symbolic link",
+                            self.path)
+                return
             if os.path.islink(folder):
                 log.warning("rulewright: skipped example-database folder %s: a symbolic link",
                             folder)
