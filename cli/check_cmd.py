@@ -8,14 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import attrs
-
+from rulewright.checking import check, compile_errors
 from rulewright.cli.common import positive
 from rulewright.dsl import ast
-from rulewright.dsl.check_patches import selections
-from rulewright.dsl.patch import apply_patches
-from rulewright.dsl.check import check
-from rulewright.dsl.compile import compile_checked, compile_spec
+from rulewright.dsl.compile import compile_spec
 from rulewright.dsl.listing import machine_listing
 from rulewright.engines.book import Coverage, find_rulebook, match_cites, read_book
 from rulewright.engines.game import NotUtf8Error, display_path, load_spec, spec_path
@@ -59,29 +55,10 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def compile_diagnostics(spec: ast.Spec) -> list[Diagnostic]:
-    """What only compiling finds (card data files, constants that fail to evaluate), for a
-    spec that :func:`~rulewright.dsl.check.check` found no errors in.
-
-    Compiled for the smallest player count, as written and with each selection of errata and
-    variants the checker tries (:func:`rulewright.dsl.check_patches.selections`); a problem
-    only a selection has names it.
-    """
-    out: list[Diagnostic] = []
-    seen: set[tuple[object, str]] = set()
-    for label, errata, variants in [("", (), ()), *selections(spec)]:
-        header = apply_patches(spec, errata, variants).header()
-        if header is None:
-            continue
-        try:
-            compile_checked(spec, players=header.players[0], variants=variants, errata=errata)
-        except SpecError as err:
-            for d in err.diagnostics:
-                if (d.span, d.message) in seen:
-                    continue
-                seen.add((d.span, d.message))
-                out.append(attrs.evolve(d, message=f"with {label}: {d.message}") if label else d)
-    return out
+#: What only compiling finds, as ``rulewright check`` and ``rulewright.check`` compile it
+#: (every configuration): :func:`rulewright.checking.compile_errors` (the language server
+#: imports it from here).
+compile_diagnostics = compile_errors
 
 
 def spec_diagnostics(path: Path) -> tuple[ast.Spec | None, list[Diagnostic], str]:
@@ -93,9 +70,7 @@ def spec_diagnostics(path: Path) -> tuple[ast.Spec | None, list[Diagnostic], str
     """
     try:
         spec = load_spec(path)
-        diags = check(spec)
-        if not any(d.severity == "error" for d in diags):
-            diags += compile_diagnostics(spec)
+        diags = check(spec)  # and compile every configuration (rulewright.checking)
     except SpecError as err:
         return None, list(err.diagnostics), Path(path).read_text(encoding="utf-8",
                                                                  errors="replace")

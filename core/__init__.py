@@ -1,12 +1,13 @@
 """rulewright: board-game rules as checked, executable specifications.
 
 Public entry points: :func:`load` (a spec -> a game), :func:`parse` and :func:`check` (spec
-text -> AST and diagnostics).
+text -> AST and diagnostics: ``rulewright check``'s verdict, which compiles every
+configuration; ``check(spec, compile=False)`` for the checker alone).
 """
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
-from rulewright.dsl.check import check
+from rulewright.checking import check
 from rulewright.dsl.parse import parse
 from rulewright.engines.game import Game, load
 from rulewright.engines.state import State

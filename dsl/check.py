@@ -586,6 +586,17 @@ def check_tables(sym: Symbols, diags: list[Diagnostic]) -> None:
                     "keep it and add an 'assume' saying which band applies", "warning"))
 
 
+def _check_capacity_literal(ck: _Checker, zone: str, e: ast.Expr) -> None:
+    """A capacity written as a number is 0 or more (a computed one is checked where it is
+    computed, for each configuration: :func:`rulewright.dsl.compile.compile_spec`). An
+    erratum's or variant's capacity is checked here too, at the patch (issue 41)."""
+    value = -e.operand.value if isinstance(e, ast.Neg) and isinstance(e.operand, ast.Int) \
+        else e.value if isinstance(e, ast.Int) else None
+    if value is not None and value < 0:
+        ck.err(e.span, f"the capacity of zone {zone!r} is {value}; a capacity is 0 or more",
+               "write 'capacity none' for a zone without a limit")
+
+
 def check(spec: ast.Spec) -> list[Diagnostic]:
     """Check a parsed spec, with every selection of errata and variants it offers.
 
@@ -722,6 +733,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
                 if d.capacity is not None:
                     ck.expr(d.capacity, set())
                     ck.constant(d.capacity, f"the capacity of zone {d.name!r}")
+                    _check_capacity_literal(ck, d.name, d.capacity)
                 constraints.check_zone(ck, d)
             else:
                 ck.expr(d.init, set())

@@ -191,6 +191,15 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
     for d in decls:
         if isinstance(d, ast.ZoneDecl) and d.capacity is not None:
             cap = _constant(x, d.capacity, f"the capacity of zone {d.name!r}", diags)
+            if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
+                # the checker sees written numbers; a computed one (2 - nplayers, an
+                # erratum's table lookup) is known here, per configuration
+                count = f" with {players} players" if isinstance(cap, int) else ""
+                diags.append(Diagnostic(d.capacity.span, f"the capacity of zone {d.name!r} is "
+                                        f"{cap!r}{count}; a capacity is a whole number, 0 or "
+                                        "more", "write 'capacity none' for a zone without a "
+                                        "limit"))
+                cap = 0
             zbase = zone_base[d.name]
             for i, zs in enumerate(zone_slots(d, zbase, zone_dims[d.name], cap)):
                 zslots[zbase + i] = zs
