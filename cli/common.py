@@ -90,11 +90,12 @@ def bounded(text: str, least: int, most: int | None, what: str) -> int:
         argparse.ArgumentTypeError: another text or number (a usage error of the subcommand,
             in argparse's format: ``rulewright simulate: argument --games: ...``).
     """
-    try:
-        value = int(text)
-    except ValueError:
+    # ASCII digits only: int() also reads '1_000', ' 2' and other scripts' digits ('٣'),
+    # so '--workers ٣' started three processes
+    if not re.fullmatch(r"-?[0-9]+", text):
         shown = text if len(text) <= 30 else text[:27] + "..."
-        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number")
+    value = int(text)
     if value < least:
         raise argparse.ArgumentTypeError(f"{value} must be {least} or more")
     if most is not None and value > most:

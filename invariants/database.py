@@ -193,7 +193,11 @@ class DatabaseLocation:
                 or a database number that is not a whole number.
         """
         if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", text):
-            url = urlsplit(text)
+            try:
+                url = urlsplit(text)
+            except ValueError:  # an unclosed '[' (an IPv6 host) anywhere in the address
+                raise UsageError(f"--database {_shown(text)}: a Redis address is "
+                                 "redis://HOST:PORT (e.g. redis://127.0.0.1:6379)") from None
             if url.scheme not in ("redis", "rediss"):
                 raise UsageError(f"--database takes redis://HOST:PORT or a folder, not a "
                                  f"{url.scheme}:// address")
@@ -212,6 +216,8 @@ class DatabaseLocation:
             return cls("redis", text)
         if not text:
             raise UsageError("--database needs redis://HOST:PORT or a folder")
+        if "\x00" in text:  # no file system takes it: Hypothesis' first write would fail
+            raise UsageError(f"--database {_shown(text)}: a folder name cannot hold a NUL byte")
         return cls("directory", str(Path(text).absolute()))
 
     def describe(self) -> str:
