@@ -10,8 +10,10 @@ named and everything the play-by-play prints has been reproduced.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import re
 from importlib import resources
 from pathlib import Path
@@ -63,10 +65,24 @@ def trace_json(game: Game, state: State, steps: list[dict[str, Any]]) -> dict[st
 
 
 def write_trace(path: Path, doc: dict[str, Any]) -> None:
-    """Write a trace file (sorted keys, so equal games give equal bytes)."""
+    """Write a trace file (sorted keys, so equal games give equal bytes).
+
+    Raises:
+        UsageError: ``path`` is a symbolic link (a link planted in a trace folder, say a
+            checkout's ``traces/``, would have the trace overwrite the file it names).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
-                    encoding="utf-8")
+    text = json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0),
+                     0o666)
+    except OSError as err:
+        if err.errno != errno.ELOOP:
+            raise
+        raise UsageError(f"{path} is a symbolic link: rulewright writes no trace through a "
+                         "link; remove it or choose another --trace-dir") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def read_trace(path: Path) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from rulewright.cli.main import main
 from rulewright.engines.game import load_spec, spec_path
 from rulewright.errors import UsageError
 
+pytest_plugins = ["pytester"]
+
 TESTS = Path(__file__).parent.parent
 TINY = TESTS / "specs" / "tiny.rules"
 
@@ -109,4 +111,19 @@ def test_pytest_rulewright_reports_the_link_without_its_content(
     assert "CANARY" not in out + result.stderr.str()
 
 
-pytest_plugins = ["pytester"]
+
+
+
+def test_a_trace_is_not_written_through_a_planted_link(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the same class on the way out: a link in a trace folder (a checkout's traces/)
+    target = tmp_path / "authorized_keys"
+    target.write_text("theirs\n")
+    (tmp_path / "traces").mkdir()
+    (tmp_path / "traces" / "tic_tac_toe-0.json").symlink_to(target)
+    assert main(["simulate", "tic_tac_toe", "--games", "1", "--trace-dir",
+                 str(tmp_path / "traces")]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"rulewright: {tmp_path / 'traces' / 'tic_tac_toe-0.json'} is a symbolic link: "
+        "rulewright writes no trace through a link; remove it or choose another --trace-dir")
+    assert target.read_text() == "theirs\n"
