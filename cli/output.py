@@ -20,7 +20,6 @@ character of :data:`ESCAPED` is shown as Python's ``repr`` shows it (``\\x1b``, 
 
 from __future__ import annotations
 
-import re
 import sys
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, TextIO
@@ -29,25 +28,7 @@ from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.text import Text
 
-#: C0 controls but newline and tab, DEL, C1 controls, the line and paragraph separators, and
-#: the bidirectional and zero-width characters the language refuses
-#: (:data:`rulewright.dsl.syntax.INVISIBLE`).
-ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060"
-                     "\u2066-\u2069\ufeff]")
-
-
-def _escape(m: re.Match[str]) -> str:
-    code = ord(m.group())
-    if code == 0x0D:
-        return "\\r"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def escape_controls(text: str) -> str:
-    """``text`` with every character of :data:`ESCAPED` written as ``repr`` writes it
-    (``"a\\x1bb"`` for ``a``, ESC, ``b``); other text, newlines and tabs unchanged."""
-    return ESCAPED.sub(_escape, text)
-
+from rulewright.errors import ESCAPED, escape_controls
 
 class EscapingStream:
     """A text stream that writes to ``stream`` with control characters escaped

@@ -7,6 +7,7 @@ Lark's ``get_context``.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Literal, Sequence
 
@@ -20,6 +21,27 @@ Severity = Literal["error", "warning"]
 _SHOWN = {c: "\ufffd" for c in (*range(0x20), 0x7f, *range(0x80, 0xa0), 0x061c,
                                 *range(0x200b, 0x2010), *range(0x202a, 0x202f), 0x2060,
                                 *range(0x2066, 0x206a), 0xfeff)}
+
+
+#: C0 controls but newline and tab, DEL, C1 controls, the line and paragraph separators, and
+#: the bidirectional and zero-width characters the language refuses
+#: (:data:`rulewright.dsl.syntax.INVISIBLE`): what output shows escaped
+#: (:mod:`rulewright.cli.output`, the pytest plugin's reports).
+ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060"
+                     "\u2066-\u2069\ufeff]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    if code == 0x0D:
+        return "\\r"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every character of :data:`ESCAPED` written as ``repr`` writes it
+    (``"a\\x1bb"`` for ``a``, ESC, ``b``); other text, newlines and tabs unchanged."""
+    return ESCAPED.sub(_escape, text)
 
 
 @lru_cache(maxsize=4)

@@ -50,7 +50,7 @@ import pytest
 
 from rulewright.engines.game import Game, load, load_spec
 from rulewright.engines.state import State
-from rulewright.errors import SpecError, UsageError
+from rulewright.errors import SpecError, UsageError, escape_controls
 
 
 class RulewrightFailure(Exception):
@@ -220,7 +220,8 @@ class _Item(pytest.Item):
                      style: Any = None) -> str | Any:
         """Our failures as their report; anything else (a bug) with its traceback."""
         if isinstance(excinfo.value, RulewrightFailure):
-            return str(excinfo.value)
+            # spec text (a label, a cite) reaches pytest's terminal: its controls escaped
+            return escape_controls(str(excinfo.value))
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:

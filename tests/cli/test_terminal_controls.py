@@ -24,6 +24,8 @@ import pytest
 from rulewright.cli.main import main
 from rulewright.cli.output import ESCAPED, EscapingStream, SafeConsole, escape_controls
 
+pytest_plugins = ["pytester"]
+
 SPECS = Path(__file__).parent.parent / "invariants" / "specs"
 
 TITLE = "Ga\x1b]0;PWNED\x07ppy\x1b[2J"
@@ -157,3 +159,17 @@ def test_on_a_terminal_only_richs_own_sequences_are_raw(argv: list[str], hostile
     assert r"Ga\x1b]0;PWNED\x07ppy\x1b[2J" in text
     assert b"\x1b]" not in data and b"\x07" not in data
     assert re.search(rb"\x1b\[[0-9;]*m", data)  # rich's styles: it saw a terminal
+
+
+def test_pytest_rulewright_reports_escape_spec_text(hostile: Path, pytester: pytest.Pytester,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))
+    (pytester.path / "hostile.rules").write_text(hostile.read_text(encoding="utf-8"),
+                                                 encoding="utf-8")
+    result = pytester.runpytest("hostile.rules", "-p", "no:cacheprovider", "-p",
+                                "no:pytest-lsp", "--rulewright-strict", "--rulewright-examples",
+                                "5", "-k", "2p and gaps and not ed")
+    out = result.stdout.str()
+    result.assert_outcomes(failed=1, deselected=result.parseoutcomes()["deselected"])
+    assert r"The deck is\x08 empty\x1b[1A\x1b[2K and the book is silent." in out
+    assert "\x1b" not in out and "\x08" not in out
