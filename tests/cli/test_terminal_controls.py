@@ -10,6 +10,7 @@ output) and on a terminal (a pseudo-terminal, where rich prints its colours and 
 from __future__ import annotations
 
 import io
+import json
 import os
 import pty
 import re
@@ -173,3 +174,29 @@ def test_pytest_rulewright_reports_escape_spec_text(hostile: Path, pytester: pyt
     result.assert_outcomes(failed=1, deselected=result.parseoutcomes()["deselected"])
     assert r"The deck is\x08 empty\x1b[1A\x1b[2K and the book is silent." in out
     assert "\x1b" not in out and "\x08" not in out
+
+
+@pytest.mark.parametrize("argv", [["simulate", "--games", "3", "--json"], ["explore", "--json"],
+                                  ["diff", "--erratum", "wide", "--json"], ["check", "--json"]],
+                         ids=lambda a: a[0])
+def test_json_on_stdout_keeps_the_text_exact(argv: list[str], hostile: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # JSON escapes every control character itself (\u001b): the escaping stream leaves it
+    # alone, and a program reading it gets the spec's text back exactly
+    main([argv[0], str(hostile), *argv[1:]])
+    out = capsys.readouterr().out
+    assert not ESCAPED.search(out)
+    strings = set(_strings(json.loads(out)))
+    if argv[0] == "check":  # it lists the edition's title and source, exactly as written
+        assert {TITLE, CITE} <= strings
+
+
+def _strings(doc: object) -> list[str]:
+    """Every string in a JSON document."""
+    if isinstance(doc, str):
+        return [doc]
+    if isinstance(doc, dict):
+        return [s for v in doc.values() for s in _strings(v)]
+    if isinstance(doc, list):
+        return [s for v in doc for s in _strings(v)]
+    return []
