@@ -282,7 +282,7 @@ def probe(scheduler: str) -> None:
         UsageError: the address cannot be reached, or the peer is not a Dask scheduler (its
             first bytes are quoted escaped).
     """
-    address = repr(scheduler)
+    address = repr(scheduler if len(scheduler) <= 60 else scheduler[:57] + "...")
     host, port = scheduler_host_port(scheduler)
     try:
         conn = socket.create_connection((host, port), timeout=PROBE_TIMEOUT)
