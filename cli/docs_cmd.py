@@ -314,7 +314,8 @@ def run(args: argparse.Namespace) -> int:
                 [spec_path(s) for s in bundled_specs()]
             results = _fresh_results(shown, args.verify, Path(tmp) / "verify.json")
             extra += ["-D", f"rulewright_verify_json={results}"]
-        argv = ["-W", "--keep-going", "-q", "-b", "html", "-j", str(args.jobs),
+        # -N: Sphinx's colours are escape codes, which the escaping output would show as text
+        argv = ["-W", "--keep-going", "-q", "-N", "-b", "html", "-j", str(args.jobs),
                 "-d", str(Path(tmp) / "doctrees"), str(src), str(args.out), *extra]
         code = build_main(argv)
     if code == 0:
