@@ -344,13 +344,16 @@ def find_rulebook(spec_file: Path, rulebook: str, books_dir: Path | None = None)
     """The text of the rulebook a spec names (``rulebook "snapshot.en.txt"``): in
     ``books_dir`` when given, else beside the spec, else in a ``shared/rulebooks`` folder of
     the spec's folder or any folder above it; None when there is none (or the name is not a
-    plain file name)."""
+    plain file name, or the file found is a symbolic link out of its folder)."""
     if not rulebook or Path(rulebook).name != rulebook or not rulebook.endswith(".txt"):
         return None
     places = [books_dir] if books_dir is not None else \
         [spec_file.parent, *(p / "shared" / "rulebooks" for p in spec_file.resolve().parents)]
     for folder in places:
         candidate = folder / rulebook
-        if candidate.is_file():
+        # found by the spec's word, not the user's: a link out of its folder (a checkout's
+        # book.txt -> /etc/shadow) is not read, as spec files and card data are not
+        if candidate.is_file() and not (candidate.is_symlink()
+                                        and candidate.resolve().parent != folder.resolve()):
             return candidate
     return None

@@ -127,3 +127,21 @@ def test_a_trace_is_not_written_through_a_planted_link(
         f"rulewright: {tmp_path / 'traces' / 'tic_tac_toe-0.json'} is a symbolic link: "
         "rulewright writes no trace through a link; remove it or choose another --trace-dir")
     assert target.read_text() == "theirs\n"
+
+
+def test_check_book_does_not_read_a_rulebook_linked_out_of_its_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the rulebook is found by the name the spec gives: a planted link beside it is not read
+    secret = tmp_path / "secret.txt"
+    secret.write_text(f"{CANARY} is the first line.\nEach player draws until the deck is "
+                      "empty.\n", encoding="utf-8")
+    (tmp_path / "specs").mkdir()
+    spec = tmp_path / "specs" / "game.rules"
+    spec.write_text(TINY.read_text(encoding="utf-8").replace('rulebook "none"',
+                                                             'rulebook "book.txt"'),
+                    encoding="utf-8")
+    (tmp_path / "specs" / "book.txt").symlink_to(secret)
+    assert main(["check", str(spec), "--book"]) == 2
+    out, err = capsys.readouterr()
+    assert "CANARY" not in out + err
+    assert "its rulebook 'book.txt' is not a text file found" in err
