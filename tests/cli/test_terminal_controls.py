@@ -91,8 +91,9 @@ def test_in_a_log_every_control_character_is_escaped(
 
 def test_replay_and_a_gap_trace_show_labels_escaped(
         hostile: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 0 or 1 (a check no game reached): the verdict is not this test's business
     assert main(["verify", str(hostile), "--profile", "ci", "--examples", "5", "--seed", "1",
-                 "--no-database", "--trace-dir", str(tmp_path / "t")]) == 0  # gaps only
+                 "--no-database", "--trace-dir", str(tmp_path / "t")]) in (0, 1)
     verified = capsys.readouterr()
     assert r"The deck is\x08 empty\x1b[1A\x1b[2K and the book is silent." in verified.out
     trace = sorted((tmp_path / "t").iterdir())[0]
