@@ -17,6 +17,7 @@ from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
 from rulewright.dsl.locate import Locate, Locator, no_locate
 from rulewright.dsl.near import Near
+from rulewright.dsl.types import type_errors
 from rulewright.dsl.purity import check_call_nesting, check_recursion, nonconstant
 from rulewright.dsl.unparse import expr_text
 from rulewright.errors import Diagnostic, Span
@@ -613,18 +614,19 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     loc = Locator(spec.source)
     near = Near()  # one budget for the spec as written and every selection of patches
     too_many = too_many_configurations(spec, loc)
-    diags = check_decls(spec.decls, spec.path, loc, near)
+    diags = check_decls(spec.decls, spec.path, loc, near, spec.file)
     if too_many is not None:
         diags.append(too_many)  # and no selection is checked
     else:
         diags += check_patches(spec, diags, loc,
-                               lambda decls, path, loc: check_decls(decls, path, loc, near))
+                               lambda decls, path, loc: check_decls(decls, path, loc, near,
+                                                                    spec.file))
     diags.sort(key=lambda x: (x.severity != "error", x.span.path, x.span.line, x.span.column))
     return diags
 
 
 def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
-                near: Near | None = None) -> list[Diagnostic]:
+                near: Near | None = None, file: str = "") -> list[Diagnostic]:
     """Check one list of declarations (a spec as written, or with patches applied).
 
     Errata, editions and variants' patches are not looked into here (see :func:`check`).
@@ -634,6 +636,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
         loc: finds words inside declarations (a :class:`Locator` of the spec's text).
         near: the "did you mean" searches, with what is left of their budget (default: a
             fresh :class:`Near`).
+        file: where the spec was read from (its card data files are beside it), or "".
 
     Returns:
         The diagnostics, unsorted.
@@ -808,6 +811,8 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
     if len(diags) == before:  # the call graph has no cycle
         check_call_nesting(sym, decls, diags)
     check_tables(sym, diags)
+    if not any(d.severity == "error" for d in diags):  # types of resolved names only
+        diags += type_errors(decls, file or path)
     return diags
 
 
