@@ -186,3 +186,60 @@ ANY_TOKEN: frozenset[str] = frozenset({
 SAME_STATE_ONLY: frozenset[str] = frozenset({
     "a gap's provisional ruling names its reading: gap \"...\" ruling \"the reading\" { ... }",
 })
+
+
+#: Known type mistakes: the start of the hint the type pass (:mod:`rulewright.dsl.types`)
+#: prints -> rule bodies that make the mistake. Each body is checked inside
+#: :data:`TYPE_MISTAKE_SPEC` (tests/dsl/test_mistakes.py), where ``gem`` is a card kind
+#: (colour: a member of ``suit``, value: a number), ``hand[player]`` a zone of gems, ``gold``
+#: a counter per player, ``worth(c)`` a function of a gem and ``coin`` a card kind with
+#: an attribute ``weight``.
+TYPE_MISTAKES: dict[str, list[str]] = {
+    "compare with the enum member, not its name as text": [
+        'if first(hand[0]).colour == "red" { end }',
+        'let n = count(c for c in hand[0] where c.colour != "blue")',
+    ],
+    "write the number without quotes": [
+        'gold[0] += "3"',
+        'if gold[1] >= "2" { end }',
+    ],
+    "numbers and texts are never equal and have no order between them": [
+        'if gold[0] > "one" { end }',
+        'let label = "rich"\n  if label == gold[1] { end }',
+    ],
+    "did you mean count(": [
+        'if hand[0] > 3 { end }',
+        'gold[0] = hand[1]',
+    ],
+    "a player or number is no component": [
+        'for p in players { move p to hand[p] }',
+        'let w = worth(1)',
+    ],
+    "the attributes of gem:": [
+        'if first(hand[0]).weight > 2 { end }',
+    ],
+    "a number is no truth value: compare it": [
+        'if count(hand[0]) { end }',
+        'while gold[0] { gold[0] -= 1 }',
+    ],
+    "a component is not its attributes: name one": [
+        'if first(hand[0]) == red { end }',
+        'gold[0] += first(hand[0])',
+    ],
+}
+
+#: The spec the :data:`TYPE_MISTAKES` bodies are checked in (``BODY`` is replaced).
+TYPE_MISTAKE_SPEC = '''game fresh "Fresh" { players 2..4 start play bound 90 steps }
+enum suit { red blue }
+card gem "Gem" (colour, value) in bag { (red, 1) * 3 (blue, 2) * 3 }
+zone bag: deck of gem hidden
+zone hand[player]: set of gem owner
+card coin "Coin" (weight) in purse { (1) * 2 }
+zone purse: set of coin public
+var gold[player] = 0 public
+function worth(c) = c.value * 2
+rule play {
+  BODY
+}
+scoring(p) { score gold[p] }
+'''

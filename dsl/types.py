@@ -432,6 +432,15 @@ class Typer:
                    f"{w.data})"
         if g.con == "number" and w.con == "list":
             return "a number is not a list: range(1, n) lists 1..n"
+        if g.con == "number" and w.con == "truth":
+            return f"a number is no truth value: compare it, {expr_text(e)} > 0"
+        if g.con == "list" and w.con == "truth":
+            return f"a list is no truth value: count({expr_text(e)}) > 0, or any(...)"
+        if {g.con, w.con} == {"number", "text"}:
+            return "numbers and texts are never equal and have no order between them: " \
+                   "compare a number with a number"
+        if g.con == "component" and w.con in ("number", "text", "member"):
+            return f"a component is not its attributes: name one, {expr_text(e)}.attribute"
         return ""
 
     def defer(self, check: Callable[[bool], bool]) -> None:
@@ -867,6 +876,11 @@ class Typer:
         else:
             result = Ty()
 
+        if find(obj).con is None:
+            # an attribute tells the kind: the one kind that has it, else some kind
+            kinds = [k for k, a in self.attrs.items() if e.name in a]
+            unify(obj, component(kinds[0] if len(kinds) == 1 else ""))
+
         def check(final: bool) -> bool:
             r = find(obj)
             if r.con is None and not final:
@@ -989,11 +1003,17 @@ class Typer:
         try:
             unify(left, right)
         except Mismatch:
-            shown = e.right if isinstance(e.right, ast.Str) or not isinstance(e.left, ast.Str) \
-                else e.left
-            self.err(e.span, f"cannot compare {describe(left)} with {describe(right)}",
-                     self.hint(shown, right if shown is e.right else left,
-                               left if shown is e.right else right))
+            # the caret goes under the side that is likely wrong: a text literal, a list
+            # or component compared with a number (a zone for its count, a component for
+            # its attribute), else the right-hand side
+            lc, rc = find(left).con, find(right).con
+            wrong, other = (e.left, e.right) if isinstance(e.left, ast.Str) or (
+                lc in ("list", "component") and rc in ("number", "text", "member")) \
+                else (e.right, e.left)
+            got, want = (left, right) if wrong is e.left else (right, left)
+            self.err(wrong.span, f"cannot compare {describe(left)} with {describe(right)}: "
+                     f"{expr_text(other)} is {describe(want)}, so '{e.op}' needs "
+                     f"{describe(want)} here", self.hint(wrong, got, want))
             return truth()
         if e.op not in ("==", "!="):
             self.ordered(e, left, f"'{e.op}' compares")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES
+from rulewright.dsl.check import check
+from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES, TYPE_MISTAKE_SPEC, TYPE_MISTAKES
 from rulewright.dsl.parse import parse
 from rulewright.errors import SpecError
 
@@ -136,3 +137,37 @@ def test_a_keyword_inside_a_longer_word_is_reported_as_the_whole_word() -> None:
     (diag,) = info.value.diagnostics
     assert (diag.span.line, diag.span.column) == (3, 33)
     assert diag.message == "unexpected 'end'; expected 'en', '{' or cite, assume or note"
+
+
+def type_hint_for(body: str) -> tuple[str, str]:
+    """The message and hint of the first error the checker reports for a rule body (it must
+    report one) in the type mistakes' spec."""
+    spec = parse(TYPE_MISTAKE_SPEC.replace("BODY", body), "fresh.rules")
+    errors = [d for d in check(spec) if d.severity == "error"]
+    assert errors, body
+    return errors[0].message, errors[0].hint
+
+
+@pytest.mark.parametrize("hint", list(TYPE_MISTAKES), ids=range(len(TYPE_MISTAKES)))
+def test_each_type_mistake_gets_its_hint(hint: str) -> None:
+    for body in TYPE_MISTAKES[hint]:
+        assert type_hint_for(body)[1].startswith(hint), body
+
+
+def test_the_type_mistakes_spec_checks_clean_without_a_mistake() -> None:
+    spec = parse(TYPE_MISTAKE_SPEC.replace("BODY", "end"), "fresh.rules")
+    assert [d for d in check(spec) if d.severity == "error"] == []
+
+
+@pytest.mark.parametrize("body,message,hint", [
+    ('let w = worth(1)', "parameter 'c' of worth() is a component of gem; this is a number",
+     "a player or number is no component; components come from zones: top(deck), "
+     "first(hand[p]) or a 'for c in zone' loop"),
+    ('if first(hand[0]).weight > 2 { end }', "a component of gem has no attribute 'weight'",
+     "the attributes of gem: colour, value, kind, id"),
+    ('if hand[0] > 3 { end }', "cannot compare a list of components of gem with a number: 3 is "
+     "a number, so '>' needs a number here", "did you mean count(hand[0])?"),
+])
+def test_type_mistakes_say_what_was_expected_and_found(body: str, message: str,
+                                                       hint: str) -> None:
+    assert type_hint_for(body) == (message, hint)
