@@ -408,7 +408,7 @@ class Typer:
         self.err(e.span, f"{needs} {describe(want)}; this is {describe(got)}",
                  self.hint(e, got, want))
 
-    def hint(self, e: ast.Expr, got: Ty, want: Ty) -> str:
+    def hint(self, e: ast.Expr, got: Ty, want: Ty, comparing: bool = False) -> str:
         """A fix for a common mismatch (a member written as text, a zone for its count)."""
         g, w = find(got), find(want)
         if isinstance(e, ast.Str):
@@ -436,7 +436,7 @@ class Typer:
             return f"a number is no truth value: compare it, {expr_text(e)} > 0"
         if g.con == "list" and w.con == "truth":
             return f"a list is no truth value: count({expr_text(e)}) > 0, or any(...)"
-        if {g.con, w.con} == {"number", "text"}:
+        if {g.con, w.con} == {"number", "text"} and comparing:
             return "numbers and texts are never equal and have no order between them: " \
                    "compare a number with a number"
         if g.con == "component" and w.con in ("number", "text", "member"):
@@ -1013,7 +1013,7 @@ class Typer:
             got, want = (left, right) if wrong is e.left else (right, left)
             self.err(wrong.span, f"cannot compare {describe(left)} with {describe(right)}: "
                      f"{expr_text(other)} is {describe(want)}, so '{e.op}' needs "
-                     f"{describe(want)} here", self.hint(wrong, got, want))
+                     f"{describe(want)} here", self.hint(wrong, got, want, comparing=True))
             return truth()
         if e.op not in ("==", "!="):
             self.ordered(e, left, f"'{e.op}' compares")
