@@ -1,8 +1,11 @@
-"""A compiled rule as a reader sees it: its instructions and their generated code.
+"""A compiled rule as a reader sees it: its expressions' types, its instructions and their
+generated code.
 
-``rulewright check SPEC --listing [RULE]`` prints this. Each instruction is one line (its
-index, class, fields and spec line); below it, every generated function it runs, each line
-prefixed with the spec line it came from. Spec functions the rule calls follow.
+``rulewright check SPEC --listing [RULE]`` prints this. First each expression of the rule
+with its static type (:mod:`rulewright.dsl.types`), one per line by position; then each
+instruction is one line (its index, class, fields and spec line); below it, every generated
+function it runs, each line prefixed with the spec line it came from. Spec functions the rule
+calls follow.
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ import attrs
 
 from rulewright.dsl.codegen import Namespace, listing
 from rulewright.dsl.machine import CompiledRule, Machine, Site
+from rulewright.dsl.patch import apply_patches
+from rulewright.dsl.types import Typer, type_decls, walk_typed
+from rulewright.dsl.unparse import expr_text
 from rulewright.errors import UsageError
 
 
@@ -42,10 +48,44 @@ def _field_text(value: Any) -> str:
     return repr(value)
 
 
-def rule_listing(machine: Machine, rule: CompiledRule) -> list[str]:
-    """The listing of one compiled rule (see the module docstring)."""
+#: The longest expression text a type listing shows whole.
+SHOWN_TEXT = 60
+
+
+def machine_types(machine: Machine) -> Typer:
+    """The type pass over the declarations ``machine`` was compiled from (its errata and
+    variants applied)."""
+    decls = apply_patches(machine.spec, machine.errata, sorted(machine.variants)).decls
+    comps: dict[str, list[tuple[int | str, ...]]] = {}
+    for c in machine.components:
+        comps.setdefault(c.kind, []).append(tuple(c.attrs.values()))
+    return type_decls(decls, lambda card: comps.get(card.name, []))
+
+
+def type_lines(typer: Typer, owner: str) -> list[str]:
+    """``LINE:COL  expression  : type`` for each expression of declaration ``owner``."""
+    out = []
+    for e, ty, where in walk_typed(typer):
+        if where != owner:
+            continue
+        text = expr_text(e)
+        if len(text) > SHOWN_TEXT:
+            text = text[:SHOWN_TEXT - 3] + "..."
+        out.append(f"  {e.span.line:>5}:{e.span.column:<4} {text}  : {ty}")
+    return out
+
+
+def rule_listing(machine: Machine, rule: CompiledRule, typer: Typer | None = None) -> list[str]:
+    """The listing of one compiled rule (see the module docstring).
+
+    Args:
+        typer: the type pass over the machine's declarations (default: run it here).
+    """
     space: Namespace = machine.code_space
     out = [f"rule {rule.name} (line {rule.decl.span.line})"]
+    typed = type_lines(typer if typer is not None else machine_types(machine), rule.name)
+    if typed:
+        out += ["  types:", *typed, "  instructions:"]
     called: dict[str, Callable[..., Any]] = {}
     for pc, ins in enumerate(rule.code):
         fields = []
@@ -99,6 +139,7 @@ def machine_listing(machine: Machine, rule: str | None = None) -> list[str]:
             raise UsageError(f"no rule {rule!r}; rules: {', '.join(sorted(machine.rule_index))}")
         return rule_listing(machine, machine.rules[machine.rule_index[rule]])
     out: list[str] = []
+    typer = machine_types(machine)
     for r in machine.rules:
-        out += rule_listing(machine, r) + [""]
+        out += rule_listing(machine, r, typer) + [""]
     return out
