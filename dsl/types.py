@@ -685,8 +685,8 @@ class Typer:
                 self.block(s.body, env)
             case ast.Transfer():
                 self.expect(s.amount, number(), env, "transfer needs")
-                for t in (s.source, s.dest):
-                    self.need_target(t, self.target(t, env))
+                for holder in (s.source, s.dest):
+                    self.need_target(holder, self.target(holder, env))
             case ast.Reveal():
                 self.components(s.what, self.expr(s.what, env), "reveal needs")
                 self.players(s.who, self.expr(s.who, env), "reveal ... to needs")
