@@ -7,7 +7,7 @@ table, function, rule, variant or constant, and each use is checked against its 
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence, assert_never
 
 from rulewright.dsl import ast, constraints
 from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
@@ -312,128 +312,133 @@ class _Checker:
 
     def stmt(self, s: ast.Stmt, scope: set[str], loop: bool) -> None:
         sym = self.sym
-        if isinstance(s, ast.Let):
-            self.expr(s.value, scope)
-            if s.name in sym.kinds:
-                self.err(s.span, f"local {s.name!r} hides the {sym.kinds[s.name]} of that name",
-                         "choose another name")
-            scope.add(s.name)
-        elif isinstance(s, ast.Assign):
-            self.expr(s.value, scope)
-            self.target(s.target, scope)
-        elif isinstance(s, ast.Move):
-            self.expr(s.what, scope)
-            self.zone(s.dest, scope, "move ... to")
-        elif isinstance(s, ast.Shuffle):
-            self.zone(s.zone, scope, "shuffle")
-            base = s.zone.obj if isinstance(s.zone, (ast.Index, ast.ZoneAll)) else s.zone
-            decl = sym.zones.get(base.id) if isinstance(base, ast.Name) and \
-                base.id not in scope else None
-            if decl is not None and decl.kind != "deck":
-                self.err(s.zone.span, f"shuffle needs a deck; {decl.name!r} is a {decl.kind}",
-                         "only a face-down deck has an order to forget; declare it as "
-                         f"'zone {decl.name}: deck of {decl.of} ...'")
-        elif isinstance(s, ast.Draw):
-            self.zone(s.deck, scope, "draw ... from")
-            if s.dest is not None:
-                self.zone(s.dest, scope, "draw ... to")
-            else:
-                self.err(s.span, "draw needs a destination zone",
-                         f"write: draw {s.var} from deck to zone [top|bottom]")
-            scope.add(s.var)
-        elif isinstance(s, ast.Roll):
-            self.expr(s.low, scope)
-            self.expr(s.high, scope)
-            scope.add(s.var)
-        elif isinstance(s, ast.RandomPick):
-            self.expr(s.source, scope)
-            scope.add(s.var)
-            if s.weight is not None:
-                self.expr(s.weight, scope)
-        elif isinstance(s, ast.ChooseFrom):
-            self.expr(s.player, scope)
-            self.expr(s.source, scope)
-            scope.add(s.var)
-            if s.where is not None:
-                self.expr(s.where, scope)
-            if s.pass_when is not None:
-                self.expr(s.pass_when, scope)
-            self.player(s.player, "the chooser must be a player")
-        elif isinstance(s, ast.ChooseOption):
-            self.expr(s.player, scope)
-            seen: set[str] = set()
-            for o in s.options:
-                if o.label in seen:
-                    self.err(o.span, f"two options are labelled {o.label!r}")
-                seen.add(o.label)
-                if o.when is not None:
-                    self.expr(o.when, scope)
-                self.block(o.body, scope, loop)
-            self.player(s.player, "the chooser must be a player")
-        elif isinstance(s, ast.If):
-            for cond, body in s.branches:
-                self.expr(cond, scope)
-                self.block(body, scope, loop)
-            self.block(s.orelse, scope, loop)
-        elif isinstance(s, ast.While):
-            self.expr(s.cond, scope)
-            self.block(s.body, scope, True)
-        elif isinstance(s, ast.Repeat):
-            self.expr(s.count, scope)
-            self.block(s.body, scope, True)
-        elif isinstance(s, ast.For):
-            self.expr(s.source, scope)
-            scope.add(s.var)
-            self.block(s.body, scope, True)
-            if s.simultaneous:
-                self.players(s.source, f"'simultaneously for {s.var} in ...' needs a list of "
-                             "players", once=True)
-                self.simultaneous(s)
-                if isinstance(s.source, ast.ListLit) and not s.source.items:
-                    self.diags.append(Diagnostic(
-                        s.source.span, f"'simultaneously for {s.var} in []': the list is empty, "
-                        "so nobody chooses and the block never runs",
-                        "name the players who decide at once: players, or [p, left(p)]",
-                        "warning"))
-        elif isinstance(s, ast.CallRule):
-            for a in s.args:
-                self.expr(a, scope)
-            rule = sym.rules.get(s.rule)
-            if rule is None:
-                kind = sym.kinds.get(s.rule)
-                self.err(s.span, f"unknown rule {s.rule!r}" if kind is None else
-                         f"{s.rule!r} is a {kind}, not a rule",
-                         self.near(s.rule, sym.rules, what="rules") if kind is None else
-                         "'do' runs a rule: do rule_name(args)")
-            elif len(rule.params) != len(s.args):
-                self.err(s.span, f"rule {s.rule!r} takes "
-                         f"{_plural(len(rule.params), 'argument')}, got {len(s.args)}", f"declared as rule {s.rule}({', '.join(rule.params)})")
-        elif isinstance(s, ast.Turn):
-            self.expr(s.player, scope)
-            self.player(s.player, "turn needs a player")
-            self.block(s.body, scope, loop)
-        elif isinstance(s, ast.Transfer):
-            self.expr(s.amount, scope)
-            self.target(s.source, scope)
-            self.target(s.dest, scope)
-        elif isinstance(s, ast.Reveal):
-            self.expr(s.what, scope)
-            self.revealable(s.what)
-            self.expr(s.who, scope)
-            self.players(s.who, "reveal ... to needs a player, a list of players or players")
-        elif isinstance(s, ast.Eliminate):
-            self.expr(s.player, scope)
-            self.player(s.player, "eliminate needs a player")
-        elif isinstance(s, ast.Expect):
-            self.expr(s.cond, scope)
-        elif isinstance(s, ast.Gap):
-            if s.ruling is not None:
-                self.ruling(s, s.ruling, scope, loop)
-        elif isinstance(s, ast.Simple):
-            if s.kind == "break" and not loop:
-                self.err(s.span, "'break' outside a loop",
-                         "break leaves the innermost while, repeat or for; to leave a rule "
-                         "write 'return'")
+        match s:
+            case ast.Let():
+                self.expr(s.value, scope)
+                if s.name in sym.kinds:
+                    self.err(s.span, f"local {s.name!r} hides the {sym.kinds[s.name]} of that name",
+                             "choose another name")
+                scope.add(s.name)
+            case ast.Assign():
+                self.expr(s.value, scope)
+                self.target(s.target, scope)
+            case ast.Move():
+                self.expr(s.what, scope)
+                self.zone(s.dest, scope, "move ... to")
+            case ast.Shuffle():
+                self.zone(s.zone, scope, "shuffle")
+                base = s.zone.obj if isinstance(s.zone, (ast.Index, ast.ZoneAll)) else s.zone
+                decl = sym.zones.get(base.id) if isinstance(base, ast.Name) and \
+                    base.id not in scope else None
+                if decl is not None and decl.kind != "deck":
+                    self.err(s.zone.span, f"shuffle needs a deck; {decl.name!r} is a {decl.kind}",
+                             "only a face-down deck has an order to forget; declare it as "
+                             f"'zone {decl.name}: deck of {decl.of} ...'")
+            case ast.Draw():
+                self.zone(s.deck, scope, "draw ... from")
+                if s.dest is not None:
+                    self.zone(s.dest, scope, "draw ... to")
+                else:
+                    self.err(s.span, "draw needs a destination zone",
+                             f"write: draw {s.var} from deck to zone [top|bottom]")
+                scope.add(s.var)
+            case ast.Roll():
+                self.expr(s.low, scope)
+                self.expr(s.high, scope)
+                scope.add(s.var)
+            case ast.RandomPick():
+                self.expr(s.source, scope)
+                scope.add(s.var)
+                if s.weight is not None:
+                    self.expr(s.weight, scope)
+            case ast.ChooseFrom():
+                self.expr(s.player, scope)
+                self.expr(s.source, scope)
+                scope.add(s.var)
+                if s.where is not None:
+                    self.expr(s.where, scope)
+                if s.pass_when is not None:
+                    self.expr(s.pass_when, scope)
+                self.player(s.player, "the chooser must be a player")
+            case ast.ChooseOption():
+                self.expr(s.player, scope)
+                seen: set[str] = set()
+                for o in s.options:
+                    if o.label in seen:
+                        self.err(o.span, f"two options are labelled {o.label!r}")
+                    seen.add(o.label)
+                    if o.when is not None:
+                        self.expr(o.when, scope)
+                    self.block(o.body, scope, loop)
+                self.player(s.player, "the chooser must be a player")
+            case ast.If():
+                for cond, body in s.branches:
+                    self.expr(cond, scope)
+                    self.block(body, scope, loop)
+                self.block(s.orelse, scope, loop)
+            case ast.While():
+                self.expr(s.cond, scope)
+                self.block(s.body, scope, True)
+            case ast.Repeat():
+                self.expr(s.count, scope)
+                self.block(s.body, scope, True)
+            case ast.For():
+                self.expr(s.source, scope)
+                scope.add(s.var)
+                self.block(s.body, scope, True)
+                if s.simultaneous:
+                    self.players(s.source, f"'simultaneously for {s.var} in ...' needs a list of "
+                                 "players", once=True)
+                    self.simultaneous(s)
+                    if isinstance(s.source, ast.ListLit) and not s.source.items:
+                        self.diags.append(Diagnostic(
+                            s.source.span, f"'simultaneously for {s.var} in []': the list is empty, "
+                            "so nobody chooses and the block never runs",
+                            "name the players who decide at once: players, or [p, left(p)]",
+                            "warning"))
+            case ast.CallRule():
+                for a in s.args:
+                    self.expr(a, scope)
+                rule = sym.rules.get(s.rule)
+                if rule is None:
+                    kind = sym.kinds.get(s.rule)
+                    self.err(s.span, f"unknown rule {s.rule!r}" if kind is None else
+                             f"{s.rule!r} is a {kind}, not a rule",
+                             self.near(s.rule, sym.rules, what="rules") if kind is None else
+                             "'do' runs a rule: do rule_name(args)")
+                elif len(rule.params) != len(s.args):
+                    self.err(s.span, f"rule {s.rule!r} takes "
+                             f"{_plural(len(rule.params), 'argument')}, got {len(s.args)}", f"declared as rule {s.rule}({', '.join(rule.params)})")
+            case ast.Turn():
+                self.expr(s.player, scope)
+                self.player(s.player, "turn needs a player")
+                self.block(s.body, scope, loop)
+            case ast.Transfer():
+                self.expr(s.amount, scope)
+                self.target(s.source, scope)
+                self.target(s.dest, scope)
+            case ast.Reveal():
+                self.expr(s.what, scope)
+                self.revealable(s.what)
+                self.expr(s.who, scope)
+                self.players(s.who, "reveal ... to needs a player, a list of players or players")
+            case ast.Eliminate():
+                self.expr(s.player, scope)
+                self.player(s.player, "eliminate needs a player")
+            case ast.Expect():
+                self.expr(s.cond, scope)
+            case ast.Gap():
+                if s.ruling is not None:
+                    self.ruling(s, s.ruling, scope, loop)
+            case ast.Simple():
+                if s.kind == "break" and not loop:
+                    self.err(s.span, "'break' outside a loop",
+                             "break leaves the innermost while, repeat or for; to leave a rule "
+                             "write 'return'")
+            case ast.Script():
+                pass  # labels are checked when the example runs
+            case _:
+                assert_never(s)
 
     def revealable(self, e: ast.Expr) -> None:
         """What ``reveal`` names must be able to hold components: a number, a text, a
