@@ -48,7 +48,8 @@ class Ty:
     Attributes:
         con: "number", "truth", "text", "member", "component", "list", "any" (unknown: fits
             every type), or None for a type variable.
-        data: the enum of a member, the card kind of a component ("" for some kind).
+        data: the enum of a member, the card kind of a component ("" for some kind, "?"
+            for a kind not known yet).
         args: a list's element type.
         nullable: the value may also be none.
         extras: texts that a member type also holds (a card attribute's ``"-"`` or ``"any"``
@@ -132,8 +133,8 @@ def describe(t: Ty, plural: bool = False, depth: int = 0) -> str:
         if t.extras:
             base += f" (or {', '.join(repr(x) for x in sorted(t.extras))})"
     elif t.con == "component":
-        kind = f"of {t.data}" if t.data else "(of several kinds)"
-        base = f"{'components' if plural else 'a component'} {kind}"
+        kind = "" if t.data == "?" else f" of {t.data}" if t.data else " (of several kinds)"
+        base = f"{'components' if plural else 'a component'}{kind}"
     else:
         inner = describe(t.args[0], True, depth + 1)
         base = f"{'lists' if plural else 'a list'} of {inner}"
@@ -207,7 +208,8 @@ def unify(a: Ty, b: Ty) -> None:
     if a.con == "text":  # known literals stay known while every value is one
         a.extras = a.extras | b.extras if a.extras and b.extras else frozenset()
     if a.con == "component" and a.data != b.data:
-        a.data = ""
+        # an unknown kind ("?") takes the other's; two kinds make components of some kind
+        a.data = b.data if a.data == "?" else a.data if b.data == "?" else ""
     for x, y in zip(a.args, b.args):
         unify(x, y)
     a.nullable = a.nullable or b.nullable
@@ -290,8 +292,8 @@ def _signature(f: str, n: int) -> tuple[list[Ty], Ty] | None:
         "distinct": ([list_of(a)], list_of(a)),
         "sorted": ([list_of(a)], list_of(a)),
         "range": ([number(), number()], list_of(number())),
-        "owner": ([component("")], number()),
-        "zone_name": ([component("")], text()),
+        "owner": ([component("?")], number()),
+        "zone_name": ([component("?")], text()),
         "turns": ([number()], number()),
         "eliminated": ([number()], truth()),
         "elimination": ([number()], number()),
@@ -302,6 +304,11 @@ def _signature(f: str, n: int) -> tuple[list[Ty], Ty] | None:
         "min": ([list_of(a)] if n == 1 else [a, a], a),
     }
     return sigs.get(f)
+
+
+#: Built-ins whose first argument is a player.
+_PLAYER_FIRST = frozenset({"left", "right", "next", "turns", "eliminated", "elimination",
+                           "final_place", "seat_order"})
 
 
 # ---- the pass -----------------------------------------------------------------------------
@@ -391,22 +398,26 @@ class Typer:
         self.reported.add(key)
         self.diags.append(Diagnostic(span, message, hint))
 
-    def expect(self, e: ast.Expr, want: Ty, env: dict[str, Ty], needs: str) -> Ty:
-        """Type ``e`` and unify it with ``want``; report a mismatch as ``needs``."""
+    def expect(self, e: ast.Expr, want: Ty, env: dict[str, Ty], needs: str,
+               wanted: str = "") -> Ty:
+        """Type ``e`` and unify it with ``want``; report a mismatch as ``needs`` and what is
+        wanted (``wanted``, default: ``want`` described)."""
         got = self.expr(e, env)
-        self.need(e, got, want, needs)
+        self.need(e, got, want, needs, wanted)
         return got
 
-    def need(self, e: ast.Expr, got: Ty, want: Ty, needs: str) -> None:
+    def player(self, e: ast.Expr, env: dict[str, Ty], needs: str) -> None:
+        """``e`` must be a player (a number)."""
+        self.expect(e, number(), env, needs, "a player")
+
+    def need(self, e: ast.Expr, got: Ty, want: Ty, needs: str, wanted: str = "") -> None:
         """Unify ``got`` (the type of ``e``) with ``want``; report a mismatch."""
         try:
             unify(got, want)
         except Mismatch:
-            self.mismatch(e, got, want, needs)
-
-    def mismatch(self, e: ast.Expr, got: Ty, want: Ty, needs: str) -> None:
-        self.err(e.span, f"{needs} {describe(want)}; this is {describe(got)}",
-                 self.hint(e, got, want))
+            player_list = wanted == "a player" and find(got).con == "list"
+            self.err(e.span, f"{needs} {wanted or describe(want)}; this is {describe(got)}",
+                     "" if player_list else self.hint(e, got, want))
 
     def hint(self, e: ast.Expr, got: Ty, want: Ty, comparing: bool = False) -> str:
         """A fix for a common mismatch (a member written as text, a zone for its count)."""
@@ -577,7 +588,7 @@ class Typer:
             if r.con == "any":
                 return True
             self.err(e.span, f"{needs} a component or a list of components; this is "
-                     f"{describe(r)}", self.hint(e, r, component("")))
+                     f"{describe(r)}", self.hint(e, r, component("?")))
             return True
         self.defer(check)
 
@@ -642,7 +653,7 @@ class Typer:
                 if s.weight is not None:
                     self.expect(s.weight, number(), env, "a weight needs")
             case ast.ChooseFrom():
-                self.expect(s.player, number(), env, "the chooser must be")
+                self.player(s.player, env, "the chooser must be")
                 elem = self.element(s.source, env, "choose ... from needs")
                 if s.pass_label is not None:
                     elem = Ty(nullable=True)  # an element, or none on a pass
@@ -653,7 +664,7 @@ class Typer:
                 if s.pass_when is not None:
                     self.expect(s.pass_when, truth(), env, "a pass's 'when' needs")
             case ast.ChooseOption():
-                self.expect(s.player, number(), env, "the chooser must be")
+                self.player(s.player, env, "the chooser must be")
                 for o in s.options:
                     if o.when is not None:
                         self.expect(o.when, truth(), env, "an option's 'when' needs")
@@ -676,12 +687,13 @@ class Typer:
                 params = self.rule_params.get(s.rule)
                 for i, a in enumerate(s.args):
                     if params is not None and i < len(params) and s.rule in self.rules:
-                        self.expect(a, params[i], env, f"parameter {self.rules[s.rule].params[i]!r} "
-                                    f"of rule {s.rule!r} is")
+                        param = self.rules[s.rule].params[i]
+                        self.expect(a, params[i], env,
+                                    f"parameter {param!r} of rule {s.rule!r} is")
                     else:
                         self.expr(a, env)
             case ast.Turn():
-                self.expect(s.player, number(), env, "turn needs")
+                self.player(s.player, env, "turn needs")
                 self.block(s.body, env)
             case ast.Transfer():
                 self.expect(s.amount, number(), env, "transfer needs")
@@ -691,7 +703,7 @@ class Typer:
                 self.components(s.what, self.expr(s.what, env), "reveal needs")
                 self.players(s.who, self.expr(s.who, env), "reveal ... to needs")
             case ast.Eliminate():
-                self.expect(s.player, number(), env, "eliminate needs")
+                self.player(s.player, env, "eliminate needs")
             case ast.Gap():
                 if s.ruling is not None:
                     self.block(s.ruling.body, env)
@@ -879,7 +891,7 @@ class Typer:
         if find(obj).con is None:
             # an attribute tells the kind: the one kind that has it, else some kind
             kinds = [k for k, a in self.attrs.items() if e.name in a]
-            unify(obj, component(kinds[0] if len(kinds) == 1 else ""))
+            unify(obj, component(kinds[0] if len(kinds) == 1 else "?"))
 
         def check(final: bool) -> bool:
             r = find(obj)
@@ -891,13 +903,14 @@ class Typer:
             if r.con != "component":
                 self.err(e.span, f"{expr_text(e.obj)} has no attribute {e.name!r}: only "
                          f"components have attributes; this is {describe(r)}",
-                         self.hint(e.obj, r, component("")))
+                         self.hint(e.obj, r, component("?")))
                 unify(result, anything())
                 return True
             if e.name in ("id", "kind"):
                 return True
-            kinds = [r.data] if r.data else [k for k in self.attrs if e.name in self.attrs[k]]
-            if r.data and e.name not in self.attrs.get(r.data, {e.name: anything()}):
+            known = r.data not in ("", "?")
+            kinds = [r.data] if known else [k for k in self.attrs if e.name in self.attrs[k]]
+            if known and e.name not in self.attrs.get(r.data, {e.name: anything()}):
                 names = ", ".join(self.cards[r.data].attributes) if r.data in self.cards else ""
                 self.err(e.span, f"a component of {r.data} has no attribute {e.name!r}",
                          f"the attributes of {r.data}: {names}, kind, id" if names else "")
@@ -973,7 +986,9 @@ class Typer:
             except Mismatch:
                 which = f"parameter {names[i]!r} of {f}()" if names else \
                     f"argument {i + 1} of {f}()"
-                self.err(a.span, f"{which} is {describe(p)}; this is {describe(got)}",
+                wanted = "a player" if not names and i == 0 and f in _PLAYER_FIRST \
+                    else describe(p)
+                self.err(a.span, f"{which} is {wanted}; this is {describe(got)}",
                          self.hint(a, got, p))
         if f in ("max", "min"):
             self.ordered(e, result, f"{f}() compares")

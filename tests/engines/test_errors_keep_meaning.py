@@ -56,8 +56,11 @@ def test_verify_reports_the_scoring_defect(tmp_path: Path) -> None:
 
 
 def test_a_tiebreak_that_is_not_a_number_is_a_finding(tmp_path: Path) -> None:
-    scoring = 'scoring (p) {\n  score 1\n  tiebreak most "x"\n}'
-    game = rw.load(spec(tmp_path, "rule main { end }\n", scoring))
+    # a card attribute holding numbers and texts is untyped: only play can tell ("x" itself
+    # is a check error, see tests/dsl/test_types.py)
+    scoring = 'scoring (p) {\n  score 1\n  tiebreak most first(tag).v\n}'
+    game = rw.load(spec(tmp_path, "card tag \"Tag\" (v) in box { (x) (1) }\n"
+                                  "zone box: set of tag public\nrule main { end }\n", scoring))
     state = game.new_initial_state()
     assert state.finding is not None
     assert state.finding.message == ("scoring: the tie-break 'value' of player 0 is 'x', not a "
@@ -171,6 +174,10 @@ def test_check_listing_prints_instructions_and_code(capsys: pytest.CaptureFixtur
     assert main(["check", "tic_tac_toe", "--listing", "mark_space"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "rule mark_space (line 49)"
+    # each expression's type first, then the instructions
+    assert out[1:4] == ["  types:", "     55:10   p  : number?", "     55:19   range(0, 8)  : list[number]"]
+    assert "     55:37   cell[c] == empty  : truth" in out
+    out = out[out.index("  instructions:"):]
     assert out[1] == "   0  Choice 'mark' slot=1 ids_below=9 passes=False who='p' ascending=True   [line 55]"
     assert "   4  End 'end'   [line 59]" in out
     assert "   9  Return 'end of rule'   [line 49]" in out
