@@ -53,7 +53,7 @@ def test_types_are_inferred_without_annotations() -> None:
     got = types_of('function worth(c) = c.value * 2\n'
                    'var best = none\n'
                    'rule play {\n  let g = top(bag)\n  let w = worth(g)\n'
-                   '  best = g\n  let cs = [c.colour for c in hand[0]]\n  end\n}\n')
+                   '  best = g\n  let b2 = best\n  let cs = [c.colour for c in hand[0]]\n  end\n}\n')
     # "may be none" spreads to the values unified with none (best = g): a known gap
     assert got["top(bag)"] == "component gem?"
     assert got["worth(g)"] == "number"
