@@ -389,6 +389,8 @@ class Typer:
         self.typing_functions: set[str] = set()
         self.deferred: list[Callable[[bool], bool]] = []
         self.reported: set[tuple[int, int, int, int]] = set()
+        #: the locals of the rule being typed that 'let' (or a parameter) gave a value
+        self.lets: set[str] = set()
 
     # ---- diagnostics
     def err(self, span: Span, message: str, hint: str = "") -> None:
@@ -512,6 +514,7 @@ class Typer:
                 self.expect(d.total, number(), {}, "a token's total needs")
             case ast.RuleDecl():
                 env = dict(zip(d.params, self.rule_params[d.name]))
+                self.lets = set(d.params)  # a parameter keeps its type, as a let does
                 self.block(d.body, env)
             case ast.ScoringDecl():
                 env = {d.var: number()}
@@ -521,6 +524,7 @@ class Typer:
             case ast.InvariantDecl():
                 self.expect(d.expr, truth(), {}, "an invariant needs")
             case ast.ExampleDecl():
+                self.lets = set()
                 self.block(d.body, {})
             case ast.Game() | ast.VariantDecl() | ast.AssumeDecl() | ast.EnumDecl() | \
                     ast.CardDecl() | ast.TableDecl() | ast.ErratumDecl() | ast.EditionDecl():
@@ -559,14 +563,26 @@ class Typer:
         for s in body:
             self.stmt(s, env)
 
-    def bind(self, env: dict[str, Ty], name: str, t: Ty) -> None:
-        """Bind local ``name``: a rebinding of a fitting type is the same local (a loop's
-        ``let p = left(p)``); one of another type starts a new one."""
+    def bind(self, env: dict[str, Ty], name: str, t: Ty, node: ast.Stmt) -> None:
+        """Bind local ``name`` at statement ``node``.
+
+        A local that ``let`` gave a value keeps its type in the rule: binding it again (a
+        loop's ``let p = left(p)``, a ``choose p k from ...`` that may replace it) must fit,
+        since play may read either binding. A loop's or a choice's variable may be reused
+        for another type of value by a later loop or choice (a new local).
+        """
         old = env.get(name)
-        if old is not None and fits(old, t):
-            unify(old, t)
+        if old is not None and (name in self.lets or fits(old, t)):
+            try:
+                unify(old, t)
+            except Mismatch:
+                self.err(node.span, f"local {name!r} holds {describe(old)} (given by 'let' "
+                         f"before); here it is given {describe(t)}",
+                         "a local keeps one type in a rule: give this value another name")
         else:
             env[name] = t
+        if isinstance(node, ast.Let):
+            self.lets.add(name)
 
     def zone_ref(self, e: ast.Expr, env: dict[str, Ty]) -> Ty:
         """Type a zone reference (``deck``, ``hand[p]``): the type of its components."""
@@ -618,7 +634,7 @@ class Typer:
         """Type one statement (and the blocks inside it)."""
         match s:
             case ast.Let():
-                self.bind(env, s.name, self.expr(s.value, env))
+                self.bind(env, s.name, self.expr(s.value, env), s)
             case ast.Assign():
                 want = self.target(s.target, env)
                 if s.op == "=":
@@ -642,14 +658,14 @@ class Typer:
                 t = self.zone_ref(s.deck, env)
                 if s.dest is not None:
                     self.zone_ref(s.dest, env)
-                self.bind(env, s.var, t)
+                self.bind(env, s.var, t, s)
             case ast.Roll():
                 self.expect(s.low, number(), env, "roll needs")
                 self.expect(s.high, number(), env, "roll needs")
-                self.bind(env, s.var, number())
+                self.bind(env, s.var, number(), s)
             case ast.RandomPick():
                 elem = self.element(s.source, env, "random ... from needs")
-                self.bind(env, s.var, elem)
+                self.bind(env, s.var, elem, s)
                 if s.weight is not None:
                     self.expect(s.weight, number(), env, "a weight needs")
             case ast.ChooseFrom():
@@ -658,7 +674,7 @@ class Typer:
                 if s.pass_label is not None:
                     elem = Ty(nullable=True)  # an element, or none on a pass
                     unify(elem, self.element_of(s.source, env))
-                self.bind(env, s.var, elem)
+                self.bind(env, s.var, elem, s)
                 if s.where is not None:
                     self.expect(s.where, truth(), env, "a choice's 'where' needs")
                 if s.pass_when is not None:
@@ -681,7 +697,7 @@ class Typer:
                 self.expect(s.count, number(), env, "'repeat' needs")
                 self.block(s.body, env)
             case ast.For():
-                self.bind(env, s.var, self.element(s.source, env, "'for ... in' needs"))
+                self.bind(env, s.var, self.element(s.source, env, "'for ... in' needs"), s)
                 self.block(s.body, env)
             case ast.CallRule():
                 params = self.rule_params.get(s.rule)
