@@ -129,7 +129,7 @@ def describe(t: Ty, plural: bool = False, depth: int = 0) -> str:
     if t.con in _PLAIN:
         base = _PLURAL[t.con] if plural else _PLAIN[t.con]
     elif t.con == "member":
-        base = f"{'members' if plural else 'an enum member'} of {t.data}"
+        base = f"{'members' if plural else 'an enum member'} of {t.data.replace('|', ' or ')}"
         if t.extras:
             base += f" (or {', '.join(repr(x) for x in sorted(t.extras))})"
     elif t.con == "component":
@@ -165,6 +165,24 @@ class Mismatch(Exception):
     """Two types that cannot be unified."""
 
 
+def _members(enums: str) -> frozenset[str]:
+    """The members of ``enums`` (one enum, or several joined by ``|``)."""
+    return frozenset().union(*(MEMBERS.get(e, frozenset()) for e in enums.split("|")))
+
+
+def _enum_union(a: str, b: str) -> str:
+    """The enums of two member types made one: a member of several enums (a card column
+    holding species and habitats) takes a member of one of them.
+
+    Raises:
+        Mismatch: members of two different enums, neither a column of several.
+    """
+    ea, eb = set(a.split("|")), set(b.split("|"))
+    if not (ea <= eb or eb <= ea):
+        raise Mismatch
+    return "|".join(sorted(ea | eb))
+
+
 def _occurs(v: Ty, t: Ty) -> bool:
     t = find(t)
     return t is v or any(_occurs(v, a) for a in t.args)
@@ -193,7 +211,7 @@ def unify(a: Ty, b: Ty) -> None:
         return
     if {a.con, b.con} == {"member", "text"}:
         m, t = (a, b) if a.con == "member" else (b, a)
-        if not t.extras or t.extras & MEMBERS.get(m.data, frozenset()):
+        if not t.extras or t.extras & _members(m.data):
             raise Mismatch  # any text, or a member's name written as text
         m.extras = m.extras | t.extras  # sentinel texts beside the members
         m.nullable = m.nullable or t.nullable
@@ -202,7 +220,7 @@ def unify(a: Ty, b: Ty) -> None:
     if a.con != b.con:
         raise Mismatch
     if a.con == "member" and a.data != b.data:
-        raise Mismatch
+        a.data = _enum_union(a.data, b.data)
     if a.con == "member":
         a.extras = a.extras | b.extras
     if a.con == "text":  # known literals stay known while every value is one
@@ -223,9 +241,14 @@ def fits(a: Ty, b: Ty, depth: int = 0) -> bool:
         return True
     if {a.con, b.con} == {"member", "text"}:
         m, t = (a, b) if a.con == "member" else (b, a)
-        return bool(t.extras) and not t.extras & MEMBERS.get(m.data, frozenset())
-    if a.con != b.con or (a.con == "member" and a.data != b.data):
+        return bool(t.extras) and not t.extras & _members(m.data)
+    if a.con != b.con:
         return False
+    if a.con == "member" and a.data != b.data:
+        try:
+            _enum_union(a.data, b.data)
+        except Mismatch:
+            return False
     return all(fits(x, y, depth + 1) for x, y in zip(a.args, b.args))
 
 
@@ -315,8 +338,9 @@ _PLAYER_FIRST = frozenset({"left", "right", "next", "turns", "eliminated", "elim
 
 
 def _column_type(values: Iterable[int | str], enum_of: dict[str, str]) -> Ty:
-    """The type of a card attribute or table value: numbers; members of one enum (beside
-    texts that name no member: sentinels such as ``"-"``); texts; else unknown."""
+    """The type of a card attribute or table value: numbers; members of one enum or of
+    several (beside texts that name no member: sentinels such as ``"-"``); texts; else
+    unknown (numbers and texts mixed)."""
     vals = list(values)
     if not vals:
         return anything()
@@ -326,11 +350,10 @@ def _column_type(values: Iterable[int | str], enum_of: dict[str, str]) -> Ty:
         return anything()
     enums = {enum_of[v] for v in vals if isinstance(v, str) and v in enum_of}
     others = frozenset(str(v) for v in vals if v not in enum_of)
-    if len(enums) == 1:
-        return Ty("member", enums.pop(), extras=others)
     if not enums:
         return text(*others)
-    return anything()  # members of two enums (an album card's target, a species or habitat)
+    # members of one enum, or of several (an album card's target: a species or a habitat)
+    return Ty("member", "|".join(sorted(enums)), extras=others)
 
 
 class Typer:
@@ -425,7 +448,7 @@ class Typer:
         """A fix for a common mismatch (a member written as text, a zone for its count)."""
         g, w = find(got), find(want)
         if isinstance(e, ast.Str):
-            if w.con == "member" and self.enum_of.get(e.value) == w.data:
+            if w.con == "member" and self.enum_of.get(e.value) in w.data.split("|"):
                 return f"compare with the enum member, not its name as text: write {e.value} " \
                        "without quotes"
             if w.con == "number" and e.value.strip().lstrip("-").isdigit():
