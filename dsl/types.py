@@ -123,9 +123,8 @@ def describe(t: Ty, plural: bool = False, depth: int = 0) -> str:
     t = find(t)
     if depth > 6:
         return "lists" if plural else "a list"
-    if t.con is None:
-        base = "values" if plural else "a value" if not t.nullable else "none"
-        return base if t.nullable and not plural else base
+    if t.con is None:  # nothing known but, perhaps, that it may be none
+        return "values" if plural else "none" if t.nullable else "a value"
     if t.con in _PLAIN:
         base = _PLURAL[t.con] if plural else _PLAIN[t.con]
     elif t.con == "member":
