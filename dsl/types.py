@@ -274,6 +274,15 @@ def _copy(t: Ty, quantified: set[int], fresh: dict[int, Ty], depth: int = 0) -> 
               t.nullable, t.extras)
 
 
+def fresh(t: Ty) -> Ty:
+    """A copy of ground type ``t`` (a card attribute's, a table's) for one use, so that what
+    one use unifies it with (none, a sentinel text) does not spread to every other use."""
+    t = find(t)
+    if t.con is None:
+        return t
+    return Ty(t.con, t.data, [fresh(a) for a in t.args], t.nullable, t.extras)
+
+
 class Scheme:
     """A spec function's generic type: parameters and result, with the variables that each
     call instantiates afresh."""
@@ -530,7 +539,7 @@ class Typer:
                 if d.capacity is not None:
                     self.expect(d.capacity, number(), {}, "a zone's capacity needs")
                 if d.where is not None:
-                    env = dict(self.attrs.get(d.of, {}))
+                    env = {a: fresh(t) for a, t in self.attrs.get(d.of, {}).items()}
                     self.expect(d.where, truth(), env, "a zone's condition needs")
             case ast.TokenDecl():
                 self.expect(d.total, number(), {}, "a token's total needs")
@@ -957,7 +966,7 @@ class Typer:
             types = [self.attrs[k][e.name] for k in kinds if k in self.attrs]
             if types and all(fits(types[0], t) and find(t).con == find(types[0]).con
                              and find(t).data == find(types[0]).data for t in types):
-                unify(result, types[0])
+                unify(result, fresh(types[0]))
             else:
                 unify(result, anything())
             return True
@@ -977,7 +986,7 @@ class Typer:
             if n in self.tables:
                 for a in e.args[:1]:
                     self.expect(a, number(), env, f"table {n!r} is looked up by")
-                return self.table_ty[n]
+                return fresh(self.table_ty[n])
         elem = Ty()
         self.expect(e.obj, list_of(elem), env, "indexing needs")
         for a in e.args[:1]:
@@ -996,7 +1005,7 @@ class Typer:
                 self.expect(a, number(), env, f"{f}() looks up")
             if f == "has_key":
                 return truth()
-            return self.table_ty.get(table, anything())
+            return fresh(self.table_ty.get(table, anything()))
         if f in self.functions:
             scheme = self.scheme(f)
             if scheme is None:
