@@ -558,7 +558,8 @@ class Typer:
                 self.lets = set()
                 self.block(d.body, {})
             case ast.Game() | ast.VariantDecl() | ast.AssumeDecl() | ast.EnumDecl() | \
-                    ast.CardDecl() | ast.TableDecl() | ast.ErratumDecl() | ast.EditionDecl():
+                    ast.CardDecl() | ast.TableDecl() | ast.ErratumDecl() | ast.EditionDecl() | \
+                    ast.UncitedDecl():
                 return  # no expressions (errata are typed as selections, with the spec)
             case _:
                 assert_never(d)
