@@ -537,7 +537,7 @@ class Typer:
                 return  # typed first (counters) and in call order (functions)
             case ast.ZoneDecl():
                 if d.capacity is not None:
-                    self.expect(d.capacity, number(), {}, "a zone's capacity needs")
+                    self.expect(d.capacity, number(), {}, f"the capacity of zone {d.name!r} needs")
                 if d.where is not None:
                     env = {a: fresh(t) for a, t in self.attrs.get(d.of, {}).items()}
                     self.expect(d.where, truth(), env, "a zone's condition needs")

@@ -53,13 +53,18 @@ def test_a_variant_may_not_either() -> None:
 @pytest.mark.parametrize("capacity, message", [
     ("2 - nplayers", "with erratum 'neg': the capacity of zone 'hand' is -1 with 3 players; "
                      "a capacity is a whole number, 0 or more"),
-    ('"x"', "with erratum 'neg': the capacity of zone 'hand' is 'x'; a capacity is a whole "
-            "number, 0 or more"),
 ])
 def test_a_computed_capacity_is_checked_in_every_configuration(capacity: str,
                                                                message: str) -> None:
     text = with_erratum(f"zone hand capacity {capacity}")
     assert errors(text) == [(33, 22, message, HINT)]
+
+
+def test_a_text_capacity_is_a_type_error_at_the_patch() -> None:
+    # the type pass finds it before any configuration is compiled
+    text = with_erratum('zone hand capacity "x"')
+    assert errors(text) == [(33, 22, "the capacity of zone 'hand' needs a number; this is a "
+                                     "text", "")]
 
 
 def test_the_spec_as_written_is_checked_for_every_player_count() -> None:
