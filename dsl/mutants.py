@@ -305,9 +305,9 @@ class _Collector:
             self.expr(e.obj, path + ("obj",))
         elif isinstance(e, ast.Index):
             self.expr(e.obj, path + ("obj",))
-            table = isinstance(e.obj, ast.Name) and e.obj.id in self.tables
+            keyed = isinstance(e.obj, ast.Name) and e.obj.id in self.tables
             for i, a in enumerate(e.args):
-                if table:
+                if keyed:
                     self.shift(a, path + ("args", i), path)
                 self.expr(a, path + ("args", i))
         elif isinstance(e, ast.Call):
