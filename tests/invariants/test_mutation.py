@@ -184,15 +184,18 @@ def test_a_job_is_a_unit_of_work_named_by_its_mutant() -> None:
 def test_the_json_names_its_format_and_matches_its_schema() -> None:
     doc = _run(WEAK, 12).to_json()
     schemas.validate(doc)
-    assert doc["format"] == "rulewright-mutate/1"
-    assert doc["score"] == {"killed": 1, "survived": 10, "equivalent": 1, "invalid": 0,
-                            "rate": 0.0909}
+    assert doc["format"] == "rulewright-mutate/2"
+    assert doc["score"] == {"killed": 1, "survived": 10, "unreached": 0, "equivalent": 1,
+                            "invalid": 0, "rate": 0.0909}
+    assert (doc["mode"], doc["held_out"], doc["by_coverage"], doc["sites"]) == (
+        "sample", None, True, 15)
     assert doc["generated"]["total"] == 28
     assert doc["generated"]["by_operator"]["statement"] == 7
     first = doc["mutants"][0]
     assert (first["id"], first["file"], first["line"], first["in"], first["original"],
             first["mutated"], first["status"]) == (0, WEAK, 10, "card c", "(1)", "(2)",
                                                    "survived")
+    assert (first["site"], first["configurations"]) == ("card c: (1)", ["2p"])
 
 
 def test_changes_name_gaps_whose_share_moved_and_statuses() -> None:
@@ -211,3 +214,35 @@ def test_changes_name_gaps_whose_share_moved_and_statuses() -> None:
         '2p: gap "often" (line 30) no longer reached (was 9 of 20 games)',
         '2p: gap "new" (line 40) newly reached in 8 of 20 games',
         "2p: spec:x held -> not reached"]   # 1 -> 2 of 20 games: noise, not shown
+
+
+COVER = str(Path(__file__).parent.parent / "specs" / "coverage.rules")
+
+
+def test_a_mutant_is_verified_only_where_its_coverage_point_ran() -> None:
+    # coverage.rules: `elif r > 10` never runs (a d4), `do three_only` runs at 3 players,
+    # `do extra_rule` with the variant; a counter's initial value runs everywhere
+    r = mutate(COVER, only=[0, 21, 34, 37, 77, 81], seed=3, examples=5, playouts=2)
+    where = {i: (r.status(m), r.runs[i].configs) for i, m in
+             zip((0, 21, 34, 37, 77, 81), r.chosen)}
+    assert where == {
+        0: ("survived", ("2p", "2p v:extra", "3p", "3p v:extra")),
+        21: ("unreached", ()),                        # `total += 100` deleted
+        34: ("survived", ("3p", "3p v:extra")),       # `do three_only` deleted
+        37: ("survived", ("2p v:extra", "3p v:extra")),
+        77: ("survived", ("3p", "3p v:extra")),       # inside rule three_only
+        81: ("survived", ("2p v:extra", "3p v:extra"))}
+    assert r.counts()["unreached"] == 1
+    assert r.rate == 0.0   # an unreached mutant is not killed: 0 of 6
+    doc = r.to_json()
+    schemas.validate(doc)
+    assert doc["mutants"][1]["status"] == "unreached"
+    assert doc["mutants"][1]["configurations"] == []
+
+
+def test_everywhere_gives_the_same_verdicts_but_none_unreached() -> None:
+    r = mutate(COVER, only=[21, 34], seed=3, examples=5, playouts=2, by_coverage=False)
+    assert [(r.status(m), r.runs[m.id].configs) for m in r.chosen] == [
+        ("equivalent", ("2p", "2p v:extra", "3p", "3p v:extra")),
+        ("survived", ("2p", "2p v:extra", "3p", "3p v:extra"))]
+    assert r.to_json()["by_coverage"] is False
