@@ -12,11 +12,15 @@ an existing cluster), as for ``verify`` and ``simulate``.
 
 A job, in order, stopping at the first failure (a *kill*):
 
-1. compiles the mutant for each configuration (a mutant that does not compile is
-   *invalid*, and left out of the score);
-2. runs the spec's worked examples;
-3. runs the verify state machine of :mod:`rulewright.invariants.runner` on each
-   configuration, in verify's order, with the profile's largest example count (no time
+1. compiles the mutant for each configuration it is verified in (a mutant that does not
+   compile is *invalid*, and left out of the score); those are the configurations whose
+   games, in the baseline's verify run, ran the mutant's coverage point
+   (:mod:`~rulewright.invariants.mutation_sites`): elsewhere it plays exactly as the
+   original, so verifying it there cannot kill it (``by_coverage=False``: every one);
+2. runs the spec's worked examples (under every configuration's errata, as verify does);
+   a mutant no configuration reaches ends here, *unreached*, when they pass;
+3. runs the verify state machine of :mod:`rulewright.invariants.runner` on each of its
+   configurations, in verify's order, with the profile's largest example count (no time
    budget, so the same seed repeats the run), its seed derived from the run's seed as
    ``verify`` derives it, without shrinking, without an example database and without
    verify's wall-clock limit per game (under a heavy load a long game of a bundled spec ran
@@ -184,7 +188,7 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
             load_mutant(every[0].players, every[0].variants, every[0].errata)
     except SpecError as err:
         return done("invalid", error=err.render())
-    selections = example_selections(target, configs)  # an edition's examples, too
+    selections = example_selections(target, every)  # every setting's, an edition's too
     try:  # an example may be for a player count or variant no configuration has
         worked = run_examples(spec, selections, parsed=target, load_game=load_mutant,
                               first_failure=True)
