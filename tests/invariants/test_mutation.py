@@ -246,3 +246,14 @@ def test_everywhere_gives_the_same_verdicts_but_none_unreached() -> None:
         ("equivalent", ("2p", "2p v:extra", "3p", "3p v:extra")),
         ("survived", ("2p", "2p v:extra", "3p", "3p v:extra"))]
     assert r.to_json()["by_coverage"] is False
+
+
+def test_worked_examples_run_under_every_errata_setting_however_few_configurations() -> None:
+    clean = str(Path(__file__).parent / "specs" / "clean.rules")
+    # verified in no configuration: the erratum's worked example still kills a change of
+    # the erratum's rule (`transfer 1 from bank to chips[p]` deleted)
+    run = run_mutant(clean, 52, "ci", 1, [2], 1, 1, only_configs=())
+    assert (run.status, run.configs) == ("killed", ())
+    assert [(k.config, k.check) for k in run.kills] == [("", "example keep_pays +chips_first")]
+    # `count(hand[p]) <= 3` to `< 3`: no example notices; nothing verified it
+    assert run_mutant(clean, 34, "ci", 1, [2], 1, 1, only_configs=()).status == "unreached"
