@@ -12,13 +12,14 @@ an existing cluster), as for ``verify`` and ``simulate``.
 
 A job, in order, stopping at the first failure (a *kill*):
 
-1. compiles the mutant for each configuration it is verified in (a mutant that does not
-   compile is *invalid*, and left out of the score); those are the configurations whose
-   games, in the baseline's verify run, ran the mutant's coverage point
+1. runs the spec's worked examples (under every configuration's errata, as verify does),
+   compiling the configurations they need (a mutant that does not compile is *invalid*,
+   and left out of the score);
+2. compiles the mutant for each configuration it is verified in: those whose games, in
+   the baseline's verify run, ran the mutant's coverage point
    (:mod:`~rulewright.invariants.mutation_sites`): elsewhere it plays exactly as the
-   original, so verifying it there cannot kill it (``by_coverage=False``: every one);
-2. runs the spec's worked examples (under every configuration's errata, as verify does);
-   a mutant no configuration reaches ends here, *unreached*, when they pass;
+   original, so verifying it there cannot kill it (``by_coverage=False``: every one); a
+   mutant no configuration reaches ends here, *unreached*;
 3. runs the verify state machine of :mod:`rulewright.invariants.runner` on each of its
    configurations, in verify's order, with the profile's largest example count (no time
    budget, so the same seed repeats the run), its seed derived from the run's seed as
@@ -173,8 +174,9 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                          configs=tuple(c.label for c in configs), **kw)
 
     # Compiling is most of a killed mutant's time (0.2-0.8 s a configuration on the bundled
-    # specs): each configuration is compiled once, and the worked examples, which run in
-    # the same few configurations, reuse those games (a Game holds no play state).
+    # specs): each configuration is compiled once, when first needed. The worked examples run
+    # first, in the few configurations they need, and verify's configurations reuse those
+    # games (a Game holds no play state): a mutant an example kills compiles no others.
     compiled: dict[tuple[int, tuple[str, ...], tuple[str, ...]], Game] = {}
 
     def load_mutant(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
@@ -182,12 +184,6 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
         if key not in compiled:
             compiled[key] = load_parsed(target, players, variants, errata, source=str(spec))
         return compiled[key]
-    try:
-        games = [(c, load_mutant(c.players, c.variants, c.errata)) for c in configs]
-        if not configs:  # compiled once, so that a mutant that does not compile is invalid
-            load_mutant(every[0].players, every[0].variants, every[0].errata)
-    except SpecError as err:
-        return done("invalid", error=err.render())
     selections = example_selections(target, every)  # every setting's, an edition's too
     try:  # an example may be for a player count or variant no configuration has
         worked = run_examples(spec, selections, parsed=target, load_game=load_mutant,
@@ -199,6 +195,12 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
             errata = f" +{','.join(ex.errata)}" if ex.errata else ""
             return done("killed", kills=(Kill("", f"example {ex.name}{errata}",
                                               ex.problem or ""),))
+    try:
+        games = [(c, load_mutant(c.players, c.variants, c.errata)) for c in configs]
+        if not compiled:  # compiled once, so that a mutant that does not compile is invalid
+            load_mutant(every[0].players, every[0].variants, every[0].errata)
+    except SpecError as err:
+        return done("invalid", error=err.render())
     if not configs:
         return done("unreached")
     gaps: list[GapCount] = []
