@@ -257,3 +257,20 @@ def test_worked_examples_run_under_every_errata_setting_however_few_configuratio
     assert [(k.config, k.check) for k in run.kills] == [("", "example keep_pays +chips_first")]
     # `count(hand[p]) <= 3` to `< 3`: no example notices; nothing verified it
     assert run_mutant(clean, 34, "ci", 1, [2], 1, 1, only_configs=()).status == "unreached"
+
+
+def test_a_mutant_an_example_kills_compiles_only_the_examples_configurations(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[int | None, tuple[str, ...], tuple[str, ...]]] = []
+    real = mutation.load_parsed
+
+    def counting(parsed: Any, players: int | None = None, variants: Sequence[str] = (),
+                 errata: Sequence[str] = (), *, source: str = "") -> Game:
+        calls.append((players, tuple(variants), tuple(errata)))
+        return real(parsed, players, variants, errata, source=source)
+    monkeypatch.setattr(mutation, "load_parsed", counting)
+    clean = str(Path(__file__).parent / "specs" / "clean.rules")
+    run = run_mutant(clean, 52, "ci", 1, [2], 1, 1)
+    assert run.kills[0].check == "example keep_pays +chips_first"
+    # of the four 2-player configurations, the two the examples run in (not v:short's)
+    assert calls == [(2, (), ()), (2, (), ("chips_first",))]
