@@ -273,7 +273,8 @@ def run(args: argparse.Namespace) -> int:
         output_file(args.record, "--record")
     spec_path(args.spec)  # an unknown spec is a usage error before anything runs
     seed = new_seed() if args.seed is None else args.seed
-    out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 80)
+    # emoji=False: a configuration "2p v:raccoon" followed by ":" is not an emoji code
+    out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 80, emoji=False)
     try:
         if args.list:
             return _list(out, args, seed)
