@@ -145,7 +145,7 @@ def finished_line(m: Mutant, run: MutantRun, report: MutationReport, done: int,
     """A mutant's progress line: ``3/40 #17 killed by tokens [2p] (0.4s): spec/x.rules:30``."""
     status = report.status(m)
     if status == "killed":
-        k = run.kills[0]
+        k = report.kills(m)[0]
         what = f"killed by {plain(k.check)}" + (f" [{k.config}]" if k.config else "")
     elif status == "equivalent":
         what = "survived, plays like the original (possibly equivalent)"
@@ -256,8 +256,8 @@ def print_report(out: Console, r: MutationReport) -> None:
     for m in invalid:
         first = r.runs[m.id].error.splitlines()[0] if r.runs[m.id].error else ""
         out.print(f"invalid #{m.id} {_where(m)}: {first}", markup=False, highlight=False)
-    killers = Counter("worked examples" if not r.runs[m.id].kills[0].config
-                      else plain(r.runs[m.id].kills[0].check)
+    killers = Counter("worked examples" if not r.kills(m)[0].config
+                      else plain(r.kills(m)[0].check)
                       for m in r.chosen if r.status(m) == "killed")
     if killers:
         out.print("\nkilled by: " + ", ".join(f"{name} {n}" for name, n in

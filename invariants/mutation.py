@@ -354,7 +354,8 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
     counts = tuple(players) if players else None
     job = MutantJob(str(spec), None, profile, seed, counts, examples, playouts)
     report = MutationReport.start(parsed, str(spec), all_mutants, chosen, configs, job,
-                                  PROFILES[profile].max_examples)
+                                  PROFILES[profile].max_examples,
+                                  PROFILES[profile].require_reached)
     report.sites = sites
     report.mode = "only" if only is not None else "all-sites" if all_sites else "sample"
     report.by_coverage = by_coverage

@@ -193,7 +193,8 @@ class MutationReport:
         sites: each generated mutant's site, by id. mode: how the mutants were chosen
             ("sample", "all-sites" or "only"). held_out: the record a held-out run left
             out, or None. by_coverage: mutants were verified only where their coverage
-            point ran.
+            point ran. require_reached: the profile's ``require_reached`` (verify fails
+            on an invariant no state reached).
     """
 
     spec: str
@@ -217,17 +218,19 @@ class MutationReport:
     mode: str = "sample"
     held_out: HeldOut | None = None
     by_coverage: bool = True
+    require_reached: bool = False
 
     @classmethod
     def start(cls, parsed: ast.Spec, source: str, generated: list[Mutant],
               chosen: list[Mutant], configs: Sequence[Any], job: Any,
-              default_examples: int) -> MutationReport:
+              default_examples: int, require_reached: bool = False) -> MutationReport:
         """An empty report for a run of ``job`` (a :class:`~.mutation.MutantJob`)."""
         header = next(d for d in parsed.decls if isinstance(d, ast.Game))
         return cls(header.id, header.title, source, parsed.path, fingerprint(parsed),
                    job.profile, job.seed, list(job.players) if job.players else None,
                    job.examples or default_examples, job.playouts,
-                   [c.label for c in configs], generated, chosen)
+                   [c.label for c in configs], generated, chosen,
+                   require_reached=require_reached)
 
     def add(self, mutant: Mutant, run: MutantRun) -> None:
         """Record a mutant's run."""
@@ -243,12 +246,28 @@ class MutationReport:
         run = self.runs.get(mutant.id)
         if run is None:
             return "not run"
+        if run.status == "lived" and self.kills(mutant):
+            return "killed"  # an invariant the spec's games reached is never evaluated
         if run.status == "lived":
             # compared where the mutant was verified: the baseline plays every configuration
             base = dict(self.baseline.plays) if self.baseline is not None else {}
             same = bool(run.plays) and all(base.get(c) == d for c, d in run.plays)
             return "equivalent" if same else "survived"
         return run.status
+
+    def kills(self, mutant: Mutant) -> tuple[Kill, ...]:
+        """What killed a mutant: its run's failures; or, for a run that lived under a profile
+        that requires every invariant reached (``ci``), each invariant the spec as written
+        evaluated in a configuration and the mutant's games never did (verify fails there)."""
+        run = self.runs.get(mutant.id)
+        if run is None:
+            return ()
+        if run.status != "lived" or not self.require_reached or self.baseline is None:
+            return run.kills
+        held = {(c, n) for c, n, st in self.baseline.statuses if st == "held"}
+        return tuple(Kill(c, n, "never evaluated (it held in the spec as written; verify "
+                                "--require-reached fails the run)")
+                     for c, n, st in run.statuses if st == "not reached" and (c, n) in held)
 
     def counts(self) -> Counter[str]:
         """How many chosen mutants have each :meth:`status`."""
@@ -315,6 +334,7 @@ class MutationReport:
                 else "", "file": m.span.path, "line": m.span.line,
                 "column": m.span.column, "in": m.where, "original": m.original,
                 "mutated": m.mutated, "status": self.status(m),
-                "killed_by": [k.to_json() for k in run.kills], "changes": self.changes(m),
+                "killed_by": [k.to_json() for k in self.kills(m)],
+                "changes": self.changes(m),
                 "configurations": list(run.configs),
                 "error": run.error or None, "seconds": round(run.seconds, 3)}
