@@ -80,8 +80,10 @@ def test_the_strong_spec_kills_the_same_mutants() -> None:
 def test_every_mutant_weak_and_strong() -> None:
     weak, strong = _run(WEAK, None), _run(STRONG, None)
     assert len(weak.chosen) == len(strong.chosen) == 28
-    assert weak.counts() == {"survived": 18, "killed": 5, "equivalent": 5}
-    assert _by_status(weak)["killed"] == [6, 9, 12, 13, 14]
+    assert weak.counts() == {"survived": 13, "killed": 10, "equivalent": 5}
+    # 7, 8, 10, 20 and 22 leave an invariant the spec's games evaluated never evaluated:
+    # verify --profile ci (which requires every invariant reached) fails on them
+    assert _by_status(weak)["killed"] == [6, 7, 8, 9, 10, 12, 13, 14, 20, 22]
     assert _by_status(weak)["equivalent"] == [19, 21, 23, 25, 27]
     assert strong.counts() == {"killed": 28}
 
