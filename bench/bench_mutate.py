@@ -9,6 +9,11 @@ equivalent") and its seconds (wall clock, and CPU time of this process, which a 
 changes less), then the means per mutant. Run it on two checkouts
 (``PYTHONPATH`` pointing at the other one's installed layout) at the same seed to compare time
 and verdicts. Not a test: the numbers go into the notes.
+
+``--whole`` instead runs :func:`~rulewright.invariants.mutation.mutate` (baseline included)
+twice, each mutant verified in every configuration (as before coverage chose them) and only
+where its coverage point ran, and prints for each the CPU seconds of this process, mutants
+per CPU-minute and the verdicts (which must agree, but for "unreached").
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from rulewright.invariants.mutation import run_mutant, sample, spec_mutants
+from rulewright.invariants.mutation import mutate, run_mutant, sample, spec_mutants
 
 
 def main() -> None:
@@ -28,8 +33,24 @@ def main() -> None:
     ap.add_argument("--profile", default="ci")
     ap.add_argument("--examples", type=int, default=None)
     ap.add_argument("--players", default=None, help="e.g. 2 or 2,3")
+    ap.add_argument("--whole", action="store_true", help="whole runs, everywhere vs covered")
     args = ap.parse_args()
     players = tuple(int(p) for p in args.players.split(",")) if args.players else None
+    if args.whole:
+        verdicts = []
+        for by_coverage in (False, True):
+            c = time.process_time()
+            r = mutate(args.spec, seed=args.seed, n=args.n, profile=args.profile,
+                       players=players, examples=args.examples, by_coverage=by_coverage)
+            cpu_s = time.process_time() - c
+            verdicts.append({m.id: r.status(m) for m in r.chosen})
+            print(f"{'covered' if by_coverage else 'everywhere':10} {len(r.chosen)} mutants, "
+                  f"{cpu_s:.1f}s CPU, {60 * len(r.chosen) / cpu_s:.1f} mutants per CPU-minute, "
+                  f"score {r.rate}", flush=True)
+        moved = {i: (a, verdicts[1][i]) for i, a in verdicts[0].items()
+                 if a != verdicts[1][i]}
+        print(f"verdicts that differ: {moved or 'none'}")
+        return
     _, all_mutants = spec_mutants(args.spec)
     ids = [int(i) for i in args.only.split(",")] if args.only else \
         [m.id for m in sample(all_mutants, args.n, args.seed)]
@@ -41,7 +62,7 @@ def main() -> None:
         cpu.append(time.process_time() - c)
         killer = f"{run.kills[0].check} [{run.kills[0].config}]" if run.kills else ""
         print(f"#{i:<5} {run.status:8} {times[-1]:6.1f}s wall {cpu[-1]:6.1f}s CPU  "
-              f"{killer}{run.play or ''}", flush=True)
+              f"{killer}{' '.join(d for _, d in run.plays)}", flush=True)
     n = max(1, len(times))
     print(f"{len(times)} mutants, {sum(times) / n:.1f}s wall, {sum(cpu) / n:.1f}s CPU per "
           f"mutant", flush=True)

@@ -26,11 +26,13 @@ from rulewright.cli.paths import output_file
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_cmd import seed_number
 from rulewright.cli.verify_output import plain
+from rulewright.dsl import ast
 from rulewright.dsl.mutants import OPERATORS, Mutant
 from rulewright.engines.game import spec_path
-from rulewright.errors import SpecError, UsageError
+from rulewright.errors import SpecError
 from rulewright.invariants.backend import Backend
-from rulewright.invariants.mutation import PLAYOUTS, mutate, sample, spec_mutants
+from rulewright.invariants.mutation import PLAYOUTS, choose, mutate, spec_mutants
+from rulewright.invariants.mutation_sites import Record, load_record, save_record, site_names
 from rulewright.invariants.mutation_report import FORMAT, MutantRun, MutationReport
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.runner import new_seed
@@ -43,11 +45,18 @@ def register(sub: Any) -> None:
         description="Make small changes (mutants) to a spec's rules and data -- numbers +-1, "
                     "comparisons, and/or, arithmetic, a statement deleted, a condition or "
                     "where-filter negated, a card attribute changed, a move's destination "
-                    "swapped -- never to its checks (invariants, examples, expect), and run "
-                    "verify on each. A mutant verify fails on is killed; one it passes "
-                    "survived, and shows a blind spot of the checks. A survivor that plays "
+                    "swapped, +-1 on a range bound or table key, a sum's term negated, a "
+                    "table key copied -- never to its checks (invariants, examples, "
+                    "expect), and run verify on each. A mutant verify fails on is killed; "
+                    "one it passes survived, and shows a blind spot of the checks. A survivor that plays "
                     "exactly like the original in seeded games is 'possibly equivalent' and "
-                    "left out of the score. On a terminal a progress bar shows the run; in a "
+                    "left out of the score. Each mutant is verified only in the "
+                    "configurations whose games (in the unchanged spec's verify run) reach the "
+                    "place it changes, and stops at the first failure; one no configuration "
+                    "reaches is 'unreached' (a coverage hole) and counts as not killed. "
+                    "--record and --held-out keep a quoted score honest: mutants at the "
+                    "sites and seeds used while strengthening the checks are left out. "
+                    "On a terminal a progress bar shows the run; in a "
                     "log (stderr not a terminal) one line per finished mutant.",
         epilog="Exit codes: 0 done (score at least --min-score), 1 score below --min-score or "
                "the spec itself fails verify, 2 a usage or spec error, 3 an internal error "
@@ -74,6 +83,19 @@ def register(sub: Any) -> None:
                    help="run only these mutants, e.g. 12,407 (the #ids of --list or of a "
                         "report), instead of a sample: to check survivors again after "
                         "strengthening the spec; give the same --seed for the same verdicts")
+    p.add_argument("--all-sites", action="store_true",
+                   help="run one mutant at every site (every place a change is made), its "
+                        "kind of change chosen from the seed, instead of a sample")
+    p.add_argument("--record", type=Path, metavar="FILE",
+                   help="after the run, add its seed and the sites of the mutants run to this "
+                        "record (created if missing): what strengthening the spec used")
+    p.add_argument("--held-out", type=Path, metavar="FILE",
+                   help="a held-out score: refuse a seed this record lists and draw only "
+                        "mutants at sites it does not list")
+    p.add_argument("--all-configurations", action="store_true",
+                   help="verify every mutant in every configuration, even those whose games "
+                        "never reach what it changes (slower; the same verdicts, but no "
+                        "mutant is 'unreached')")
     add_backend(p, "the mutants")
     p.add_argument("--min-score", type=score_fraction, metavar="X",
                    help="exit 1 when the score is below X: a fraction (0.8) or a percentage "
@@ -123,29 +145,41 @@ def finished_line(m: Mutant, run: MutantRun, report: MutationReport, done: int,
     """A mutant's progress line: ``3/40 #17 killed by tokens [2p] (0.4s): spec/x.rules:30``."""
     status = report.status(m)
     if status == "killed":
-        k = run.kills[0]
+        k = report.kills(m)[0]
         what = f"killed by {plain(k.check)}" + (f" [{k.config}]" if k.config else "")
     elif status == "equivalent":
         what = "survived, plays like the original (possibly equivalent)"
+    elif status == "unreached":
+        what = "not reached by verify (no configuration's games run it)"
     else:
         what = status
     return (f"{done}/{total} #{m.id} {what} ({run.seconds:.1f}s): {m.span.path}:{m.span.line} "
             f"{m.operator}")
 
 
+def _held_out(args: argparse.Namespace) -> Record | None:
+    if args.held_out is None:
+        return None
+    parsed, _ = spec_mutants(args.spec)
+    return load_record(args.held_out, _spec_id(parsed), missing_ok=False)
+
+
+def _spec_id(parsed: ast.Spec) -> str:
+    return next(d for d in parsed.decls if isinstance(d, ast.Game)).id
+
+
 def _list(out: Console, args: argparse.Namespace, seed: int) -> int:
     parsed, all_mutants = spec_mutants(args.spec)
-    chosen = sample(all_mutants, args.n, seed)
-    if args.only is not None:
-        wrong = [i for i in args.only if not 0 <= i < len(all_mutants)]
-        if wrong:
-            raise UsageError(f"{args.spec}: no mutant #{wrong[0]}; the spec has "
-                             f"{len(all_mutants)} (#0 to #{len(all_mutants) - 1})")
-        chosen = [m for m in all_mutants if m.id in set(args.only)]
+    sites = site_names(all_mutants)
+    chosen, left_out = choose(args.spec, all_mutants, sites, seed=seed, n=args.n,
+                              only=args.only, all_sites=args.all_sites,
+                              held_out=_held_out(args), held_out_file=str(args.held_out))
     by_op = Counter(m.operator for m in all_mutants)
-    out.print(f"{parsed.path}: {len(all_mutants)} mutants ("
+    held = f", {left_out} at recorded sites left out" if args.held_out is not None else ""
+    out.print(f"{parsed.path}: {len(all_mutants)} mutants at {len(set(sites))} sites ("
               + ", ".join(f"{by_op[o]} {o}" for o in OPERATORS if by_op[o])
-              + f"); {len(chosen)} chosen with seed {seed}", highlight=False, markup=False)
+              + f"){held}; {len(chosen)} chosen with seed {seed}", highlight=False,
+              markup=False)
     for m in chosen:
         out.print(f"  #{m.id} {_where(m)}", markup=False, highlight=False)
         out.print(f"      was: {m.original}", markup=False, highlight=False)
@@ -171,19 +205,28 @@ def print_report(out: Console, r: MutationReport) -> None:
         return
     c = r.counts()
     by_op = Counter(m.operator for m in r.generated)
+    held = " (held out)" if r.held_out is not None else ""
     if r.rate is None:  # nothing was killed or survived: a score of 0 of 0 says nothing
         out.print(f"[bold]{escape(r.spec)}[/]: no mutation score - none of the {len(r.chosen)} "
-                  f"mutants run was killed or survived ({c['equivalent']} possibly equivalent, "
-                  f"{c['invalid']} invalid); run more with a larger --n", highlight=False)
-    else:
-        out.print(f"[bold]{escape(r.spec)}[/]: mutation score {_percent(r.rate)} - "
-                  f"{c['killed']} of {c['killed'] + c['survived']} mutants killed; "
-                  f"{c['equivalent']} possibly equivalent, {c['invalid']} invalid",
+                  f"mutants run was killed, survived or unreached ({c['equivalent']} possibly "
+                  f"equivalent, {c['invalid']} invalid); run more with a larger --n",
                   highlight=False)
-    out.print(f"  {len(r.generated)} mutants generated ("
+    else:
+        scored = c['killed'] + c['survived'] + c['unreached']
+        out.print(f"[bold]{escape(r.spec)}[/]: mutation score{held} {_percent(r.rate)} - "
+                  f"{c['killed']} of {scored} mutants killed ({c['unreached']} not reached "
+                  f"by verify); {c['equivalent']} possibly equivalent, {c['invalid']} invalid",
+                  highlight=False)
+    how = {"sample": "sampled", "all-sites": "one at every site", "only": "by id"}[r.mode]
+    out.print(f"  {len(r.generated)} mutants generated at {len(set(r.sites))} sites ("
               + ", ".join(f"{by_op[o]} {o}" for o in OPERATORS if by_op[o])
-              + f"), {len(r.chosen)} run; {r.examples} test runs per configuration, "
+              + f"), {len(r.chosen)} run ({how}); {r.examples} test runs per configuration, "
               f"configurations {', '.join(r.configs)}", markup=False, highlight=False)
+    if r.held_out is not None:
+        h = r.held_out
+        out.print(f"  held out: {h.mutants} mutants at the {h.sites} sites of {h.file} left "
+                  f"out; seeds used there: {', '.join(map(str, h.seeds)) or 'none'}",
+                  markup=False, highlight=False)
     survivors = [m for m in r.chosen if r.status(m) == "survived"]
     if survivors:
         out.print(f"\n[bold]surviving mutants[/] ({len(survivors)}): verify passed with these "
@@ -194,6 +237,13 @@ def print_report(out: Console, r: MutationReport) -> None:
             out.print(f"      now: {m.mutated}", markup=False, highlight=False)
             for line in r.changes(m)[:8]:
                 out.print(f"      {line}", markup=False, highlight=False)
+    unreached = [m for m in r.chosen if r.status(m) == "unreached"]
+    if unreached:
+        out.print(f"\n[bold]not reached by verify[/] ({len(unreached)}): no configuration's "
+                  "games run what these change (coverage holes); worked examples passed")
+        for m in unreached:
+            out.print(f"  #{m.id} {_where(m)}: {m.original} => {m.mutated}", markup=False,
+                      highlight=False)
     same = [m for m in r.chosen if r.status(m) == "equivalent"]
     if same:
         out.print(f"\n[bold]possibly equivalent[/] ({len(same)}): verify passed and "
@@ -206,8 +256,8 @@ def print_report(out: Console, r: MutationReport) -> None:
     for m in invalid:
         first = r.runs[m.id].error.splitlines()[0] if r.runs[m.id].error else ""
         out.print(f"invalid #{m.id} {_where(m)}: {first}", markup=False, highlight=False)
-    killers = Counter("worked examples" if not r.runs[m.id].kills[0].config
-                      else plain(r.runs[m.id].kills[0].check)
+    killers = Counter("worked examples" if not r.kills(m)[0].config
+                      else plain(r.kills(m)[0].check)
                       for m in r.chosen if r.status(m) == "killed")
     if killers:
         out.print("\nkilled by: " + ", ".join(f"{name} {n}" for name, n in
@@ -219,9 +269,12 @@ def run(args: argparse.Namespace) -> int:
     """Mutate, verify and print; returns the exit code."""
     if args.json is not None:  # before the run, which can take long
         output_file(args.json, "--json")
+    if args.record is not None:
+        output_file(args.record, "--record")
     spec_path(args.spec)  # an unknown spec is a usage error before anything runs
     seed = new_seed() if args.seed is None else args.seed
-    out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 80)
+    # emoji=False: a configuration "2p v:raccoon" followed by ":" is not an emoji code
+    out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 80, emoji=False)
     try:
         if args.list:
             return _list(out, args, seed)
@@ -232,8 +285,13 @@ def run(args: argparse.Namespace) -> int:
             where = f", on the cluster at {args.scheduler}"
         print(f"rulewright mutate: seed {seed}, profile {args.profile}{where} "
               f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
+        held_out = _held_out(args)
+        record = None
+        if args.record is not None:  # read before the run: a broken record fails early
+            record = load_record(args.record, _spec_id(spec_mutants(args.spec)[0]),
+                                 missing_ok=True)
         with backend(args) as on:
-            report = _run(args, seed, on)
+            report = _run(args, seed, on, held_out)
     except SpecError as err:
         print(err.render(), file=sys.stderr)
         return EXIT_SPEC
@@ -251,6 +309,11 @@ def run(args: argparse.Namespace) -> int:
         verdict = f"[bold red]{verdict}, below --min-score {_percent(args.min_score)}[/]"
     out.print(f"\n{verdict} - {escape(report.spec)}, profile {report.profile}, seed "
               f"{report.seed}, {report.seconds:.1f}s")
+    if record is not None and not report.baseline_failed:
+        save_record(args.record, record.with_run(seed, [report.sites[m.id]
+                                                        for m in report.chosen]))
+        print(f"rulewright mutate: recorded seed {seed} and {len(report.chosen)} mutants' sites "
+              f"in {args.record}", file=sys.stderr)
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n",
@@ -258,10 +321,14 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _run(args: argparse.Namespace, seed: int, on: Backend | None) -> MutationReport:
+def _run(args: argparse.Namespace, seed: int, on: Backend | None,
+         held_out: Record | None) -> MutationReport:
     kwargs: dict[str, Any] = dict(seed=seed, n=args.n, profile=args.profile,
                                   players=args.players, examples=args.examples,
-                                  playouts=args.playouts, backend=on, only=args.only)
+                                  playouts=args.playouts, backend=on, only=args.only,
+                                  all_sites=args.all_sites, held_out=held_out,
+                                  held_out_file=str(args.held_out),
+                                  by_coverage=not args.all_configurations)
     if sys.stderr.isatty():
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=Console(stderr=True),

@@ -41,7 +41,18 @@ card            one attribute of one card row changed: a number ``+ 1``, a name 
                 other value that attribute takes in the same card kind
 destination     a ``move`` or ``draw`` destination replaced by another zone that holds the
                 same card kind and has the same dimensions
+offset          ``+ 1`` and ``- 1`` on a bound of ``range(a, b)`` and on a table's key
+                (``t[k]`` to ``t[k + 1]``) that are not written as numbers (numbers are the
+                integer operator's): a boundary or a seat moved by one
+sign            the first term of a sum negated (``a + b - c`` to ``-a + b - c``; the other
+                terms' signs are the arithmetic operator's), and a ``sum(...)``'s element
+                negated: one component of a total counted the wrong way
+table           a table key made a copy of the key before it (``2 -> 5, 3 -> 6`` to ``2 -> 5,
+                2 -> 6``): one row lost, as a key copied and not edited loses it
 ==============  ==============================================================================
+
+A ``do`` (a rule call) is a statement: the statement operator drops it, and ``and``/``or``
+inside a function that rules call is the boolean operator's, as in a rule.
 """
 
 from __future__ import annotations
@@ -63,7 +74,7 @@ from rulewright.dsl.unparse import (expr_text, literal_text, quote, row_text, sp
 from rulewright.errors import Span
 
 OPERATORS = ("integer", "comparison", "boolean", "arithmetic", "statement", "condition",
-             "where", "card", "destination")
+             "where", "card", "destination", "offset", "sign", "table")
 
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 _BOUNDARY = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
@@ -244,13 +255,28 @@ class _Collector:
         self.where = ""
         self.uses: Counter[str] = Counter()
         self.zones = {d.name: d for d in spec.decls if isinstance(d, ast.ZoneDecl)}
+        self.tables = {d.name for d in spec.decls if isinstance(d, ast.TableDecl)}
 
     def add(self, operator: str, path: Path_, new: Any, report: Path_ | None = None) -> None:
         self.out.append(_Raw(operator, self.where, path, new, path if report is None
                              else report))
 
+    def shift(self, e: ast.Expr, path: Path_, show: Path_) -> None:
+        """``e + 1`` and ``e - 1`` for a bound or key not written as a number."""
+        if isinstance(e, (ast.Int, ast.Neg)):
+            return  # a number's +-1 is the integer operator's
+        for op in ("+", "-"):
+            self.add("offset", path, ast.BinOp(e.span, op, e, ast.Int(e.span, 1)), show)
+
     # ---- expressions
-    def expr(self, e: ast.Expr, path: Path_, parent: Path_ | None = None) -> None:
+    def expr(self, e: ast.Expr, path: Path_, parent: Path_ | None = None,
+             in_sum: bool = False) -> None:
+        if isinstance(e, ast.BinOp) and e.op in "+-" and not in_sum:
+            first, fpath = e.left, path + ("left",)
+            while isinstance(first, ast.BinOp) and first.op in "+-":
+                first, fpath = first.left, fpath + ("left",)
+            if not isinstance(first, (ast.Int, ast.Neg)):  # a number's sign: integer's
+                self.add("sign", fpath, ast.Neg(first.span, first), path)
         if isinstance(e, ast.Int):
             show = parent if parent is not None else path
             for delta in (1, -1):
@@ -266,7 +292,8 @@ class _Collector:
             self.expr(e.right, path + ("right",), here)
         elif isinstance(e, ast.BinOp):
             self.add("arithmetic", path, attrs.evolve(e, op=_ARITHMETIC[e.op]))
-            self.expr(e.left, path + ("left",), here)
+            chained = e.op in "+-" and isinstance(e.left, ast.BinOp) and e.left.op in "+-"
+            self.expr(e.left, path + ("left",), here, in_sum=chained)
             self.expr(e.right, path + ("right",), here)
         elif isinstance(e, ast.BoolOp):
             self.add("boolean", path, attrs.evolve(e, op="or" if e.op == "and" else "and"))
@@ -278,13 +305,20 @@ class _Collector:
             self.expr(e.obj, path + ("obj",))
         elif isinstance(e, ast.Index):
             self.expr(e.obj, path + ("obj",))
+            keyed = isinstance(e.obj, ast.Name) and e.obj.id in self.tables
             for i, a in enumerate(e.args):
+                if keyed:
+                    self.shift(a, path + ("args", i), path)
                 self.expr(a, path + ("args", i))
         elif isinstance(e, ast.Call):
             if e.func != "variant":
                 for i, a in enumerate(e.args):
+                    if e.func == "range":
+                        self.shift(a, path + ("args", i), path)
                     self.expr(a, path + ("args", i))
         elif isinstance(e, (ast.Aggregate, ast.ListComp)):
+            if isinstance(e, ast.Aggregate) and e.func == "sum":
+                self.add("sign", path + ("elem",), ast.Neg(e.elem.span, e.elem), path)
             self.expr(e.elem, path + ("elem",))
             self.expr(e.source, path + ("source",))
             if e.where is not None:
@@ -448,6 +482,11 @@ class _Collector:
             elif isinstance(d, ast.TableDecl):
                 self.where = f"table {d.name}"
                 for k, entry in enumerate(d.entries):
+                    before = d.entries[k - 1] if k else None
+                    if before is not None and (before.low, before.high) != (entry.low,
+                                                                            entry.high):
+                        self.add("table", path + ("entries", k),
+                                 attrs.evolve(entry, low=before.low, high=before.high))
                     if isinstance(entry.value, int):
                         for delta in (1, -1):
                             self.add("integer", path + ("entries", k),

@@ -12,11 +12,16 @@ an existing cluster), as for ``verify`` and ``simulate``.
 
 A job, in order, stopping at the first failure (a *kill*):
 
-1. compiles the mutant for each configuration (a mutant that does not compile is
-   *invalid*, and left out of the score);
-2. runs the spec's worked examples;
-3. runs the verify state machine of :mod:`rulewright.invariants.runner` on each
-   configuration, in verify's order, with the profile's largest example count (no time
+1. runs the spec's worked examples (under every configuration's errata, as verify does),
+   compiling the configurations they need (a mutant that does not compile is *invalid*,
+   and left out of the score);
+2. compiles the mutant for each configuration it is verified in: those whose games, in
+   the baseline's verify run, ran the mutant's coverage point
+   (:mod:`~rulewright.invariants.mutation_sites`): elsewhere it plays exactly as the
+   original, so verifying it there cannot kill it (``by_coverage=False``: every one); a
+   mutant no configuration reaches ends here, *unreached*;
+3. runs the verify state machine of :mod:`rulewright.invariants.runner` on each of its
+   configurations, in verify's order, with the profile's largest example count (no time
    budget, so the same seed repeats the run), its seed derived from the run's seed as
    ``verify`` derives it, without shrinking, without an example database and without
    verify's wall-clock limit per game (under a heavy load a long game of a bundled spec ran
@@ -44,7 +49,10 @@ from rulewright.dsl.mutants import OPERATORS, Mutant, apply_mutant, mutants
 from rulewright.engines.game import Game, load_parsed, load_spec, spec_path
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.backend import Backend, SerialBackend
-from rulewright.invariants.mutation_report import (GapCount, Kill, MutantRun, MutationReport)
+from rulewright.invariants.mutation_report import (GapCount, HeldOut, Kill, MutantRun,
+                                                   MutationReport)
+from rulewright.invariants.mutation_sites import (PointKey, Record, cover_point, one_per_site,
+                                                  site_names)
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.runner import (Config, config_seed, configurations,
                                           example_selections, run_examples, verify_config)
@@ -64,6 +72,8 @@ class MutantJob:
         seed: the run's seed. players: player counts (None: every count).
         examples: Hypothesis examples per configuration (None: the profile's largest).
         playouts: seeded random games per configuration for the equivalence digest.
+        configs: the labels of the configurations to verify it in (None: every one; ``()``:
+            only its worked examples run, and it is "unreached" if they pass).
     """
 
     spec: str
@@ -73,11 +83,12 @@ class MutantJob:
     players: tuple[int, ...] | None = None
     examples: int | None = None
     playouts: int = PLAYOUTS
+    configs: tuple[str, ...] | None = None
 
     def run(self) -> MutantRun:
         """:func:`run_mutant` of this job (what a backend's workers call)."""
         return run_mutant(self.spec, self.mutant, self.profile, self.seed, self.players,
-                          self.examples, self.playouts)
+                          self.examples, self.playouts, self.configs)
 
     @property
     def name(self) -> str:
@@ -128,14 +139,17 @@ def _playout_digest(game: Game, label: str, seed: int, spec_id: str, playouts: i
 
 def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                players: Sequence[int] | None = None, examples: int | None = None,
-               playouts: int = PLAYOUTS) -> MutantRun:
+               playouts: int = PLAYOUTS, only_configs: Sequence[str] | None = None
+               ) -> MutantRun:
     """Verify one mutant of ``spec`` (or ``spec`` itself when ``mutant`` is None).
 
     Args: see :class:`MutantJob`.
 
     Returns:
         Its :class:`~rulewright.invariants.mutation_report.MutantRun`: killed (with what
-        killed it), lived (with its gaps, statuses and play digest) or invalid.
+        killed it), lived (with its gaps, statuses and play digests), invalid, or unreached
+        (``only_configs`` empty and its worked examples passed). The baseline's run also
+        carries the coverage points each configuration's games ran.
 
     Raises:
         UsageError: unknown spec, profile, player count or mutant id.
@@ -150,15 +164,19 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
         raise UsageError(f"{spec}: no mutant #{mutant}; the spec has {len(all_mutants)} "
                          f"(#0 to #{len(all_mutants) - 1})")
     target = parsed if mutant is None else apply_mutant(parsed, all_mutants[mutant])
-    configs = configurations(spec, list(players) if players else None)
+    every = configurations(spec, list(players) if players else None)
+    configs = every if only_configs is None else [c for c in every
+                                                  if c.label in set(only_configs)]
     header = next(d for d in parsed.decls if isinstance(d, ast.Game))
 
     def done(status: str, **kw: Any) -> MutantRun:
-        return MutantRun(mutant, status, seconds=time.perf_counter() - started, **kw)
+        return MutantRun(mutant, status, seconds=time.perf_counter() - started,
+                         configs=tuple(c.label for c in configs), **kw)
 
     # Compiling is most of a killed mutant's time (0.2-0.8 s a configuration on the bundled
-    # specs): each configuration is compiled once, and the worked examples, which run in
-    # the same few configurations, reuse those games (a Game holds no play state).
+    # specs): each configuration is compiled once, when first needed. The worked examples run
+    # first, in the few configurations they need, and verify's configurations reuse those
+    # games (a Game holds no play state): a mutant an example kills compiles no others.
     compiled: dict[tuple[int, tuple[str, ...], tuple[str, ...]], Game] = {}
 
     def load_mutant(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
@@ -166,11 +184,7 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
         if key not in compiled:
             compiled[key] = load_parsed(target, players, variants, errata, source=str(spec))
         return compiled[key]
-    try:
-        games = [(c, load_mutant(c.players, c.variants, c.errata)) for c in configs]
-    except SpecError as err:
-        return done("invalid", error=err.render())
-    selections = example_selections(target, configs)  # an edition's examples, too
+    selections = example_selections(target, every)  # every setting's, an edition's too
     try:  # an example may be for a player count or variant no configuration has
         worked = run_examples(spec, selections, parsed=target, load_game=load_mutant,
                               first_failure=True)
@@ -181,9 +195,18 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
             errata = f" +{','.join(ex.errata)}" if ex.errata else ""
             return done("killed", kills=(Kill("", f"example {ex.name}{errata}",
                                               ex.problem or ""),))
+    try:
+        games = [(c, load_mutant(c.players, c.variants, c.errata)) for c in configs]
+        if not compiled:  # compiled once, so that a mutant that does not compile is invalid
+            load_mutant(every[0].players, every[0].variants, every[0].errata)
+    except SpecError as err:
+        return done("invalid", error=err.render())
+    if not configs:
+        return done("unreached")
     gaps: list[GapCount] = []
     statuses: list[tuple[str, str, str]] = []
     finished: list[tuple[str, int]] = []
+    reached: list[tuple[str, tuple[PointKey, ...]]] = []
     with tempfile.TemporaryDirectory(prefix="rulewright-mutant-") as traces:
         for config, game in games:
             result = verify_config(game, config, prof, examples=examples or prof.max_examples,
@@ -200,11 +223,14 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
             statuses += [(config.label, name, st) for name, st in result.status.items()]
             gaps += [GapCount(config.label, g.kind, g.rule, g.line, g.message, g.count)
                      for g in result.gaps]
-    digest = hashlib.sha256()
-    for config, game in games:
-        digest.update(_playout_digest(game, config.label, seed, header.id, playouts).encode())
+            if mutant is None and result.coverage is not None:
+                cov = result.coverage
+                reached.append((config.label, tuple(p.key for p, n in zip(cov.points, cov.games)
+                                                    if n and p.kind)))
+    plays = tuple((config.label, _playout_digest(game, config.label, seed, header.id, playouts))
+                  for config, game in games)
     return done("lived", gaps=tuple(gaps), statuses=tuple(statuses), finished=tuple(finished),
-                play=digest.hexdigest()[:16])
+                plays=plays, reached=tuple(reached))
 
 
 def sample(all_mutants: Sequence[Mutant], n: int | None, seed: int) -> list[Mutant]:
@@ -229,6 +255,45 @@ def sample(all_mutants: Sequence[Mutant], n: int | None, seed: int) -> list[Muta
     return sorted(chosen, key=lambda m: m.id)
 
 
+def choose(spec: str, all_mutants: Sequence[Mutant], sites: Sequence[str], *, seed: int,
+           n: int | None = None, only: Sequence[int] | None = None, all_sites: bool = False,
+           held_out: Record | None = None, held_out_file: str = "") -> tuple[list[Mutant], int]:
+    """The mutants a run verifies, and how many a held-out record left out.
+
+    Args: as for :func:`mutate`; ``sites``: :func:`~.mutation_sites.site_names` of
+    ``all_mutants``.
+
+    Raises:
+        UsageError: as for :func:`mutate`.
+    """
+    if n is not None and n < 1:
+        raise UsageError(f"--n must be 1 or more, not {n}")
+    if all_sites and (n is not None or only is not None):
+        raise UsageError("--all-sites runs one mutant at every site: it does not go with "
+                         "--n or --only")
+    record = held_out_file or "given"
+    if held_out is not None and seed in held_out.seeds:
+        raise UsageError(f"seed {seed} was used while strengthening {held_out.spec} (the "
+                         f"record {record} lists it): a held-out score needs a fresh seed")
+    used = set(held_out.sites) if held_out is not None else set()
+    pool = [m for m in all_mutants if sites[m.id] not in used]
+    if only is not None:
+        wrong = [i for i in only if not 0 <= i < len(all_mutants)]
+        if wrong:
+            raise UsageError(f"{spec}: no mutant #{wrong[0]}; the spec has {len(all_mutants)} "
+                             f"(#0 to #{len(all_mutants) - 1})")
+        tuned = [i for i in sorted(set(only)) if sites[i] in used]
+        if tuned:
+            raise UsageError(f"mutant #{tuned[0]} is at a site the record {record} lists: "
+                             "not held out")
+        chosen = [all_mutants[i] for i in sorted(set(only))]
+    elif all_sites:
+        chosen = one_per_site(pool, [sites[m.id] for m in pool], seed)
+    else:
+        chosen = sample(pool, n, seed)
+    return chosen, len(all_mutants) - len(pool)
+
+
 #: Called as finished(mutant, run, done, total) after each mutant (done counts it).
 Finished = Callable[[Mutant, MutantRun, MutationReport, int, int], None]
 
@@ -236,7 +301,9 @@ Finished = Callable[[Mutant, MutantRun, MutationReport, int, int], None]
 def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
            players: Sequence[int] | None = None, examples: int | None = None,
            playouts: int = PLAYOUTS, backend: Backend | None = None,
-           only: Sequence[int] | None = None,
+           only: Sequence[int] | None = None, all_sites: bool = False,
+           held_out: Record | None = None, held_out_file: str = "",
+           by_coverage: bool = True,
            started: Callable[[str], None] | None = None,
            baseline: Callable[[MutantRun], None] | None = None,
            finished: Finished | None = None) -> MutationReport:
@@ -252,6 +319,14 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
         only: run these mutant ids instead of a sample (``n`` is then not used), e.g. to
             check again the survivors of a report after the spec's checks were strengthened;
             each verdict is the one a sampled run at the same seed gives.
+        all_sites: one mutant at every site (:mod:`~rulewright.invariants.mutation_sites`),
+            the site's operator and change chosen from the seed, instead of a sample.
+        held_out: a record of the seeds and sites used while strengthening the spec: the
+            seed must not be one of them, and only mutants at other sites are drawn.
+            held_out_file: where that record was read (shown in the report).
+        by_coverage: verify a mutant only in the configurations whose baseline games ran
+            its coverage point (a mutant no configuration reaches is "unreached"); False:
+            in every configuration, as before this existed (to measure the difference).
         started: called with a description before the baseline and before the mutants.
         baseline: called with the baseline's run when it is done.
         finished: called after each mutant.
@@ -261,30 +336,32 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
         spec error), no mutant is run and the report says so (``report.baseline_failed``).
 
     Raises:
-        UsageError: unknown spec, profile or player count, ``n`` below 1, or an id in
-            ``only`` the spec has no mutant for.
+        UsageError: unknown spec, profile or player count, ``n`` below 1, an id in
+            ``only`` the spec has no mutant for, ``n`` or ``only`` with ``all_sites``, or a
+            seed the held-out record lists.
         SpecError: the spec does not parse.
     """
-    if n is not None and n < 1:
-        raise UsageError(f"--n must be 1 or more, not {n}")
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     t0 = time.perf_counter()
     parsed, all_mutants = spec_mutants(spec)
+    sites = site_names(all_mutants)
+    chosen, left_out = choose(spec, all_mutants, sites, seed=seed, n=n, only=only,
+                              all_sites=all_sites, held_out=held_out,
+                              held_out_file=held_out_file)
     configs: list[Config] = configurations(spec, list(players) if players else None)
-    if only is not None:
-        wrong = [i for i in only if not 0 <= i < len(all_mutants)]
-        if wrong:
-            raise UsageError(f"{spec}: no mutant #{wrong[0]}; the spec has {len(all_mutants)} "
-                             f"(#0 to #{len(all_mutants) - 1})")
-        chosen = [all_mutants[i] for i in sorted(set(only))]
-    else:
-        chosen = sample(all_mutants, n, seed)
     backend = backend or SerialBackend()
     counts = tuple(players) if players else None
     job = MutantJob(str(spec), None, profile, seed, counts, examples, playouts)
     report = MutationReport.start(parsed, str(spec), all_mutants, chosen, configs, job,
-                                  PROFILES[profile].max_examples)
+                                  PROFILES[profile].max_examples,
+                                  PROFILES[profile].require_reached)
+    report.sites = sites
+    report.mode = "only" if only is not None else "all-sites" if all_sites else "sample"
+    report.by_coverage = by_coverage
+    if held_out is not None:
+        report.held_out = HeldOut(held_out_file, held_out.seeds, left_out,
+                                  len(set(held_out.sites)))
     if started is not None:
         started("the spec as written")
     (report.baseline,) = backend.run([job], [job.name])
@@ -294,8 +371,16 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
         if started is not None:
             started(f"{len(chosen)} mutants")
         by_id = {m.id: m for m in chosen}
-        jobs = [MutantJob(str(spec), m.id, profile, seed, counts, examples, playouts)
-                for m in chosen]
+        assert report.baseline is not None
+        reached = {label: set(points) for label, points in report.baseline.reached}
+
+        def where(m: Mutant) -> tuple[str, ...] | None:
+            point = cover_point(parsed, m.path) if by_coverage else None
+            if point is None:
+                return None  # outside rules and scoring, or asked to: every configuration
+            return tuple(c.label for c in configs if point in reached.get(c.label, ()))
+        jobs = [MutantJob(str(spec), m.id, profile, seed, counts, examples, playouts,
+                          where(m)) for m in chosen]
 
         def one_done(_: int, run: MutantRun) -> None:
             assert run.mutant is not None

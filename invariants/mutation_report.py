@@ -4,15 +4,23 @@ A mutant is **killed** when verify fails on it (a violated invariant in some con
 or a failed worked example), **survived** when everything held, **possibly equivalent** when
 it survived and its seeded playouts are identical to the original's (same options, actions,
 returns and findings: the change may not alter the game at all), and **invalid** when it does
-not compile. The score is killed / (killed + survived).
+not compile. A mutant is **unreached** when no configuration's verify games run the place it
+changes (a coverage hole: it is not verified at all; see
+:mod:`~rulewright.invariants.mutation_sites`) and its worked examples pass. The score is
+killed / (killed + survived + unreached).
 
 ``rulewright mutate --json OUT`` writes :meth:`MutationReport.to_json`; its JSON Schema is
-``rulewright-mutate-1.schema.json`` in :mod:`rulewright.engines.schemas`. Shape::
+``rulewright-mutate-2.schema.json`` in :mod:`rulewright.engines.schemas`. Shape::
 
     {
-      "format": "rulewright-mutate/1",
+      "format": "rulewright-mutate/2",
       "spec": "tiny", "title": "Tiny", "source": "tests/specs/tiny.rules",
       "fingerprint": "9f86d081884c7d65",
+      "mode": "sample" | "all-sites" | "only",
+      "held_out": null | {"record": "spec/tiny.mutated.json", "excluded_seeds": [1],
+                          "excluded_sites": 12, "excluded_mutants": 30},
+      "by_coverage": true,    # each mutant verified only where its coverage point ran
+      "sites": 25,            # the spec's sites (places mutants change)
       "profile": "ci", "seed": 1, "players": [2] | null, "examples": 8, "playouts": 10,
       "configurations": ["2p", "3p"],
       "versions": {"rulewright": "0.1.0", "hypothesis": "6.155.2", "python": "3.11.7"},
@@ -20,17 +28,20 @@ not compile. The score is killed / (killed + survived).
       "generated": {"total": 37, "by_operator": {"integer": 14, ...}},
       "baseline": {"status": "lived" | "killed" | "invalid", "kills": [...], "error": null,
                    "seconds": 1.2},
-      "score": {"killed": 20, "survived": 5, "equivalent": 2, "invalid": 0,
-                "rate": 0.8 | null},          # null: no mutant was killed or survived
+      "score": {"killed": 20, "survived": 4, "unreached": 1, "equivalent": 2, "invalid": 0,
+                "rate": 0.8 | null},  # killed / (killed + survived + unreached); null: 0 / 0
       "min_score": 0.75 | null,
       "exit": 0,              # 0 ok, 1 below --min-score or the spec fails verify, 2 errors
       "mutants": [{
-        "id": 12, "operator": "comparison", "file": "tests/specs/tiny.rules", "line": 21,
+        "id": 12, "operator": "comparison", "site": "rule play: count(deck) > 0",
+        "file": "tests/specs/tiny.rules", "line": 21,
         "column": 9, "in": "rule play", "original": "count(deck) > 0",
         "mutated": "count(deck) >= 0", "status": "killed",
         "killed_by": [{"configuration": "2p" | "", "check": "termination",
                        "message": "..."}],   # "" configuration: a worked example
         "changes": ["2p: gap \\"...\\" (line 30) newly reached in 4 of 25 games"],
+        "configurations": ["2p"],   # where it was verified ([]: unreached, invalid, or
+                                    # killed by a worked example before any)
         "error": null | "file:line:col: ...",   # an invalid mutant's compile error
         "seconds": 2.5
       }]
@@ -49,7 +60,27 @@ from rulewright.dsl.compile import fingerprint
 from rulewright.dsl.mutants import OPERATORS, Mutant
 from rulewright.invariants.report import plain, versions
 
-FORMAT = "rulewright-mutate/1"
+FORMAT = "rulewright-mutate/2"
+
+
+@frozen
+class HeldOut:
+    """A held-out run's record (``--held-out FILE``): what was left out.
+
+    Attributes:
+        file: the record's path. seeds: the seeds it lists (the run's seed is none of them).
+        mutants: mutants left out for being at a recorded site. sites: the recorded sites.
+    """
+
+    file: str
+    seeds: tuple[int, ...]
+    mutants: int
+    sites: int
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"record": self.file, "excluded_seeds": list(self.seeds),
+                "excluded_sites": self.sites, "excluded_mutants": self.mutants}
 
 
 @frozen
@@ -83,11 +114,14 @@ class MutantRun:
 
     Attributes:
         mutant: the mutant's id, None for the spec as written.
-        status: "killed", "lived" or "invalid".
+        status: "killed", "lived", "invalid", or "unreached" (its worked examples passed and
+            no configuration's verify games run its coverage point: nothing was verified).
         kills: what failed (killed runs). error: the compile error (invalid runs).
         gaps, statuses, finished: per configuration, the gaps reached, each invariant's
             status and the games played to their end (lived runs).
-        play: the playout digest (lived runs). seconds: the job's wall time.
+        plays: per configuration, the playout digest (lived runs). seconds: the job's
+            wall time. configs: the configurations verified (labels).
+        reached: the baseline's coverage: per configuration, the points its games ran.
     """
 
     mutant: int | None
@@ -97,8 +131,10 @@ class MutantRun:
     gaps: tuple[GapCount, ...] = ()
     statuses: tuple[tuple[str, str, str], ...] = ()
     finished: tuple[tuple[str, int], ...] = ()
-    play: str = ""
+    plays: tuple[tuple[str, str], ...] = ()
     seconds: float = 0.0
+    configs: tuple[str, ...] = ()
+    reached: tuple[tuple[str, tuple[tuple[str, str, int, int], ...]], ...] = ()
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -154,6 +190,11 @@ class MutationReport:
         generated: every mutant of the spec. chosen: the sampled ones, by id.
         baseline: the spec's own run. runs: mutant id -> its run.
         min_score: the --min-score threshold, or None. seconds: wall time.
+        sites: each generated mutant's site, by id. mode: how the mutants were chosen
+            ("sample", "all-sites" or "only"). held_out: the record a held-out run left
+            out, or None. by_coverage: mutants were verified only where their coverage
+            point ran. require_reached: the profile's ``require_reached`` (verify fails
+            on an invariant no state reached).
     """
 
     spec: str
@@ -173,17 +214,23 @@ class MutationReport:
     runs: dict[int, MutantRun] = field(factory=dict)
     min_score: float | None = None
     seconds: float = 0.0
+    sites: list[str] = field(factory=list)
+    mode: str = "sample"
+    held_out: HeldOut | None = None
+    by_coverage: bool = True
+    require_reached: bool = False
 
     @classmethod
     def start(cls, parsed: ast.Spec, source: str, generated: list[Mutant],
               chosen: list[Mutant], configs: Sequence[Any], job: Any,
-              default_examples: int) -> MutationReport:
+              default_examples: int, require_reached: bool = False) -> MutationReport:
         """An empty report for a run of ``job`` (a :class:`~.mutation.MutantJob`)."""
         header = next(d for d in parsed.decls if isinstance(d, ast.Game))
         return cls(header.id, header.title, source, parsed.path, fingerprint(parsed),
                    job.profile, job.seed, list(job.players) if job.players else None,
                    job.examples or default_examples, job.playouts,
-                   [c.label for c in configs], generated, chosen)
+                   [c.label for c in configs], generated, chosen,
+                   require_reached=require_reached)
 
     def add(self, mutant: Mutant, run: MutantRun) -> None:
         """Record a mutant's run."""
@@ -195,14 +242,32 @@ class MutationReport:
         return self.baseline is not None and self.baseline.status != "lived"
 
     def status(self, mutant: Mutant) -> str:
-        """"killed", "survived", "equivalent", "invalid" or "not run"."""
+        """"killed", "survived", "equivalent", "unreached", "invalid" or "not run"."""
         run = self.runs.get(mutant.id)
         if run is None:
             return "not run"
+        if run.status == "lived" and self.kills(mutant):
+            return "killed"  # an invariant the spec's games reached is never evaluated
         if run.status == "lived":
-            same = self.baseline is not None and run.play == self.baseline.play
+            # compared where the mutant was verified: the baseline plays every configuration
+            base = dict(self.baseline.plays) if self.baseline is not None else {}
+            same = bool(run.plays) and all(base.get(c) == d for c, d in run.plays)
             return "equivalent" if same else "survived"
         return run.status
+
+    def kills(self, mutant: Mutant) -> tuple[Kill, ...]:
+        """What killed a mutant: its run's failures; or, for a run that lived under a profile
+        that requires every invariant reached (``ci``), each invariant the spec as written
+        evaluated in a configuration and the mutant's games never did (verify fails there)."""
+        run = self.runs.get(mutant.id)
+        if run is None:
+            return ()
+        if run.status != "lived" or not self.require_reached or self.baseline is None:
+            return run.kills
+        held = {(c, n) for c, n, st in self.baseline.statuses if st == "held"}
+        return tuple(Kill(c, n, "never evaluated (it held in the spec as written; verify "
+                                "--require-reached fails the run)")
+                     for c, n, st in run.statuses if st == "not reached" and (c, n) in held)
 
     def counts(self) -> Counter[str]:
         """How many chosen mutants have each :meth:`status`."""
@@ -210,9 +275,10 @@ class MutationReport:
 
     @property
     def rate(self) -> float | None:
-        """killed / (killed + survived), or None when neither happened."""
+        """killed / (killed + survived + unreached), or None when none of them happened: a
+        mutant verify's games never reach was not noticed (a coverage hole, not a kill)."""
         c = self.counts()
-        scored = c["killed"] + c["survived"]
+        scored = c["killed"] + c["survived"] + c["unreached"]
         return c["killed"] / scored if scored else None
 
     def exit_code(self) -> int:
@@ -242,7 +308,10 @@ class MutationReport:
         rate = self.rate
         return {
             "format": FORMAT, "spec": self.spec, "title": self.title, "source": self.source,
-            "fingerprint": self.fp, "profile": self.profile, "seed": self.seed,
+            "fingerprint": self.fp, "mode": self.mode,
+            "held_out": None if self.held_out is None else self.held_out.to_json(),
+            "by_coverage": self.by_coverage, "sites": len(set(self.sites)),
+            "profile": self.profile, "seed": self.seed,
             "players": self.players, "examples": self.examples, "playouts": self.playouts,
             "configurations": self.configs, "versions": versions(),
             "seconds": round(self.seconds, 3),
@@ -252,6 +321,7 @@ class MutationReport:
                 "status": b.status, "kills": [k.to_json() for k in b.kills],
                 "error": b.error or None, "seconds": round(b.seconds, 3)},
             "score": {"killed": c["killed"], "survived": c["survived"],
+                      "unreached": c["unreached"],
                       "equivalent": c["equivalent"], "invalid": c["invalid"],
                       "rate": None if rate is None else round(rate, 4)},
             "min_score": self.min_score, "exit": self.exit_code(),
@@ -260,8 +330,11 @@ class MutationReport:
 
     def _mutant_json(self, m: Mutant) -> dict[str, Any]:
         run = self.runs[m.id]
-        return {"id": m.id, "operator": m.operator, "file": m.span.path, "line": m.span.line,
+        return {"id": m.id, "operator": m.operator, "site": self.sites[m.id] if self.sites
+                else "", "file": m.span.path, "line": m.span.line,
                 "column": m.span.column, "in": m.where, "original": m.original,
                 "mutated": m.mutated, "status": self.status(m),
-                "killed_by": [k.to_json() for k in run.kills], "changes": self.changes(m),
+                "killed_by": [k.to_json() for k in self.kills(m)],
+                "changes": self.changes(m),
+                "configurations": list(run.configs),
                 "error": run.error or None, "seconds": round(run.seconds, 3)}

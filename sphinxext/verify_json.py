@@ -114,7 +114,8 @@ class RunInfo:
 
 @frozen
 class MutationScore:
-    """A ``rulewright mutate`` result for one spec: mutants killed of killed + survived.
+    """A ``rulewright mutate`` result for one spec: mutants killed of killed + survived (with
+    format 2, survived includes the mutants verify never reached).
 
     Attributes:
         killed, survived: mutant counts. profile, seed: how the mutants were verified.
@@ -343,7 +344,9 @@ def read_mutate_json(paths: list[Path]) -> dict[str, MutationScore]:
         score: dict[str, Any] = raw if isinstance(raw, dict) else {}
         seed = doc.get("seed")
         out[doc["spec"]] = MutationScore(
-            killed=_count(score.get("killed")), survived=_count(score.get("survived")),
+            # rulewright-mutate/2: a mutant verify never reached was not caught either
+            killed=_count(score.get("killed")),
+            survived=_count(score.get("survived")) + _count(score.get("unreached")),
             profile=str(doc.get("profile") or ""),
             seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
             fingerprint=str(doc.get("fingerprint") or ""))

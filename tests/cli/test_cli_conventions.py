@@ -192,7 +192,7 @@ def test_every_json_output_names_its_format_and_matches_its_schema(
 def test_schemas_are_valid_and_catch_a_wrong_document() -> None:
     assert schemas.formats() == ["rulewright-check/1", "rulewright-diff/1",
                                  "rulewright-explore/2", "rulewright-mutate/1",
-                                 "rulewright-simulate/1",
+                                 "rulewright-mutate/2", "rulewright-simulate/1",
                                  "rulewright-verify/2"]
     for fmt in schemas.formats():
         jsonschema.Draft202012Validator.check_schema(schemas.schema(fmt))

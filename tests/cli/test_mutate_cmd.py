@@ -26,7 +26,7 @@ def test_list_shows_the_sample_without_running_it(capsys: pytest.CaptureFixture[
     assert main(["mutate", str(WEAK), "--list", "--n", "3", "--seed", "1"]) == 0
     out = capsys.readouterr().out.replace(str(WEAK), "weak.rules")
     assert out == """\
-weak.rules: 28 mutants (8 integer, 4 comparison, 1 arithmetic, 7 statement, 2 condition, 3 card, 3 destination); 3 chosen with seed 1
+weak.rules: 28 mutants at 15 sites (8 integer, 4 comparison, 1 arithmetic, 7 statement, 2 condition, 3 card, 3 destination); 3 chosen with seed 1
   #11 weak.rules:19  rule play  [integer]
       was: count(deck) > 0
       now: count(deck) > 1
@@ -67,8 +67,8 @@ def test_a_logged_run_prints_a_line_per_mutant_and_exits_1_below_min_score(
         "#21 survived, plays like the original (possibly equivalent) (T): weak.rules:29 "
         "comparison"]
     out = run.stdout.replace(str(WEAK), "weak.rules").splitlines()
-    assert out[0] == ("race: mutation score 0% - 0 of 2 mutants killed; 1 possibly "
-                      "equivalent, 0 invalid")
+    assert out[0] == ("race: mutation score 0% - 0 of 2 mutants killed (0 not reached by "
+                      "verify); 1 possibly equivalent, 0 invalid")
     assert "  #18 weak.rules:27  rule take  [arithmetic]" in out
     assert "      was: score[p] += x.value" in out and "      now: score[p] -= x.value" in out
     assert re.fullmatch(r"mutation score 0%, below --min-score 50% - race, profile ci, "
@@ -92,6 +92,10 @@ def test_a_logged_run_prints_a_line_per_mutant_and_exits_1_below_min_score(
     (["--only", "7,x"], "argument --only: '7,x' is not a list of mutant ids like 12,407"),
     (["--only", "7,28", "--examples", "1"], "no mutant #28; the spec has 28 (#0 to #27)"),
     (["--only", "99", "--list"], "no mutant #99; the spec has 28 (#0 to #27)"),
+    (["--all-sites", "--n", "3", "--list"], "--all-sites runs one mutant at every site: it "
+                                            "does not go with --n or --only"),
+    (["--held-out", "no/such.json", "--list"], "no/such.json: no such mutation record "
+                                               "(write one with --record)"),
 ])
 def test_usage_errors_exit_2_with_a_clear_message(args: list[str], message: str,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,5 +114,26 @@ def test_a_sample_with_nothing_killed_or_survived_has_no_score() -> None:
     out = Console(width=200, file=io.StringIO())
     print_report(out, only_equivalent)
     assert out.file.getvalue().splitlines()[0] == (
-        "race: no mutation score - none of the 1 mutants run was killed or survived "
-        "(1 possibly equivalent, 0 invalid); run more with a larger --n")
+        "race: no mutation score - none of the 1 mutants run was killed, survived or "
+        "unreached (1 possibly equivalent, 0 invalid); run more with a larger --n")
+
+
+def test_record_then_held_out_leaves_the_recorded_sites_and_seed_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "race.mutated.json"
+    assert main(["mutate", str(WEAK), "--only", "11,20", "--seed", "1", "--examples", "1",
+                 "--playouts", "1", "--record", str(record)]) == 0
+    assert "recorded seed 1 and 2 mutants' sites in" in capsys.readouterr().err
+    assert json.loads(record.read_text())["sites"] == ["rule play: count(deck) > 0",
+                                                       "rule take: count(pile) < 2"]
+    assert main(["mutate", str(WEAK), "--held-out", str(record), "--seed", "1", "--list"]) == 2
+    assert "seed 1 was used while strengthening race" in capsys.readouterr().err
+    assert main(["mutate", str(WEAK), "--held-out", str(record), "--seed", "2", "--all-sites",
+                 "--list"]) == 0
+    out = capsys.readouterr().out.replace(str(WEAK), "weak.rules").splitlines()
+    assert out[0] == ("weak.rules: 28 mutants at 15 sites (8 integer, 4 comparison, "
+                      "1 arithmetic, 7 statement, 2 condition, 3 card, 3 destination), 10 at "
+                      "recorded sites left out; 13 chosen with seed 2")
+    shown = [line.split(": ", 1)[1] for line in out if line.startswith("      was: ")]
+    assert len(shown) == 13 and "count(deck) > 0" not in shown   # the whole `while` is kept
+    assert not [line for line in shown if "count(pile) < 2" in line]

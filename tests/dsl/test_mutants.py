@@ -216,3 +216,50 @@ def test_written_back_expressions_parse_to_themselves(name: str) -> None:
         (decl,) = parse(f"function f() = {text}").decls
         assert isinstance(decl, ast.FunctionDecl)
         assert _shape(decl.body) == _shape(e), text
+
+
+BROADER = '''game s "S" { players 2..3 start play }
+var n = 1
+table t { 2 -> 5, 3 -> 4 }
+function seat(p) = (p + n) % nplayers
+function both(a, b) = a > 0 and b > 0
+rule play {
+  for k in range(1, nplayers) { n += t[nplayers] + sum(k * j for j in range(0, k)) - k }
+  if both(n, 1) { do bonus }
+}
+rule bonus { n = seat(1) }
+scoring(p) { score n }
+'''
+
+
+def test_the_broadened_operators_exactly() -> None:
+    got = [(m.operator, m.original, m.mutated) for m in mutants(parse(BROADER, "s.rules"))]
+    by_op = {op: [(o, n) for k, o, n in got if k == op] for op in OPERATORS}
+    # a key copied from the row before: 3 players lose their row
+    assert by_op["table"] == [("3 -> 4", "2 -> 4")]
+    # +-1 on bounds and keys not written as numbers (the numbers are the integer operator's)
+    assert by_op["offset"] == [
+        ("range(1, nplayers)", "range(1, nplayers + 1)"),
+        ("range(1, nplayers)", "range(1, nplayers - 1)"),
+        ("t[nplayers]", "t[nplayers + 1]"), ("t[nplayers]", "t[nplayers - 1]"),
+        ("range(0, k)", "range(0, k + 1)"), ("range(0, k)", "range(0, k - 1)")]
+    # the first term of a sum, and a sum's element (the other terms' signs: arithmetic)
+    assert by_op["sign"] == [
+        ("p + n", "-p + n"),
+        ("t[nplayers] + sum(k * j for j in range(0, k)) - k",
+         "-t[nplayers] + sum(k * j for j in range(0, k)) - k"),
+        ("sum(k * j for j in range(0, k))", "sum(-(k * j) for j in range(0, k))")]
+    assert ("t[nplayers] + sum(k * j for j in range(0, k)) - k",
+            "t[nplayers] + sum(k * j for j in range(0, k)) + k") in by_op["arithmetic"]
+    # and/or inside a helper function; a rule call dropped
+    assert by_op["boolean"] == [("a > 0 and b > 0", "a > 0 or b > 0")]
+    assert ("do bonus", "(deleted)") in by_op["statement"]
+
+
+def test_a_copied_table_key_compiles_and_loses_a_row() -> None:
+    spec = parse(BROADER, "s.rules")
+    m = next(m for m in mutants(spec) if m.operator == "table")
+    changed = apply_mutant(spec, m)
+    table = next(d for d in changed.decls if isinstance(d, ast.TableDecl))
+    assert [(e.low, e.high, e.value) for e in table.entries] == [(2, 2, 5), (2, 2, 4)]
+    compile_spec(changed, players=3)  # the checker warns of the overlap; it compiles

@@ -41,10 +41,15 @@ def _by_status(r: MutationReport) -> dict[str, list[int]]:
 def test_the_weak_spec_lets_most_mutants_survive() -> None:
     r = _run(WEAK, 12)
     assert [m.id for m in r.chosen] == [0, 1, 7, 8, 11, 14, 18, 20, 21, 22, 24, 26]
-    assert _by_status(r) == {"survived": [0, 1, 7, 8, 11, 18, 20, 22, 24, 26],
-                             "killed": [14], "equivalent": [21]}
+    assert _by_status(r) == {"survived": [0, 1, 11, 18, 24, 26],
+                             "killed": [7, 8, 14, 20, 22], "equivalent": [21]}
     assert r.runs[14].kills[0].check == "termination"   # `do take(p)` deleted: no end
-    assert r.rate == pytest.approx(1 / 11)
+    # the ci profile requires every invariant reached: a mutant that leaves one the spec's
+    # games evaluated never evaluated fails verify --profile ci, so it is killed
+    assert r.require_reached and r.runs[7].status == "lived"
+    assert [(k.config, k.check) for k in r.kills(r.chosen[2])] == [
+        ("2p", "chance"), ("2p", "hidden information")]
+    assert r.rate == pytest.approx(5 / 11)
     # a survivor says what it changed: no card is ever drawn once the loop is gone
     (loop,) = [m for m in r.chosen if m.id == 7]
     assert (loop.operator, loop.where, loop.span.line) == ("statement", "rule play", 19)
@@ -75,8 +80,10 @@ def test_the_strong_spec_kills_the_same_mutants() -> None:
 def test_every_mutant_weak_and_strong() -> None:
     weak, strong = _run(WEAK, None), _run(STRONG, None)
     assert len(weak.chosen) == len(strong.chosen) == 28
-    assert weak.counts() == {"survived": 18, "killed": 5, "equivalent": 5}
-    assert _by_status(weak)["killed"] == [6, 9, 12, 13, 14]
+    assert weak.counts() == {"survived": 13, "killed": 10, "equivalent": 5}
+    # 7, 8, 10, 20 and 22 leave an invariant the spec's games evaluated never evaluated:
+    # verify --profile ci (which requires every invariant reached) fails on them
+    assert _by_status(weak)["killed"] == [6, 7, 8, 9, 10, 12, 13, 14, 20, 22]
     assert _by_status(weak)["equivalent"] == [19, 21, 23, 25, 27]
     assert strong.counts() == {"killed": 28}
 
@@ -184,15 +191,18 @@ def test_a_job_is_a_unit_of_work_named_by_its_mutant() -> None:
 def test_the_json_names_its_format_and_matches_its_schema() -> None:
     doc = _run(WEAK, 12).to_json()
     schemas.validate(doc)
-    assert doc["format"] == "rulewright-mutate/1"
-    assert doc["score"] == {"killed": 1, "survived": 10, "equivalent": 1, "invalid": 0,
-                            "rate": 0.0909}
+    assert doc["format"] == "rulewright-mutate/2"
+    assert doc["score"] == {"killed": 5, "survived": 6, "unreached": 0, "equivalent": 1,
+                            "invalid": 0, "rate": 0.4545}
+    assert (doc["mode"], doc["held_out"], doc["by_coverage"], doc["sites"]) == (
+        "sample", None, True, 15)
     assert doc["generated"]["total"] == 28
     assert doc["generated"]["by_operator"]["statement"] == 7
     first = doc["mutants"][0]
     assert (first["id"], first["file"], first["line"], first["in"], first["original"],
             first["mutated"], first["status"]) == (0, WEAK, 10, "card c", "(1)", "(2)",
                                                    "survived")
+    assert (first["site"], first["configurations"]) == ("card c: (1)", ["2p"])
 
 
 def test_changes_name_gaps_whose_share_moved_and_statuses() -> None:
@@ -211,3 +221,63 @@ def test_changes_name_gaps_whose_share_moved_and_statuses() -> None:
         '2p: gap "often" (line 30) no longer reached (was 9 of 20 games)',
         '2p: gap "new" (line 40) newly reached in 8 of 20 games',
         "2p: spec:x held -> not reached"]   # 1 -> 2 of 20 games: noise, not shown
+
+
+COVER = str(Path(__file__).parent.parent / "specs" / "coverage.rules")
+
+
+def test_a_mutant_is_verified_only_where_its_coverage_point_ran() -> None:
+    # coverage.rules: `elif r > 10` never runs (a d4), `do three_only` runs at 3 players,
+    # `do extra_rule` with the variant; a counter's initial value runs everywhere
+    r = mutate(COVER, only=[0, 21, 34, 37, 77, 81], seed=3, examples=5, playouts=2)
+    where = {i: (r.status(m), r.runs[i].configs) for i, m in
+             zip((0, 21, 34, 37, 77, 81), r.chosen)}
+    assert where == {
+        0: ("survived", ("2p", "2p v:extra", "3p", "3p v:extra")),
+        21: ("unreached", ()),                        # `total += 100` deleted
+        34: ("survived", ("3p", "3p v:extra")),       # `do three_only` deleted
+        37: ("survived", ("2p v:extra", "3p v:extra")),
+        77: ("survived", ("3p", "3p v:extra")),       # inside rule three_only
+        81: ("survived", ("2p v:extra", "3p v:extra"))}
+    assert r.counts()["unreached"] == 1
+    assert r.rate == 0.0   # an unreached mutant is not killed: 0 of 6
+    doc = r.to_json()
+    schemas.validate(doc)
+    assert doc["mutants"][1]["status"] == "unreached"
+    assert doc["mutants"][1]["configurations"] == []
+
+
+def test_everywhere_gives_the_same_verdicts_but_none_unreached() -> None:
+    r = mutate(COVER, only=[21, 34], seed=3, examples=5, playouts=2, by_coverage=False)
+    assert [(r.status(m), r.runs[m.id].configs) for m in r.chosen] == [
+        ("equivalent", ("2p", "2p v:extra", "3p", "3p v:extra")),
+        ("survived", ("2p", "2p v:extra", "3p", "3p v:extra"))]
+    assert r.to_json()["by_coverage"] is False
+
+
+def test_worked_examples_run_under_every_errata_setting_however_few_configurations() -> None:
+    clean = str(Path(__file__).parent / "specs" / "clean.rules")
+    # verified in no configuration: the erratum's worked example still kills a change of
+    # the erratum's rule (`transfer 1 from bank to chips[p]` deleted)
+    run = run_mutant(clean, 52, "ci", 1, [2], 1, 1, only_configs=())
+    assert (run.status, run.configs) == ("killed", ())
+    assert [(k.config, k.check) for k in run.kills] == [("", "example keep_pays +chips_first")]
+    # `count(hand[p]) <= 3` to `< 3`: no example notices; nothing verified it
+    assert run_mutant(clean, 34, "ci", 1, [2], 1, 1, only_configs=()).status == "unreached"
+
+
+def test_a_mutant_an_example_kills_compiles_only_the_examples_configurations(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[int | None, tuple[str, ...], tuple[str, ...]]] = []
+    real = mutation.load_parsed
+
+    def counting(parsed: Any, players: int | None = None, variants: Sequence[str] = (),
+                 errata: Sequence[str] = (), *, source: str = "") -> Game:
+        calls.append((players, tuple(variants), tuple(errata)))
+        return real(parsed, players, variants, errata, source=source)
+    monkeypatch.setattr(mutation, "load_parsed", counting)
+    clean = str(Path(__file__).parent / "specs" / "clean.rules")
+    run = run_mutant(clean, 52, "ci", 1, [2], 1, 1)
+    assert run.kills[0].check == "example keep_pays +chips_first"
+    # of the four 2-player configurations, the two the examples run in (not v:short's)
+    assert calls == [(2, (), ()), (2, (), ("chips_first",))]

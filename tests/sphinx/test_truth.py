@@ -61,6 +61,11 @@ def test_mutation_scores_are_read_by_spec(tmp_path: Path) -> None:
     assert scores == {"braff": MutationScore(31, 9, "ci", 3, "abc")}
     assert scores["braff"].text == "31 of 40 mutants caught (78%)"
     assert MutationScore(0, 0).text == "no mutant was scored"
+    # rulewright-mutate/2: unreached mutants (coverage holes) count as not caught
+    a.write_text(json.dumps({"format": "rulewright-mutate/2", "spec": "braff",
+                             "score": {"killed": 31, "survived": 6, "unreached": 3}}),
+                 encoding="utf-8")
+    assert read_mutate_json([a])["braff"].text == "31 of 40 mutants caught (78%)"
 
 
 def test_gaps_include_scoring_then_gap_and_rulings() -> None:

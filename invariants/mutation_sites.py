@@ -1,0 +1,163 @@
+"""Where a mutant is: its *site*, the coverage point that runs it, and the record of the sites
+and seeds used while a spec's checks were strengthened.
+
+A mutation score measured on the mutants the checks were tuned against is a training score.
+``rulewright mutate --record FILE`` keeps, per spec, the seeds and the sites of the mutants
+a run used; ``--held-out FILE`` then refuses those seeds and draws only mutants at other
+sites, so a score can be quoted on mutants nobody strengthened the spec against.
+
+A **site** is the place a mutant changes, named by its declaration and the text shown for it
+(``rule take: count(pile) < 2``; the n-th repeat of the same text in one declaration gets
+`` #n``): every mutant of one place shares it (``<`` to ``<=`` and to ``>=``, a number
+``+ 1`` and ``- 1``), and the name survives edits elsewhere in the spec (new examples,
+invariants or rules move line numbers, not sites).
+
+The **coverage point** of a mutant is the innermost point of rule coverage
+(:mod:`rulewright.engines.coverage`) whose code holds the change: the arm of an ``if``, an
+``option``, the rule, or the scoring block. A verify game that never runs that point plays
+the mutant exactly as the original (same draws, same choices, same checks), so a mutant is
+verified only in the configurations whose baseline games ran its point. Changes to functions,
+counters' initial values, tables and card data have no point: they run everywhere.
+
+The record file (``"format": "rulewright-mutate-record/1"``)::
+
+    {"format": "rulewright-mutate-record/1", "spec": "braff",
+     "seeds": [1, 7], "sites": ["rule take: count(pile) < 2", ...]}
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any, Sequence
+
+from attrs import frozen
+
+from rulewright.dsl import ast
+from rulewright.dsl.mutants import Mutant, Path_
+from rulewright.errors import UsageError
+
+RECORD_FORMAT = "rulewright-mutate-record/1"
+
+#: A coverage point's identity in every configuration: (kind, rule, line, column).
+PointKey = tuple[str, str, int, int]
+
+
+def site_names(all_mutants: Sequence[Mutant]) -> list[str]:
+    """Each mutant's site (aligned with ``all_mutants``, which is in source order)."""
+    places: dict[tuple[str, str, int, int], str] = {}
+    repeats: Counter[tuple[str, str]] = Counter()
+    out = []
+    for m in all_mutants:
+        place = (m.where, m.span.path, m.span.line, m.span.column)
+        if place not in places:
+            repeats[m.where, m.original] += 1
+            k = repeats[m.where, m.original]
+            places[place] = f"{m.where}: {m.original}" + (f" #{k}" if k > 1 else "")
+        out.append(places[place])
+    return out
+
+
+def cover_point(spec: ast.Spec, path: Path_) -> PointKey | None:
+    """The innermost coverage point holding the node at ``path`` (see the module docstring),
+    or None when the change is outside rules and scoring (it runs everywhere)."""
+    node: Any = spec
+    point: PointKey | None = None
+    rule = ""
+    for i, step in enumerate(path):
+        if isinstance(node, ast.RuleDecl):
+            rule = node.name
+            point = ("rule", rule, node.span.line, node.span.column)
+        elif isinstance(node, ast.ScoringDecl):
+            point = ("scoring", "scoring", node.span.line, node.span.column)
+        elif isinstance(node, ast.If) and step == "branches" and i + 2 < len(path) \
+                and path[i + 2] == 1:
+            k = path[i + 1]
+            assert isinstance(k, int)
+            at = node.span if k == 0 else node.branches[k][0].span
+            point = ("if" if k == 0 else "elif", rule, at.line, at.column)
+        elif isinstance(node, ast.ChooseOption) and step == "options" and i + 2 < len(path) \
+                and path[i + 2] == "body":
+            k = path[i + 1]
+            assert isinstance(k, int)
+            o = node.options[k]
+            point = ("option", rule, o.span.line, o.span.column)
+        node = node[step] if isinstance(step, int) else getattr(node, step)
+    return point
+
+
+@frozen
+class Record:
+    """The seeds and sites used while a spec's checks were strengthened.
+
+    Attributes:
+        spec: the spec's id (its game header). seeds, sites: sorted, without repeats.
+    """
+
+    spec: str
+    seeds: tuple[int, ...] = ()
+    sites: tuple[str, ...] = ()
+
+    def with_run(self, seed: int, sites: Sequence[str]) -> Record:
+        """This record with one more run's seed and sites."""
+        return Record(self.spec, tuple(sorted({*self.seeds, seed})),
+                      tuple(sorted({*self.sites, *sites})))
+
+    def to_json(self) -> dict[str, Any]:
+        """The file's document (module docstring)."""
+        return {"format": RECORD_FORMAT, "spec": self.spec, "seeds": list(self.seeds),
+                "sites": list(self.sites)}
+
+
+def load_record(path: Path, spec_id: str, *, missing_ok: bool) -> Record:
+    """The record at ``path`` for spec ``spec_id`` (an empty one when the file does not
+    exist and ``missing_ok``).
+
+    Raises:
+        UsageError: unreadable, not a record, or another spec's record.
+    """
+    if not path.exists():
+        if missing_ok:
+            return Record(spec_id)
+        raise UsageError(f"{path}: no such mutation record (write one with --record)")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise UsageError(f"{path}: not a mutation record: {err}") from None
+    if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT:
+        raise UsageError(f"{path}: not a mutation record (its \"format\" must be "
+                         f"\"{RECORD_FORMAT}\")")
+    seeds, sites = doc.get("seeds"), doc.get("sites")
+    if not (isinstance(seeds, list) and all(isinstance(s, int) and not isinstance(s, bool)
+                                            for s in seeds)
+            and isinstance(sites, list) and all(isinstance(s, str) for s in sites)):
+        raise UsageError(f"{path}: \"seeds\" must be a list of integers and \"sites\" a list "
+                         "of strings")
+    if doc.get("spec") != spec_id:
+        raise UsageError(f"{path}: a record of spec {doc.get('spec')!r}, not {spec_id!r}")
+    return Record(spec_id, tuple(sorted(set(seeds))), tuple(sorted(set(sites))))
+
+
+def save_record(path: Path, record: Record) -> None:
+    """Write ``record`` to ``path`` (one site a line, to keep diffs of a committed file small)."""
+    doc = record.to_json()
+    head = json.dumps({k: v for k, v in doc.items() if k != "sites"}, ensure_ascii=False)
+    lines = ",\n".join(f"  {json.dumps(s, ensure_ascii=False)}" for s in record.sites)
+    text = head[:-1] + (', "sites": [\n' + lines + "\n]}\n" if lines else ', "sites": []}\n')
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def one_per_site(all_mutants: Sequence[Mutant], sites: Sequence[str], seed: int) -> list[Mutant]:
+    """One mutant per site, chosen among the site's mutants reproducibly from ``seed``, by id."""
+    groups: dict[str, list[Mutant]] = {}
+    for m, s in zip(all_mutants, sites):
+        groups.setdefault(s, []).append(m)
+    return sorted((random.Random(f"{seed}:{s}").choice(g) for s, g in groups.items()),
+                  key=lambda m: m.id)
+
+
+__all__ = ["PointKey", "RECORD_FORMAT", "Record", "cover_point", "load_record",
+           "one_per_site", "save_record", "site_names"]
