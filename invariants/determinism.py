@@ -10,9 +10,10 @@ round trip unchanged (the tests also replay violation traces with
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rulewright.engines.trace import record_step, scores_or_reason, trace_json
+from rulewright.errors import UsageError
 from rulewright.invariants.base import Context, Invariant
 
 if TYPE_CHECKING:
@@ -20,15 +21,40 @@ if TYPE_CHECKING:
     from rulewright.engines.state import State
 
 
+#: ``Context.memo`` key of the clones :func:`clone_equal` made of the game's states so far,
+#: which :func:`replays` compares against: a chain of (clones in it, the last clone, the
+#: chain before it), the clone of the state after ``n`` actions the ``n + 1``-th; a chain
+#: rather than a list, as memo values are never changed in place (a model checker hands a
+#: state's memo on to each of its children).
+CLONES = "determinism: clones"
+
+#: A link of the :data:`CLONES` chain.
+Chain = tuple[int, "State", Any]
+
+
+def same_value(a: State, b: State) -> bool:
+    """Whether two states hold equal parts: then their keys are equal (``State.key`` is made
+    of these parts), found without building either key (a key sorts every set zone, and costs
+    several engine steps in a spec with many zones). Stricter than equal keys only in the
+    order of a set zone's list: callers compare keys when this says no."""
+    return (a.zones == b.zones and a.counters == b.counters and a.stack == b.stack
+            and a.turns == b.turns and a.known == b.known and a.out == b.out
+            and a.mids == b.mids and a.bottoms == b.bottoms and a.finding == b.finding)
+
+
 def clone_equal(ctx: Context, state: State) -> str | None:
-    """A clone has the state's configuration, history and key (the key recorded after the
-    step when there is one: equal keys mean equal states and equal hashes)."""
+    """A clone has the state's configuration, history and key (equal keys mean equal states
+    and equal hashes). The clone is kept in ``ctx.memo`` for :func:`replays` when the game's
+    states are checked in order (each after the one before it)."""
     copy = state.clone()
-    want = ctx.keys[-1] if len(ctx.keys) == len(state.history) + 1 else state.key()
-    if copy.game.config != state.game.config or copy.key() != want:
+    if copy.game.config != state.game.config \
+            or not same_value(copy, state) and copy.key() != state.key():
         return "a clone of the state differs from the state"
     if copy.history != state.history:
         return "a clone has another history"
+    chain: Chain | None = ctx.memo.get(CLONES)
+    if (chain[0] if chain else 0) == len(state.history):
+        ctx.memo[CLONES] = (len(state.history) + 1, copy, chain)
     return None
 
 
@@ -37,25 +63,50 @@ def replays(ctx: Context, state: State) -> str | None:
     resulting trace document survives a JSON round trip unchanged.
 
     (One replay without copies, rather than :func:`~rulewright.engines.trace.replay`, which
-    clones every state: this runs at the end of every game.)
+    clones every state: this runs at the end of every game.) A replayed state is compared
+    with the clone :func:`clone_equal` made of the game's state after as many actions (kept
+    in ``ctx.memo``, checked equal to that state then) by :func:`same_value`, and only where
+    that says no, or there is no such clone, by its key against ``ctx.keys``: the same
+    verdict, without a key per step where the replay agrees.
     """
     game = ctx.game
     fresh = game.new_initial_state(state.seed)
+    keys = ctx.keys
+    clones = _clones(ctx, state)
     steps = []
     for n, action in enumerate(state.history):
-        if n < len(ctx.keys) and fresh.key() != ctx.keys[n]:
+        if n < len(keys) and not (clones and same_value(fresh, clones[n])) \
+                and fresh.key() != keys[n]:
             return f"replaying the history gives another state before step {n + 1}"
-        legal = fresh.legal_actions() or [o for o, _ in fresh.chance_outcomes()]
-        if action not in legal:
+        try:
+            # the action's label, which the trace records, is found only for an action
+            # legal here (a decision's option or a chance outcome)
+            steps.append(record_step(fresh, action))
+        except UsageError:
             return f"replaying the history: step {n + 1}'s action {action} is not legal"
-        steps.append(record_step(fresh, action))
         fresh.apply_action(action)
-    if fresh.key() != state.key() or scores_or_reason(fresh) != scores_or_reason(state):
+    if not same_value(fresh, state) and fresh.key() != state.key() \
+            or scores_or_reason(fresh) != scores_or_reason(state):
         return "replaying the whole history gives another final state"
     doc = trace_json(game, fresh, steps)
     if json.loads(json.dumps(doc)) != doc:
         return "the game's trace changes when written to JSON and read back"
     return None
+
+
+def _clones(ctx: Context, state: State) -> list[State]:
+    """The clones of the :data:`CLONES` chain, the initial state's first, when it holds one of
+    each of ``state``'s game's states (else [], and the replay compares keys alone)."""
+    chain: Chain | None = ctx.memo.get(CLONES)
+    if chain is None or chain[0] != len(state.history) + 1 \
+            or chain[1].history != state.history or chain[1].seed != state.seed:
+        return []
+    clones = []
+    while chain is not None:
+        clones.append(chain[1])
+        chain = chain[2]
+    clones.reverse()
+    return clones
 
 
 CLONE = Invariant("determinism", "clone, key and hash agree; replaying the history and the trace "
