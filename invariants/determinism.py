@@ -10,7 +10,7 @@ round trip unchanged (the tests also replay violation traces with
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rulewright.engines.trace import record_step, scores_or_reason, trace_json
 from rulewright.errors import UsageError
@@ -19,17 +19,6 @@ from rulewright.invariants.base import Context, Invariant
 if TYPE_CHECKING:
     from rulewright.engines.explore import Replayed
     from rulewright.engines.state import State
-
-
-#: ``Context.memo`` key of the clones :func:`clone_equal` made of the game's states so far,
-#: which :func:`replays` compares against: a chain of (clones in it, the last clone, the
-#: chain before it), the clone of the state after ``n`` actions the ``n + 1``-th; a chain
-#: rather than a list, as memo values are never changed in place (a model checker hands a
-#: state's memo on to each of its children).
-CLONES = "determinism: clones"
-
-#: A link of the :data:`CLONES` chain.
-Chain = tuple[int, "State", Any]
 
 
 def same_value(a: State, b: State) -> bool:
@@ -44,17 +33,14 @@ def same_value(a: State, b: State) -> bool:
 
 def clone_equal(ctx: Context, state: State) -> str | None:
     """A clone has the state's configuration, history and key (equal keys mean equal states
-    and equal hashes). The clone is kept in ``ctx.memo`` for :func:`replays` when the game's
-    states are checked in order (each after the one before it)."""
+    and equal hashes): its parts are compared with the state's (:func:`same_value`), its key
+    only where they differ."""
     copy = state.clone()
     if copy.game.config != state.game.config \
             or not same_value(copy, state) and copy.key() != state.key():
         return "a clone of the state differs from the state"
     if copy.history != state.history:
         return "a clone has another history"
-    chain: Chain | None = ctx.memo.get(CLONES)
-    if (chain[0] if chain else 0) == len(state.history):
-        ctx.memo[CLONES] = (len(state.history) + 1, copy, chain)
     return None
 
 
@@ -63,20 +49,14 @@ def replays(ctx: Context, state: State) -> str | None:
     resulting trace document survives a JSON round trip unchanged.
 
     (One replay without copies, rather than :func:`~rulewright.engines.trace.replay`, which
-    clones every state: this runs at the end of every game.) A replayed state is compared
-    with the clone :func:`clone_equal` made of the game's state after as many actions (kept
-    in ``ctx.memo``, checked equal to that state then) by :func:`same_value`, and only where
-    that says no, or there is no such clone, by its key against ``ctx.keys``: the same
-    verdict, without a key per step where the replay agrees.
+    clones every state: this runs at the end of every game.)
     """
     game = ctx.game
     fresh = game.new_initial_state(state.seed)
     keys = ctx.keys
-    clones = _clones(ctx, state)
     steps = []
     for n, action in enumerate(state.history):
-        if n < len(keys) and not (clones and same_value(fresh, clones[n])) \
-                and fresh.key() != keys[n]:
+        if n < len(keys) and fresh.key() != keys[n]:
             return f"replaying the history gives another state before step {n + 1}"
         try:
             # the action's label, which the trace records, is found only for an action
@@ -92,21 +72,6 @@ def replays(ctx: Context, state: State) -> str | None:
     if json.loads(json.dumps(doc)) != doc:
         return "the game's trace changes when written to JSON and read back"
     return None
-
-
-def _clones(ctx: Context, state: State) -> list[State]:
-    """The clones of the :data:`CLONES` chain, the initial state's first, when it holds one of
-    each of ``state``'s game's states (else [], and the replay compares keys alone)."""
-    chain: Chain | None = ctx.memo.get(CLONES)
-    if chain is None or chain[0] != len(state.history) + 1 \
-            or chain[1].history != state.history or chain[1].seed != state.seed:
-        return []
-    clones = []
-    while chain is not None:
-        clones.append(chain[1])
-        chain = chain[2]
-    clones.reverse()
-    return clones
 
 
 CLONE = Invariant("determinism", "clone, key and hash agree; replaying the history and the trace "
