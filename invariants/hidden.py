@@ -188,8 +188,11 @@ def _rearrange(state: State, player: int,
     first: dict[str, tuple[int, int] | None] = {}
     parts = (state.zones, state.mids, state.bottoms)
     for which, z in tables.unseen[player]:
+        held = parts[which][z]
+        if not held:
+            continue  # most places are empty (a deck's bottom, an empty hand)
         place = (which, z)
-        for i, c in enumerate(parts[which][z]):
+        for i, c in enumerate(held):
             if c not in pinned:
                 kind = kind_of[c]
                 slots[kind].append((which, z, i, c))
@@ -434,6 +437,13 @@ def has_secrets(game: Any) -> bool:
         or any(c.visibility != "public" for c in m.counters)
 
 
+def option_labels(state: State) -> list[str]:
+    """The labels of ``state``'s legal actions, sorted: ``[a.label for a in
+    state.legal_action_labels()]`` sorted, without making an ``Action`` per option (this runs
+    at every decision, and again on each alternative the check plays)."""
+    return sorted([label for _, label in zip(state.legal_actions(), state.labels())])
+
+
 def _seen(state: State, player: int) -> dict[str, Any]:
     """``state.observation(player)`` without the options (the thing compared)."""
     obs = state.observation(player)
@@ -465,7 +475,7 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         alt.apply_action(action)
         if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
             return None
-        other = sorted(a.label for a in alt.legal_action_labels())
+        other = option_labels(alt)
         if other == real:
             return None
         if not seen:
@@ -519,7 +529,7 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     player = state.current_player()
     if player < 0:
         return None
-    real = sorted(a.label for a in state.legal_action_labels())
+    real = option_labels(state)
     copies: list[State] = []  # derive_locals's copy of ``state``, shared
     for _ in range(TRIES):
         # a rearrangement keeps what the mover sees: it moves components only among the
@@ -567,7 +577,7 @@ def hidden_step(ctx: Context, state: State) -> str | None:
         leak = simultaneous_leak(ctx, state, player)
         if leak is not None:
             return leak
-    return replayed_leak(ctx, state, player, sorted(a.label for a in state.legal_action_labels()))
+    return replayed_leak(ctx, state, player, option_labels(state))
 
 
 def simultaneous_leak(ctx: Context, state: State, player: int) -> str | None:
