@@ -38,6 +38,7 @@ acted on several steps earlier is reached only through what it left in the state
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from itertools import compress
 from operator import itemgetter
@@ -188,8 +189,11 @@ def _rearrange(state: State, player: int,
     first: dict[str, tuple[int, int] | None] = {}
     parts = (state.zones, state.mids, state.bottoms)
     for which, z in tables.unseen[player]:
+        held = parts[which][z]
+        if not held:
+            continue  # most places are empty (a deck's bottom, an empty hand)
         place = (which, z)
-        for i, c in enumerate(parts[which][z]):
+        for i, c in enumerate(held):
             if c not in pinned:
                 kind = kind_of[c]
                 slots[kind].append((which, z, i, c))
@@ -207,7 +211,7 @@ def _rearrange(state: State, player: int,
     for positions in mixed:
         cards = [p[3] for p in positions]
         shuffled = cards[:]
-        rng.shuffle(shuffled)
+        shuffle(shuffled, rng)
         comps.update(cards)
         for (which, z, i, old), new in zip(positions, shuffled):
             alt_parts[which][z][i] = new
@@ -222,6 +226,46 @@ def _rearrange(state: State, player: int,
         if alt.mids[z] != state.mids[z]:
             zones.add(z)
     return alt, moves, Changes(False, zones=frozenset(zones), loc=frozenset(comps))
+
+
+def _shuffle(x: list[Any], rng: random.Random) -> None:
+    """``rng.shuffle(x)`` with the same draws, without a method call per element: a
+    rearrangement shuffles every unseen component at every decision, twice (the state and
+    the one before it). Used only where :data:`_FAST_SHUFFLE` says it draws as ``rng.shuffle``."""
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(x))):
+        n = i + 1  # j = rng._randbelow(n), as random.Random draws it
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _same_draws() -> bool:
+    """Whether :func:`_shuffle` shuffles as ``random.Random.shuffle`` does here (the same
+    orders from the same seeds, leaving the generator in the same state)."""
+    for seed in range(20):
+        a, b = random.Random(seed), random.Random(seed)
+        x, y = list(range(seed * 7)), list(range(seed * 7))
+        a.shuffle(x)
+        _shuffle(y, b)
+        if x != y or a.getstate() != b.getstate():
+            return False
+    return True
+
+
+#: Whether :func:`_shuffle` draws as ``random.Random.shuffle`` on this Python.
+_FAST_SHUFFLE = _same_draws()
+
+
+def shuffle(x: list[Any], rng: Any) -> None:
+    """Shuffle ``x`` in place with ``rng`` exactly as ``rng.shuffle(x)`` would (the pinned
+    tests of the check depend on its draws), quicker for a ``random.Random``."""
+    if type(rng) is random.Random and _FAST_SHUFFLE:
+        _shuffle(x, rng)
+    else:
+        rng.shuffle(x)
 
 
 def rearranged(state: State, player: int, rng: Any) -> tuple[State, list[str]] | None:
@@ -434,6 +478,13 @@ def has_secrets(game: Any) -> bool:
         or any(c.visibility != "public" for c in m.counters)
 
 
+def option_labels(state: State) -> list[str]:
+    """The labels of ``state``'s legal actions, sorted: ``[a.label for a in
+    state.legal_action_labels()]`` sorted, without making an ``Action`` per option (this runs
+    at every decision, and again on each alternative the check plays)."""
+    return sorted([label for _, label in zip(state.legal_actions(), state.labels())])
+
+
 def _seen(state: State, player: int) -> dict[str, Any]:
     """``state.observation(player)`` without the options (the thing compared)."""
     obs = state.observation(player)
@@ -465,7 +516,7 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         alt.apply_action(action)
         if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
             return None
-        other = sorted(a.label for a in alt.legal_action_labels())
+        other = option_labels(alt)
         if other == real:
             return None
         if not seen:
@@ -519,7 +570,7 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     player = state.current_player()
     if player < 0:
         return None
-    real = sorted(a.label for a in state.legal_action_labels())
+    real = option_labels(state)
     copies: list[State] = []  # derive_locals's copy of ``state``, shared
     for _ in range(TRIES):
         # a rearrangement keeps what the mover sees: it moves components only among the
@@ -567,7 +618,7 @@ def hidden_step(ctx: Context, state: State) -> str | None:
         leak = simultaneous_leak(ctx, state, player)
         if leak is not None:
             return leak
-    return replayed_leak(ctx, state, player, sorted(a.label for a in state.legal_action_labels()))
+    return replayed_leak(ctx, state, player, option_labels(state))
 
 
 def simultaneous_leak(ctx: Context, state: State, player: int) -> str | None:
