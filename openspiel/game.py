@@ -4,7 +4,8 @@ The state is the engine's :class:`~rulewright.engines.state.State` (paused at on
 nodes too, as OpenSpiel's games are: :meth:`Game.with_forced_nodes`); this module only
 renumbers actions (:mod:`rulewright.openspiel.facts`) and converts types. Information-state
 and observation strings are the engine's (:meth:`State.information_state_string`,
-:meth:`State.observation_string`); there are no tensors yet. States clone and pickle as the
+:meth:`State.observation_string`); tensors are laid out by
+:mod:`rulewright.openspiel.tensors`. States clone and pickle as the
 engine's do, by (configuration, seed, history).
 
 With ``simultaneous=True`` the game is a simultaneous-move game (``Dynamics.SIMULTANEOUS``):
@@ -32,6 +33,8 @@ from rulewright.engines.state import State
 from rulewright.errors import UsageError
 from rulewright.openspiel.facts import Facts, facts, node_bound
 from rulewright.openspiel.serialize import read_state, write_state
+from rulewright.openspiel.tensors import Layout, information_state_tensor, \
+    observation_tensor, public_observation_string
 
 #: OpenSpiel's short name of a bundled spec: ``rulewright_`` + its name.
 PREFIX = "rulewright_"
@@ -51,7 +54,8 @@ def _names(value: Any, what: str) -> tuple[str, ...]:
     return tuple(n for n in value.split(JOIN) if n)
 
 
-def _game_type(engine: Game, f: Facts, simultaneous: bool = False) -> Any:
+def _game_type(engine: Game, f: Facts, simultaneous: bool = False,
+               information_tensor: bool = True) -> Any:
     header = engine.machine.game
     T = pyspiel.GameType
     utility = T.Utility.GENERAL_SUM if f.utility_sum is None else \
@@ -67,8 +71,9 @@ def _game_type(engine: Game, f: Facts, simultaneous: bool = False) -> Any:
              else T.Information.IMPERFECT_INFORMATION,
              utility=utility, reward_model=T.RewardModel.TERMINAL,
              max_num_players=header.players[1], min_num_players=header.players[0],
-             provides_information_state_string=True, provides_information_state_tensor=False,
-             provides_observation_string=True, provides_observation_tensor=False,
+             provides_information_state_string=True,
+             provides_information_state_tensor=information_tensor,
+             provides_observation_string=True, provides_observation_tensor=True,
              parameter_specification={**spec, "players": header.players[0], "variants": "",
                                       "errata": "", "simultaneous": False})
 
@@ -127,6 +132,7 @@ class RulewrightGame(pyspiel.Game):
         # information state pays nothing for it (it cost ~85% of a step when eager)
         self._initial = self.engine.new_initial_state()
         f = self.facts
+        self.layout = _layout(self._initial, f)
         info = pyspiel.GameInfo(
             num_distinct_actions=f.actions.size, max_chance_outcomes=f.outcomes.size,
             num_players=engine.num_players, min_utility=f.min_utility,
@@ -140,7 +146,8 @@ class RulewrightGame(pyspiel.Game):
             params["fingerprint"] = m.fingerprint
         if simultaneous:  # named only when set: a sequential game's name is as it was
             params["simultaneous"] = True
-        super().__init__(_game_type(engine, f, simultaneous), info, params)
+        super().__init__(_game_type(engine, f, simultaneous,
+                                    self.layout.information_size > 0), info, params)
 
     def new_initial_state(self) -> RulewrightState:
         """The state after setup, at the first decision or chance node."""
@@ -161,8 +168,9 @@ class RulewrightGame(pyspiel.Game):
         return (game_from_string, (str(self),))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        """The observer OpenSpiel asks for information-state and observation strings."""
-        return Observer(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+        """The observer OpenSpiel asks for information-state and observation strings and
+        tensors (:mod:`rulewright.openspiel.tensors`)."""
+        return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
                         params)
 
 
@@ -326,39 +334,71 @@ def _state_from_string(game: RulewrightGame, text: str) -> RulewrightState:
 
 
 class Observer:
-    """OpenSpiel's Python observer interface over the engine's strings (no tensor).
+    """OpenSpiel's Python observer interface: strings from the engine, tensors laid out by
+    :mod:`rulewright.openspiel.tensors`.
 
     Perfect recall (``IIGObservationType(perfect_recall=True)``, what
-    ``information_state_string`` uses) gives :meth:`State.information_state_string`; else
-    :meth:`State.observation_string`.
+    ``information_state_string`` and ``information_state_tensor`` use) gives
+    :meth:`State.information_state_string` and the information-state tensor; else the
+    player's observation. ``private_info=PrivateInfoType.NONE`` (without perfect recall)
+    gives the public observation: what every player sees.
+
+    Attributes:
+        tensor: the last tensor set (:meth:`set_from`), a float32 array.
+        dict: its one view, ``{"observation": tensor}`` or ``{"info_state": tensor}``.
 
     Raises:
-        ValueError: parameters, or an observation type other than a player's own view
-            (public-only or all-private views are not defined by specs).
+        ValueError: parameters; all players' private information; a public view with
+            perfect recall; perfect recall for a spec without an information-state tensor.
     """
 
-    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, game: RulewrightGame, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
-        if not iig_obs_type.public_info or \
-                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            raise ValueError("rulewright observations are one player's view: public_info=True, "
-                             "private_info=SINGLE_PLAYER")
+        private = iig_obs_type.private_info
+        if not iig_obs_type.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("rulewright observations are one player's view "
+                             "(private_info=SINGLE_PLAYER) or the public one "
+                             "(private_info=NONE), with public_info=True")
+        self.public = private == pyspiel.PrivateInfoType.NONE
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
+        if self.public and self.perfect_recall:
+            raise ValueError("a public observation has no perfect-recall form "
+                             "(perfect_recall=False)")
+        self.game = game
+        layout = game.layout
+        size = layout.information_size if self.perfect_recall else layout.observation_size
+        if self.perfect_recall and not size:
+            raise ValueError(f"{game} has no information-state tensor (its history would "
+                             "take more floats than rulewright.openspiel.tensors."
+                             "MAX_INFORMATION_TENSOR); use the observation tensor")
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {"info_state" if self.perfect_recall else "observation":
+                                     self.tensor}
 
     def set_from(self, state: RulewrightState, player: int) -> None:
-        """No tensor to fill."""
+        """Fill :attr:`tensor` with ``player``'s view of ``state``."""
+        engine = state.state
+        engine._check_player(player)
+        if self.perfect_recall:
+            information_state_tensor(self.game.layout, self.game.facts, engine, player,
+                                     out=self.tensor)
+        else:
+            observation_tensor(self.game.layout, self.game.facts, engine, player,
+                               public=self.public, out=self.tensor)
 
     def string_from(self, state: RulewrightState, player: int) -> str:
-        """``player``'s information-state or observation string of ``state``.
+        """``player``'s information-state or observation string of ``state`` (the public
+        observation's for a public observer, the same for every player).
 
         The first string asked of a state starts its information tracking (one replay of
         its history); from then on the state and its clones keep it step by step, so a
         solver that reads the strings of every node pays one replay per tree, not per node.
         """
         engine = state.state
+        if self.public:
+            engine._check_player(player)
+            return public_observation_string(engine)
         if engine.recall is None:
             engine.track_information()
         if self.perfect_recall:
@@ -403,6 +443,11 @@ def _facts(engine: Game) -> Facts:
     if known is None:
         known = _FACTS[key] = facts(engine)
     return known
+
+
+def _layout(initial: State, f: Facts) -> Layout:
+    """The tensor :class:`Layout` of ``initial``'s configuration (``f`` its facts)."""
+    return Layout.of(initial, f)
 
 
 def file_path(source: str) -> str:
@@ -551,8 +596,10 @@ def register(specs: Sequence[str] | None = None) -> list[str]:
     for name in names:
         short = PREFIX + name
         if short not in _registered:
-            default = load_engine(name)
-            pyspiel.register_game(_game_type(default, _facts(default.with_forced_nodes())),
+            default = load_engine(name).with_forced_nodes()
+            f = _facts(default)
+            layout = _layout(default.new_initial_state(), f)
+            pyspiel.register_game(_game_type(default, f, False, layout.information_size > 0),
                                   globals()[f"RulewrightGame_{name}"])
             _registered.add(short)
         out.append(short)
