@@ -67,7 +67,7 @@ def classes(states: list[Any], player: int, string: str, tensor: str) -> tuple[i
 #: (spec, depth of the history walk for information states, distinct observation strings
 #: per player, distinct information-state strings per player): tic-tac-toe's 549,946
 #: histories are walked to depth 4 (3,610 of them); its observations over all 5,478 positions.
-EQUIVALENCE = [("kuhn_poker", 99, [32, 30], [34, 34]),
+EQUIVALENCE = [("kuhn_poker", 99, [32, 30], [34, 32]),
                ("tic_tac_toe", 4, [5478, 5478], [3610, 3610])]
 
 
