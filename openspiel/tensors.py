@@ -165,11 +165,11 @@ def observation_tensor(layout: Layout, f: Facts, state: State, player: int,
         bit = 1 << player
         for comp, mask in enumerate(state.known):
             if mask & bit:
-                z = state.loc[comp]
+                where = state.loc[comp]
                 t[at + 3 * comp] = 1
-                t[at + 3 * comp + 1] = (z + 1) / layout.zones
-                if m.zones[z].kind == "deck":
-                    top, bottom = state.zones[z], state.bottoms[z]
+                t[at + 3 * comp + 1] = (where + 1) / layout.zones
+                if m.zones[where].kind == "deck":
+                    top, bottom = state.zones[where], state.bottoms[where]
                     t[at + 3 * comp + 2] = (top.index(comp) + 1) / c if comp in top else \
                         (bottom.index(comp) - len(bottom)) / c if comp in bottom else 0
     at += 3 * layout.components
