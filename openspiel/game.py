@@ -349,7 +349,7 @@ class Observer:
 
     Raises:
         ValueError: parameters; all players' private information; a public view with
-            perfect recall; perfect recall for a spec without an information-state tensor.
+            perfect recall; (set_from) an information-state tensor of a spec without one.
     """
 
     def __init__(self, game: RulewrightGame, iig_obs_type: Any, params: Any) -> None:
@@ -368,10 +368,8 @@ class Observer:
         self.game = game
         layout = game.layout
         size = layout.information_size if self.perfect_recall else layout.observation_size
-        if self.perfect_recall and not size:
-            raise ValueError(f"{game} has no information-state tensor (its history would "
-                             "take more floats than rulewright.openspiel.tensors."
-                             "MAX_INFORMATION_TENSOR); use the observation tensor")
+        # a spec without an information-state tensor still has its strings (OpenSpiel makes
+        # this observer for them): the tensor is refused when set (set_from)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {"info_state" if self.perfect_recall else "observation":
                                      self.tensor}
@@ -381,6 +379,10 @@ class Observer:
         engine = state.state
         engine._check_player(player)
         if self.perfect_recall:
+            if not self.game.layout.information_size:
+                raise ValueError(f"{self.game} has no information-state tensor (its history "
+                                 "would take more floats than rulewright.openspiel.tensors."
+                                 "MAX_INFORMATION_TENSOR); use the observation tensor")
             information_state_tensor(self.game.layout, self.game.facts, engine, player,
                                      out=self.tensor)
         else:

@@ -11,7 +11,8 @@ and tic-tac-toe). **Observation tensor**, in this order:
   player sees it); for a ``list`` zone also an order block ((position + 1) / components).
 - per counter slot: zeros when this player does not see it; else its kind one-hot (none,
   true/false, number, enum member) (4), its value (a number scaled to its declared
-  ``in LOW..HIGH`` range, else as it is; a member: (index + 1) / members) (1), and, for a
+  ``in LOW..HIGH`` range, else as it is; a member: (index + 1) / members; other text: minus
+  its CRC-32 + 1 over 2**32, the one place two values could share a float) (1), and, for a
   counter that starts as ``none`` or a member, a one-hot over the spec's enum members.
 - ``turns``: each player's turn count (n); ``eliminated``: one per player (n).
 - ``known``: per component, whether this player knows where it is in a zone they cannot
@@ -39,6 +40,7 @@ contents, a private counter, knowledge or options.
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any
 
 import numpy as np
@@ -151,11 +153,13 @@ def observation_tensor(layout: Layout, f: Facts, state: State, player: int,
                 low, high = layout.ranges.get(i, (0, 0))
                 t[at + 4] = (v - low) / (high - low) if high > low else v
             elif kind == 3:
-                t[at + 4] = (members.index(v) + 1) / len(members)
+                t[at + 4] = (members.index(v) + 1) / len(members) if v in members else \
+                    -(zlib.crc32(v.encode("utf-8")) + 1) / 2 ** 32
         at += 5
         if i in layout.member_counters:
-            if i in shown and isinstance(state.counters[i], str):
-                t[at + members.index(state.counters[i])] = 1
+            v = state.counters[i]
+            if i in shown and isinstance(v, str) and v in members:
+                t[at + members.index(v)] = 1
             at += len(members)
     t[at:at + n] = state.turns
     at += n

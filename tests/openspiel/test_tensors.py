@@ -53,8 +53,10 @@ def test_long_games_have_no_information_state_tensor() -> None:
     assert game.get_type().provides_observation_tensor
     s = game.new_initial_state()
     assert len(s.observation_tensor(0)) == game.observation_tensor_shape()[0]
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert observer.string_from(s, 0).startswith("see ")
     with pytest.raises(ValueError, match="no information-state tensor"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+        observer.set_from(s, 0)
 
 
 def classes(states: list[Any], player: int, string: str, tensor: str) -> tuple[int, int, int]:
