@@ -22,12 +22,13 @@ and the checker keeps the marks with the copy only when the whole state held.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from attrs import define, field
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
+    from rulewright.invariants.base import Context
 
 #: The ``Context.memo`` key of a game's :class:`Layout`.
 LAYOUT = "checked layout"
@@ -195,3 +196,30 @@ def commit(memo: dict[str, Any], state: State, ch: Changes) -> None:
     old = ch.old
     memo[LAYOUT] = Layout.of(state, ch.clean) if old is None \
         else old.advanced(state, ch)
+
+
+def checked_since(ctx: Context, state: State, key: str,
+                  unbroken: Callable[[Changes], bool],
+                  full: Callable[[Context, State], str | None]) -> str | None:
+    """Run check ``key`` on ``state``, looking only at what changed where it can.
+
+    When the check held at the game's last checked state and ``unbroken(changes)`` shows that
+    nothing it looks at broke it since, it holds without more work; otherwise ``full(ctx,
+    state)`` checks the whole state and gives the violation's message (so a message never
+    depends on which path found it). Either way a check that holds is marked clean.
+
+    Args:
+        ctx: the check's context; without ``ctx.changes`` (exploration, a test) the check is
+            always full. key: the check's name among the marks. unbroken: called only after
+            the check held at the last checked state. full: the whole check.
+    Returns:
+        None when the check holds, else the violation's message.
+    """
+    ch = ctx.changes
+    if ch is not None and ch.since_clean(key) and unbroken(ch):
+        ch.held(key)
+        return None
+    message = full(ctx, state)
+    if message is None and ch is not None:
+        ch.held(key)
+    return message

@@ -18,7 +18,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from rulewright.invariants.base import Context, Invariant
-from rulewright.invariants.changes import Changes
+from rulewright.invariants.changes import Changes, checked_since
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -26,15 +26,10 @@ if TYPE_CHECKING:
 
 def components(ctx: Context, state: State) -> str | None:
     """Each component in exactly one zone, ``loc`` consistent, per-kind counts as declared."""
-    ch = ctx.changes
-    if ch is not None and ch.since_clean("conservation") \
-            and _kinds_as_declared(ctx.game.machine) and _components_kept(state, ch):
-        ch.held("conservation")
-        return None
-    found = _components(ctx, state)
-    if found is None and ch is not None:
-        ch.held("conservation")
-    return found
+    return checked_since(ctx, state, "conservation",
+                         lambda ch: (_kinds_as_declared(ctx.game.machine)
+                                     and _components_kept(state, ch)),
+                         _components)
 
 
 def _components_kept(state: State, ch: Changes) -> bool:
@@ -118,14 +113,8 @@ def _kinds_as_declared(m: Any) -> bool:
 
 def tokens(ctx: Context, state: State) -> str | None:
     """Every ``token`` declaration: holders sum to the total, no holder below zero."""
-    ch = ctx.changes
-    if ch is not None and ch.since_clean("tokens") and _tokens_kept(ctx, state, ch):
-        ch.held("tokens")
-        return None
-    found = _tokens(ctx, state)
-    if found is None and ch is not None:
-        ch.held("tokens")
-    return found
+    return checked_since(ctx, state, "tokens", lambda ch: _tokens_kept(ctx, state, ch),
+                         _tokens)
 
 
 def _tokens_kept(ctx: Context, state: State, ch: Changes) -> bool:
@@ -178,15 +167,10 @@ def _tokens(ctx: Context, state: State) -> str | None:
 def bounds(ctx: Context, state: State) -> str | None:
     """Every zone with a declared ``capacity`` holds at most that many components."""
     m = ctx.game.machine
-    ch = ctx.changes
-    if ch is not None and ch.since_clean("bounds"):
-        if all(_fits(state, z, m.zones[z].capacity) for z in ch.zones):
-            ch.held("bounds")
-            return None
-    found = _bounds(ctx, state)
-    if found is None and ch is not None:
-        ch.held("bounds")
-    return found
+    return checked_since(ctx, state, "bounds",
+                         lambda ch: all(_fits(state, z, m.zones[z].capacity)
+                                        for z in ch.zones),
+                         _bounds)
 
 
 def _fits(state: State, z: int, capacity: int | None) -> bool:

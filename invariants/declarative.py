@@ -27,6 +27,7 @@ from rulewright.dsl.constraints import (COMPONENT, CounterRange, NeverDecreases,
 from rulewright.dsl.machine import Machine, SpecRuntimeError
 from rulewright.dsl.unparse import span_text
 from rulewright.invariants.base import Context, Invariant
+from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.declared import explainer
 from rulewright.invariants.reads import wrapped_reads
 
@@ -47,18 +48,12 @@ def _zone(c: ZoneCondition, source: str) -> Invariant:
     found: list[Any] = []  # (the machine, what its condition reads), once read
 
     def check(ctx: Context, state: State) -> str | None:
-        ch = ctx.changes
-        if ch is not None and ch.since_clean(key):
+        def untouched(ch: Changes) -> bool:
             m = ctx.game.machine
             if not found or found[0] is not m:
                 found[:] = [m, wrapped_reads(c.offending, m.code_space)]
-            if not found[1].touched(ch):
-                ch.held(key)
-                return None
-        message = _zone_message(ctx, state)
-        if message is None and ch is not None:
-            ch.held(key)
-        return message
+            return not found[1].touched(ch)
+        return checked_since(ctx, state, key, untouched, _zone_message)
 
     def _zone_message(ctx: Context, state: State) -> str | None:
         try:
@@ -84,17 +79,13 @@ def _range(c: CounterRange) -> Invariant:
     slots = frozenset(c.slots)
 
     def check(ctx: Context, state: State) -> str | None:
-        ch = ctx.changes
-        if ch is not None and ch.since_clean(key):
-            values = state.counters
-            if all(k not in slots or (values[k].__class__ is int
-                                      and c.low <= values[k] <= c.high) for k in ch.counters):
-                ch.held(key)
-                return None
-        message = _range_message(ctx, state)
-        if message is None and ch is not None:
-            ch.held(key)
-        return message
+        values = state.counters
+        return checked_since(
+            ctx, state, key,
+            lambda ch: all(k not in slots or (values[k].__class__ is int
+                                              and c.low <= values[k] <= c.high)
+                           for k in ch.counters),
+            _range_message)
 
     def _range_message(ctx: Context, state: State) -> str | None:
         values = state.counters
@@ -113,15 +104,10 @@ def _never_decreases(c: NeverDecreases) -> Invariant:
     slots = frozenset(c.slots)
 
     def check(ctx: Context, state: State) -> str | None:
-        ch = ctx.changes
-        if ch is not None and ch.since_clean(key) and key in ctx.memo \
-                and slots.isdisjoint(ch.counters):
-            ch.held(key)  # its counters are as at the last checked state, kept in the memo
-            return None
-        message = _compare(ctx, state)
-        if message is None and ch is not None:
-            ch.held(key)
-        return message
+        # unbroken: its counters are as at the last checked state, kept in the memo
+        return checked_since(ctx, state, key,
+                             lambda ch: key in ctx.memo and slots.isdisjoint(ch.counters),
+                             _compare)
 
     def _compare(ctx: Context, state: State) -> str | None:
         now = tuple(state.counters[slot] for slot in c.slots)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulewright.dsl.machine import CompiledInvariant, Machine, SpecRuntimeError
 from rulewright.invariants.base import Check, Context, Invariant
+from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.explain import Explainer
 from rulewright.invariants.findings import scored_end
 from rulewright.invariants.reads import Reads, wrapped_reads
@@ -102,17 +103,11 @@ def _check(inv: CompiledInvariant) -> Check:
             return None
         if not in_phase(inv, ctx, state):
             return None
-        ch = ctx.changes
-        if ch is not None and ch.since_clean(key):
+        def untouched(ch: Changes) -> bool:
             if not found:
                 found.append(wrapped_reads(inv.check, ctx.game.machine.code_space))
-            if not found[0].touched(ch):
-                ch.held(key)
-                return None
-        message = _evaluate(ctx, state)
-        if message is None and ch is not None:
-            ch.held(key)
-        return message
+            return not found[0].touched(ch)
+        return checked_since(ctx, state, key, untouched, _evaluate)
 
     def _evaluate(ctx: Context, state: State) -> str | None:
         try:
