@@ -187,6 +187,13 @@ SAME_STATE_ONLY: frozenset[str] = frozenset({
     "a gap's provisional ruling names its reading: gap \"...\" ruling \"the reading\" { ... }",
 })
 
+#: Rows for a word written after a declaration on its own line (``var x = 0 secret``): not
+#: given for a word that starts its line, which after a complete declaration is the start of
+#: another one, mistyped (``rul foo { }``), or a stray word, not a visibility.
+AFTER_ON_ITS_LINE: frozenset[str] = frozenset({
+    "a visibility is public, owner or hidden",
+})
+
 
 #: Known type mistakes: the start of the hint the type pass (:mod:`rulewright.dsl.types`)
 #: prints -> rule bodies that make the mistake. Each body is checked inside

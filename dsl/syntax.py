@@ -19,7 +19,8 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from rulewright.dsl.locate import line_starts
-from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES, SAME_STATE_ONLY
+from rulewright.dsl.mistakes import (AFTER_ON_ITS_LINE, ANY_TOKEN, KNOWN_MISTAKES,
+                                     SAME_STATE_ONLY)
 from rulewright.errors import Diagnostic, Span
 
 
@@ -296,7 +297,7 @@ def syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
         return bare
     span = Span(path, line, column, line, column + 1)
     hint = (_open_brace_before(text, line, column) if isinstance(err, UnexpectedToken) and
-            not at_end else "") or match_mistake(err)
+            not at_end else "") or match_mistake(err, text)
     expected = _describe(_expected(err))
     if isinstance(err, UnexpectedCharacters):
         pos = err.pos_in_stream or 0
@@ -343,8 +344,11 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return bool(a | b) and len(a & b) / len(a | b) >= 0.75
 
 
-def match_mistake(err: UnexpectedInput) -> str:
+def match_mistake(err: UnexpectedInput, text: str | None = None) -> str:
     """The hint of the known mistake that ``err`` repeats, or ``""``.
+
+    With the spec's ``text``, a row in :data:`~rulewright.dsl.mistakes.AFTER_ON_ITS_LINE`
+    is given only for a token that does not start its line.
 
     Like Lark's ``match_examples``, but tried in three steps so that a mistake matches
     wherever in the file it is made, and only where it means the same thing:
@@ -356,6 +360,22 @@ def match_mistake(err: UnexpectedInput) -> str:
     3. for an unexpected character, the same character anywhere (``;``, ``'``, ``&``);
        for a row in :data:`~rulewright.dsl.mistakes.ANY_TOKEN`, the same state and any token.
     """
+    hint = _matching_row(err)
+    if hint in AFTER_ON_ITS_LINE and text is not None and _starts_its_line(err, text):
+        return ""
+    return hint
+
+
+def _starts_its_line(err: UnexpectedInput, text: str) -> bool:
+    """Whether the offending token is the first thing on its line."""
+    token = getattr(err, "token", None)
+    pos = getattr(token, "start_pos", None)
+    if not isinstance(pos, int) or not 0 <= pos <= len(text):
+        return False
+    return not text[text.rfind("\n", 0, pos) + 1:pos].strip()
+
+
+def _matching_row(err: UnexpectedInput) -> str:
     key = _error_key(err)
     keys = _mistake_keys()
     for example, _, hint in keys:

@@ -119,6 +119,10 @@ def test_a_fresh_example_gets_the_hint(hint: str) -> None:
     # fresh27 finding 5: a '{' after a labelled choice got the gap row's hint
     HEAD + 'zone h[2]: set of gem owner\nrule setup { choose 0 k2 from h[0] label "x" { } }',
     HEAD + 'rule setup { roll d in 1..6 label "die" { } }',
+    # a new user's trial: a word starting its line after a declaration is no visibility
+    'rul foo { end }',                          # a mistyped keyword at the top of a file
+    HEAD + 'var gold_left = 0 public\nrul foo { end }',
+    HEAD + 'var gold_left = 0 public\nx\n',      # a stray word at the end of a file
 ])
 def test_other_mistakes_get_no_misleading_hint(text: str) -> None:
     assert hint_for(text) == ""
