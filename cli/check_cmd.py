@@ -130,6 +130,11 @@ def book_file(args: argparse.Namespace, path: Path, spec: ast.Spec) -> Path | No
         return None
     if args.book:
         given = Path(args.book)
+        if given.is_dir():
+            raise UsageError(f"--book {args.book}: is a folder; name the rulebook's text file")
+        if given.exists() and not given.is_file():
+            raise UsageError(f"--book {args.book}: is not a regular file; name the rulebook's "
+                             "text file")
         if not given.is_file():
             raise UsageError(f"--book {args.book}: no such file")
         return given

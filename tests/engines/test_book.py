@@ -166,3 +166,16 @@ def test_check_books_notes_a_spec_without_its_book_and_checks_the_others(
     assert f"{tmp_path / 'tiny.rules'}: ok" in out.splitlines()
     assert "  book tiny.en.txt: 7 sentences, 3 cited, 1 declared uncited, 3 uncited" in out
     assert code == 0
+
+
+@pytest.mark.parametrize("given, message", [
+    ("folder", "is a folder; name the rulebook's text file"),
+    ("/dev/null", "is not a regular file; name the rulebook's text file"),
+    ("none.txt", "no such file")])
+def test_check_book_says_what_the_named_file_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, message: str) -> None:
+    (tmp_path / "tiny.rules").write_text(SPEC, encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    book = given if given.startswith("/") else str(tmp_path / given)
+    assert main(["check", str(tmp_path / "tiny.rules"), "--book", book]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"rulewright: --book {book}: {message}"
