@@ -235,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
     if args.database is not None:
         database = DatabaseLocation.parse(args.database)
         database.check()
-    specs = args.games or bundled_specs()
+    specs = list(dict.fromkeys(args.games)) or bundled_specs()   # a spec named twice: once
     seed = new_seed() if args.seed is None else args.seed
     where = ""
     if args.workers is not None:
