@@ -93,6 +93,11 @@ MAX_CACHE_BYTES = 512 * 1024 * 1024
 MEMORY_ENTRIES = 24
 #: The environment variable that turns the disk cache off ("off", "0", "no", "false").
 ENV_SWITCH = "RULEWRIGHT_MACHINE_CACHE"
+#: Its values that turn the cache off, and those (with unset or empty) that leave it on.
+SWITCH_OFF = ("off", "0", "no", "false")
+SWITCH_ON = ("on", "1", "yes", "true")
+#: A temporary entry file older than this (seconds) is a dead writer's and is removed.
+TMP_MAX_AGE = 3600
 
 
 @define
@@ -275,9 +280,22 @@ def cache_root() -> Path:
     return Path(base) / "rulewright"
 
 
+_warned_switch: set[str] = set()
+
+
 def disk_cache_enabled() -> bool:
-    """False when ``RULEWRIGHT_MACHINE_CACHE`` is "off", "0", "no" or "false"."""
-    return os.environ.get(ENV_SWITCH, "").strip().lower() not in {"off", "0", "no", "false"}
+    """False when ``RULEWRIGHT_MACHINE_CACHE`` is "off", "0", "no" or "false"; True when it is
+    unset, empty, "on", "1", "yes" or "true", and for any other value, with a warning naming
+    it (once per value: a typo must not pass for a setting)."""
+    value = os.environ.get(ENV_SWITCH, "")
+    word = value.strip().lower()
+    if word in SWITCH_OFF:
+        return False
+    if word and word not in SWITCH_ON and value not in _warned_switch:
+        _warned_switch.add(value)
+        log.warning("rulewright: %s=%r is not on or off (%s, or %s); the compile cache is on",
+                    ENV_SWITCH, value, ", ".join(SWITCH_ON), ", ".join(SWITCH_OFF))
+    return True
 
 
 _refused: set[str] = set()
