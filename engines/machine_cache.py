@@ -43,7 +43,8 @@ Anything else -- a corrupt, truncated, foreign or mismatched entry -- is a miss:
 removed, the configuration compiled and stored again, and a warning logged. Set
 ``RULEWRIGHT_MACHINE_CACHE=off`` (or pass ``rulewright verify --no-compile-cache``) to neither
 read nor write the disk cache. Entries not used for a while are removed once the folder holds
-more than :data:`MAX_CACHE_BYTES`.
+more than :data:`MAX_CACHE_BYTES`, and temporary files a killed writer left once they are an
+hour old.
 
 :data:`COUNTS` counts compilations and cache hits in this process (``rulewright verify --json``
 reports them as ``"compile"``).
@@ -64,6 +65,7 @@ import os
 import pickle
 import stat
 import sys
+import time
 import types
 from collections import OrderedDict
 from functools import lru_cache
@@ -483,10 +485,18 @@ def _write(folder: Path, key: str, machine: Machine) -> None:
 
 def _prune(dfd: int) -> None:
     """Remove the least recently used entries while the folder holds more than
-    :data:`MAX_CACHE_BYTES`."""
+    :data:`MAX_CACHE_BYTES`, and temporary files older than :data:`TMP_MAX_AGE` (left by a
+    writer that was killed before it renamed its file)."""
     entries = []
+    stale = time.time() - TMP_MAX_AGE
     for name in os.listdir(dfd):
-        if name.endswith(".machine"):
+        if name.endswith(".tmp"):
+            try:
+                if os.stat(name, dir_fd=dfd, follow_symlinks=False).st_mtime < stale:
+                    os.unlink(name, dir_fd=dfd)
+            except FileNotFoundError:
+                pass
+        elif name.endswith(".machine"):
             try:
                 info = os.stat(name, dir_fd=dfd, follow_symlinks=False)
             except FileNotFoundError:
