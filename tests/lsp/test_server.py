@@ -335,7 +335,7 @@ async def test_a_document_that_is_not_text_the_server_can_read(client: LanguageC
                                                   character=len("rule spy(p)"))
 
 
-def test_a_request_about_a_document_not_open_is_logged_on_one_line() -> None:
+async def test_a_request_about_a_document_not_open_is_logged_on_one_line() -> None:
     import io
     import logging
 
