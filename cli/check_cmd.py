@@ -114,16 +114,27 @@ def _listing(args: argparse.Namespace) -> int:
     return 0
 
 
+class NoRulebook(UsageError):
+    """``--books DIR`` has no rulebook file for this spec: a note, and the other specs are
+    still checked (a folder of books need not hold every spec's)."""
+
+
 def book_file(args: argparse.Namespace, path: Path, spec: ast.Spec) -> Path | None:
     """The rulebook text ``--book``/``--books`` asks for, or None when neither is given.
 
     Raises:
+        NoRulebook: ``--books DIR`` does not hold the spec's rulebook file.
         UsageError: the file named, or the spec's own rulebook file, cannot be found.
     """
     if args.book is None and args.books is None:
         return None
     if args.book:
         given = Path(args.book)
+        if given.is_dir():
+            raise UsageError(f"--book {args.book}: is a folder; name the rulebook's text file")
+        if given.exists() and not given.is_file():
+            raise UsageError(f"--book {args.book}: is not a regular file; name the rulebook's "
+                             "text file")
         if not given.is_file():
             raise UsageError(f"--book {args.book}: no such file")
         return given
@@ -133,10 +144,12 @@ def book_file(args: argparse.Namespace, path: Path, spec: ast.Spec) -> Path | No
         raise UsageError(f"--books {args.books}: no such folder")
     found = find_rulebook(path, name, args.books)
     if found is None:
-        where = args.books if args.books is not None else \
-            "beside the spec or in a shared/rulebooks folder above it"
+        if args.books is not None:
+            raise NoRulebook(f"{display_path(path)}: its rulebook {name!r} is not a text file "
+                             f"in {args.books}; its cites are not matched to a book")
         raise UsageError(f"{display_path(path)}: its rulebook {name!r} is not a text file "
-                         f"found in {where}; name the file with --book FILE")
+                         "found beside the spec or in a shared/rulebooks folder above it; "
+                         "name the file with --book FILE")
     return found
 
 
@@ -217,7 +230,11 @@ def run(args: argparse.Namespace) -> int:
             source = Path(path).read_text(encoding="utf-8", errors="replace")
         cov: Coverage | None = None
         if spec is not None and not any(d.severity == "error" for d in diags):
-            book = book_file(args, path, spec)
+            try:
+                book = book_file(args, path, spec)
+            except NoRulebook as note:
+                print(f"rulewright: note: {note}", file=sys.stderr)
+                book = None
             if book is not None:
                 cov = book_coverage(book, spec)
                 diags = diags + book_diagnostics(cov)

@@ -197,6 +197,43 @@ def _built_specs(args: argparse.Namespace) -> list[Path] | None:
     return [spec_path(s) for s in bundled_specs()]
 
 
+def _built_ids(built: list[Path]) -> list[str]:
+    """The game ids of the specs the docs build, in order (SpecError: one does not parse)."""
+    ids: list[str] = []
+    for spec_file in built:
+        game = next((d for d in load_spec(spec_file).decls if isinstance(d, ast.Game)), None)
+        if game is not None and game.id not in ids:
+            ids.append(game.id)
+    return ids
+
+
+def _check_mutate_json(path: Path, built: list[Path] | None) -> None:
+    """Refuse a ``--mutate-json`` file that is not mutate's JSON or holds the score of a spec
+    the docs do not build (its score would be shown on no page, and the build would pass).
+
+    Raises:
+        UsageError: naming what the file is, or the spec it holds and the specs built.
+    """
+    if not path.is_file():
+        raise UsageError(f"--mutate-json {path}: no such file (make it with: rulewright "
+                         "mutate SPEC --json FILE)")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise UsageError(f"--mutate-json {path}: not JSON ({err})") from None
+    if not (isinstance(doc, dict) and str(doc.get("format", "")).startswith("rulewright-mutate/")
+            and isinstance(doc.get("spec"), str)):
+        raise UsageError(f"--mutate-json {path}: not a 'rulewright mutate --json' file")
+    if built is None:
+        return
+    ids = _built_ids(built)
+    if doc["spec"] not in ids:
+        raise UsageError(f"--mutate-json {path}: the file holds results of {doc['spec']}, but "
+                         f"the docs build {', '.join(ids) or 'no game'}; give the results of a "
+                         "spec the docs build (rulewright mutate SPEC --json FILE), or name its "
+                         "spec to build")
+
+
 def _refuse_unrelated(doc: dict[str, Any], path: Path, built: list[Path]) -> None:
     """Refuse verify results that hold no spec the build makes pages of (the pages would
     all say "not verified", and the build would pass).
@@ -207,11 +244,7 @@ def _refuse_unrelated(doc: dict[str, Any], path: Path, built: list[Path]) -> Non
     """
     held = sorted({g["spec"] for g in doc.get("games") or []
                    if isinstance(g, dict) and isinstance(g.get("spec"), str)})
-    ids: list[str] = []
-    for spec_file in built:
-        game = next((d for d in load_spec(spec_file).decls if isinstance(d, ast.Game)), None)
-        if game is not None and game.id not in ids:
-            ids.append(game.id)
+    ids = _built_ids(built)
     if set(held) & set(ids):
         return
     holds = ("results of " + ", ".join(held)) if held else "no results of any spec"
@@ -290,9 +323,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games is not None:
         extra += ["-D", f"rulewright_simulate_games={args.games}"]
     for m in args.mutate_json:
-        if not m.is_file():
-            raise UsageError(f"--mutate-json {m}: no such file (make it with: rulewright "
-                             "mutate SPEC --json FILE)")
+        _check_mutate_json(m, built)
         if "," in str(m.resolve()):
             raise UsageError(f"--mutate-json {m}: a path with a comma cannot be passed to "
                              "Sphinx; rename or move the file")

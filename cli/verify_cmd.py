@@ -4,8 +4,8 @@ Exit codes: 0 every invariant held where reached (reached gaps and checks not re
 listed, and the summary line counts the latter), 1 an invariant was violated or a worked
 example failed (or, with ``--strict``, a gap was reached; with ``--require-reached``, the
 ci profile's default, an invariant was never evaluated), 2 a usage or spec error, 3 an
-internal error (from :func:`rulewright.cli.main.main`). The seed is printed first (stderr) and
-in the summary line; progress goes to stderr, results to stdout (:mod:`.verify_output`).
+internal error (from :func:`rulewright.cli.main.main`). The seed is printed (stderr) once the
+specs and flags are checked and the run starts, and in the summary line; progress goes to stderr, results to stdout (:mod:`.verify_output`).
 """
 
 from __future__ import annotations
@@ -235,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
     if args.database is not None:
         database = DatabaseLocation.parse(args.database)
         database.check()
-    specs = args.games or bundled_specs()
+    specs = list(dict.fromkeys(args.games)) or bundled_specs()   # a spec named twice: once
     seed = new_seed() if args.seed is None else args.seed
     where = ""
     if args.workers is not None:
@@ -244,11 +244,11 @@ def run(args: argparse.Namespace) -> int:
         where = f", on the cluster at {args.scheduler}"
     if args.no_aim:
         where += ", plain random play (--no-aim)"
+    # a misspelt spec, player count or edition fails now, before the seed line that says a
+    # run has started (and before a cluster starts); parsed specs are cached for the run
+    plan_specs(specs, args.players, args.variant or None, args.errata, args.edition)
     print(f"rulewright verify: seed {seed}, profile {args.profile}{where} "
           f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
-    if args.workers is not None or args.scheduler is not None:
-        # a misspelt spec or player count fails now, not after the cluster has started
-        plan_specs(specs, args.players, args.variant or None, args.errata, args.edition)
     if args.no_compile_cache:  # in the environment: a local cluster's workers inherit it
         os.environ[ENV_SWITCH] = "off"
     compiled_before = COUNTS.to_json()

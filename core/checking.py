@@ -91,7 +91,13 @@ def check(spec: ast.Spec, *, compile: bool = True) -> list[Diagnostic]:
 
     Returns:
         errors and warnings; the spec loads in every configuration when none is an error.
+
+    Raises:
+        TypeError: ``spec`` is not a parsed spec (a path or text, say).
     """
+    if not isinstance(spec, ast.Spec):
+        raise TypeError("rulewright.check takes a parsed spec (rulewright.parse(text, path) "
+                        f"gives one), not a {type(spec).__name__}")
     diags = check_only(spec)
     if compile and not any(d.severity == "error" for d in diags):
         diags += compile_errors(spec)

@@ -43,7 +43,8 @@ Anything else -- a corrupt, truncated, foreign or mismatched entry -- is a miss:
 removed, the configuration compiled and stored again, and a warning logged. Set
 ``RULEWRIGHT_MACHINE_CACHE=off`` (or pass ``rulewright verify --no-compile-cache``) to neither
 read nor write the disk cache. Entries not used for a while are removed once the folder holds
-more than :data:`MAX_CACHE_BYTES`.
+more than :data:`MAX_CACHE_BYTES`, and temporary files a killed writer left once they are an
+hour old.
 
 :data:`COUNTS` counts compilations and cache hits in this process (``rulewright verify --json``
 reports them as ``"compile"``).
@@ -64,6 +65,7 @@ import os
 import pickle
 import stat
 import sys
+import time
 import types
 from collections import OrderedDict
 from functools import lru_cache
@@ -93,6 +95,11 @@ MAX_CACHE_BYTES = 512 * 1024 * 1024
 MEMORY_ENTRIES = 24
 #: The environment variable that turns the disk cache off ("off", "0", "no", "false").
 ENV_SWITCH = "RULEWRIGHT_MACHINE_CACHE"
+#: Its values that turn the cache off, and those (with unset or empty) that leave it on.
+SWITCH_OFF = ("off", "0", "no", "false")
+SWITCH_ON = ("on", "1", "yes", "true")
+#: A temporary entry file older than this (seconds) is a dead writer's and is removed.
+TMP_MAX_AGE = 3600
 
 
 @define
@@ -275,9 +282,22 @@ def cache_root() -> Path:
     return Path(base) / "rulewright"
 
 
+_warned_switch: set[str] = set()
+
+
 def disk_cache_enabled() -> bool:
-    """False when ``RULEWRIGHT_MACHINE_CACHE`` is "off", "0", "no" or "false"."""
-    return os.environ.get(ENV_SWITCH, "").strip().lower() not in {"off", "0", "no", "false"}
+    """False when ``RULEWRIGHT_MACHINE_CACHE`` is "off", "0", "no" or "false"; True when it is
+    unset, empty, "on", "1", "yes" or "true", and for any other value, with a warning naming
+    it (once per value: a typo must not pass for a setting)."""
+    value = os.environ.get(ENV_SWITCH, "")
+    word = value.strip().lower()
+    if word in SWITCH_OFF:
+        return False
+    if word and word not in SWITCH_ON and value not in _warned_switch:
+        _warned_switch.add(value)
+        log.warning("rulewright: %s=%r is not on or off (%s, or %s); the compile cache is on",
+                    ENV_SWITCH, value, ", ".join(SWITCH_ON), ", ".join(SWITCH_OFF))
+    return True
 
 
 _refused: set[str] = set()
@@ -465,10 +485,18 @@ def _write(folder: Path, key: str, machine: Machine) -> None:
 
 def _prune(dfd: int) -> None:
     """Remove the least recently used entries while the folder holds more than
-    :data:`MAX_CACHE_BYTES`."""
+    :data:`MAX_CACHE_BYTES`, and temporary files older than :data:`TMP_MAX_AGE` (left by a
+    writer that was killed before it renamed its file)."""
     entries = []
+    stale = time.time() - TMP_MAX_AGE
     for name in os.listdir(dfd):
-        if name.endswith(".machine"):
+        if name.endswith(".tmp"):
+            try:
+                if os.stat(name, dir_fd=dfd, follow_symlinks=False).st_mtime < stale:
+                    os.unlink(name, dir_fd=dfd)
+            except FileNotFoundError:
+                pass
+        elif name.endswith(".machine"):
             try:
                 info = os.stat(name, dir_fd=dfd, follow_symlinks=False)
             except FileNotFoundError:

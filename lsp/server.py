@@ -326,9 +326,23 @@ def code_action(ls: RulesServer, params: types.CodeActionParams) -> list[types.C
     return out
 
 
+class ExpectedErrorsOnOneLine(logging.Filter):
+    """pygls logs every error a request handler raises with its traceback; a request the
+    client got wrong (about a document it never opened: :class:`JsonRpcInvalidParams`) is
+    answered with that error and is no fault of the server, so its log record is one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, JsonRpcInvalidParams):
+            record.msg, record.args = "%s: %s", (record.getMessage(), exc.message)
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 def main() -> int:
     """Serve over stdin and stdout until the client exits."""
     logging.basicConfig(level=logging.WARNING, format="rulewright lsp: %(message)s")
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(ExpectedErrorsOnOneLine())
     server.start_io()
     return 0
 

@@ -470,9 +470,12 @@ def file_path(source: str) -> str:
 RESERVED = ",=()"
 
 
-def _players(params: dict[str, Any]) -> int | None:
+def _players(params: dict[str, Any], zero_is_default: bool = False) -> int | None:
+    """The ``players`` parameter, or None for the spec's own count: when it is absent, or 0
+    where 0 is the parameter's default (``rulewright_file``; a bundled game's default is its
+    least count, so 0 there is a wrong count, refused like any other)."""
     players = params.get("players")
-    if players is None or players == 0:
+    if players is None or (players == 0 and zero_is_default):
         return None
     if type(players) is not int:
         raise UsageError(f"OpenSpiel parameter players is a whole number, not {players!r}")
@@ -551,7 +554,7 @@ class FileGame(RulewrightGame):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = params or {}
         path = _read_checked(p.get("path"), p.get("fingerprint"))
-        players = _players(p)
+        players = _players(p, zero_is_default=True)
         n = players if players is not None else load_engine(path).num_players
         engine = cached_game(path, n, _names(p.get("variants", ""), "variants"),
                              _names(p.get("errata", ""), "errata"))

@@ -59,3 +59,12 @@ def test_a_clean_spec_is_clean_both_ways(capsys: pytest.CaptureFixture[str]) -> 
         assert [d for d in rw.check(load_spec(name)) if d.severity == "error"] == []
         assert main(["check", name]) == 0
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("given, kind", [("/path/x.rules", "str"),
+                                         (Path("x.rules"), type(Path("x.rules")).__name__)])
+def test_check_names_what_it_takes_when_given_a_path(given: object, kind: str) -> None:
+    with pytest.raises(TypeError) as info:
+        rw.check(given)  # type: ignore[arg-type]
+    assert str(info.value) == ("rulewright.check takes a parsed spec (rulewright.parse(text, "
+                               f"path) gives one), not a {kind}")

@@ -236,3 +236,11 @@ def test_a_progress_line_names_the_checks_no_game_reached() -> None:
     assert finished_line("zlap_kadr", c, 1, 4) == (
         "1/4 zlap_kadr 2p: 1 of 3 checks held, 8 test runs, 123 games (12.2s); "
         "VIOLATED: unexplained stop; not reached: spec:small")
+
+
+def test_verify_checks_a_spec_named_twice_once(tmp_path: Path) -> None:
+    args = _verify_args(tmp_path, "5", "a.json")
+    args.insert(1, str(TINY))
+    assert main(args) == 0
+    doc = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    assert [g["spec"] for g in doc["games"]] == ["tiny"]

@@ -270,3 +270,15 @@ def test_numeric_flags_out_of_range_are_argparse_usage_errors(
     command or the pointer to its help."""
     assert main(args) == 2
     assert capsys.readouterr() == ("", message)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["verify", "nosuch"],
+     "rulewright: unknown spec 'nosuch'; bundled specs: braff, kuhn_poker, love_letter, "
+     "perfect_shot, picture_perfect, snapshot, tic_tac_toe, zlap_kadr"),
+    (["verify", "braff", "--edition", "nosuch"],
+     "rulewright: unknown edition 'nosuch'; the spec declares: none")])
+def test_verify_prints_no_seed_line_before_a_usage_error(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err.splitlines() == [message]

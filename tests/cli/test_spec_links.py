@@ -144,4 +144,6 @@ def test_check_book_does_not_read_a_rulebook_linked_out_of_its_folder(
     assert main(["check", str(spec), "--book"]) == 2
     out, err = capsys.readouterr()
     assert "CANARY" not in out + err
-    assert "its rulebook 'book.txt' is not a text file found" in err
+    assert err.splitlines()[-1] == (
+        f"rulewright: {spec}: its rulebook 'book.txt' is not a text file found beside the spec "
+        "or in a shared/rulebooks folder above it; name the file with --book FILE")

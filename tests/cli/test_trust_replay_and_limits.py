@@ -282,3 +282,23 @@ def test_check_reports_a_file_that_is_not_utf8_and_checks_the_others(
     assert main(["simulate", str(later)]) == 2
     assert capsys.readouterr().err == (
         f"rulewright: {later}:4:6: not UTF-8 text (invalid continuation byte at byte 35)\n")
+
+
+def test_docs_refuse_mutation_scores_of_another_spec(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scores = tmp_path / "m.json"
+    scores.write_text(json.dumps({"format": "rulewright-mutate/2", "spec": "braff",
+                                  "score": {"killed": 1, "survived": 0}}), encoding="utf-8")
+    assert main(["docs", "tic_tac_toe", "--out", str(tmp_path / "site"),
+                 "--mutate-json", str(scores)]) == 2
+    assert capsys.readouterr().err == (
+        f"rulewright: --mutate-json {scores}: the file holds results of braff, but the docs "
+        "build tic_tac_toe; give the results of a spec the docs build (rulewright mutate SPEC "
+        "--json FILE), or name its spec to build\n")
+    scores.write_text(json.dumps({"format": "rulewright-verify/2", "games": []}),
+                      encoding="utf-8")
+    assert main(["docs", "tic_tac_toe", "--out", str(tmp_path / "site"),
+                 "--mutate-json", str(scores)]) == 2
+    assert capsys.readouterr().err == (
+        f"rulewright: --mutate-json {scores}: not a 'rulewright mutate --json' file\n")
+    assert not (tmp_path / "site").exists()

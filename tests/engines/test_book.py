@@ -145,3 +145,37 @@ def test_every_bundled_book_sentence_is_cited_or_declared(name: str) -> None:
     assert cov.broken == () and cov.unknown_declared == ()
     assert (len(cov.book.sentences), len(cov.cited), len(cov.declared)) == BUNDLED[name]
     assert load_spec(path) is not None
+
+
+def test_check_books_notes_a_spec_without_its_book_and_checks_the_others(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = SPEC.replace('cite "Play" "Then draw one card." ', "")
+    (tmp_path / "tiny.rules").write_text(spec, encoding="utf-8")
+    (tmp_path / "other.rules").write_text(spec.replace("tiny.en.txt", "other.en.txt"),
+                                          encoding="utf-8")
+    books = tmp_path / "books"
+    books.mkdir()
+    (books / "tiny.en.txt").write_text(BOOK, encoding="utf-8")
+    code = main(["check", str(tmp_path / "other.rules"), str(tmp_path / "tiny.rules"),
+                 "--books", str(books)])
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        f"rulewright: note: {tmp_path / 'other.rules'}: its rulebook 'other.en.txt' is not a "
+        f"text file in {books}; its cites are not matched to a book"]
+    assert f"{tmp_path / 'other.rules'}: ok" in out.splitlines()
+    assert f"{tmp_path / 'tiny.rules'}: ok" in out.splitlines()
+    assert "  book tiny.en.txt: 7 sentences, 3 cited, 1 declared uncited, 3 uncited" in out
+    assert code == 0
+
+
+@pytest.mark.parametrize("given, message", [
+    ("folder", "is a folder; name the rulebook's text file"),
+    ("/dev/null", "is not a regular file; name the rulebook's text file"),
+    ("none.txt", "no such file")])
+def test_check_book_says_what_the_named_file_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, message: str) -> None:
+    (tmp_path / "tiny.rules").write_text(SPEC, encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    book = given if given.startswith("/") else str(tmp_path / given)
+    assert main(["check", str(tmp_path / "tiny.rules"), "--book", book]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"rulewright: --book {book}: {message}"

@@ -9,6 +9,7 @@ import pickle
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -357,3 +358,30 @@ def test_state_keeps_working_with_a_stored_machine(cache: Path, spec: Path) -> N
     state = game.new_initial_state(seed=3)
     again = State.from_json(game, state.to_json())
     assert again == state
+
+
+def test_an_unknown_cache_switch_value_is_named_in_a_warning(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(mc, "_warned_switch", set())
+    for value, enabled in [("off", False), (" No ", False), ("on", True), ("", True)]:
+        monkeypatch.setenv(mc.ENV_SWITCH, value)
+        assert mc.disk_cache_enabled() is enabled
+    assert caplog.messages == []
+    monkeypatch.setenv(mc.ENV_SWITCH, "bogus")
+    assert mc.disk_cache_enabled() is True
+    assert mc.disk_cache_enabled() is True
+    assert caplog.messages == [
+        "rulewright: RULEWRIGHT_MACHINE_CACHE='bogus' is not on or off (on, 1, yes, true, or "
+        "off, 0, no, false); the compile cache is on"]
+
+
+def test_a_dead_writer_s_old_temporary_file_is_removed(cache: Path, spec: Path) -> None:
+    cache.mkdir(parents=True, mode=0o700)
+    old, new = cache / ".dead.123.tmp", cache / ".live.456.tmp"
+    for f in (old, new):
+        f.write_bytes(b"partial")
+    os.utime(old, (time.time() - mc.TMP_MAX_AGE - 60,) * 2)
+    load(spec, 2)   # stores an entry, and prunes
+    assert not old.exists()
+    assert new.read_bytes() == b"partial"
+    assert len(list(cache.glob("*.machine"))) == 1

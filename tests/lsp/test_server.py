@@ -333,3 +333,33 @@ async def test_a_document_that_is_not_text_the_server_can_read(client: LanguageC
     assert found[0].message.startswith("invisible character U+202E RIGHT-TO-LEFT OVERRIDE")
     assert found[0].range.start == types.Position(line=line_of("rule spy(p)"),
                                                   character=len("rule spy(p)"))
+
+
+async def test_a_request_about_a_document_not_open_is_logged_on_one_line() -> None:
+    import io
+    import logging
+
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    from rulewright.lsp.server import ExpectedErrorsOnOneLine
+
+    log = logging.getLogger("test.pygls.json_rpc")
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(logging.Formatter("rulewright lsp: %(message)s"))
+    log.addHandler(handler)
+    log.addFilter(ExpectedErrorsOnOneLine())
+    log.propagate = False
+    for exc in (JsonRpcInvalidParams("file:///nowhere/x.rules is not open"),
+                ValueError("a bug")):
+        try:
+            raise exc
+        except Exception:
+            log.exception('Exception occurred for message "%s"', 5)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == ('rulewright lsp: Exception occurred for message "5": '
+                        "file:///nowhere/x.rules is not open")
+    # anything else is the server's fault and keeps its traceback
+    assert lines[1] == 'rulewright lsp: Exception occurred for message "5"'
+    assert lines[2] == "Traceback (most recent call last):"
+    assert lines[-1] == "ValueError: a bug"

@@ -242,7 +242,8 @@ def test_file_game_strings_name_a_rules_file_with_its_fingerprint(tmp_path: Path
               "^a rulewright_file game names its spec file by path and fingerprint"),
              (f"rulewright_file(path={secret},fingerprint=0123456789abcdef)",
               f"^the spec file '{secret}' has changed since the game was saved"),
-             ("rulewright_kuhn_poker(players=99)", "^kuhn_poker is for 2 players, not 99$")]
+             ("rulewright_kuhn_poker(players=99)", "^kuhn_poker is for 2 players, not 99$"),
+             ("rulewright_kuhn_poker(players=0)", "^kuhn_poker is for 2 players, not 0$")]
     ro.register(["kuhn_poker"])
     for text, message in cases:
         with pytest.raises(UsageError, match=message) as info:
