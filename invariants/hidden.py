@@ -47,6 +47,7 @@ from weakref import WeakKeyDictionary
 
 from attrs import frozen
 
+from rulewright.dsl.constraints import CounterRange
 from rulewright.dsl.machine import Call, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
@@ -285,11 +286,14 @@ class _CounterTables:
     Attributes:
         unseen: per player, the counter slots they cannot see (:func:`unseen_counters`).
         name_of: per counter slot, its name. arrays: per name, its counters' slots in order.
+        ranges: per counter name declared ``in LOW..HIGH``, (LOW, HIGH)
+            (:class:`rulewright.dsl.constraints.CounterRange`).
     """
 
     unseen: tuple[tuple[int, ...], ...]
     name_of: tuple[str, ...]
     arrays: dict[str, tuple[int, ...]]
+    ranges: dict[str, tuple[int, int]]
 
 
 _TABLES: WeakKeyDictionary[Any, _CounterTables] = WeakKeyDictionary()
@@ -307,8 +311,11 @@ def _tables(game: Any) -> _CounterTables:
                              if not (c.visibility == "public"
                                      or (c.visibility == "owner" and c.owner == p)))
                        for p in range(m.players))
+        ranges = {r.counter: (r.low, r.high) for r in m.constraints
+                  if isinstance(r, CounterRange)}
         tables = _TABLES[game] = _CounterTables(unseen, tuple(c.name for c in m.counters),
-                                                {k: tuple(v) for k, v in arrays.items()})
+                                                {k: tuple(v) for k, v in arrays.items()},
+                                                ranges)
     return tables
 
 
@@ -352,16 +359,25 @@ def vary(state: State, player: int, rng: Any,
         memo = (name, v.__class__, v)
         choices = options.get(memo)
         if choices is None:
+            span = tables.ranges.get(name)
             base = held.get(name)
             if base is None:
-                base = held[name] = set()
-                for i in tables.arrays[name]:
-                    base.add(counters[i])
-                    base.add(initial[i])
+                # what the array holds now: values the counter takes at this point of the
+                # game; its initial values only where a range says what it may hold (a
+                # counter set before the first decision may never hold its initial value
+                # again, as a rolled secret that starts at 0)
+                base = held[name] = {counters[i] for i in tables.arrays[name]}
+                if span is not None:
+                    base.update(initial[i] for i in tables.arrays[name])
             values = set(base)
-            if v.__class__ is int:
-                values |= {v - 1, v + 1}
-            elif v.__class__ is bool:
+            if span is not None:
+                # one more or less only where the declared range says the counter can be:
+                # an invented value outside it is a state the game never reaches
+                if v.__class__ is int:
+                    values |= {v - 1, v + 1}
+                values = {x for x in values
+                          if x.__class__ is not int or span[0] <= x <= span[1]}
+            if v.__class__ is bool:
                 values.add(not v)
             values.discard(v)
             choices = options[memo] = sorted((x for x in values if x.__class__ is v.__class__),
