@@ -10,8 +10,13 @@ from the real one and asks the spec for that decision's options there:
   the card, not to everyone). Components the mover knows (``State.known``: revealed to them,
   or seen going there) stay put;
 - the values of counters the mover cannot see (``hidden``, or another player's ``owner``
-  counters) changed: to another value the counter's array holds or starts with, or one
-  more or less;
+  counters) changed, only to values the counter could hold (an invented value would report
+  a situation the game never reaches): another value the counter's array (the counters of
+  its name) holds now; for a counter declared ``in LOW..HIGH``
+  (:class:`~rulewright.dsl.constraints.CounterRange`) also its array's initial values and
+  one more or less, all within LOW..HIGH; for a bool, the other value. A counter without a
+  range is not given its initial value (a secret set before the first decision may never
+  hold it again) nor one more or less;
 - inside a ``simultaneously for`` block, the earlier choosers' choices changed (replayed
   from the state before the block's first choice): then the mover must see exactly the same
   and be offered the same options, as nobody has shown their choice yet.
@@ -397,8 +402,9 @@ def _varied(changes: list[Change]) -> Changes:
 def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[State, list[str]] | None:
     """A copy with the values of unseen counters changed (all, or ``one`` at random).
 
-    A counter's new value is another value its array (the counters of its name) holds or
-    starts with, or, for a number, one more or less.
+    A counter's new value is another value its array (the counters of its name) holds; for
+    a counter declared ``in LOW..HIGH``, also a value its array starts with or, for a number,
+    one more or less, within LOW..HIGH (see the module doc).
 
     Returns:
         The copy and readable "counter: old -> new" changes, or None when none could change.
