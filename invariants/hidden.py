@@ -10,8 +10,13 @@ from the real one and asks the spec for that decision's options there:
   the card, not to everyone). Components the mover knows (``State.known``: revealed to them,
   or seen going there) stay put;
 - the values of counters the mover cannot see (``hidden``, or another player's ``owner``
-  counters) changed: to another value the counter's array holds or starts with, or one
-  more or less;
+  counters) changed, only to values the counter could hold (an invented value would report
+  a situation the game never reaches): another value the counter's array (the counters of
+  its name) holds now; for a counter declared ``in LOW..HIGH``
+  (:class:`~rulewright.dsl.constraints.CounterRange`) also its array's initial values and
+  one more or less, all within LOW..HIGH; for a bool, the other value. A counter without a
+  range is not given its initial value (a secret set before the first decision may never
+  hold it again) nor one more or less;
 - inside a ``simultaneously for`` block, the earlier choosers' choices changed (replayed
   from the state before the block's first choice): then the mover must see exactly the same
   and be offered the same options, as nobody has shown their choice yet.
@@ -47,6 +52,7 @@ from weakref import WeakKeyDictionary
 
 from attrs import frozen
 
+from rulewright.dsl.constraints import CounterRange
 from rulewright.dsl.machine import Call, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
@@ -285,11 +291,14 @@ class _CounterTables:
     Attributes:
         unseen: per player, the counter slots they cannot see (:func:`unseen_counters`).
         name_of: per counter slot, its name. arrays: per name, its counters' slots in order.
+        ranges: per counter name declared ``in LOW..HIGH``, (LOW, HIGH)
+            (:class:`rulewright.dsl.constraints.CounterRange`).
     """
 
     unseen: tuple[tuple[int, ...], ...]
     name_of: tuple[str, ...]
     arrays: dict[str, tuple[int, ...]]
+    ranges: dict[str, tuple[int, int]]
 
 
 _TABLES: WeakKeyDictionary[Any, _CounterTables] = WeakKeyDictionary()
@@ -307,8 +316,11 @@ def _tables(game: Any) -> _CounterTables:
                              if not (c.visibility == "public"
                                      or (c.visibility == "owner" and c.owner == p)))
                        for p in range(m.players))
+        ranges = {r.counter: (r.low, r.high) for r in m.constraints
+                  if isinstance(r, CounterRange)}
         tables = _TABLES[game] = _CounterTables(unseen, tuple(c.name for c in m.counters),
-                                                {k: tuple(v) for k, v in arrays.items()})
+                                                {k: tuple(v) for k, v in arrays.items()},
+                                                ranges)
     return tables
 
 
@@ -352,16 +364,25 @@ def vary(state: State, player: int, rng: Any,
         memo = (name, v.__class__, v)
         choices = options.get(memo)
         if choices is None:
+            span = tables.ranges.get(name)
             base = held.get(name)
             if base is None:
-                base = held[name] = set()
-                for i in tables.arrays[name]:
-                    base.add(counters[i])
-                    base.add(initial[i])
+                # what the array holds now: values the counter takes at this point of the
+                # game; its initial values only where a range says what it may hold (a
+                # counter set before the first decision may never hold its initial value
+                # again, as a rolled secret that starts at 0)
+                base = held[name] = {counters[i] for i in tables.arrays[name]}
+                if span is not None:
+                    base.update(initial[i] for i in tables.arrays[name])
             values = set(base)
-            if v.__class__ is int:
-                values |= {v - 1, v + 1}
-            elif v.__class__ is bool:
+            if span is not None:
+                # one more or less only where the declared range says the counter can be:
+                # an invented value outside it is a state the game never reaches
+                if v.__class__ is int:
+                    values |= {v - 1, v + 1}
+                values = {x for x in values
+                          if x.__class__ is not int or span[0] <= x <= span[1]}
+            if v.__class__ is bool:
                 values.add(not v)
             values.discard(v)
             choices = options[memo] = sorted((x for x in values if x.__class__ is v.__class__),
@@ -381,8 +402,9 @@ def _varied(changes: list[Change]) -> Changes:
 def varied(state: State, player: int, rng: Any, one: bool = False) -> tuple[State, list[str]] | None:
     """A copy with the values of unseen counters changed (all, or ``one`` at random).
 
-    A counter's new value is another value its array (the counters of its name) holds or
-    starts with, or, for a number, one more or less.
+    A counter's new value is another value its array (the counters of its name) holds; for
+    a counter declared ``in LOW..HIGH``, also a value its array starts with or, for a number,
+    one more or less, within LOW..HIGH (see the module doc).
 
     Returns:
         The copy and readable "counter: old -> new" changes, or None when none could change.

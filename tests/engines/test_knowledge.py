@@ -37,7 +37,7 @@ def test_a_secret_copied_into_an_owner_counter_is_caught_with_its_location() -> 
     assert state.observation(0)["counters"] == {"secret[0]": 1, "score[0]": 0, "score[1]": 0}
     assert hidden_information(_ctx(state), state) == (
         "player 0 sees the same at 'guess high / guess low' (rule play, line 23), but with "
-        "counters they cannot see changed (secret[1]: 3 -> 0) the options change from "
+        "counters they cannot see changed (secret[1]: 3 -> 1) the options change from "
         "['guess high', 'guess low'] to ['guess low']")
 
 
@@ -365,7 +365,7 @@ def test_a_secret_copied_into_a_local_is_caught() -> None:
                "['guess low']" in f for f in found)
     assert found[0] == (
         "player 0 sees the same at 'guess high / guess low' (rule play, line 25), but with "
-        "counters they cannot see changed (secret[1]: 3 -> 0; local s: 3 -> 0) the options "
+        "counters they cannot see changed (secret[1]: 3 -> 1; local s: 3 -> 1) the options "
         "change from ['guess high', 'guess low'] to ['guess low']")
 
 
@@ -409,7 +409,7 @@ def test_a_branch_taken_in_the_step_after_another_players_move_is_caught(
     state.apply_action(0)  # player 1: ready
     assert hidden_information(ctx, state) == (
         "player 0 sees the same at 'guess high / guess low' (rule play, line 26), but with what "
-        "they cannot see changed before the step 'ready' (secret[1]: 3 -> 2) the options "
+        "they cannot see changed before the step 'ready' (secret[1]: 3 -> 1) the options "
         "change from ['guess high', 'guess low'] to ['guess low', 'pass']")
 
 
@@ -471,5 +471,5 @@ def test_a_secret_passed_to_a_rule_is_caught(tmp_path: Path) -> None:
     found = hidden_information(_ctx(state), state)
     assert found == (
         "player 0 sees the same at 'guess high / guess low' (rule guess, line 28), but with "
-        "counters they cannot see changed (secret[1]: 3 -> 0; local t: 3 -> 0; local s: 3 -> 0) "
+        "counters they cannot see changed (secret[1]: 3 -> 1; local t: 3 -> 1; local s: 3 -> 1) "
         "the options change from ['guess high', 'guess low'] to ['guess low']")
