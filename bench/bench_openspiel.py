@@ -29,19 +29,9 @@ import rulewright.openspiel as ro
 NATIVE = {"kuhn_poker": "kuhn_poker", "tic_tac_toe": "tic_tac_toe"}
 
 
-def engine_playout(game: Any, rng: random.Random) -> None:
-    """One random game on the engine's state."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    state.returns()
-
-
-def openspiel_playout(game: Any, rng: random.Random) -> None:
-    """One random game through OpenSpiel's API (the adapter or a native game)."""
+def playout(game: Any, rng: random.Random) -> None:
+    """One random game: the engine's states and OpenSpiel's (the adapter's or a native
+    game's) answer the same calls."""
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -77,14 +67,14 @@ def main() -> None:
         adapter = ro.load(name)
         ratios, ours, theirs = [], [], []
         for rep in range(args.reps):
-            e = rate(engine_playout, engine, args.seconds, rep)
-            a = rate(openspiel_playout, adapter, args.seconds, rep)
+            e = rate(playout, engine, args.seconds, rep)
+            a = rate(playout, adapter, args.seconds, rep)
             ours.append(e)
             theirs.append(a)
             ratios.append(e / a)
         native = ""
         if name in NATIVE:
-            native = f"{rate(openspiel_playout, pyspiel.load_game(NATIVE[name]), args.seconds, 0):>10.0f}"
+            native = f"{rate(playout, pyspiel.load_game(NATIVE[name]), args.seconds, 0):>10.0f}"
         print(f"{name:<14} {statistics.median(ours):>10.0f} {statistics.median(theirs):>10.0f} "
               f"{statistics.median(ratios):>6.2f} {native}")
     print(f"load average at end: {os.getloadavg()[0]:.1f}")

@@ -146,18 +146,28 @@ def split_book(name: str, text: str, sections: Iterable[str] = ()) -> Book:
     headings: list[tuple[int, str]] = []
     sentences: list[Sentence] = []
 
-    def add(piece: str, lineno: int) -> None:
+    def put(piece: str) -> int:
+        """Append ``piece`` to the flat text, a space before it; its start."""
         nonlocal pos
-        piece = flat(piece)
-        if not piece:
-            return
         if parts:
             parts.append(" ")
             pos += 1
+        start = pos
         parts.append(piece)
-        sentences.append(Sentence(len(sentences), section, piece, pos, pos + len(piece),
-                                  lineno))
         pos += len(piece)
+        return start
+
+    def add(piece: str, lineno: int) -> None:
+        piece = flat(piece)
+        if piece:
+            start = put(piece)
+            sentences.append(Sentence(len(sentences), section, piece, start,
+                                      start + len(piece), lineno))
+
+    def heading(title: str) -> None:
+        nonlocal section
+        headings.append((put(title), title))
+        section = title
 
     lines = [flat(raw) for raw in text.splitlines() if raw.strip()]
     if not lines or sum(map(len, lines)) / len(lines) <= INLINE_HEADINGS:
@@ -173,22 +183,14 @@ def split_book(name: str, text: str, sections: Iterable[str] = ()) -> Book:
         if not line:
             continue
         if lineno in structure:
-            parts.append((" " if parts else "") + line)
-            pos += len(line) + (1 if pos else 0)
+            put(line)
             continue
         if _is_heading(line) or line in known or (CONTENTS.search(section) and ITEM.match(line)
                                  and _is_heading(ITEM.sub("", line, count=1))):
             if not _is_heading(line) and line not in known:   # a table of contents' entry
-                parts.append((" " if parts else "") + line)
-                pos += len(line) + (1 if pos else 0)
+                put(line)
                 continue
-            if parts:
-                parts.append(" ")
-                pos += 1
-            headings.append((pos, line))
-            section = line
-            parts.append(line)
-            pos += len(line)
+            heading(line)
             continue
         chunks: list[tuple[str, bool]] = []
         last = 0
@@ -198,13 +200,7 @@ def split_book(name: str, text: str, sections: Iterable[str] = ()) -> Book:
         chunks.append((line[last:], False))
         for chunk, is_title in chunks:
             if is_title:
-                if parts:
-                    parts.append(" ")
-                    pos += 1
-                headings.append((pos, chunk))
-                section = chunk
-                parts.append(chunk)
-                pos += len(chunk)
+                heading(chunk)
                 continue
             for piece in _sentences(chunk.strip()):
                 if piece.strip(" :"):
