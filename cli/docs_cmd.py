@@ -71,7 +71,8 @@ def register(sub: Any) -> None:
     p.add_argument("--mutate-json", type=Path, metavar="FILE", action="append", default=[],
                    help="results of 'rulewright mutate SPEC --json FILE': each page shows its "
                         "spec's mutation score with the strength of its check (repeat for "
-                        "several specs)")
+                        "several specs); without it a page shows the score checked in beside "
+                        "its spec (spec/NAME.mutate.json), if any")
     p.add_argument("--games", type=page_games, default=None, metavar="N",
                    help="random games simulated per player count (0 = none; default 20)")
     p.add_argument("--jobs", type=positive, default=1, help="parallel Sphinx jobs")
