@@ -4,6 +4,7 @@ invariants described as the spec declares them, and the overview table of every 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -294,3 +295,17 @@ def test_a_score_checked_in_beside_the_spec_is_shown_or_called_stale(
         assert "Mutation score: 7 of 10" not in summary
         assert "stale: 7 of 10 mutants caught (70%) on an earlier version of the spec " \
             "(not held out; seed 9; n = 12; 2026-12-05)" in table
+
+
+def test_solo_games_that_all_stop_at_a_gap_are_explained(build_site: Builder) -> None:
+    """Issue 44: solo Złap Kadr showed "20 (0 finished)" without a word; every random solo
+    game reaches the gap of a negative solo score (the rating table starts at 0)."""
+    page = ("Solo\n====\n\n.. rulewright-spec:: specs/zlap_kadr.rules\n   :players: 1\n"
+            "   :simulate: 2\n   :sections: simulation\n")
+    out = build_site({"spec-solo": page})
+    text = " ".join(section_text(out / "spec-solo.html", "zlap-kadr-simulation").split())
+    assert " 1 2 (0 ended normally) " in text
+    assert re.search(r"1 player: 2 of 2 games stopped at a finding instead of ending normally, "
+                     r"so they are left out of the scores and win shares \(2 at the gap in rule "
+                     r"finish_game \(line \d+\): the solo score is negative, and the rating "
+                     r"table starts at 0; see Findings in simulated games\)\.", text), text
