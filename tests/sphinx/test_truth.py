@@ -177,8 +177,8 @@ def test_overview_table_and_strength_of_the_check(build_site: Builder) -> None:
     tiny_title = next(d for d in tiny.decls if isinstance(d, ast.Game)).title
     # showcase: 3 cited rules; 2 assumptions; gaps at lines 41 and 73, line 41 reached, no
     # ruling; 2 of the 8 configurations; its one example passed; 6 of 8 mutants.
-    assert "Kártyacsata 2-3 3 of 3 2 2 / 1 / 0 2 of 8 1 of 1 6 of 8 mutants caught (75%); " \
-        "not held out; seed 5" in table
+    assert "Kártyacsata 2-3 3 of 3 2 2 / 1 / 0 2 of 8 1 of 1 75% (6 of 8 caught); " \
+        "not held out; seed 5; n = 8" in table
     assert f"{tiny_title} " in table and "not measured" in table
     # a game's cell links to its page when the site has one named after the spec file
     # (the generated games/ folder); here the page is spec-showcase, so the title is text
@@ -284,8 +284,7 @@ def test_a_score_checked_in_beside_the_spec_is_shown_or_called_stale(
         assert ("Mutation score: 7 of 10 mutants caught (70%): the small changes to the rules "
                 f"and data that verification caught; {how} (showcase.mutate.json).") in summary
         assert "Stale" not in summary
-        assert "7 of 10 mutants caught (70%); not held out; seed 9; n = 12; 2026-12-05" \
-            in table
+        assert "70% (7 of 10 caught); not held out; seed 9; n = 12; 2026-12-05" in table
     else:
         assert ("Stale mutation score: the spec has changed since it was measured 7 of 10 "
                 f"mutants caught (70%) was measured on an earlier version of the spec ({how}) "
@@ -293,7 +292,7 @@ def test_a_score_checked_in_beside_the_spec_is_shown_or_called_stale(
                 "It says nothing about the checks as they are now; run rulewright mutate "
                 "showcase --json FILE again.") in summary
         assert "Mutation score: 7 of 10" not in summary
-        assert "stale: 7 of 10 mutants caught (70%) on an earlier version of the spec " \
+        assert "stale: 70% (7 of 10 caught) on an earlier version of the spec " \
             "(not held out; seed 9; n = 12; 2026-12-05)" in table
 
 
