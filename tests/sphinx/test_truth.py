@@ -308,3 +308,25 @@ def test_solo_games_that_all_stop_at_a_gap_are_explained(build_site: Builder) ->
                      r"so they are left out of the scores and win shares \(2 at the gap in rule "
                      r"finish_game \(line \d+\): the solo score is negative, and the rating "
                      r"table starts at 0; see Findings in simulated games\)\.", text), text
+
+
+def test_game_counts_are_the_same_on_the_page_and_in_the_cli(
+        build_site: Builder, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44: the page said "33 (21)" where the CLI said "124 of 124 verified games".
+    A real verify run: its table's test runs and games played are the page's numbers."""
+    from rulewright.cli.main import main
+
+    out_json = tmp_path / "v.json"
+    assert main(["verify", "tic_tac_toe", "--profile", "ci", "--seed", "1", "--no-database",
+                 "--json", str(out_json)]) == 0
+    cli = capsys.readouterr().out
+    runs = int(re.search(r"test runs\s*\u2502\s*(\d+)", cli).group(1))  # type: ignore[union-attr]
+    games = int(re.search(r"games played\s*\u2502\s*(\d+)", cli).group(1))  # type: ignore[union-attr]
+    assert games > 0 and runs > 1
+    page = ("TTT\n===\n\n.. rulewright-spec:: tic_tac_toe\n   :sections: overview\n"
+            "   :verify-json: v.json\n")
+    site = build_site({"spec-ttt": page}, {"v.json": out_json.read_text("utf-8")})
+    summary = " ".join(section_text(site / "spec-ttt.html", "tic-tac-toe-overview").split())
+    # a tic-tac-toe game is at most 9 moves: no test run ends inside one, so all begun finish
+    assert f"{runs} test runs; {games} games played to the end ({games} begun)" in summary
+    assert f" 2p {games} ({games}) " in summary
