@@ -330,3 +330,21 @@ def test_game_counts_are_the_same_on_the_page_and_in_the_cli(
     # a tic-tac-toe game is at most 9 moves: no test run ends inside one, so all begun finish
     assert f"{runs} test runs; {games} games played to the end ({games} begun)" in summary
     assert f" 2p {games} ({games}) " in summary
+
+
+def test_rulings_and_scoped_invariants_are_rendered_as_declared(build_site: Builder) -> None:
+    """Issue 44: a gap with a ruling read "ends there with a finding instead of a guess"
+    without its ruling, and invariants scoped to a rule read "(checked after every step)"."""
+    page = ("PS\n==\n\n.. rulewright-spec:: perfect_shot\n   :simulate: 0\n"
+            "   :sections: invariants, findings\n")
+    out = build_site({"spec-ps": page})
+    findings = " ".join(section_text(out / "spec-ps.html", "perfect-shot-findings").split())
+    assert "4 of the 5 have a provisional ruling (not the book's): reaching one is reported " \
+        "and play goes on under the ruling; a game that reaches any other ends there with a " \
+        "finding instead of a guess." in findings
+    assert "A yeti shows in the lens but the yeti tokens have run out; the book does not say " \
+        "what happens. Provisional ruling: no award: the player takes no yeti token" in findings
+    invariants = " ".join(section_text(out / "spec-ps.html", "perfect-shot-invariants").split())
+    assert re.search(r"piles_by_habitat[^()]*\(checked after every step once rule setup has "
+                     r"run, to the end of the game\)", invariants), invariants[:3000]
+    assert not re.search(r"piles_by_habitat[^()]*\(checked after every step\)", invariants)
