@@ -348,3 +348,19 @@ def test_rulings_and_scoped_invariants_are_rendered_as_declared(build_site: Buil
     assert re.search(r"piles_by_habitat[^()]*\(checked after every step once rule setup has "
                      r"run, to the end of the game\)", invariants), invariants[:3000]
     assert not re.search(r"piles_by_habitat[^()]*\(checked after every step\)", invariants)
+
+
+def test_docs_warns_about_a_stale_checked_in_score(tmp_path: Path) -> None:
+    from rulewright.cli.docs_cmd import stale_mutation_warnings
+
+    spec = tmp_path / "showcase.rules"
+    spec.write_text(SHOWCASE.read_text(encoding="utf-8"), encoding="utf-8")
+    beside = tmp_path / "showcase.mutate.json"
+    assert stale_mutation_warnings([spec]) == []          # none checked in
+    beside.write_text(json.dumps(_mutate_doc(fingerprint(load_spec(spec)))), encoding="utf-8")
+    assert stale_mutation_warnings([spec]) == []          # current
+    beside.write_text(json.dumps(_mutate_doc("0123456789abcdef")), encoding="utf-8")
+    assert stale_mutation_warnings([spec]) == [
+        f"rulewright docs: warning: showcase: the mutation score in {beside} was measured on "
+        "an earlier version of the spec; its page shows it as stale (run rulewright mutate "
+        "showcase --json FILE again)"]
