@@ -8,8 +8,9 @@ One row per spec page (the bundled specs, or ``rulewright_spec_files``): the gam
 its page), players, rules citing the book, assumptions, gaps (declared / reached by
 verification / with a provisional ruling), configurations verified of those declared, worked
 examples passing of those written, and the mutation score. Verification columns come from
-``rulewright_verify_json`` and ``rulewright_mutate_json``; results of another spec version
-are not counted (the cell says so). A spec that cannot be read is a warning.
+``rulewright_verify_json`` and ``rulewright_mutate_json`` (else the mutation score checked in
+beside each spec, ``<name>.mutate.json``); results of another spec version are not counted
+(the cell says so; a mutation score of one reads "stale: ..."). A spec that cannot be read is a warning.
 """
 
 from __future__ import annotations
