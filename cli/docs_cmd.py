@@ -71,7 +71,8 @@ def register(sub: Any) -> None:
     p.add_argument("--mutate-json", type=Path, metavar="FILE", action="append", default=[],
                    help="results of 'rulewright mutate SPEC --json FILE': each page shows its "
                         "spec's mutation score with the strength of its check (repeat for "
-                        "several specs)")
+                        "several specs); without it a page shows the score checked in beside "
+                        "its spec (spec/NAME.mutate.json), if any")
     p.add_argument("--games", type=page_games, default=None, metavar="N",
                    help="random games simulated per player count (0 = none; default 20)")
     p.add_argument("--jobs", type=positive, default=1, help="parallel Sphinx jobs")
@@ -184,6 +185,34 @@ def partial_warnings(doc: dict[str, Any]) -> list[str]:
             out.append(f"rulewright docs: warning: {game.get('spec')}: the results cover "
                        f"{len(declared) - len(missing)} of its {len(declared)} declared "
                        f"configurations (never verified: {shown}); its page says so")
+    return out
+
+
+def stale_mutation_warnings(specs: list[Path]) -> list[str]:
+    """One line per spec whose mutation score checked in beside it (``NAME.mutate.json``)
+    was measured on another version of the spec: its page shows it as stale, not current.
+
+    Specs that cannot be loaded, and files that are not readable mutate JSON, are skipped
+    here (the build itself reports them).
+    """
+    from rulewright.dsl.compile import fingerprint
+    from rulewright.sphinx.errors import RulewrightDocsError
+    from rulewright.sphinx.verify_json import checked_in_mutation
+
+    out = []
+    for path in specs:
+        try:
+            parsed = load_spec(path)
+            game = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
+            score = checked_in_mutation(path, game.id) if game is not None else None
+        except (SpecError, UsageError, RulewrightDocsError):
+            continue
+        if game is not None and score is not None and \
+                score.for_spec(fingerprint(parsed)).stale:
+            out.append(f"rulewright docs: warning: {game.id}: the "
+                       f"mutation score in {display_path(path.with_name(score.file))} was "
+                       "measured on an earlier version of the spec; its page shows it as "
+                       f"stale (run rulewright mutate {path.stem} --json FILE again)")
     return out
 
 
@@ -317,6 +346,10 @@ def run(args: argparse.Namespace) -> int:
         from sphinx.cmd.build import build_main
     except ModuleNotFoundError:
         raise UsageError("rulewright docs needs Sphinx: pip install 'rulewright[docs]'") from None
+    if not args.mutate_json:   # the pages show the scores checked in beside the specs
+        shown = built if built is not None else [spec_path(s) for s in bundled_specs()]
+        for line in stale_mutation_warnings(shown):
+            print(line, file=sys.stderr)
     extra: list[str] = []
     if args.verify_json is not None:
         extra += ["-D", f"rulewright_verify_json={args.verify_json.resolve()}"]

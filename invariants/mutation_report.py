@@ -24,6 +24,7 @@ killed / (killed + survived + unreached).
       "profile": "ci", "seed": 1, "players": [2] | null, "examples": 8, "playouts": 10,
       "configurations": ["2p", "3p"],
       "versions": {"rulewright": "0.1.0", "hypothesis": "6.155.2", "python": "3.11.7"},
+      "date": "2026-12-05T00:12:09+00:00",   # when the run started (UTC)
       "seconds": 12.5,
       "generated": {"total": 37, "by_operator": {"integer": 14, ...}},
       "baseline": {"status": "lived" | "killed" | "invalid", "kills": [...], "error": null,
@@ -50,6 +51,7 @@ killed / (killed + survived + unreached).
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 from typing import Any, Sequence
 
@@ -194,7 +196,8 @@ class MutationReport:
             ("sample", "all-sites" or "only"). held_out: the record a held-out run left
             out, or None. by_coverage: mutants were verified only where their coverage
             point ran. require_reached: the profile's ``require_reached`` (verify fails
-            on an invariant no state reached).
+            on an invariant no state reached). date: when the run started (UTC, ISO 8601
+            to the second), so a published score can say how old it is.
     """
 
     spec: str
@@ -219,6 +222,8 @@ class MutationReport:
     held_out: HeldOut | None = None
     by_coverage: bool = True
     require_reached: bool = False
+    date: str = field(factory=lambda: datetime.datetime.now(datetime.timezone.utc)
+                      .isoformat(timespec="seconds"))
 
     @classmethod
     def start(cls, parsed: ast.Spec, source: str, generated: list[Mutant],
@@ -313,7 +318,7 @@ class MutationReport:
             "by_coverage": self.by_coverage, "sites": len(set(self.sites)),
             "profile": self.profile, "seed": self.seed,
             "players": self.players, "examples": self.examples, "playouts": self.playouts,
-            "configurations": self.configs, "versions": versions(),
+            "configurations": self.configs, "versions": versions(), "date": self.date,
             "seconds": round(self.seconds, 3),
             "generated": {"total": len(self.generated),
                           "by_operator": {op: by_op[op] for op in OPERATORS}},

@@ -31,7 +31,8 @@ Configuration values:
 ``rulewright_mutate_json`` (``[]``)
     ``rulewright mutate --json`` files (relative to the source dir; on the command line
     ``-D rulewright_mutate_json=a.json,b.json``): each spec's mutation score is shown with
-    the strength of its check (a missing file is fine).
+    the strength of its check (a missing file is fine). Without one naming a spec, its page
+    shows the score checked in beside it (``<name>.mutate.json`` next to ``<name>.rules``).
 """
 
 from __future__ import annotations

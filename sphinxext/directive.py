@@ -41,8 +41,8 @@ from rulewright.sphinx.render_errata import errata_section
 from rulewright.sphinx.render_rules import (Page, examples_section,
                                             invariants_section, rules_section)
 from rulewright.sphinx.source import header
-from rulewright.sphinx.verify_json import (MutationScore, SpecResults, read_mutate_json,
-                                           read_verify_json)
+from rulewright.sphinx.verify_json import (MutationScore, SpecResults, checked_in_mutation,
+                                           read_mutate_json, read_verify_json)
 
 SECTIONS = ("overview", "components", "flow", "rules", "examples", "errata", "invariants",
             "findings", "simulation")
@@ -170,18 +170,18 @@ class SpecDirective(SphinxDirective):
             return Path(abspath)
         return Path(self.env.srcdir, given)
 
-    def _mutation(self, spec_id: str, current: str) -> MutationScore | None:
-        """The spec's mutation score from ``rulewright_mutate_json``, if one of this spec
-        version is given."""
+    def _mutation(self, path: Path, spec_id: str, current: str) -> MutationScore | None:
+        """The spec's mutation score: from ``rulewright_mutate_json`` when one names this
+        spec, else the one checked in beside it (``<name>.mutate.json``); marked stale when
+        made from another version of the spec."""
         given = self.config.rulewright_mutate_json
         files = [given] if isinstance(given, str) else list(given)
         paths = [Path(self.env.srcdir, f) for f in files if f]
-        for p in paths:
+        beside = path.with_name(f"{path.stem}.mutate.json")
+        for p in [*paths, *([beside] if beside.is_file() else [])]:
             self.env.note_dependency(str(p))
-        score = read_mutate_json(paths).get(spec_id)
-        if score is None or (score.fingerprint and score.fingerprint != current):
-            return None
-        return score
+        score = read_mutate_json(paths).get(spec_id) or checked_in_mutation(path, spec_id)
+        return score.for_spec(current) if score is not None else None
 
     def _render(self) -> list[nodes.Node]:
         path = self._spec_file()
@@ -206,7 +206,7 @@ class SpecDirective(SphinxDirective):
                     verified=results[game.id].for_spec(current)
                     if game.id in results else SpecResults(),
                     docdir=os.path.dirname(self.env.doc2path(self._docname())),
-                    declared=declared_configs(path), mutation=self._mutation(game.id, current))
+                    declared=declared_configs(path), mutation=self._mutation(path, game.id, current))
         machine = compile_spec(spec, players=counts[0])
         games = self.options.get("simulate", self.config.rulewright_simulate_games)
         reports: list[PlayReport] = []

@@ -8,8 +8,9 @@ One row per spec page (the bundled specs, or ``rulewright_spec_files``): the gam
 its page), players, rules citing the book, assumptions, gaps (declared / reached by
 verification / with a provisional ruling), configurations verified of those declared, worked
 examples passing of those written, and the mutation score. Verification columns come from
-``rulewright_verify_json`` and ``rulewright_mutate_json``; results of another spec version
-are not counted (the cell says so). A spec that cannot be read is a warning.
+``rulewright_verify_json`` and ``rulewright_mutate_json`` (else the mutation score checked in
+beside each spec, ``<name>.mutate.json``); results of another spec version are not counted
+(the cell says so; a mutation score of one reads "stale: ..."). A spec that cannot be read is a warning.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.nodes_util import para, table
 from rulewright.sphinx.pages import spec_files
 from rulewright.sphinx.source import header, spec_gaps, walk
-from rulewright.sphinx.verify_json import (MutationScore, SpecResults, read_mutate_json,
-                                           read_verify_json)
+from rulewright.sphinx.verify_json import (MutationScore, SpecResults, checked_in_mutation,
+                                           read_mutate_json, read_verify_json)
 
 HEADERS = ["Game", "Players", "Rules citing the book", "Assumptions",
            "Gaps: declared / reached / ruled", "Configurations verified",
@@ -102,13 +103,31 @@ def spec_row(page: str, path: Path, verified: SpecResults | None,
         ok = sum(1 for e in examples if results.examples.get(e.name)
                  and all(passed for _er, passed, _p in results.examples[e.name]))
         passing = f"{ok} of {len(examples)}" if examples else "none written"
-    if mutation is not None and mutation.fingerprint and mutation.fingerprint != current:
-        mutation = None
+    if mutation is None:
+        mutation = checked_in_mutation(path, game.id)
+    if mutation is not None:
+        mutation = mutation.for_spec(current)
     return Row(page=page, title=game.title, players=f"{lo}-{hi}" if lo != hi else str(lo),
                rules=f"{sum(1 for r in rules if r.prov.cites)} of {len(rules)}",
                assumptions=str(assumptions(spec)),
                gaps=f"{len(gaps)} / {reached} / {ruled}", configs=configs, examples=passing,
-               mutation=mutation.text if mutation is not None else "not measured")
+               mutation=mutation_cell(mutation))
+
+
+def mutation_cell(score: MutationScore | None) -> str:
+    """The overview's mutation cell: "38% (28 of 74 caught); not held out; seed 7; n = 84;
+    2026-12-05", "stale: ..." when the spec changed since, or "not measured"."""
+    if score is None:
+        return "not measured"
+    total = score.killed + score.survived
+    text = f"{score.killed / total:.0%} ({score.killed} of {total} caught)" if total \
+        else "no mutant scored"
+    held = "held out" if score.held_out else "not held out"
+    how = "; ".join(x for x in (held, f"seed {score.seed}" if score.seed is not None else "",
+                                f"n = {score.run}" if score.run else "", score.date) if x)
+    if score.stale:
+        return f"stale: {text} on an earlier version of the spec ({how})"
+    return f"{text}; {how}"
 
 
 class OverviewDirective(SphinxDirective):
@@ -142,6 +161,9 @@ class OverviewDirective(SphinxDirective):
             rows = []
             for name, path in files.items():
                 self.env.note_dependency(str(path))
+                beside = path.with_name(f"{path.stem}.mutate.json")
+                if beside.is_file():
+                    self.env.note_dependency(str(beside))
                 spec_id = self._spec_id(path)
                 rows.append(spec_row(name, path, verified.get(spec_id),
                                      scores.get(spec_id)))

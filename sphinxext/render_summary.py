@@ -39,7 +39,8 @@ def verify_grid(page: Page) -> nodes.Node:
         return para(STALE, classes=["rw-stale"])
     if not page.results:
         return para("Not verified: no verify results were given to this build "
-                    "(rulewright verify --json FILE, then rulewright_verify_json).")
+                    "(rulewright verify --json FILE, then rulewright docs --verify-json FILE; "
+                    "in a Sphinx project's conf.py, rulewright_verify_json).")
     names = list(page.results)
     configs: list[str] = []
     cell: dict[tuple[str, str], str] = {}
@@ -130,7 +131,7 @@ def configs_nodes(page: Page) -> list[nodes.Node]:
 
 def strength_nodes(page: Page) -> list[nodes.Node]:
     """How strong the check behind the ticks is: profile, test runs, games, seed, date,
-    rulewright version, mutation score."""
+    rulewright version (the mutation score follows in :func:`mutation_nodes`)."""
     if not page.results or page.verified.stale:
         return []
     v = page.verified
@@ -151,16 +152,30 @@ def strength_nodes(page: Page) -> list[nodes.Node]:
                                              if run.date_from_file else ""))
     if run.version:
         parts.append(f"rulewright {run.version}")
-    m = page.mutation
-    mutation = "mutation score: not measured (rulewright mutate SPEC --json FILE, then " \
-        "rulewright_mutate_json)"
-    if m is not None:
-        how = ", ".join(x for x in (f"profile {m.profile}" if m.profile else "",
-                                    f"seed {m.seed}" if m.seed is not None else "") if x)
-        mutation = f"mutation score: {m.text}" + (f" ({how})" if how else "")
-    parts.append(mutation)
     return [para(strong("Strength of the check: "), "; ".join(parts) + ".",
                  classes=["rw-strength"])]
+
+
+def mutation_nodes(page: Page) -> list[nodes.Node]:
+    """The mutation score and how it was made (held out or not, seed, n, profile, date,
+    version); a warning box instead when the spec changed since the mutate run (the score is
+    stale); "not measured" when there is none. Shown with or without verify results: it is
+    read from the run checked in beside the spec (``<name>.mutate.json``) or given."""
+    m = page.mutation
+    if m is None:
+        return [para(strong("Mutation score: "), "not measured (check in ",
+                     literal(f"rulewright mutate {page.key} --json {page.key}.mutate.json"),
+                     " beside the spec, or give ", literal("rulewright docs --mutate-json FILE"),
+                     ").", classes=["rw-strength"])]
+    source = f" ({m.file})" if m.file else ""
+    if m.stale:
+        return [admonition(
+            "partial", "Stale mutation score: the spec has changed since it was measured",
+            para(f"{m.text} was measured on an earlier version of the spec ({m.how}){source}. "
+                 "It says nothing about the checks as they are now; run ",
+                 literal(f"rulewright mutate {page.key} --json FILE"), " again."))]
+    return [para(strong("Mutation score: "), f"{m.text}: the small changes to the rules and "
+                 f"data that verification caught; {m.how}{source}.", classes=["rw-strength"])]
 
 
 def summary_nodes(page: Page, game: ast.Game, contents: list[tuple[str, str]]) -> list[nodes.Node]:
@@ -190,7 +205,8 @@ def summary_nodes(page: Page, game: ast.Game, contents: list[tuple[str, str]]) -
                       " (", reference("listed under Findings", page.rid("findings", "gaps")),
                       ")"))
     out: list[nodes.Node] = [bullets(facts), para(strong("Verification"), classes=["rw-inv-head"]),
-                             *configs_nodes(page), *strength_nodes(page), verify_grid(page)]
+                             *configs_nodes(page), *strength_nodes(page), *mutation_nodes(page),
+                             verify_grid(page)]
     if contents:
         links = bullets([para(reference(title, rid)) for title, rid in contents])
         links["classes"].append("rw-contents")

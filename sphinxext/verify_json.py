@@ -26,7 +26,9 @@ A newer version of the format (``rulewright-verify/3``) reads the same way as lo
 fields keep their names.
 
 :func:`read_mutate_json` reads ``rulewright mutate --json``: ``spec``, ``fingerprint``,
-``profile``, ``seed`` and ``score`` (``killed``, ``survived``, ``rate``).
+``profile``, ``seed``, ``examples``, ``held_out``, ``date``, ``versions.rulewright`` and
+``score`` (``killed``, ``survived``, ``unreached``, ``equivalent``, ``invalid``);
+:func:`checked_in_mutation` the score checked in beside a spec (``spec/<name>.mutate.json``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 from attrs import define, field, frozen
 
 from rulewright.sphinx.errors import RulewrightDocsError
@@ -120,6 +123,13 @@ class MutationScore:
     Attributes:
         killed, survived: mutant counts. profile, seed: how the mutants were verified.
         fingerprint: the spec version mutated ("" when the file names none).
+        held_out: mutants at the sites used while strengthening the checks were left out
+            (``--held-out``). run: mutants run (``n``: scored, possibly equivalent and
+            invalid ones). left_out: possibly equivalent + invalid (not scored).
+        examples: test runs per configuration. date: the run's day (YYYY-MM-DD; "" when the
+            file does not say). version: rulewright's version. file: the file read.
+        stale: the spec changed since the run (its fingerprint differs from the current
+            spec's): the score is of another version (set by :meth:`for_spec`).
     """
 
     killed: int
@@ -127,6 +137,14 @@ class MutationScore:
     profile: str = ""
     seed: int | None = None
     fingerprint: str = ""
+    held_out: bool = False
+    run: int = 0
+    left_out: int = 0
+    examples: int | None = None
+    date: str = ""
+    version: str = ""
+    file: str = ""
+    stale: bool = False
 
     @property
     def text(self) -> str:
@@ -135,6 +153,33 @@ class MutationScore:
         if not total:
             return "no mutant was scored"
         return f"{self.killed} of {total} mutants caught ({self.killed / total:.0%})"
+
+    def for_spec(self, current: str) -> MutationScore:
+        """This score, marked ``stale`` unless it names the fingerprint ``current`` (a file
+        naming none is taken as current: mutate's format 1 without one is still a score)."""
+        stale = bool(self.fingerprint) and self.fingerprint != current
+        return attrs.evolve(self, stale=stale)
+
+    @property
+    def how(self) -> str:
+        """"held out; seed 7; n = 84 mutants run (10 possibly equivalent or invalid, not
+        scored); profile ci, 8 test runs per configuration; run on 2026-12-05 with rulewright
+        0.1.0": everything that says how the score was made, as the file records it."""
+        parts = ["held out (mutants at the sites used to strengthen the checks left out)"
+                 if self.held_out else "not held out (the sample may include mutants the "
+                 "checks were strengthened against)"]
+        if self.seed is not None:
+            parts.append(f"seed {self.seed}")
+        if self.run:
+            parts.append(f"n = {self.run} mutants run" + (
+                f" ({self.left_out} possibly equivalent or invalid, not scored)"
+                if self.left_out else ""))
+        if self.profile:
+            parts.append(f"profile {self.profile}" + (
+                f", {self.examples} test runs per configuration" if self.examples else ""))
+        when = f"run on {self.date}" if self.date else "date not recorded"
+        parts.append(when + (f" with rulewright {self.version}" if self.version else ""))
+        return "; ".join(parts)
 
 
 @define
@@ -321,6 +366,39 @@ def _count(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+def _mutate_doc(path: Path) -> dict[str, Any] | None:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise RulewrightDocsError(f"{path}: not a readable mutate JSON file: {err}") from None
+    return doc if isinstance(doc, dict) and isinstance(doc.get("spec"), str) else None
+
+
+def mutation_score(doc: dict[str, Any], file: str = "") -> MutationScore:
+    """The score in one ``rulewright mutate --json`` document (format 1 or 2), tolerantly:
+    a missing field is left empty. ``file`` names where it was read."""
+    raw = doc.get("score")
+    score: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    seed, examples = doc.get("seed"), doc.get("examples")
+    versions = doc.get("versions")
+    version = versions.get("rulewright") if isinstance(versions, dict) else None
+    date = doc.get("date")
+    killed = _count(score.get("killed"))
+    # rulewright-mutate/2: a mutant verify never reached was not caught either
+    survived = _count(score.get("survived")) + _count(score.get("unreached"))
+    left_out = _count(score.get("equivalent")) + _count(score.get("invalid"))
+    return MutationScore(
+        killed=killed, survived=survived, profile=str(doc.get("profile") or ""),
+        seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+        fingerprint=str(doc.get("fingerprint") or ""),
+        held_out=isinstance(doc.get("held_out"), dict), run=killed + survived + left_out,
+        left_out=left_out,
+        examples=examples if isinstance(examples, int) and not isinstance(examples, bool)
+        else None,
+        date=date[:10] if isinstance(date, str) and date[:4].isdigit() else "",
+        version=version if isinstance(version, str) else "", file=file)
+
+
 def read_mutate_json(paths: list[Path]) -> dict[str, MutationScore]:
     """Mutation scores by spec id from ``rulewright mutate --json`` files (a later file wins).
 
@@ -334,20 +412,23 @@ def read_mutate_json(paths: list[Path]) -> dict[str, MutationScore]:
     for path in paths:
         if not path.is_file():
             continue
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise RulewrightDocsError(f"{path}: not a readable mutate JSON file: {err}") from None
-        if not isinstance(doc, dict) or not isinstance(doc.get("spec"), str):
-            continue
-        raw = doc.get("score")
-        score: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        seed = doc.get("seed")
-        out[doc["spec"]] = MutationScore(
-            # rulewright-mutate/2: a mutant verify never reached was not caught either
-            killed=_count(score.get("killed")),
-            survived=_count(score.get("survived")) + _count(score.get("unreached")),
-            profile=str(doc.get("profile") or ""),
-            seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
-            fingerprint=str(doc.get("fingerprint") or ""))
+        doc = _mutate_doc(path)
+        if doc is not None:
+            out[doc["spec"]] = mutation_score(doc, path.name)
     return out
+
+
+def checked_in_mutation(spec_file: Path, spec_id: str) -> MutationScore | None:
+    """The score checked in beside a spec: ``<stem>.mutate.json`` next to ``<stem>.rules``
+    (``spec/tic_tac_toe.mutate.json``), when it holds this spec's score.
+
+    Raises:
+        RulewrightDocsError: the file exists but is not readable JSON.
+    """
+    path = spec_file.with_name(f"{spec_file.stem}.mutate.json")
+    if not path.is_file():
+        return None
+    doc = _mutate_doc(path)
+    if doc is None or doc["spec"] != spec_id:
+        return None
+    return mutation_score(doc, path.name)

@@ -260,6 +260,11 @@ def test_verify_results_and_trace_link(build_site: Builder, tmp_path: Path) -> N
     assert "Verified: passes" in text
     assert "verification: 7 games" in text
     assert list((out / "_downloads").glob("*/showcase-2p-hands.json"))
+    # a trace file's name is a download link to the copy in the build, not dead text
+    raw = (out / "spec-v.html").read_text(encoding="utf-8")
+    assert re.search(r'<a class="reference download internal" download="" '
+                     r'href="_downloads/[0-9a-f]+/showcase-2p-hands\.json"><code[^>]*>'
+                     r'<span class="pre">showcase-2p-hands\.json</span>', raw)
     # The summary grid: one row per configuration, one column per invariant.
     grid = " ".join(section_text(out / "spec-v.html", "showcase-overview").split())
     assert "configuration games played (begun) hands_small conservation capacity" in grid
@@ -275,7 +280,9 @@ def test_verify_results_and_trace_link(build_site: Builder, tmp_path: Path) -> N
         "3p v:short +draw_after." in grid
     # The strength of the check: what the file says (this one names no profile or seed).
     assert "Strength of the check: 51 games played to the end (57 begun); run on " in grid
-    assert "mutation score: not measured" in grid
+    assert "Mutation score: not measured (check in rulewright mutate showcase --json " \
+        "showcase.mutate.json beside the spec, or give rulewright docs --mutate-json FILE)." \
+        in grid
     # Results of another spec version (or of an unknown one) are never shown.
     for name in ("old", "nofp"):
         other = page_text(out / f"spec-{name}.html")

@@ -4,6 +4,7 @@ invariants described as the spec declares them, and the overview table of every 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,7 @@ def test_mutation_scores_are_read_by_spec(tmp_path: Path) -> None:
                              "score": {"killed": 31, "survived": 9, "rate": 0.775}}),
                  encoding="utf-8")
     scores = read_mutate_json([a, tmp_path / "missing.json"])
-    assert scores == {"braff": MutationScore(31, 9, "ci", 3, "abc")}
+    assert scores == {"braff": MutationScore(31, 9, "ci", 3, "abc", run=40, file="a.json")}
     assert scores["braff"].text == "31 of 40 mutants caught (78%)"
     assert MutationScore(0, 0).text == "no mutant was scored"
     # rulewright-mutate/2: unreached mutants (coverage holes) count as not caught
@@ -66,6 +67,44 @@ def test_mutation_scores_are_read_by_spec(tmp_path: Path) -> None:
                              "score": {"killed": 31, "survived": 6, "unreached": 3}}),
                  encoding="utf-8")
     assert read_mutate_json([a])["braff"].text == "31 of 40 mutants caught (78%)"
+
+
+def test_a_mutate_run_says_how_it_was_made(tmp_path: Path) -> None:
+    a = tmp_path / "braff.mutate.json"
+    a.write_text(json.dumps({
+        "format": "rulewright-mutate/2", "spec": "braff", "profile": "dev", "seed": 1001,
+        "examples": 20, "fingerprint": "abc", "date": "2026-12-05T00:06:54+00:00",
+        "versions": {"rulewright": "0.1.0", "hypothesis": "6", "python": "3"},
+        "held_out": {"record": "spec/braff.mutated.json", "excluded_seeds": [1],
+                     "excluded_sites": 40, "excluded_mutants": 90},
+        "score": {"killed": 15, "survived": 3, "unreached": 2, "equivalent": 1, "invalid": 2}}),
+        encoding="utf-8")
+    score = read_mutate_json([a])["braff"]
+    assert (score.held_out, score.run, score.left_out, score.date, score.version,
+            score.file) == (True, 23, 3, "2026-12-05", "0.1.0", "braff.mutate.json")
+    assert score.text == "15 of 20 mutants caught (75%)"
+    assert score.how == ("held out (mutants at the sites used to strengthen the checks left "
+                         "out); seed 1001; n = 23 mutants run (3 possibly equivalent or "
+                         "invalid, not scored); profile dev, 20 test runs per configuration; "
+                         "run on 2026-12-05 with rulewright 0.1.0")
+    assert not score.for_spec("abc").stale and score.for_spec("abd").stale
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parents[2] / "spec")
+                                        .glob("*.mutate.json")), ids=lambda p: p.name)
+def test_checked_in_mutation_results_are_real_mutate_output(path: Path) -> None:
+    """Each spec/<name>.mutate.json is a valid rulewright-mutate document of that spec,
+    recording when, how and on which spec version it was made."""
+    from rulewright.engines.schemas import validate
+    from rulewright.sphinx.verify_json import checked_in_mutation
+
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    validate(doc)
+    spec_file = path.with_name(path.name.replace(".mutate.json", ".rules"))
+    game = next(d for d in load_spec(spec_file).decls if isinstance(d, ast.Game))
+    assert doc["spec"] == game.id and doc["fingerprint"] and doc["seed"] >= 0
+    score = checked_in_mutation(spec_file, game.id)
+    assert score is not None and score.run == len(doc["mutants"]) > 0
 
 
 def test_gaps_include_scoring_then_gap_and_rulings() -> None:
@@ -138,16 +177,19 @@ def test_overview_table_and_strength_of_the_check(build_site: Builder) -> None:
     tiny_title = next(d for d in tiny.decls if isinstance(d, ast.Game)).title
     # showcase: 3 cited rules; 2 assumptions; gaps at lines 41 and 73, line 41 reached, no
     # ruling; 2 of the 8 configurations; its one example passed; 6 of 8 mutants.
-    assert "Kártyacsata 2-3 3 of 3 2 2 / 1 / 0 2 of 8 1 of 1 6 of 8 mutants caught (75%)" \
-        in table
+    assert "Kártyacsata 2-3 3 of 3 2 2 / 1 / 0 2 of 8 1 of 1 75% (6 of 8 caught); " \
+        "not held out; seed 5; n = 8" in table
     assert f"{tiny_title} " in table and "not measured" in table
     # a game's cell links to its page when the site has one named after the spec file
     # (the generated games/ folder); here the page is spec-showcase, so the title is text
     assert 'href="showcase.html"' not in (out / "spec-overview.html").read_text("utf-8")
     summary = " ".join(section_text(out / "spec-showcase.html", "showcase-overview").split())
     assert "Strength of the check: profile ci; 9 test runs; 19 games played to the end " \
-        "(21 begun); seed 77; run on 2026-11-30; rulewright 9.9.9; mutation score: 6 of 8 " \
-        "mutants caught (75%) (profile ci, seed 5)." in summary
+        "(21 begun); seed 77; run on 2026-11-30; rulewright 9.9.9. Mutation score: 6 of 8 " \
+        "mutants caught (75%): the small changes to the rules and data that verification " \
+        "caught; not held out (the sample may include mutants the checks were strengthened " \
+        "against); seed 5; n = 8 mutants run; profile ci; date not recorded (mutate.json)." \
+        in summary
     assert "Partly verified: 2 of 8 declared configurations" in summary
 
 
@@ -212,3 +254,113 @@ def test_a_book_page_marks_every_sentence(build_site: Builder) -> None:
                                     "book-tiny-book").split())
     assert "Section Sentences Cited Declared uncited Uncited Setup 3 2 0 1 Play 4 1 1 2" \
         in summary
+
+
+def _mutate_doc(fp: str) -> dict[str, object]:
+    return {"format": "rulewright-mutate/2", "spec": "showcase", "fingerprint": fp,
+            "profile": "ci", "seed": 9, "examples": 8, "date": "2026-12-05T00:06:54+00:00",
+            "versions": {"rulewright": "0.1.0", "hypothesis": "6", "python": "3"},
+            "held_out": None,
+            "score": {"killed": 7, "survived": 2, "unreached": 1, "equivalent": 2,
+                      "invalid": 0}}
+
+
+@pytest.mark.parametrize("current", [True, False], ids=["current", "stale"])
+def test_a_score_checked_in_beside_the_spec_is_shown_or_called_stale(
+        build_site: Builder, current: bool) -> None:
+    fp = fingerprint(load_spec(SHOWCASE)) if current else "0123456789abcdef"
+    conf = CONF.replace('rulewright_mutate_json = ["mutate.json"]\n', "")
+    page = "Spec\n====\n\n.. rulewright-spec:: showcase\n   :sections: overview\n"
+    out = build_site({"spec-overview": "Games\n=====\n\n.. rulewright-overview::\n",
+                      "spec-showcase": page},
+                     {"conf.py": conf, "specs/showcase.mutate.json": json.dumps(_mutate_doc(fp))})
+    summary = " ".join(section_text(out / "spec-showcase.html", "showcase-overview").split())
+    table = " ".join(page_text(out / "spec-overview.html").split())
+    how = ("not held out (the sample may include mutants the checks were strengthened "
+           "against); seed 9; n = 12 mutants run (2 possibly equivalent or invalid, not "
+           "scored); profile ci, 8 test runs per configuration; run on 2026-12-05 with "
+           "rulewright 0.1.0")
+    if current:
+        assert ("Mutation score: 7 of 10 mutants caught (70%): the small changes to the rules "
+                f"and data that verification caught; {how} (showcase.mutate.json).") in summary
+        assert "Stale" not in summary
+        assert "70% (7 of 10 caught); not held out; seed 9; n = 12; 2026-12-05" in table
+    else:
+        assert ("Stale mutation score: the spec has changed since it was measured 7 of 10 "
+                f"mutants caught (70%) was measured on an earlier version of the spec ({how}) "
+                "(showcase.mutate.json). "
+                "It says nothing about the checks as they are now; run rulewright mutate "
+                "showcase --json FILE again.") in summary
+        assert "Mutation score: 7 of 10" not in summary
+        assert "stale: 70% (7 of 10 caught) on an earlier version of the spec " \
+            "(not held out; seed 9; n = 12; 2026-12-05)" in table
+
+
+def test_solo_games_that_all_stop_at_a_gap_are_explained(build_site: Builder) -> None:
+    """Issue 44: solo Złap Kadr showed "20 (0 finished)" without a word; every random solo
+    game reaches the gap of a negative solo score (the rating table starts at 0)."""
+    page = ("Solo\n====\n\n.. rulewright-spec:: specs/zlap_kadr.rules\n   :players: 1\n"
+            "   :simulate: 2\n   :sections: simulation\n")
+    out = build_site({"spec-solo": page})
+    text = " ".join(section_text(out / "spec-solo.html", "zlap-kadr-simulation").split())
+    assert " 1 2 (0 ended normally) " in text
+    assert re.search(r"1 player: 2 of 2 games stopped at a finding instead of ending normally, "
+                     r"so they are left out of the scores and win shares \(2 at the gap in rule "
+                     r"finish_game \(line \d+\): the solo score is negative, and the rating "
+                     r"table starts at 0; see Findings in simulated games\)\.", text), text
+
+
+def test_game_counts_are_the_same_on_the_page_and_in_the_cli(
+        build_site: Builder, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44: the page said "33 (21)" where the CLI said "124 of 124 verified games".
+    A real verify run: its table's test runs and games played are the page's numbers."""
+    from rulewright.cli.main import main
+
+    out_json = tmp_path / "v.json"
+    assert main(["verify", "tic_tac_toe", "--profile", "ci", "--seed", "1", "--no-database",
+                 "--json", str(out_json)]) == 0
+    cli = capsys.readouterr().out
+    runs = int(re.search(r"test runs\s*\u2502\s*(\d+)", cli).group(1))  # type: ignore[union-attr]
+    games = int(re.search(r"games played\s*\u2502\s*(\d+)", cli).group(1))  # type: ignore[union-attr]
+    assert games > 0 and runs > 1
+    page = ("TTT\n===\n\n.. rulewright-spec:: tic_tac_toe\n   :sections: overview\n"
+            "   :verify-json: v.json\n")
+    site = build_site({"spec-ttt": page}, {"v.json": out_json.read_text("utf-8")})
+    summary = " ".join(section_text(site / "spec-ttt.html", "tic-tac-toe-overview").split())
+    # a tic-tac-toe game is at most 9 moves: no test run ends inside one, so all begun finish
+    assert f"{runs} test runs; {games} games played to the end ({games} begun)" in summary
+    assert f" 2p {games} ({games}) " in summary
+
+
+def test_rulings_and_scoped_invariants_are_rendered_as_declared(build_site: Builder) -> None:
+    """Issue 44: a gap with a ruling read "ends there with a finding instead of a guess"
+    without its ruling, and invariants scoped to a rule read "(checked after every step)"."""
+    page = ("PS\n==\n\n.. rulewright-spec:: perfect_shot\n   :simulate: 0\n"
+            "   :sections: invariants, findings\n")
+    out = build_site({"spec-ps": page})
+    findings = " ".join(section_text(out / "spec-ps.html", "perfect-shot-findings").split())
+    assert "4 of the 5 have a provisional ruling (not the book's): reaching one is reported " \
+        "and play goes on under the ruling; a game that reaches any other ends there with a " \
+        "finding instead of a guess." in findings
+    assert "A yeti shows in the lens but the yeti tokens have run out; the book does not say " \
+        "what happens. Provisional ruling: no award: the player takes no yeti token" in findings
+    invariants = " ".join(section_text(out / "spec-ps.html", "perfect-shot-invariants").split())
+    assert re.search(r"piles_by_habitat[^()]*\(checked after every step once rule setup has "
+                     r"run, to the end of the game\)", invariants), invariants[:3000]
+    assert not re.search(r"piles_by_habitat[^()]*\(checked after every step\)", invariants)
+
+
+def test_docs_warns_about_a_stale_checked_in_score(tmp_path: Path) -> None:
+    from rulewright.cli.docs_cmd import stale_mutation_warnings
+
+    spec = tmp_path / "showcase.rules"
+    spec.write_text(SHOWCASE.read_text(encoding="utf-8"), encoding="utf-8")
+    beside = tmp_path / "showcase.mutate.json"
+    assert stale_mutation_warnings([spec]) == []          # none checked in
+    beside.write_text(json.dumps(_mutate_doc(fingerprint(load_spec(spec)))), encoding="utf-8")
+    assert stale_mutation_warnings([spec]) == []          # current
+    beside.write_text(json.dumps(_mutate_doc("0123456789abcdef")), encoding="utf-8")
+    assert stale_mutation_warnings([spec]) == [
+        f"rulewright docs: warning: showcase: the mutation score in {beside} was measured on "
+        "an earlier version of the spec; its page shows it as stale (run rulewright mutate "
+        "showcase --json FILE again)"]
