@@ -128,7 +128,8 @@ class Leak:
         source: the secret. path: the flow, from the read of the source to the sink.
         also: further sinks the same flow reaches (a branch on a secret around several
             decisions is one leak). selection: the errata and variants it needs ("": the
-            spec as written).
+            spec as written). shown: the players the secret was revealed to (as written).
+        at: the sink in the flow's last step, when shorter than ``sink``.
     """
 
     span: Span
@@ -138,15 +139,19 @@ class Leak:
     path: tuple[Step, ...]
     also: tuple[Span, ...] = ()
     selection: str = ""
+    shown: tuple[str, ...] = ()
+    at: str = ""
 
     @property
     def message(self) -> str:
         """One sentence: what is observed, the secret, who may not see it, the flow."""
+        shown = " and ".join(f"player {p}" for p in self.shown)
         if self.source.owner is None:
-            unseen = "which nobody sees"
+            unseen = f"which only {shown} has been shown" if shown else "which nobody sees"
         else:
-            unseen = f"which only player {self.source.player} sees"
-        steps = list(self.path) + [(self.span, self.sink)]
+            unseen = f"which only player {self.source.player} sees" + (
+                f" (and {shown} has been shown)" if shown else "")
+        steps = list(self.path) + [(self.span, self.at or self.sink)]
         if len(steps) > PATH_STEPS:
             steps = steps[:PATH_STEPS - 2] + [(steps[-2][0], "..."), steps[-1]]
         flow = " -> ".join(f"{text} (line {span.line})" for span, text in steps)
@@ -260,13 +265,16 @@ class _Flow:
         return any(step in st.public for step in path)
 
     def sink(self, span: Span, what: str, observer: str, observer_text: str, taint: Taint,
-             st: _State) -> None:
+             st: _State, at: str = "") -> None:
         """Report the first source in ``taint`` that ``observer`` may not see."""
         if span in self.leaks:
             return
         for src, path in taint.items():
             if not self.visible(src, path, observer, st):
-                self.leaks[span] = Leak(span, what, observer_text, src, path)
+                shown = tuple(sorted({_key_text(who) for base, who in st.revealed
+                                      if base == src.base and who != EVERYONE}))
+                self.leaks[span] = Leak(span, what, observer_text, src, path, shown=shown,
+                                        at=at)
                 return
 
     def later(self, span: Span, what: str, observer: str, observer_text: str, taint: Taint,
@@ -296,11 +304,13 @@ class _Flow:
         kind = "zone" if isinstance(decl, ast.ZoneDecl) else "counter"
         dim = _player_dim(decl)
         owner: str | None = None
-        index = ", ".join(expr_text(a) for a in args) if args else ("*" if decl.dims else "")
+        # the players and places as the rule running names them (in a function: its caller)
+        index = ", ".join(_key_text(self.key(a, st)) for a in args) if args else (
+            "*" if decl.dims else "")
         if decl.visibility == "owner" and dim is not None and dim < len(args):
             owner = self.key(args[dim], st)
         src = Source(decl.name, index, owner, kind,
-                     expr_text(args[dim]) if owner is not None and dim is not None else "",
+                     _key_text(owner) if owner is not None else "",
                      ", ".join(self.key(a, st) for a in args) if args else "*")
         if ((src.base, EVERYONE) in st.revealed or ((src.name, "*"), EVERYONE) in st.revealed):
             return EMPTY  # public when read: what becomes of it later changes nothing
@@ -380,7 +390,7 @@ class _Flow:
                         for p, t, a in zip(fn.params, args, e.args)}, EMPTY, st.revealed)
         self.running.append(e.func)
         try:
-            return self.expr(fn.body, inner)
+            return _through(self.expr(fn.body, inner), e.span, expr_text(e))
         finally:
             self.running.pop()
 
@@ -584,10 +594,14 @@ class _Flow:
         labels = " / ".join(o.label for o in s.options)
         self.sink(s.span, f"whether {shown} is asked '{labels}'", who, shown,
                   _union(st.pc, self.expr(s.player, st)), st)
+        # a decision with one option left makes itself: with at most one option offered
+        # always, the guards also say whether the chooser is asked at all
+        asked = (f" (so whether {shown} is asked at all)"
+                 if sum(o.when is None for o in s.options) <= 1 else "")
         for o in s.options:
             if o.when is not None:
-                self.sink(o.when.span, f"whether option '{o.label}' is offered", who, shown,
-                          self.expr(o.when, st), st)
+                self.sink(o.when.span, f"whether option '{o.label}' is offered{asked}", who,
+                          shown, self.expr(o.when, st), st, f"option '{o.label}'")
         self.merge(st, [self.branch(o.body, st, EMPTY) for o in s.options])
 
     def call_rule(self, s: ast.CallRule, st: _State) -> None:
@@ -644,6 +658,11 @@ class _Flow:
             st.escape = {src: p for src, p in st.escape.items() if src not in said}
             for name in _names(s.value):
                 self.declassify(st, name)
+
+
+def _key_text(key: str) -> str:
+    """A player key as the spec writes the player (``#1`` -> ``1``, ``p@12:3`` -> ``p``)."""
+    return key.removeprefix("#").removeprefix("@").removeprefix("?").split("@")[0]
 
 
 def _site(name: str, span: Span) -> str:
