@@ -489,7 +489,9 @@ class _Flow:
 
     def stmt(self, s: ast.Stmt, st: _State) -> None:
         if isinstance(s, ast.Let):
-            key = self.key(s.value, st) if isinstance(s.value, (ast.Int, ast.Name)) else None
+            # a copy of a local is the same player; a local set to a number (let p = 0)
+            # is named by the local: it is usually rebound (let p = left(p)) in a loop
+            key = self.key(s.value, st) if isinstance(s.value, ast.Name) else None
             self.bind(st, s.name, self.expr(s.value, st), s.span, key)
         elif isinstance(s, (ast.Assign, ast.Transfer)):
             amount = self.expr(s.value if isinstance(s, ast.Assign) else s.amount, st)
@@ -650,7 +652,11 @@ class _Flow:
         # the value: a zone's contents are shown with reveal)
         read = [src for src, path in said.items() if len(path) == 1 and src.kind == "counter"]
         self.reveal_to(read, who, st)
-        if EVERYONE in who:
+        if EVERYONE not in who:
+            # a private announcement: the players named learn what the value came from (a
+            # coarse reading: the whole zone or counter, for them only)
+            self.reveal_to(said, who, st)
+        else:
             # announced to everyone: every index of what it reads (the book announces in a
             # loop over the players, and later rules read it by other names)
             self.reveal_to([Source(src.name, "*", None, src.kind) for src in read], who, st)
