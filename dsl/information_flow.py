@@ -167,7 +167,7 @@ class Leak:
         """The leak as a warning of ``rulewright check`` at the sink."""
         return Diagnostic(self.span, self.message,
                           "if the book makes this public here, say so: reveal ... to players, "
-                          "or announce EXPR (docs: 'Who knows what')", "warning")
+                          "or announce EXPR (docs/language.md, 'Information flow')", "warning")
 
 
 @frozen
