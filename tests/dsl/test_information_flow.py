@@ -145,3 +145,13 @@ def test_announce_parses_checks_and_does_nothing_in_play(tmp_path: Path) -> None
     assert state.is_chance_node()
     state.apply_action(state.chance_outcomes()[0][0])
     assert state.is_terminal()
+
+
+def test_the_language_server_shows_the_leak_as_check_does() -> None:
+    from rulewright.lsp.analysis import analyse  # the editor's analysis on every pause
+
+    path = ROOT / "tests" / "invariants" / "specs" / "leaks" / "public_counter.rules"
+    analysis = analyse(path.read_text(encoding="utf-8"), str(path))
+    assert [(d.severity, d.span.line, d.span.column) for d in analysis.diagnostics] == [
+        ("warning", 19, 3)]
+    assert analysis.diagnostics[0].message.startswith("information leak: public counter shown")
