@@ -23,19 +23,24 @@ Sinks (what a player observes) and their observers:
 - a move, a draw, ``eliminate`` and ``end`` under a secret branch: everyone (zone sizes,
   who is out and the game's end are public).
 
-What the book makes public is not a leak: a ``reveal X to P`` makes X's contents known to
-P from there on, a move into a zone makes what moves known to those who see that zone, and
-``announce E`` says the book announces E's value there (E's locals, and the branches
-taken on what E reads, are public from there). A draw or a move into a zone makes it
-secret again.
+A decision is a sink when it is offered; a state change is observed at the next decision
+(a secret made public before then is no leak), and what is still unobserved when the game
+ends is not a leak (the scoring reads every secret then).
 
-Granularity (so that a finding is a real flow, with few false positives): a zone or counter
-is one source per (name, owner), e.g. ``hand[p]`` for the player bound to ``p``; the
-players are told apart by the expressions that name them (``1``, the loop variable ``p``);
-two different names are taken for different players. Not followed: which component of a
-zone a choice picked (moving one card of ``hand[p]`` to a public zone makes that local
-public, not the hand), what chance outcomes reveal (a roll is public), and where a
-component is (``owner(c)``).
+What the book makes public is not a leak: a ``reveal X to P`` makes X's contents known to
+P from there on, a move into a zone makes what moves known to those who see that zone (a
+local moved into a public zone is public, and so is every flow through it), and
+``announce E [to P]`` (:class:`~rulewright.dsl.ast.Announce`) says the book makes E's value
+known there (announced to everyone: E's locals, the counters it reads, and the branches
+taken on what it reads, are public from there). A draw or a move into a zone, or a new
+value in a counter, makes it secret again.
+
+Granularity (so that a finding is a real flow: it leans towards missing a leak rather than
+inventing one): a zone or counter is one source per instance, e.g. ``hand[p]`` for the
+player bound to ``p``; the players are told apart by the expressions that name them (``1``,
+the loop variable ``p``, a parameter: its argument's); two different names are taken for
+different players. Not followed: which component of a zone a choice picked, what chance
+outcomes reveal (a roll is public), and where a component is (``owner(c)``).
 
 Entry point: :func:`information_flow` (one list of declarations) and :func:`leaks` (a spec
 with every selection of errata and variants the checker tries).
@@ -67,13 +72,12 @@ class Source:
     """A secret: the contents of a zone, or a counter, of one owner.
 
     Attributes:
-        name: the zone or counter's name. index: its index as written (``1``, ``p, g``;
-            ``*`` for every instance), or ``""`` for a zone or counter without one.
+        name: the zone or counter's name. index: its index as the running rule names it
+            (``1``, ``p, g``; ``*`` for every instance), or ``""`` for one without.
         owner: the key of the player who sees it (:meth:`_Flow.key`), or None for nobody
             (``hidden``, or every owner's part at once: ``hand[*]``).
-        kind: ``"zone"`` or ``"counter"``. player: the owner as written (``1``, ``p``).
-        where: which instance, by who its index names (the keys of its index expressions;
-            ``*``: every instance).
+        kind: ``"zone"`` or ``"counter"``. player: the owner as the running rule names it.
+        where: which instance: the keys of its index expressions (``*``: every instance).
     """
 
     name: str
@@ -85,7 +89,7 @@ class Source:
 
     @property
     def base(self) -> tuple[str, str]:
-        """What a reveal names: the zone or counter and its index as written."""
+        """What a reveal names: the zone or counter and which instance."""
         return (self.name, self.where)
 
     @property
