@@ -76,7 +76,8 @@ class Source:
             (``1``, ``p, g``; ``*`` for every instance), or ``""`` for one without.
         owner: the key of the player who sees it (:meth:`_Flow.key`), or None for nobody
             (``hidden``, or every owner's part at once: ``hand[*]``).
-        kind: ``"zone"`` or ``"counter"``. player: the owner as the running rule names it.
+        kind: ``"zone"`` or ``"counter"``. player: the owner as the running rule names it
+            (``*``: every owner's part, ``hand[*]``).
         where: which instance: the keys of its index expressions (``*``: every instance).
     """
 
@@ -150,7 +151,9 @@ class Leak:
     def message(self) -> str:
         """One sentence: what is observed, the secret, who may not see it, the flow."""
         shown = " and ".join(f"player {p}" for p in self.shown)
-        if self.source.owner is None:
+        if self.source.player == "*":
+            unseen = "of which each player sees only their own part"
+        elif self.source.owner is None:
             unseen = f"which only {shown} has been shown" if shown else "which nobody sees"
         else:
             unseen = f"which only player {self.source.player} sees" + (
@@ -290,7 +293,8 @@ class _Flow:
             st.pending += (_Pending(span, what, observer, observer_text, taint),)
 
     def observe(self, st: _State) -> None:
-        """A decision or the game's end: every player looks at the state."""
+        """A decision: the state changes so far are seen (by the mover now, by the others
+        at their next decision at the latest)."""
         for p in st.pending:
             self.sink(p.span, p.what, p.observer, p.observer_text, p.taint, st)
         st.pending = ()
@@ -313,8 +317,9 @@ class _Flow:
             "*" if decl.dims else "")
         if decl.visibility == "owner" and dim is not None and dim < len(args):
             owner = self.key(args[dim], st)
+        player = "*" if decl.visibility == "owner" and not args else ""  # every owner's part
         src = Source(decl.name, index, owner, kind,
-                     _key_text(owner) if owner is not None else "",
+                     _key_text(owner) if owner is not None else player,
                      ", ".join(self.key(a, st) for a in args) if args else "*")
         if ((src.base, EVERYONE) in st.revealed or ((src.name, "*"), EVERYONE) in st.revealed):
             return EMPTY  # public when read: what becomes of it later changes nothing

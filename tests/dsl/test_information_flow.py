@@ -155,3 +155,13 @@ def test_the_language_server_shows_the_leak_as_check_does() -> None:
     assert [(d.severity, d.span.line, d.span.column) for d in analysis.diagnostics] == [
         ("warning", 19, 3)]
     assert analysis.diagnostics[0].message.startswith("information leak: public counter shown")
+
+
+def test_every_hand_at_once_is_every_players_secret() -> None:
+    assert _leaks(_rule("  for p in players { draw x from deck to hand[p] }\n"
+                        "  score[0] = sum(k.value for k in hand[*])\n"
+                        "  choose 0 { option \"a\" { } option \"b\" { } }")) == [(18, 3, (
+                            "information leak: public counter score[0] depends on hand[*], "
+                            "of which each player sees only their own part; every player "
+                            "observes it: hand[*] (line 18) -> public counter score[0] "
+                            "(line 18)"))]
