@@ -307,8 +307,17 @@ class _Flow:
     def source(self, decl: ast.ZoneDecl | ast.VarDecl, args: Sequence[ast.Expr], span: Span,
                st: _State) -> Taint:
         """The secret a read of ``decl`` (with index ``args``) is, or nothing if public."""
+        src = self.secret(decl, args, st)
+        if src is None or ((src.base, EVERYONE) in st.revealed
+                           or ((src.name, "*"), EVERYONE) in st.revealed):
+            return EMPTY  # public when read: what becomes of it later changes nothing
+        return {src: ((span, src.text),)}
+
+    def secret(self, decl: ast.ZoneDecl | ast.VarDecl, args: Sequence[ast.Expr], st: _State
+               ) -> Source | None:
+        """The secret ``decl`` (with index ``args``) holds, revealed or not; None if public."""
         if decl.visibility in ("public", ""):
-            return EMPTY
+            return None
         kind = "zone" if isinstance(decl, ast.ZoneDecl) else "counter"
         dim = _player_dim(decl)
         owner: str | None = None
@@ -318,12 +327,9 @@ class _Flow:
         if decl.visibility == "owner" and dim is not None and dim < len(args):
             owner = self.key(args[dim], st)
         player = "*" if decl.visibility == "owner" and not args else ""  # every owner's part
-        src = Source(decl.name, index, owner, kind,
-                     _key_text(owner) if owner is not None else player,
-                     ", ".join(self.key(a, st) for a in args) if args else "*")
-        if ((src.base, EVERYONE) in st.revealed or ((src.name, "*"), EVERYONE) in st.revealed):
-            return EMPTY  # public when read: what becomes of it later changes nothing
-        return {src: ((span, src.text),)}
+        return Source(decl.name, index, owner, kind,
+                      _key_text(owner) if owner is not None else player,
+                      ", ".join(self.key(a, st) for a in args) if args else "*")
 
     def ref(self, e: ast.Expr, st: _State
             ) -> tuple[ast.ZoneDecl | ast.VarDecl, tuple[ast.Expr, ...]] | None:
@@ -457,7 +463,7 @@ class _Flow:
         if ref is None or not isinstance(ref[0], ast.ZoneDecl):
             return
         decl, args = ref
-        self.renewed(self.source(decl, args, dest.span, st), st)
+        self.renewed(self.secret(decl, args, st), st)
         who: str | None = None
         dim = _player_dim(decl)
         if decl.visibility == "public":
@@ -471,10 +477,10 @@ class _Flow:
             if isinstance(what, ast.Name) and who == EVERYONE:
                 self.declassify(st, what.id)
 
-    def renewed(self, sources: Iterable[Source], st: _State) -> None:
-        """``sources`` hold something new: what was revealed of them is secret again."""
-        bases = {b for src in sources for b in (src.base, (src.name, "*"))}
-        if bases:
+    def renewed(self, src: Source | None, st: _State) -> None:
+        """``src`` holds something new: what was revealed of it is secret again."""
+        if src is not None:
+            bases = {src.base, (src.name, "*")}
             st.revealed = frozenset(r for r in st.revealed if r[0] not in bases)
 
     def reveal_to(self, sources: Iterable[Source], who: Sequence[str], st: _State) -> None:
@@ -516,8 +522,8 @@ class _Flow:
             ref = self.ref(s.dest, st) if s.dest is not None else None
             if ref is not None and isinstance(ref[0], ast.ZoneDecl):
                 # the card is as secret as its destination's contents, new again
+                self.renewed(self.secret(ref[0], ref[1], st), st)
                 drawn = self.source(ref[0], ref[1], s.span, st)
-                self.renewed(drawn, st)
             self.bind(st, s.var, drawn, s.span)
         elif isinstance(s, ast.Roll):
             self.bind(st, s.var, EMPTY, s.span)
@@ -576,7 +582,7 @@ class _Flow:
         if decl is None or t.name in st.env:
             return
         taint = _union(taint, *(self.expr(a, st) for a in t.args))
-        self.renewed(self.source(decl, t.args, t.span, st), st)
+        self.renewed(self.secret(decl, t.args, st), st)
         target = f"{t.name}[{', '.join(expr_text(a) for a in t.args)}]" if t.args else t.name
         dim = _player_dim(decl)
         if decl.visibility in ("public", ""):

@@ -165,3 +165,14 @@ def test_every_hand_at_once_is_every_players_secret() -> None:
                             "of which each player sees only their own part; every player "
                             "observes it: hand[*] (line 18) -> public counter score[0] "
                             "(line 18)"))]
+
+
+def test_a_revealed_zone_is_secret_again_once_a_card_is_drawn_into_it() -> None:
+    body = ("  draw x from deck to hand[1]\n  reveal hand[1] to players\n  DRAW\n"
+            "  choose 0 { option \"a\" when any(k.value > 2 for k in hand[1]) { }"
+            " option \"b\" { } }")
+    assert _leaks(_rule(body.replace("DRAW", ""))) == []
+    assert _leaks(_rule(body.replace("DRAW", "draw y from deck to hand[1]"))) == [(20, 30, (
+        "information leak: whether option 'a' is offered (so whether player 0 is asked at "
+        "all) depends on hand[1], which only player 1 sees; player 0 observes it: hand[1] "
+        "(line 20) -> option 'a' (line 20)"))]
