@@ -112,3 +112,21 @@ def test_the_dynamic_check_is_kept_and_still_finds_being_asked(tmp_path: Path) -
     result = verify_config(game, Config(2), FAST, examples=10, trace_dir=tmp_path, seed=1,
                            game_seconds=None)
     assert result.status["hidden information"] == "violated"
+
+
+def test_mutate_counts_a_leak_as_noticed() -> None:
+    # deleting Love Letter's 'announce n' (the discarded card is shown face up): every card
+    # effect then tells the others which card was played; verify fails before play
+    from rulewright.invariants.mutation import run_mutant, spec_mutants
+
+    _, all_mutants = spec_mutants("love_letter")
+    deleted = [m for m in all_mutants
+               if m.operator == "statement" and m.original == "announce n"]
+    assert len(deleted) == 1
+    run = run_mutant("love_letter", deleted[0].id, "ci", seed=1, players=[2])
+    assert run.status == "killed"
+    # in the first edition, and in the 2019 edition's own card_effect
+    assert [(k.config, k.check) for k in run.kills] == [("", "information flow")] * 2
+    assert "information leak: public counter protected[p] depends on hand[p]" in \
+        run.kills[0].message
+    assert "with erratum 'z_man_2019': information leak:" in run.kills[1].message
