@@ -17,6 +17,7 @@ from rulewright.dsl import ast
 from rulewright.dsl.check import check as check_only
 from rulewright.dsl.check_patches import selections
 from rulewright.dsl.compile import compile_checked
+from rulewright.dsl.information_flow import leaks
 from rulewright.dsl.patch import apply_patches
 from rulewright.errors import Diagnostic, SpecError
 
@@ -83,7 +84,9 @@ def compile_errors(spec: ast.Spec, *, every_count: bool = True) -> list[Diagnost
 
 def check(spec: ast.Spec, *, compile: bool = True) -> list[Diagnostic]:
     """Every diagnostic ``rulewright check`` reports for ``spec``: the checker's, then, when
-    it found no errors, what compiling every configuration finds (:func:`compile_errors`).
+    it found no errors, the information leaks (warnings: a secret that flows into what
+    another player observes, :mod:`rulewright.dsl.information_flow`) and what compiling
+    every configuration finds (:func:`compile_errors`).
 
     Args:
         spec: a parsed spec (:func:`rulewright.parse`).
@@ -99,6 +102,8 @@ def check(spec: ast.Spec, *, compile: bool = True) -> list[Diagnostic]:
         raise TypeError("rulewright.check takes a parsed spec (rulewright.parse(text, path) "
                         f"gives one), not a {type(spec).__name__}")
     diags = check_only(spec)
+    if not any(d.severity == "error" for d in diags):
+        diags += [leak.diagnostic() for leak in leaks(spec)]
     if compile and not any(d.severity == "error" for d in diags):
         diags += compile_errors(spec)
     return diags

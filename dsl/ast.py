@@ -407,6 +407,25 @@ class Reveal:
 
 
 @frozen
+class Announce:
+    """``announce value [to who]``: the book makes ``value`` known here, to every player
+    (or to the players ``who``).
+
+    Nothing happens in play; the information-flow analysis
+    (:mod:`rulewright.dsl.information_flow`) takes what ``value`` reads as known from here:
+    the zones and counters it reads, its locals and, announced to everyone, the branches
+    taken on what it reads.
+
+    Attributes:
+        who: a player or a list of players; None for everyone.
+    """
+
+    span: Span
+    value: Expr
+    who: Expr | None = None
+
+
+@frozen
 class Eliminate:
     """``eliminate p``: player p is out of the game (their turns are skipped from now on)."""
 
@@ -470,8 +489,8 @@ class Simple:
 
 
 Stmt = Union[Let, Assign, Move, Shuffle, Draw, Roll, RandomPick, ChooseFrom, ChooseOption, If,
-             While, Repeat, For, CallRule, Turn, Transfer, Reveal, Eliminate, Gap, Expect, Script,
-             Simple]
+             While, Repeat, For, CallRule, Turn, Transfer, Reveal, Announce, Eliminate, Gap, Expect,
+             Script, Simple]
 
 # ---- declarations ---------------------------------------------------------
 

@@ -422,6 +422,12 @@ class _Checker:
                 self.revealable(s.what)
                 self.expr(s.who, scope)
                 self.players(s.who, "reveal ... to needs a player, a list of players or players")
+            case ast.Announce():
+                self.expr(s.value, scope)
+                if s.who is not None:
+                    self.expr(s.who, scope)
+                    self.players(s.who, "announce ... to needs a player, a list of players or "
+                                 "players")
             case ast.Eliminate():
                 self.expr(s.player, scope)
                 self.player(s.player, "eliminate needs a player")

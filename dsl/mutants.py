@@ -178,7 +178,8 @@ def _render(node: Any) -> str:
 
 _STMT_TYPES = (ast.Let, ast.Assign, ast.Move, ast.Shuffle, ast.Draw, ast.Roll, ast.RandomPick,
                ast.ChooseFrom, ast.ChooseOption, ast.If, ast.While, ast.Repeat, ast.For,
-               ast.CallRule, ast.Turn, ast.Transfer, ast.Reveal, ast.Eliminate, ast.Gap,
+               ast.CallRule, ast.Turn, ast.Transfer, ast.Reveal, ast.Announce, ast.Eliminate,
+               ast.Gap,
                ast.Expect, ast.Script,
                ast.Simple)
 

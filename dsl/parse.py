@@ -463,6 +463,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def reveal(self, meta: Meta, c: list[Any]) -> ast.Reveal:
         return ast.Reveal(self.s(meta), c[0], c[1])
 
+    def announce(self, meta: Meta, c: list[Any]) -> ast.Announce:
+        return ast.Announce(self.s(meta), c[0], c[1] if len(c) > 1 else None)
+
     def eliminate(self, meta: Meta, c: list[Any]) -> ast.Eliminate:
         return ast.Eliminate(self.s(meta), c[0])
 

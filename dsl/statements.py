@@ -224,6 +224,10 @@ class RuleCompiler:
             runtime.reveal(st, what(st, l), who(st, l), *texts, members)
         self.emit(Exec(reveal, (self.site(s, "reveal"),), self.site(s, "reveal")))
 
+    def s_Announce(self, s: ast.Announce) -> None:
+        """Nothing happens in play: ``announce`` is read by the information-flow analysis
+        (:mod:`rulewright.dsl.information_flow`)."""
+
     def s_Eliminate(self, s: ast.Eliminate) -> None:
         who = self.x.expr(s.player, self.scope)
 

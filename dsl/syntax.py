@@ -61,7 +61,7 @@ _DECLS = frozenset({"GAME", "VARIANT", "ENUM", "CARD", "ZONE", "VAR", "TOKEN", "
                     "ASSUME_NAMED", "UNCITED"})
 _STMTS = frozenset({"LET", "MOVE", "SHUFFLE", "DRAW", "ROLL", "RANDOM", "CHOOSE", "IF", "WHILE",
                     "REPEAT", "FOR", "DO", "TURN", "TRANSFER", "GAP", "EXPECT", "END", "RETURN",
-                    "BREAK", "SCRIPT", "SIMULTANEOUSLY", "REVEAL", "ELIMINATE"})
+                    "BREAK", "SCRIPT", "SIMULTANEOUSLY", "REVEAL", "ANNOUNCE", "ELIMINATE"})
 _PROV = frozenset({"CITE", "ASSUME", "NOTE"})
 _OPS = frozenset({"ADDOP", "MULOP", "CMPOP", "AND", "OR", "DOT", "LSQB"})
 _EXPR = frozenset({"INT", "LPAR", "LSQB", "NAME", "NOT", "SIGN", "STRING"})

@@ -750,6 +750,10 @@ class Typer:
             case ast.Reveal():
                 self.components(s.what, self.expr(s.what, env), "reveal needs")
                 self.players(s.who, self.expr(s.who, env), "reveal ... to needs")
+            case ast.Announce():
+                self.expr(s.value, env)
+                if s.who is not None:
+                    self.players(s.who, self.expr(s.who, env), "announce ... to needs")
             case ast.Eliminate():
                 self.player(s.player, env, "eliminate needs")
             case ast.Gap():

@@ -149,6 +149,9 @@ def stmt_text(s: ast.Stmt | ast.Option) -> str:
         return f"transfer {expr_text(s.amount)} from {_target(s.source)} to {_target(s.dest)}"
     if isinstance(s, ast.Reveal):
         return f"reveal {expr_text(s.what)} to {expr_text(s.who)}"
+    if isinstance(s, ast.Announce):
+        return f"announce {expr_text(s.value)}" + (f" to {expr_text(s.who)}"
+                                                   if s.who is not None else "")
     if isinstance(s, ast.Eliminate):
         return f"eliminate {expr_text(s.player)}"
     if isinstance(s, ast.Gap):

@@ -39,6 +39,10 @@ cannot see there rearranged or changed, and, when it was a chance event or anoth
 player's choice, another outcome or choice; where that reaches the same player's decision
 with the same observation (the options aside), the options must be the same. (Reached this way: what the step just before the decision decided. A secret
 acted on several steps earlier is reached only through what it left in the state.)
+
+What this check does not follow, the static information-flow analysis
+(:mod:`rulewright.dsl.information_flow`) finds in the rules' text before play: a secret kept
+in a draw's or a loop's local, a branch taken several steps earlier, a public counter.
 """
 
 from __future__ import annotations

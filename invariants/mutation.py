@@ -54,6 +54,7 @@ from rulewright.invariants.mutation_report import (GapCount, HeldOut, Kill, Muta
 from rulewright.invariants.mutation_sites import (PointKey, Record, cover_point, one_per_site,
                                                   site_names)
 from rulewright.invariants.profiles import PROFILES
+from rulewright.invariants.report import leak_reports
 from rulewright.invariants.runner import (Config, config_seed, configurations,
                                           example_selections, run_examples, verify_config)
 
@@ -203,6 +204,10 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
         return done("invalid", error=err.render())
     if not configs:
         return done("unreached")
+    # what verify finds before play fails it too: an information leak
+    leaked = leak_reports(target, configs)
+    if leaked:
+        return done("killed", kills=tuple(Kill("", "information flow", str(k)) for k in leaked))
     gaps: list[GapCount] = []
     statuses: list[tuple[str, str, str]] = []
     finished: list[tuple[str, int]] = []

@@ -70,7 +70,11 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
                     "cites": [...]}],      # cites: rules and scoring only
         "worked_examples": [{"name": "ex1", "title": "...", "players": 3, "variants": [],
                              "errata": [], "passed": true, "steps": 4,
-                             "problem": null | "expectation failed: ..."}]
+                             "problem": null | "expectation failed: ..."}],
+        "information_leaks": [{"file": "x.rules", "line": 22, "column": 27,
+                               "message": "information leak: whether option 'guess' is ..."}]
+                               # found before play (rulewright.dsl.information_flow): each
+                               # fails the run (exit 1) as a violation does
       }]
     }
 """
@@ -84,6 +88,8 @@ import hypothesis
 from attrs import asdict, define, field
 
 import rulewright
+from rulewright.dsl import ast
+from rulewright.dsl.information_flow import leaks
 from rulewright.engines.coverage import Coverage, almost_every, point_json, union_order
 
 #: Version 2 (was 1): adds "seed", "versions" and each game's "fingerprint". Later additions
@@ -298,8 +304,44 @@ class ExampleResult:
 
 
 @define
+class LeakReport:
+    """A secret that flows into what another player observes, found in the spec's text
+    before play (:mod:`rulewright.dsl.information_flow`).
+
+    Attributes:
+        file, line, column: the sink. message: the leak and its flow, source line to sink.
+    """
+
+    file: str
+    line: int
+    column: int
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: every field."""
+        return asdict(self)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+
+
+def leak_reports(spec: ast.Spec, configs: Any) -> list[LeakReport]:
+    """The static information leaks of ``spec`` in the selections of errata and variants
+    of ``configs`` (objects with ``label``, ``errata`` and ``variants``)."""
+    plan = dict.fromkeys((tuple(c.errata), tuple(c.variants)) for c in configs)
+    found = leaks(spec, [(", ".join([*(f"erratum {e!r}" for e in errata),
+                                     *(f"variant {v!r}" for v in variants)]), errata, variants)
+                         for errata, variants in plan])
+    return [LeakReport(k.span.path, k.span.line, k.span.column, k.message) for k in found]
+
+
+@define
 class GameResult:
-    """Everything verified for one spec."""
+    """Everything verified for one spec.
+
+    Attributes:
+        leaks: information leaks found before play (each fails the run as a violation).
+    """
 
     spec: str
     title: str
@@ -309,12 +351,14 @@ class GameResult:
     examples: list[ExampleResult] = field(factory=list)
     error: str | None = None
     fingerprint: str | None = None
+    leaks: list[LeakReport] = field(factory=list)
 
     @property
     def violated(self) -> bool:
-        """A violation in any configuration or a failed worked example."""
+        """A violation in any configuration, a failed worked example or an information
+        leak."""
         return (any(c.violations for c in self.configs)
-                or any(not e.passed for e in self.examples))
+                or any(not e.passed for e in self.examples) or bool(self.leaks))
 
     @property
     def internal_error(self) -> bool:
@@ -338,7 +382,8 @@ class GameResult:
                 "fingerprint": self.fingerprint, "error": self.error, "invariants": self.invariants,
                 "configs": [c.to_json(keys) for c in self.configs],
                 "worked_examples": [e.to_json() for e in self.examples],
-                "points": [point_json(p) for p in points]}
+                "points": [point_json(p) for p in points],
+                "information_leaks": [k.to_json() for k in self.leaks]}
 
 
 @define

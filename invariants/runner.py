@@ -40,7 +40,7 @@ from rulewright.invariants.library import applicable, invariants_for, names
 from rulewright.invariants.profiles import (PROFILES, Profile, database_root,
                                             hypothesis_settings, shrink_limit)
 from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResult, GapReport,
-                                          Report, ViolationReport)
+                                          Report, ViolationReport, leak_reports)
 from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, machine_class,
                                             plan_for)
 from rulewright.invariants.vacuity import unreached_reason
@@ -598,6 +598,7 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
         if finished is not None:
             finished(spec_id, result.configs[-1], done + i + 1, total)
     result.examples = run_examples(spec, example_selections(parsed, configs))
+    result.leaks = leak_reports(parsed, configs)
     return result
 
 

@@ -31,7 +31,8 @@ from rulewright.invariants.backend import Backend
 from rulewright.invariants.database import DatabaseLocation, entry_name
 from rulewright.invariants.library import invariants_for
 from rulewright.invariants.profiles import Profile
-from rulewright.invariants.report import ConfigResult, ExampleResult, GameResult, Report
+from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResult, Report,
+                                          leak_reports)
 from rulewright.invariants.runner import (Config, Finished, Progress, SpecPlan, Traces,
                                           config_seed, example_selections, run_examples,
                                           verify_config, write_traces)
@@ -205,6 +206,7 @@ def _game_result(spec: str | Path, text: SpecText, configs: list[ConfigOutcome],
         write_traces(outcome.traces)
         result.configs.append(outcome.result)
     result.examples = list(examples.results)
+    result.leaks = leak_reports(text.parsed(), result.configs)
     return result
 
 

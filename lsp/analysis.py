@@ -15,6 +15,7 @@ from attrs import frozen
 from rulewright.cli.check_cmd import compile_diagnostics
 from rulewright.dsl import ast
 from rulewright.dsl.check import check
+from rulewright.dsl.information_flow import leaks
 from rulewright.engines.game import MAX_SPEC_BYTES
 from rulewright.errors import Diagnostic, SpecError, Span
 from rulewright.lsp.incremental import Pieces, parse_incremental
@@ -68,6 +69,8 @@ def analyse(text: str, path: str, file: str = "", previous: Analysis | None = No
                         pieces=previous.pieces if previous is not None else {})
     diags = check(spec)
     errors = any(d.severity == "error" for d in diags)
+    if not errors:  # as rulewright check: the information leaks, as warnings (a few ms)
+        diags += [leak.diagnostic() for leak in leaks(spec)]
     return Analysis(text, spec, tuple(diags), build_index(spec), compiled=errors, pieces=pieces)
 
 
