@@ -122,6 +122,12 @@ def _tuple_of(node: ast.expr) -> ast.ListComp | None:
     return None
 
 
+def _number(x: Code) -> bool:
+    """``x`` is a proven number, or a number or none (see :func:`rulewright.dsl.types.proofs`):
+    an operand of Python arithmetic, which raises TypeError on none by itself."""
+    return x.ty in ("number", "?number")
+
+
 def _tuple_of_range(node: ast.expr) -> ast.Call | None:
     """The ``range(...)`` call of ``tuple(range(...))`` (a proven range, see
     :meth:`ExprCompiler._typed_builtin`), else None."""
@@ -728,7 +734,9 @@ class ExprCompiler:
         a, b = self.code(e.left, scope), self.code(e.right, scope)
         deps = depends(a, b)
         known = a.size is not None and b.size is not None
-        numbers = a.ty == b.ty == "number"
+        # a number or none: Python's own operators raise TypeError on none, which the
+        # statement's handler reports as the checking helper would (a spec defect there)
+        numbers = _number(a) and _number(b)
         if e.op in ("/", "%"):
             size = max(a.size, b.size) if known else None  # type: ignore[type-var]
             if numbers and isinstance(b.node, ast.Constant) and b.node.value.__class__ is int \
@@ -785,7 +793,7 @@ class ExprCompiler:
     def g_Neg(self, e: dsl.Neg, scope: Scope) -> Code:
         x = self.code(e.operand, scope)
         # num names the operand that is no number; a proven number needs no check
-        operand = x.node if x.ty == "number" else call("num", x.node, ast.Constant("-"))
+        operand = x.node if _number(x) else call("num", x.node, ast.Constant("-"))
         return Code(ast.UnaryOp(ast.USub(), operand), x.deps, x.size)
 
     def truth(self, x: Code) -> bool:
@@ -891,8 +899,7 @@ class ExprCompiler:
         an empty list's first item, a number that is no player."""
         tys = [a.ty for a in args]
         nodes = [a.node for a in args]
-        if f == "range" and tys == ["number", "number"] and all(a.size is not None
-                                                                for a in args):
+        if f == "range" and all(_number(a) and a.size is not None for a in args):
             lo, hi = args
             assert lo.size is not None and hi.size is not None
             size = lo.size + hi.size + 1
@@ -910,9 +917,9 @@ class ExprCompiler:
         if len(args) != 1 or not tys[0]:
             return None
         xs, ty = nodes[0], tys[0]
-        if f == "count" and ty.startswith("list"):
+        if f == "count" and ty.lstrip("?").startswith("list"):
             return Code(call("len", xs), deps, runtime.MAX_LIST)
-        if f == "abs" and ty == "number":
+        if f == "abs" and _number(args[0]):
             return Code(call("abs", xs), deps, args[0].size)
         if f == "sum" and ty == "list number":
             return Code(call("big", call("sum", call("spend", name("st"), xs))), deps)
@@ -933,8 +940,9 @@ class ExprCompiler:
             if any(isinstance(a.node, ast.Constant) or self._in_range(a.node, None)
                    for a in args):
                 node = self._drop_checks(node)
-            return Code(node, deps)
-        return Code(call(fn.ident, name("st"), *[a.node for a in args]), deps)
+            return Code(node, deps, fn.body.size)
+        # the body's bound holds for every argument (its parameters were compiled unbounded)
+        return Code(call(fn.ident, name("st"), *[a.node for a in args]), deps, fn.body.size)
 
     def _count_unrolled(self, comp: ast.ListComp) -> ast.expr | None:
         """The length of ``[v for v in K if C]`` over a small constant list K, written out

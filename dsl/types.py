@@ -255,14 +255,15 @@ def loosen(t: Ty, depth: int = 0) -> None:
         loosen(x, depth + 1)
 
 
-def proof(t: Ty, depth: int = 0) -> str:
+def proof(t: Ty, depth: int = 0, none_ok: bool = False) -> str:
     """What the run-time value of an expression of type ``t`` is proven to be, for the code
     generator: ``"number"`` (a Python int), ``"truth"`` (a bool), ``"text"``, ``"member"``
     (a str; ``"member E"``: a member of enum E), ``"component"`` (an int), ``"list"`` or ``"list ELEM"`` (a tuple, its elements
     proven ``ELEM``); ``""`` when nothing is proven: the value may be none, its type is
-    unknown or not decided, or it is :attr:`~Ty.loose`."""
+    unknown or not decided, or it is :attr:`~Ty.loose`. With ``none_ok``, a value that may
+    also be none is proven as the rest of its type (``number`` for a number or none)."""
     t = find(t)
-    if t.nullable or t.loose or t.con in (None, "any") or depth > 6:
+    if (t.nullable and not none_ok) or t.loose or t.con in (None, "any") or depth > 6:
         return ""
     if t.con == "list":
         elem = proof(t.args[0], depth + 1)
@@ -1169,6 +1170,12 @@ def proofs(typer: Typer) -> dict[int, str]:
     out: dict[int, str] = {}
     for e, t, _ in typer.typed:
         p = proof(t)
+        if not p and find(t).nullable:
+            # a number or none: ``?number``. Where Python raises TypeError on none itself
+            # (arithmetic, len), the generated code needs no guard: the statement's
+            # handler turns the TypeError into the finding, as the guard did
+            loose = proof(t, none_ok=True)
+            p = f"?{loose}" if loose else ""
         if out.setdefault(id(e), p) != p:
             out[id(e)] = ""
     return {k: v for k, v in out.items() if v}
