@@ -11,8 +11,11 @@ import pytest
 
 from rulewright.dsl import ast
 from rulewright.dsl import mutants
+from rulewright.dsl.builtins import BUILTINS
 from rulewright.dsl.expr import ExprCompiler
+from rulewright.dsl.runtime import pure_builtins
 from rulewright.dsl.statements import RuleCompiler
+from rulewright.dsl.types import _signature
 
 STATEMENTS = typing.get_args(ast.Stmt)
 EXPRESSIONS = typing.get_args(ast.Expr)
@@ -37,3 +40,23 @@ def test_the_compiler_compiles_every_expression(node: type) -> None:
 
 def test_the_mutant_collector_knows_every_statement() -> None:
     assert set(mutants._STMT_TYPES) == set(STATEMENTS)
+
+
+#: Built-ins the type pass types apart (their first argument is a declared name).
+TYPED_APART = ("variant", "lookup", "has_key")
+#: Built-ins the expression compiler writes in place (the rest call runtime.pure_builtins).
+COMPILED_IN_PLACE = ("variant", "lookup", "has_key", "cond", "turns", "eliminated",
+                     "elimination", "final_place", "owner", "zone_name")
+
+
+@pytest.mark.parametrize("name", sorted(set(BUILTINS) - set(TYPED_APART)))
+def test_every_builtin_has_a_type_signature_for_each_arity(name: str) -> None:
+    low, high, _ = BUILTINS[name]
+    for n in range(low, high + 1):
+        assert _signature(name, n) is not None, f"types._signature has no {name}/{n}"
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
+def test_every_builtin_has_an_implementation(name: str) -> None:
+    assert name in pure_builtins(2) or name in COMPILED_IN_PLACE, \
+        f"{name}: no run-time built-in and not written in place by the compiler"
