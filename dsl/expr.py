@@ -918,7 +918,7 @@ class ExprCompiler:
             return None
         xs, ty = nodes[0], tys[0]
         if f == "count" and ty.lstrip("?").startswith("list"):
-            return Code(call("len", xs), deps, runtime.MAX_LIST)
+            return Code(call("len", _tuple_of_range(xs) or xs), deps, runtime.MAX_LIST)
         if f == "abs" and _number(args[0]):
             return Code(call("abs", xs), deps, args[0].size)
         if f == "sum" and ty == "list number":
