@@ -23,6 +23,7 @@ gives it a value (a local written in one branch only): play reports those.
 
 from __future__ import annotations
 
+import typing
 from typing import Iterable, Sequence, assert_never
 
 from rulewright.dsl import ast
@@ -411,15 +412,11 @@ class _Flow:
         is forgotten (the body runs again after it)."""
         out = known
         for n in ast.walk(body):
-            if isinstance(n, (ast.Let, ast.Draw, ast.Roll, ast.RandomPick, ast.ChooseFrom,
-                              ast.For)):
-                out = _forget(out, n.name if isinstance(n, ast.Let) else n.var)
-            elif isinstance(n, ast.Assign):
-                out = _forget(out, n.target.name)
-            elif isinstance(n, ast.Transfer):
-                out = _forget(out, n.source.name, n.dest.name)
-            elif isinstance(n, ast.CallRule):
-                out = frozenset(k for k in out if _root(k) not in self.counters)
+            if isinstance(n, _STMTS):
+                names, calls = _changes(typing.cast(ast.Stmt, n))
+                out = _forget(out, *names)
+                if calls:
+                    out = frozenset(k for k in out if _root(k) not in self.counters)
         return out
 
     # ---- declarations
@@ -464,6 +461,31 @@ class _Flow:
                     pass
                 case _:
                     assert_never(d)
+
+
+_STMTS: tuple[type, ...] = typing.get_args(ast.Stmt)
+
+
+def _changes(s: ast.Stmt) -> tuple[tuple[str, ...], bool]:
+    """The names one statement gives a new value (not in its nested blocks), and whether it
+    calls a rule (which may change any counter)."""
+    match s:
+        case ast.Let():
+            return (s.name,), False
+        case ast.Draw() | ast.Roll() | ast.RandomPick() | ast.ChooseFrom() | ast.For():
+            return (s.var,), False
+        case ast.Assign():
+            return (s.target.name,), False
+        case ast.Transfer():
+            return (s.source.name, s.dest.name), False
+        case ast.CallRule():
+            return (), True
+        case ast.Move() | ast.Shuffle() | ast.ChooseOption() | ast.If() | ast.While() | \
+                ast.Repeat() | ast.Turn() | ast.Reveal() | ast.Eliminate() | ast.Gap() | \
+                ast.Expect() | ast.Script() | ast.Simple():
+            return (), False  # zones and control: no counter or local of their own
+        case _:
+            assert_never(s)  # mypy names a new statement left out above
 
 
 def _forget(known: frozenset[str], *names: str) -> frozenset[str]:
