@@ -393,6 +393,11 @@ class _Flow:
             case ast.Eliminate():
                 self.expr(s.player, known)
                 return known
+            case ast.Announce():
+                self.expr(s.value, known)
+                if s.who is not None:
+                    self.expr(s.who, known)
+                return known
             case ast.Gap():
                 if s.ruling is not None:
                     return self.block(s.ruling.body, known)
@@ -482,7 +487,7 @@ def _changes(s: ast.Stmt) -> tuple[tuple[str, ...], bool]:
             return (), True
         case ast.Move() | ast.Shuffle() | ast.ChooseOption() | ast.If() | ast.While() | \
                 ast.Repeat() | ast.Turn() | ast.Reveal() | ast.Eliminate() | ast.Gap() | \
-                ast.Expect() | ast.Script() | ast.Simple():
+                ast.Expect() | ast.Script() | ast.Simple() | ast.Announce():
             return (), False  # zones and control: no counter or local of their own
         case _:
             assert_never(s)  # mypy names a new statement left out above

@@ -119,7 +119,7 @@ def _changes(s: ast.Stmt) -> set[str]:
         case ast.Let() | ast.Roll() | ast.RandomPick() | ast.ChooseFrom() | \
                 ast.ChooseOption() | ast.If() | ast.While() | ast.Repeat() | ast.For() | \
                 ast.CallRule() | ast.Turn() | ast.Reveal() | ast.Eliminate() | ast.Gap() | \
-                ast.Expect() | ast.Script() | ast.Simple():
+                ast.Expect() | ast.Script() | ast.Simple() | ast.Announce():
             return set()  # locals, decisions, control: no zone or counter of their own
         case _:
             assert_never(s)  # mypy names a new statement left out above

@@ -22,7 +22,7 @@ EXPRESSIONS = typing.get_args(ast.Expr)
 
 
 def test_the_unions_are_read_from_the_ast() -> None:
-    assert len(STATEMENTS) == 22 and ast.Let in STATEMENTS and ast.Simple in STATEMENTS
+    assert len(STATEMENTS) == 23 and ast.Let in STATEMENTS and ast.Simple in STATEMENTS
     assert len(EXPRESSIONS) == 15 and ast.Int in EXPRESSIONS and ast.Neg in EXPRESSIONS
 
 
