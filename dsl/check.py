@@ -17,6 +17,7 @@ from rulewright.dsl.labels import check_label
 from rulewright.dsl.layout import MAX_COMPONENTS
 from rulewright.dsl.locate import Locate, Locator, no_locate
 from rulewright.dsl.near import Near
+from rulewright.dsl.nones import none_errors
 from rulewright.dsl.types import type_errors
 from rulewright.dsl.purity import check_call_nesting, check_recursion, nonconstant
 from rulewright.dsl.unparse import expr_text
@@ -824,6 +825,8 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
     check_tables(sym, diags)
     if not any(d.severity == "error" for d in diags):  # types of resolved names only
         diags += type_errors(decls, file or path)
+    if not any(d.severity == "error" for d in diags):  # none where a number is needed
+        diags += none_errors(decls)
     return diags
 
 

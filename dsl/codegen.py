@@ -36,7 +36,8 @@ from attrs import frozen
 
 #: The Python built-ins generated code may call.
 BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in (
-    "tuple", "len", "sum", "max", "min", "any", "all", "bool", "range", "isinstance", "int")}
+    "tuple", "len", "sum", "max", "min", "any", "all", "bool", "range", "isinstance", "int",
+    "abs")}
 
 #: Attributes generated code may read: the state's stores, a value's class, the ranking.
 ATTRIBUTES = frozenset({"zones", "mids", "bottoms", "loc", "counters", "turns", "out",

@@ -29,6 +29,7 @@ from rulewright.dsl.machine import (CompiledInvariant, CompiledRule, Component, 
                                     Return, Scoring, Site, TokenConservation, ZoneSlot)
 from rulewright.dsl.runtime import STEP_WORK
 from rulewright.dsl.statements import RuleCompiler
+from rulewright.dsl.types import Typer, proofs, type_decls
 from rulewright.errors import Diagnostic, SpecError, UsageError
 
 
@@ -187,6 +188,11 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
                      enums=enums, zone_base=zone_base, zone_dims=zone_dims, zone_slots=zslots,
                      counter_base=counter_base, counter_dims=counter_dims, tables=tables,
                      function_decls=sym.functions, label=game.id)
+    # the types these declarations were checked with: the code generator leaves out the
+    # run-time type guards of values they prove (the pass is kept alive while compiling,
+    # since the proofs are keyed by the ids of its nodes)
+    typer = _typed(decls, comps)
+    x.types = proofs(typer) if not typer.diags and not diags else {}
     # capacities need the expression compiler, so zone slots are rebuilt with them
     for d in decls:
         if isinstance(d, ast.ZoneDecl) and d.capacity is not None:
@@ -291,6 +297,7 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
     twinned_zones = frozenset(z.index for z in zslots if _zone_kind(decls, z.name) in twinned_kinds)
     twin_state = _component_state(comps, twins, kinds, counter_base, counter_dims, zone_base,
                                   zone_dims)
+    x.types = {}  # later compiles (the evaluator's) meet new nodes, which may reuse the ids
     return Machine(
         game=game, spec=spec, players=players, variants=frozenset(variants),
         errata=tuple(errata), fingerprint=fingerprint(spec), components=tuple(comps),
@@ -305,6 +312,14 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
         points=table.finish([r.name for r in rule_decls], rule_index[game.start], live_calls,
                             called),
         rule_points=tuple(rule_points) + (0,) * len(examples), scoring_point=scoring_point)
+
+
+def _typed(decls: Sequence[ast.Decl], comps: Sequence[Component]) -> Typer:
+    """The type pass over ``decls``, the card rows read from the built components."""
+    rows: dict[str, list[tuple[int | str, ...]]] = {}
+    for c in comps:
+        rows.setdefault(c.kind, []).append(tuple(c.attrs.values()))
+    return type_decls(decls, lambda card: rows.get(card.name, []))
 
 
 def _zone_kind(decls: Sequence[ast.Decl], zone: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Sequence
 
+import attrs
 from attrs import frozen
 
 from rulewright.dsl import ast as dsl
@@ -121,6 +122,24 @@ def _tuple_of(node: ast.expr) -> ast.ListComp | None:
     return None
 
 
+def _number(x: Code) -> bool:
+    """``x`` is a proven number, or a number or none (see :func:`rulewright.dsl.types.proofs`):
+    an operand of Python arithmetic, which raises TypeError on none by itself."""
+    return x.ty in ("number", "?number")
+
+
+def _tuple_of_range(node: ast.expr) -> ast.Call | None:
+    """The ``range(...)`` call of ``tuple(range(...))`` (a proven range, see
+    :meth:`ExprCompiler._typed_builtin`), else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "tuple" and len(node.args) == 1 and not node.keywords:
+        inner = node.args[0]
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) \
+                and inner.func.id == "range":
+            return inner
+    return None
+
+
 def bool_node(node: ast.expr) -> bool:
     """True when ``node`` yields True or False by construction: a comparison or ``not``
     (spec values are ints, texts, truth values, none and tuples, whose comparisons give
@@ -166,6 +185,9 @@ class ExprCompiler:
         self.counter_dims = counter_dims
         self.tables = tables
         self.function_decls = function_decls
+        #: id of a typed spec expression -> what its value is proven to be (see
+        #: rulewright.dsl.types.proofs; set by the compiler while it compiles, else empty)
+        self.types: dict[int, str] = {}
         self.functions: dict[str, _Function] = {}
         self.function_idents: set[str] = set()  # the identifiers of functions
         #: the weights of the function calls written in place in the body being compiled
@@ -285,7 +307,7 @@ class ExprCompiler:
             return Code(ast.Constant(base), NOTHING)
         parts: list[ast.expr] = []
         stride = 1
-        for size, m, a in reversed(list(zip(dims.sizes, dims.maps, args))):
+        for size, m, a, name_of in reversed(list(zip(dims.sizes, dims.maps, args, dims.names))):
             node = a.node
             known = self.int_ranges.get(node.id) if isinstance(node, ast.Name) else None
             idx: ast.expr
@@ -295,17 +317,22 @@ class ExprCompiler:
             elif m is None and known is not None and 0 <= known[0] and known[1] < size:
                 idx = node  # a loop variable over a fixed list of ints, all in range
             elif m is None and self._simple(node):
-                # inlined: a simple name costs less to read three times than one call
+                # inlined: a simple name costs less to read three times than one call; a
+                # proven number needs only the range test
+                in_range = ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()],
+                                       [node, ast.Constant(size)])
                 idx = ast.IfExp(
-                    ast.BoolOp(ast.And(), [
+                    in_range if a.ty == "number" else ast.BoolOp(ast.And(), [
                         ast.Compare(attribute(node, "__class__"), [ast.Is()], [name("int")]),
-                        ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()],
-                                    [node, ast.Constant(size)])]),
+                        in_range]),
                     node, call("index_check", node, ast.Constant(size), ast.Constant(what)))
             elif m is None:
                 idx = call("index_check", node, ast.Constant(size), ast.Constant(what))
             elif isinstance(node, ast.Constant) and _member(m, node.value) is not None:
                 idx = ast.Constant(_member(m, node.value))  # a member named in the spec
+            elif a.ty == f"member {name_of}" and not isinstance(node, ast.Constant):
+                # a proven member of the dimension's enum: every member is in the map
+                idx = subscript(self.const(m), node)
             elif self._simple(node):
                 # a member in the dimension's map is read in place; anything else goes to the
                 # checking helper (for its message)
@@ -466,6 +493,9 @@ class ExprCompiler:
         """
         method = getattr(self, "g_" + type(e).__name__)
         out: Code = method(e, scope)
+        ty = self.types.get(id(e), "") if self.types else ""
+        if ty != out.ty:
+            out = attrs.evolve(out, ty=ty)
         if out.deps or self.space.is_const(out.node):
             return out
         ok, value = evaluate(self.space, out.node, e.span)
@@ -589,9 +619,13 @@ class ExprCompiler:
             value = self.space.value(source.node)
             if isinstance(value, tuple) and len(value) <= FREE_ITEMS:
                 return source.node
+        node = source.node
+        inner = _tuple_of_range(node)
+        if inner is not None:
+            node = inner  # a range is iterated as it is, without the tuple of its numbers
         if source.size is not None and source.size <= FREE_ZONE_ITEMS:
-            return source.node  # a zone of a spec with few components, or a short list
-        return call("spend", name("st"), source.node)
+            return node  # a zone of a spec with few components, or a short list
+        return call("spend", name("st"), node)
 
     def bound_code(self, var: str, value: Code, e: dsl.Expr, scope: Scope) -> Code:
         """The tree of ``e`` with the spec name ``var`` bound to ``value``."""
@@ -682,7 +716,7 @@ class ExprCompiler:
             deps |= body.deps | cond.deps
             node = ast.Constant(1) if e.func == "count" else body.node
             if e.func in ("any", "all") and not isinstance(e.elem, _BOOLISH) \
-                    and not bool_node(node):
+                    and not bool_node(node) and not self.truth(body):
                 node = call("bool", node)
             if e.where is not None:
                 neutral = {"any": False, "all": True}.get(e.func, 0)
@@ -700,8 +734,18 @@ class ExprCompiler:
         a, b = self.code(e.left, scope), self.code(e.right, scope)
         deps = depends(a, b)
         known = a.size is not None and b.size is not None
+        # a number or none: Python's own operators raise TypeError on none, which the
+        # statement's handler reports as the checking helper would (a spec defect there)
+        numbers = _number(a) and _number(b)
         if e.op in ("/", "%"):
             size = max(a.size, b.size) if known else None  # type: ignore[type-var]
+            if numbers and isinstance(b.node, ast.Constant) and b.node.value.__class__ is int \
+                    and b.node.value != 0:
+                # proven numbers by a divisor that is not 0: Python's // and % are the spec's
+                op: ast.operator = ast.FloorDiv() if e.op == "/" else ast.Mod()
+                return Code(ast.BinOp(a.node, op, b.node), deps, size)
+            # kept: a divisor that may be 0 (its finding names the division), or an operand
+            # whose type is not proven
             return Code(call("floordiv" if e.op == "/" else "modulo", a.node, b.node), deps, size)
         if known:
             size = a.size * b.size if e.op == "*" else a.size + b.size  # type: ignore[operator]
@@ -718,6 +762,14 @@ class ExprCompiler:
             # a whole number plus a literal (or a length) grows by at most that much: no
             # check needed
             return Code(ast.BinOp(a.node, _OPS[e.op], b.node), deps)
+        if e.op in ("+", "-") and numbers and any(x.size is not None
+                                                  and x.size <= runtime.MAX_LIST
+                                                  for x in (a, b)):
+            # proven numbers, one bounded at compile time (card data, a choice of
+            # literals): the result grows by at most that bound, as with a literal
+            return Code(ast.BinOp(a.node, _OPS[e.op], b.node), deps)
+        # kept: add, sub and mul check the size of a result nothing bounds (numbers past
+        # MAX_INT, lists and texts past MAX_LIST), and tell lists and texts from numbers
         helper = {"+": "add", "-": "sub", "*": "mul"}[e.op]
         return Code(call(helper, name("st"), a.node, b.node), deps)
 
@@ -729,7 +781,7 @@ class ExprCompiler:
         parts = []
         for i in e.items:
             part = self.code(i, scope)
-            is_bool = isinstance(i, _BOOLISH) or bool_node(part.node)
+            is_bool = isinstance(i, _BOOLISH) or bool_node(part.node) or self.truth(part)
             parts.append(part if is_bool else Code(call("bool", part.node), part.deps))
         op: ast.boolop = ast.And() if e.op == "and" else ast.Or()
         return Code(ast.BoolOp(op, [p.node for p in parts]), depends(*parts))
@@ -740,8 +792,22 @@ class ExprCompiler:
 
     def g_Neg(self, e: dsl.Neg, scope: Scope) -> Code:
         x = self.code(e.operand, scope)
-        return Code(ast.UnaryOp(ast.USub(), call("num", x.node, ast.Constant("-"))), x.deps,
-                    x.size)
+        # num names the operand that is no number; a proven number needs no check
+        operand = x.node if _number(x) else call("num", x.node, ast.Constant("-"))
+        return Code(ast.UnaryOp(ast.USub(), operand), x.deps, x.size)
+
+    def truth(self, x: Code) -> bool:
+        """``x`` is a proven truth value (True or False), so ``bool()`` around it changes
+        nothing. Not a rule local or a function's parameter read as is: a local read
+        before any ``let`` gives it a value holds none at run time (the type pass does not
+        follow which locals are set), and ``none and ...`` would give none."""
+        if x.ty != "truth":
+            return False
+        node = x.node
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and node.value.id == "l":
+            return False
+        return not (isinstance(node, ast.Name) and node.id[:1] == "p" and node.id[1:2].isdigit())
 
     def g_Call(self, e: dsl.Call, scope: Scope) -> Code:
         f = e.func
@@ -798,6 +864,9 @@ class ExprCompiler:
             return Code(call("owner_of", name("st"), *nodes), deps | STATE)
         if f == "zone_name":
             return Code(call("zone_name_of", name("st"), *nodes), deps | STATE)
+        typed = self._typed_builtin(f, args, deps)
+        if typed is not None:
+            return typed
         if f in runtime.METERED:
             size = args[0].size if f in ("distinct", "sorted") else None
             return Code(call(f"b_{f}", name("st"), *nodes), deps, size)
@@ -823,6 +892,41 @@ class ExprCompiler:
                 "next": self.players, "count": runtime.MAX_LIST}.get(f)  # lists stay within MAX_LIST
         return Code(call(f"b_{f}", *nodes), deps, size)
 
+    def _typed_builtin(self, f: str, args: list[Code], deps: frozenset[str]) -> Code | None:
+        """Built-in ``f`` written as direct Python where the type pass proves its arguments
+        (the checking built-in only tests what the types prove), else None (the built-in
+        is called). What types cannot prove stays checked: a range longer than MAX_LIST,
+        an empty list's first item, a number that is no player."""
+        tys = [a.ty for a in args]
+        nodes = [a.node for a in args]
+        if f == "range" and all(_number(a) and a.size is not None for a in args):
+            lo, hi = args
+            assert lo.size is not None and hi.size is not None
+            size = lo.size + hi.size + 1
+            if size > runtime.MAX_LIST:
+                return None
+            end: ast.expr = ast.Constant(hi.node.value + 1) \
+                if isinstance(hi.node, ast.Constant) and hi.node.value.__class__ is int \
+                else ast.BinOp(hi.node, ast.Add(), ast.Constant(1))
+            node: ast.expr = call("tuple", call("range", lo.node, end))
+            # a list of at most FREE_ZONE_ITEMS numbers costs a bounded amount, as a
+            # zone's contents do in a spec with few components: charged only when longer
+            if size > FREE_ZONE_ITEMS:
+                node = call("spend", name("st"), node)
+            return Code(node, deps, size)
+        if len(args) != 1 or not tys[0]:
+            return None
+        xs, ty = nodes[0], tys[0]
+        if f == "count" and ty.lstrip("?").startswith("list"):
+            return Code(call("len", _tuple_of_range(xs) or xs), deps, runtime.MAX_LIST)
+        if f == "abs" and _number(args[0]):
+            return Code(call("abs", xs), deps, args[0].size)
+        if f == "sum" and ty == "list number":
+            return Code(call("big", call("sum", call("spend", name("st"), xs))), deps)
+        if f in ("any", "all") and ty == "list truth":
+            return Code(call(f, call("spend", name("st"), xs)), deps, 1)
+        return None
+
     def _call_function(self, fn: _Function, args: list[Code]) -> Code:
         if not fn.params and not fn.body.deps:
             return fn.body  # a constant
@@ -836,8 +940,9 @@ class ExprCompiler:
             if any(isinstance(a.node, ast.Constant) or self._in_range(a.node, None)
                    for a in args):
                 node = self._drop_checks(node)
-            return Code(node, deps)
-        return Code(call(fn.ident, name("st"), *[a.node for a in args]), deps)
+            return Code(node, deps, fn.body.size)
+        # the body's bound holds for every argument (its parameters were compiled unbounded)
+        return Code(call(fn.ident, name("st"), *[a.node for a in args]), deps, fn.body.size)
 
     def _count_unrolled(self, comp: ast.ListComp) -> ast.expr | None:
         """The length of ``[v for v in K if C]`` over a small constant list K, written out
@@ -905,6 +1010,13 @@ class ExprCompiler:
                 return node.body
             known = self._known_member(node)
             if known is not None:
+                return ast.Constant(known)
+        if node.__class__ is ast.Subscript and isinstance(node.slice, ast.Constant) \
+                and isinstance(node.value, ast.Name) and node.value.id in self.space.values:
+            # a proven member's position (slot_code), the member now a literal
+            table = self.space.values[node.value.id]
+            known = _member(table, node.slice.value) if isinstance(table, dict) else None
+            if known is not None and node.slice.value.__class__ is str:
                 return ast.Constant(known)
         changed: dict[str, Any] = {}
         for f in node._fields:

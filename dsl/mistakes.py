@@ -195,8 +195,8 @@ AFTER_ON_ITS_LINE: frozenset[str] = frozenset({
 })
 
 
-#: Known type mistakes: the start of the hint the type pass (:mod:`rulewright.dsl.types`)
-#: prints -> rule bodies that make the mistake. Each body is checked inside
+#: Known type mistakes: the start of the hint the type pass (:mod:`rulewright.dsl.types`,
+#: and :mod:`rulewright.dsl.nones` for none) prints -> rule bodies that make the mistake. Each body is checked inside
 #: :data:`TYPE_MISTAKE_SPEC` (tests/dsl/test_mistakes.py), where ``gem`` is a card kind
 #: (colour: a member of ``suit``, value: a number), ``hand[player]`` a zone of gems, ``gold``
 #: a counter per player, ``worth(c)`` a function of a gem and ``coin`` a card kind with
@@ -232,6 +232,12 @@ TYPE_MISTAKES: dict[str, list[str]] = {
     "a component is not its attributes: name one": [
         'if first(hand[0]) == red { end }',
         'gold[0] += first(hand[0])',
+    ],
+    # the may-be-none rule (rulewright.dsl.nones): none reaching arithmetic unchecked
+    "check it first: 'if ": [
+        'let best = none\n  if count(hand[0]) > 2 { let best = 2 }\n  gold[0] = best + 1',
+        'choose 0 n from range(1, 3) label "bid" pass "no bid"\n  gold[0] += n',
+        'choose 0 n from range(1, 3) label "bid" pass "no bid"\n  if n > 1 { end }',
     ],
 }
 

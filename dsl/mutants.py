@@ -60,6 +60,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import typing
 from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -172,16 +173,12 @@ def _render(node: Any) -> str:
     if isinstance(node, ast.CardRow):
         return row_text(node.values, node.count)
     if isinstance(node, (ast.Option, *_STMT_TYPES)):
-        return stmt_text(node)
+        return stmt_text(typing.cast("ast.Stmt | ast.Option", node))
     return expr_text(node)
 
 
-_STMT_TYPES = (ast.Let, ast.Assign, ast.Move, ast.Shuffle, ast.Draw, ast.Roll, ast.RandomPick,
-               ast.ChooseFrom, ast.ChooseOption, ast.If, ast.While, ast.Repeat, ast.For,
-               ast.CallRule, ast.Turn, ast.Transfer, ast.Reveal, ast.Announce, ast.Eliminate,
-               ast.Gap,
-               ast.Expect, ast.Script,
-               ast.Simple)
+#: Every statement node, from the AST's union (a new statement cannot be left out)
+_STMT_TYPES: tuple[type, ...] = typing.get_args(ast.Stmt)
 
 
 def _names_in(node: Any) -> Iterator[str]:

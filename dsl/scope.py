@@ -33,11 +33,15 @@ class Code:
         size: an upper bound, known at compile time, on the value's magnitude (a number) or
             length (a text or list), or None when nothing bounds it (a counter, a local).
             Arithmetic whose result is bounded this way needs no run-time size check.
+        ty: what the type pass proves the value is (:func:`rulewright.dsl.types.proof`:
+            ``"number"``, ``"truth"``, ``"list number"``, ...), or ``""``: operations on a
+            proven value need no run-time type guard.
     """
 
     node: ast.expr
     deps: frozenset[str]
     size: int | None = None
+    ty: str = ""
 
 
 class Scope:

@@ -48,7 +48,7 @@ KIND = SHARED
 #: arguments alone, charge no work and change nothing (a checking helper raises, the same
 #: way every time).
 PURE_HELPERS = frozenset({
-    "len", "tuple", "sum", "any", "all", "max", "min", "bool", "int", "isinstance", "range",
+    "len", "tuple", "sum", "any", "all", "max", "min", "bool", "int", "isinstance", "range", "abs",
     "index_check", "member_check", "item", "floordiv", "modulo", "num", "sub", "big",
     "contents", "zone_size", "owner_of", "zone_name_of", "zone_end", "turn_player"})
 

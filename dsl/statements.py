@@ -529,14 +529,14 @@ class RuleCompiler:
             self.patch(b, self.here())
 
     def s_For(self, s: ast.For) -> None:
-        node = self.x.code(s.source, self.scope).node
+        code = self.x.code(s.source, self.scope)
         if s.simultaneous:  # its list is checked in Python (each player once)
-            src = self.x.lam(node, line=s.span.line)
+            src = self.x.lam(code.node, line=s.span.line)
             self._loop(s, src, self.scope.slot(s.var), s.body, True)
         else:
-            self._plain_loop(s, node, self.scope.slot(s.var), s.body)
+            self._plain_loop(s, code, self.scope.slot(s.var), s.body)
 
-    def _plain_loop(self, s: ast.For, source: py.expr, var_slot: int,
+    def _plain_loop(self, s: ast.For, source: Code, var_slot: int,
                     body: Iterable[ast.Stmt]) -> None:
         """A ``for`` loop (not simultaneous) whose start is one generated function (a flow
         copies it in; :meth:`_loop`'s closure around the source's function is two calls):
@@ -547,10 +547,12 @@ class RuleCompiler:
         store = py.Name(items, py.Store())
         kinds = py.Tuple([name("tuple"), name("range")], py.Load())
         bad = py.UnaryOp(py.Not(), call("isinstance", name(items), kinds))
-        init = [guarded(py.Assign([store], source), reraise("spec_error")),
-                py.If(bad, [py.Raise(call("loop_error", name(items)), None)], []),
-                py.Assign([store_local(ls)], name(items)),
-                py.Assign([store_local(ix)], py.Constant(0))]
+        init: list[py.stmt] = [guarded(py.Assign([store], source.node), reraise("spec_error"))]
+        if not source.ty.startswith("list"):
+            # kept unless the type pass proves a list: a loop over a number names it
+            init.append(py.If(bad, [py.Raise(call("loop_error", name(items)), None)], []))
+        init += [py.Assign([store_local(ls)], name(items)),
+                 py.Assign([store_local(ix)], py.Constant(0))]
         run = space.function(space.temp("e"), ["st", "l"], init, [(0, s.span.line)])
         self.emit(Exec(run, (self.site(s, "loop"),), self.site(s, "loop")))
         self._loop_steps(s, ls, ix, var_slot, body)

@@ -55,18 +55,24 @@ class Ty:
         extras: texts that a member type also holds (a card attribute's ``"-"`` or ``"any"``
             beside the members, as written in the data): sentinels that name no member; for
             a text, the literals it may be (empty: any text).
+        loose: a value of unknown type was unified with it (``any`` fits every type and
+            binds nothing), or a local of this type was rebound to another type: the type
+            still checks the spec, but proves nothing about the value at run time
+            (:func:`proof`).
     """
 
-    __slots__ = ("parent", "con", "data", "args", "nullable", "extras")
+    __slots__ = ("parent", "con", "data", "args", "nullable", "extras", "loose")
 
     def __init__(self, con: str | None = None, data: str = "", args: Sequence[Ty] = (),
-                 nullable: bool = False, extras: frozenset[str] = frozenset()) -> None:
+                 nullable: bool = False, extras: frozenset[str] = frozenset(),
+                 loose: bool = False) -> None:
         self.parent: Ty | None = None
         self.con = con
         self.data = data
         self.args: tuple[Ty, ...] = tuple(args)
         self.nullable = nullable
         self.extras = extras
+        self.loose = loose
 
 
 def find(t: Ty) -> Ty:
@@ -200,6 +206,7 @@ def unify(a: Ty, b: Ty) -> None:
     if a is b:
         return
     if a.con == "any" or b.con == "any":
+        loosen(b if a.con == "any" else a)  # it may hold a value of any type now
         return
     if a.con is None or b.con is None:
         var, other = (a, b) if a.con is None else (b, a)
@@ -207,6 +214,8 @@ def unify(a: Ty, b: Ty) -> None:
             raise Mismatch
         other.nullable = other.nullable or var.nullable
         var.parent = other
+        if var.loose:
+            loosen(other)
         return
     if {a.con, b.con} == {"member", "text"}:
         m, t = (a, b) if a.con == "member" else (b, a)
@@ -214,6 +223,7 @@ def unify(a: Ty, b: Ty) -> None:
             raise Mismatch  # any text, or a member's name written as text
         m.extras = m.extras | t.extras  # sentinel texts beside the members
         m.nullable = m.nullable or t.nullable
+        m.loose = m.loose or t.loose
         t.parent = m
         return
     if a.con != b.con:
@@ -231,6 +241,36 @@ def unify(a: Ty, b: Ty) -> None:
         unify(x, y)
     a.nullable = a.nullable or b.nullable
     b.parent = a
+    if a.loose or b.loose:
+        loosen(a)
+
+
+def loosen(t: Ty, depth: int = 0) -> None:
+    """Mark ``t`` (and its elements) :attr:`~Ty.loose`."""
+    t = find(t)
+    if depth > 16 or (t.loose and all(find(x).loose for x in t.args)):
+        return
+    t.loose = True
+    for x in t.args:
+        loosen(x, depth + 1)
+
+
+def proof(t: Ty, depth: int = 0, none_ok: bool = False) -> str:
+    """What the run-time value of an expression of type ``t`` is proven to be, for the code
+    generator: ``"number"`` (a Python int), ``"truth"`` (a bool), ``"text"``, ``"member"``
+    (a str; ``"member E"``: a member of enum E), ``"component"`` (an int), ``"list"`` or ``"list ELEM"`` (a tuple, its elements
+    proven ``ELEM``); ``""`` when nothing is proven: the value may be none, its type is
+    unknown or not decided, or it is :attr:`~Ty.loose`. With ``none_ok``, a value that may
+    also be none is proven as the rest of its type (``number`` for a number or none)."""
+    t = find(t)
+    if (t.nullable and not none_ok) or t.loose or t.con in (None, "any") or depth > 6:
+        return ""
+    if t.con == "list":
+        elem = proof(t.args[0], depth + 1)
+        return f"list {elem}" if elem else "list"
+    if t.con == "member" and "|" not in t.data and not t.extras:
+        return f"member {t.data}"  # a member of this one enum, no sentinel text beside
+    return t.con
 
 
 def fits(a: Ty, b: Ty, depth: int = 0) -> bool:
@@ -266,12 +306,12 @@ def _copy(t: Ty, quantified: set[int], fresh: dict[int, Ty], depth: int = 0) -> 
         if id(t) not in quantified:
             return t
         if id(t) not in fresh:
-            fresh[id(t)] = Ty(nullable=t.nullable)
+            fresh[id(t)] = Ty(nullable=t.nullable, loose=t.loose)
         return fresh[id(t)]
     if not t.args or depth > 16:
         return t
     return Ty(t.con, t.data, [_copy(a, quantified, fresh, depth + 1) for a in t.args],
-              t.nullable, t.extras)
+              t.nullable, t.extras, t.loose)
 
 
 def fresh(t: Ty) -> Ty:
@@ -280,7 +320,7 @@ def fresh(t: Ty) -> Ty:
     t = find(t)
     if t.con is None:
         return t
-    return Ty(t.con, t.data, [fresh(a) for a in t.args], t.nullable, t.extras)
+    return Ty(t.con, t.data, [fresh(a) for a in t.args], t.nullable, t.extras, t.loose)
 
 
 class Scheme:
@@ -612,6 +652,11 @@ class Typer:
                          f"before); here it is given {describe(t)}",
                          "a local keeps one type in a rule: give this value another name")
         else:
+            if old is not None:
+                # two types in one frame slot: a read typed by one binding may see the other
+                # (a loop around both), so neither proves the value at run time
+                loosen(old)
+                loosen(t)
             env[name] = t
         if isinstance(node, ast.Let):
             self.lets.add(name)
@@ -1115,6 +1160,25 @@ def walk_typed(typer: Typer) -> Iterator[tuple[ast.Expr, str, str]]:
             continue
         seen.add(key)
         yield e, short(t), owner
+
+
+def proofs(typer: Typer) -> dict[int, str]:
+    """What each typed expression's run-time value is proven to be (see :func:`proof`), by
+    the ``id`` of its node, for the code generator; an expression typed twice with different
+    proofs (or none) is left out. The nodes stay alive in ``typer.typed``, so the ids are
+    theirs while the pass is kept."""
+    out: dict[int, str] = {}
+    for e, t, _ in typer.typed:
+        p = proof(t)
+        if not p and find(t).nullable:
+            # a number or none: ``?number``. Where Python raises TypeError on none itself
+            # (arithmetic, len), the generated code needs no guard: the statement's
+            # handler turns the TypeError into the finding, as the guard did
+            loose = proof(t, none_ok=True)
+            p = f"?{loose}" if loose else ""
+        if out.setdefault(id(e), p) != p:
+            out[id(e)] = ""
+    return {k: v for k, v in out.items() if v}
 
 
 def type_errors(decls: Sequence[ast.Decl], spec_file: str) -> list[Diagnostic]:

@@ -10,6 +10,7 @@ only where the grammar's precedence needs them (docs/language.md, "Expressions")
 from __future__ import annotations
 
 import json
+from typing import assert_never
 
 from rulewright.dsl import ast
 from rulewright.errors import Span
@@ -85,7 +86,7 @@ def expr_text(e: ast.Expr) -> str:
         return f"not {_at(e.operand, _POSTFIX)}"
     if isinstance(e, ast.Neg):
         return f"-{_at(e.operand, _UNARY)}"
-    raise TypeError(f"not an expression node: {type(e).__name__}")
+    assert_never(e)  # mypy names a new expression node left out above
 
 
 def _target(t: ast.Target) -> str:
@@ -163,7 +164,7 @@ def stmt_text(s: ast.Stmt | ast.Option) -> str:
         return f"script [{', '.join(quote(x) for x in s.labels)}]"
     if isinstance(s, ast.Simple):
         return s.kind
-    raise TypeError(f"not a statement node: {type(s).__name__}")
+    assert_never(s)  # mypy names a new statement node left out above
 
 
 def literal_text(value: int | str) -> str:

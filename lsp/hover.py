@@ -3,8 +3,10 @@
 On a rule: its cites (section, the book's sentence, its English rendering), its assumes,
 notes and gaps. On any other name: its kind, its declaration's first line and its notes; on a
 card kind also its table of components; on a gap: its text and its ruling; on a local: where
-it is bound. :data:`type_of` is where a type checker plugs in: when it returns a type, the
-hover shows it.
+it is bound. Every hover over an expression also shows its inferred type (the type pass,
+:mod:`rulewright.dsl.types`): ``x + 1`` : ``number``, with ``?`` for a value that may be
+none (``number?``). :data:`type_of` gives a declared name's type (a counter's, a function's
+parameters and result, a rule's parameters); a test or another checker may replace it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Callable
 from rulewright.dsl import ast
 from rulewright.dsl.layout import card_rows
 from rulewright.dsl.locate import line_starts
+from rulewright.dsl.types import Typer, short, type_decls
+from rulewright.dsl.unparse import expr_text
 from rulewright.errors import Diagnostic
 from rulewright.lsp.index import Index, Occurrence, Symbol
 
@@ -22,13 +26,73 @@ from rulewright.lsp.index import Index, Occurrence, Symbol
 TypeOf = Callable[[ast.Spec | None, Symbol], "str | None"]
 
 
-def _no_type(spec: ast.Spec | None, symbol: Symbol) -> str | None:
+#: The last spec typed and its type pass (hovers come one at a time, over one text).
+_typed: list[tuple[ast.Spec, Typer]] = []
+
+
+def typer_of(spec: ast.Spec) -> Typer:
+    """The type pass over ``spec`` as written (card rows read beside its file), kept for
+    the next hover over the same parse."""
+    if _typed and _typed[0][0] is spec:
+        return _typed[0][1]
+
+    def rows(card: ast.CardDecl) -> list[tuple[int | str, ...]]:
+        if card.data_file is not None and not spec.file:
+            return []  # an unsaved text: no file to read the data beside
+        return [values for values, _ in card_rows(card, spec.file, [])]
+    typer = type_decls(spec.decls, rows)
+    _typed[:] = [(spec, typer)]
+    return typer
+
+
+def declared_type(spec: ast.Spec | None, symbol: Symbol) -> str | None:
+    """A counter's type (``number``), a function's (``(number, member colour) -> truth``)
+    or a rule's parameters' (``(number, text)``), from the type pass; else None."""
+    if spec is None:
+        return None
+    typer = typer_of(spec)
+    if symbol.kind == "counter" and symbol.name in typer.counter_ty:
+        return short(typer.counter_ty[symbol.name])
+    if symbol.kind == "function" and symbol.name in typer.schemes:
+        scheme = typer.schemes[symbol.name]
+        return f"({', '.join(short(p) for p in scheme.params)}) -> {short(scheme.result)}"
+    if symbol.kind == "rule" and typer.rule_params.get(symbol.name):
+        return f"({', '.join(short(p) for p in typer.rule_params[symbol.name])})"
     return None
 
 
-#: The hook a type checker replaces (``rulewright.lsp.hover.type_of = ...``); hover shows
+#: The hook for a declared name's type (``rulewright.lsp.hover.type_of = ...``); hover shows
 #: ``type: T`` under the declaration when it returns one.
-type_of: TypeOf = _no_type
+type_of: TypeOf = declared_type
+
+
+def expression_type(index: Index, offset: int, spec: ast.Spec) -> tuple[str, str] | None:
+    """The innermost typed expression around ``offset``: (its text, its type as a listing
+    writes it), or None."""
+    starts = line_starts(index.text)
+
+    def at(line: int, column: int) -> int:
+        return starts[min(line, len(starts)) - 1] + column - 1
+    best: tuple[int, ast.Expr, str] | None = None
+    for e, ty, _ in typer_of(spec).typed:
+        span = e.span
+        begin, end = at(span.line, span.column), at(span.end_line, span.end_column)
+        if begin <= offset < end and (best is None or end - begin < best[0]):
+            best = (end - begin, e, short(ty))
+    if best is None:
+        return None
+    return expr_text(best[1]), best[2]
+
+
+def _type_line(text: str, ty: str) -> str:
+    return f"{_code_span(text)} : `{ty}`"
+
+
+def _code_span(text: str) -> str:
+    """``text`` as inline code (a fence longer than any backtick run in it)."""
+    ticks = "`" * (max((len(r) for r in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 _MARKUP = re.compile(r"([\\`*_{}\[\]<>()#+\-!|~])")
 #: At most this many rows of a card kind's table are shown.
@@ -108,12 +172,17 @@ def symbol_hover(index: Index, symbol: Symbol, spec: ast.Spec | None, file: str)
 
 
 def hover_text(index: Index, offset: int, spec: ast.Spec | None, file: str) -> str | None:
-    """The hover at ``offset``: a name's, else the gap's around it, else None."""
+    """The hover at ``offset``: a name's, else the gap's around it, else None; with the
+    type of the expression there (``x + 1`` : ``number``) when it has one."""
+    typed = expression_type(index, offset, spec) if spec is not None else None
     occ = index.at(offset)
     if occ is not None:
-        return occurrence_hover(index, occ, spec, file)
+        shown = occurrence_hover(index, occ, spec, file)
+        return shown if typed is None else f"{_type_line(*typed)}\n\n{shown}"
     gap = gap_at(index, offset)
-    return _gap_text(gap) if gap is not None else None
+    if gap is not None:
+        return _gap_text(gap)
+    return _type_line(*typed) if typed is not None else None
 
 
 def occurrence_hover(index: Index, occ: Occurrence, spec: ast.Spec | None, file: str) -> str:

@@ -7,7 +7,8 @@ copied by hand, so the page shows exactly the text the engine compiled.
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Iterator
+import typing
+from typing import Any, Iterator, assert_never
 
 import attrs
 
@@ -94,17 +95,34 @@ def changed_by(rule: ast.RuleDecl | ast.ExampleDecl) -> set[str]:
     """
     out: set[str] = set()
     for n in walk(rule.body):
-        if isinstance(n, ast.Move):
-            out |= names_in(n.what) | names_in(n.dest)
-        elif isinstance(n, ast.Draw):
-            out |= names_in(n.deck) | (names_in(n.dest) if n.dest is not None else set())
-        elif isinstance(n, ast.Shuffle):
-            out |= names_in(n.zone)
-        elif isinstance(n, ast.Assign):
-            out.add(n.target.name)
-        elif isinstance(n, ast.Transfer):
-            out |= {n.source.name, n.dest.name}
+        if isinstance(n, _STMTS):
+            out |= _changes(typing.cast(ast.Stmt, n))
     return out
+
+
+_STMTS: tuple[type, ...] = typing.get_args(ast.Stmt)
+
+
+def _changes(s: ast.Stmt) -> set[str]:
+    """The zones and counters one statement changes itself (not its nested blocks)."""
+    match s:
+        case ast.Move():
+            return names_in(s.what) | names_in(s.dest)
+        case ast.Draw():
+            return names_in(s.deck) | (names_in(s.dest) if s.dest is not None else set())
+        case ast.Shuffle():
+            return names_in(s.zone)
+        case ast.Assign():
+            return {s.target.name}
+        case ast.Transfer():
+            return {s.source.name, s.dest.name}
+        case ast.Let() | ast.Roll() | ast.RandomPick() | ast.ChooseFrom() | \
+                ast.ChooseOption() | ast.If() | ast.While() | ast.Repeat() | ast.For() | \
+                ast.CallRule() | ast.Turn() | ast.Reveal() | ast.Eliminate() | ast.Gap() | \
+                ast.Expect() | ast.Script() | ast.Simple() | ast.Announce():
+            return set()  # locals, decisions, control: no zone or counter of their own
+        case _:
+            assert_never(s)  # mypy names a new statement left out above
 
 
 def state_names(spec: ast.Spec) -> set[str]:

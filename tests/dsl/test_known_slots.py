@@ -27,7 +27,11 @@ function of(p, k) = perched[p, k]
 function greens() = of(1, green)
 function all_of(p) = sum(of(p, k) for k in colour)
 function upto(n) = range(0, n)
-rule play { x = red_of(0) + of(1, blue) + greens() + all_of(0) + count(upto(x)) }
+function maybe_of(p, k) = perched[p, k]
+rule play {
+  x = red_of(0) + of(1, blue) + greens() + all_of(0) + count(upto(x))
+  x = maybe_of(0, cond(x > 5, red, none))
+}
 scoring(p) { score x }
 '''
 
@@ -93,13 +97,23 @@ def test_a_literal_member_is_read_at_its_slot_with_the_values_of_the_lookup(
 
 def test_a_member_the_map_lacks_keeps_its_lookup_and_its_message(tmp_path: Path) -> None:
     game = load(tmp_path)
-    of = spec_function(game, "of")
+    # maybe_of's k may be none (the type pass proves no member), so it is looked up
+    of = spec_function(game, "maybe_of")
     st = SimpleNamespace(counters=[0] * len(game.machine.counters), work=STEP_WORK)
     with pytest.raises(SpecRuntimeError,
                        match="^perched: 'purple' is not one of red, blue, green$"):
         of(st, 0, "purple")
     with pytest.raises(SpecRuntimeError, match=r"^perched: index 2 is outside 0\.\.1$"):
         of(st, 2, "red")
+
+
+def test_a_proven_member_is_read_in_place(tmp_path: Path) -> None:
+    game = load(tmp_path)
+    # of's k is a colour at every call (the type pass proves it): no membership test
+    assert source(game, "of").splitlines()[2] == \
+        "        return st.counters[(p4_p if 0 <= p4_p < 2 else index_check(p4_p, 2, " \
+        "'perched')) * 3 + k6[p5_k]]"
+    assert "member_check" in source(game, "maybe_of")
 
 
 def test_one_table_has_one_name(tmp_path: Path) -> None:

@@ -171,6 +171,9 @@ def test_the_type_mistakes_spec_checks_clean_without_a_mistake() -> None:
      "the attributes of gem: colour, value, kind, id"),
     ('if hand[0] > 3 { end }', "cannot compare a list of components of gem with a number: 3 is "
      "a number, so '>' needs a number here", "did you mean count(hand[0])?"),
+    ('choose 0 n from range(1, 3) label "bid" pass "no bid"\n  gold[0] += n',
+     "'+=' needs a number; n may be none here (a pass leaves 'n' none at line 11)",
+     "check it first: 'if n != none { ... }', or 'n != none and ...'"),
 ])
 def test_type_mistakes_say_what_was_expected_and_found(body: str, message: str,
                                                        hint: str) -> None:

@@ -158,7 +158,8 @@ def test_generated_code_shows_in_inspect_tracebacks_and_listings() -> None:
     run = next(ins.run for ins in rule.code if isinstance(ins, Exec))
     source = inspect.getsource(run)
     assert source.splitlines()[0].startswith("def rule") and "_mark_space(st, l):" in source
-    assert "st.counters[l[1] if l[1].__class__ is int and 0 <= l[1] < 9 " \
+    # c is proven a number (the type pass): the index needs only its range test
+    assert "st.counters[l[1] if 0 <= l[1] < 9 " \
            "else index_check(l[1], 9, 'cell')] = 'x' if l[0] == 0 else 'o'" in source
     lines = listing(run, m.code_space)
     assert lines is not None and {spec_line for spec_line, _ in lines} == {56}
@@ -167,7 +168,7 @@ def test_generated_code_shows_in_inspect_tracebacks_and_listings() -> None:
     except AttributeError as err:
         shown = "".join(traceback.format_exception(err))
     assert "<rulewright tic_tac_toe rule" in shown
-    assert "st.counters[l[1] if l[1]" in shown  # the generated line, from linecache
+    assert "st.counters[l[1] if 0 <= l[1]" in shown  # the generated line, from linecache
 
 
 def test_check_listing_prints_instructions_and_code(capsys: pytest.CaptureFixture[str]) -> None:
@@ -181,7 +182,7 @@ def test_check_listing_prints_instructions_and_code(capsys: pytest.CaptureFixtur
     assert out[1] == "   0  Choice 'mark' slot=1 ids_below=9 passes=False who='p' ascending=True   [line 55]"
     assert "   4  End 'end'   [line 59]" in out
     assert "   9  Return 'end of rule'   [line 49]" in out
-    assert any(line.startswith("           56 |         st.counters[l[1] if l[1]") for line in out)
+    assert any(line.startswith("           56 |         st.counters[l[1] if 0 <= l[1]") for line in out)
     assert "  function " in "\n".join(out)  # the spec functions it calls follow
 
 

@@ -121,6 +121,30 @@ def test_the_type_hook_shows_a_type(monkeypatch: pytest.MonkeyPatch) -> None:
     assert shown is not None and "type: `function type`" in shown
 
 
+def test_hover_shows_the_inferred_type_of_the_expression_and_the_declaration() -> None:
+    text, spec, index = _braff()
+    use = text.index("if not fits(d, size)")
+    local = hover_text(index, use + len("if not fits(d, "), spec, "")
+    assert local is not None and local.startswith(
+        "`size` : `number`\n\n**local** `size` of rule `deal`, bound at line 213")
+    function = hover_text(index, use + len("if not "), spec, "")
+    assert function is not None and function.startswith(
+        "`fits(d, size)` : `truth`\n\n**function** `fits` (line 117)")
+    assert function.endswith("\n\ntype: `(number, number) -> truth`")
+    # an operator, no name under it: the type of the expression alone
+    plus = text.index("count(collection[p, k]) + n")
+    assert hover_text(index, plus + len("count(collection[p, k]) "), spec, "") == \
+        "`count(collection[p, k]) + n` : `number`"
+
+
+def test_hover_shows_none_in_a_type() -> None:
+    text = (SPEC / "tic_tac_toe.rules").read_text(encoding="utf-8")
+    spec = parse(text, "tic_tac_toe.rules", str(SPEC / "tic_tac_toe.rules"))
+    index = build_index(spec)
+    shown = hover_text(index, text.index("var winner") + 5, spec, "")
+    assert shown is not None and "\n\ntype: `number?`\n\n" in shown
+
+
 def test_markdown_in_spec_text_is_shown_literally() -> None:
     assert md("[link](x) *b* <i>") == r"\[link\]\(x\) \*b\* \<i\>"
 

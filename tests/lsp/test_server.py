@@ -140,6 +140,15 @@ async def test_hover_on_a_rule_shows_the_hungarian_sentence_and_its_english(
         assert "*ruling:* the spy looks at the cards the deck holds" in text
 
 
+async def test_hover_shows_an_expressions_type(client: LanguageClient, uri: str) -> None:
+    open_braff(client, uri)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=doc(uri), position=at("if not fits(d, size)", "size")))
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.value.startswith("`size` : `number`\n\n**local** `size` of rule "
+                                           "`deal`, bound at line 213")
+
+
 async def test_hover_on_a_card_kind_shows_its_table(client: LanguageClient, uri: str) -> None:
     open_braff(client, uri)
     hover = await client.text_document_hover_async(types.HoverParams(
