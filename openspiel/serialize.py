@@ -7,7 +7,7 @@ Python object's attributes, and deserializes it by unpickling: a hostile string 
 
     {"format":"rulewright-openspiel-state/1",
      "game":"rulewright_kuhn_poker(errata=,players=2,variants=)",
-     "fingerprint":"3f0cba2586805519","history":[0,1,0]}
+     "fingerprint":"769f909458dc820c","history":[0,1,0]}
 
 ``history`` is OpenSpiel's (``state.history()``: one entry per player at a simultaneous
 node). Reading one (:func:`read_state`) parses the JSON with the standard library, checks

@@ -265,7 +265,7 @@ def test_a_file_named_like_a_bundled_spec_does_not_stand_in_for_it(
     assert (code, out) == (1, "")
     assert err.startswith("rulewright: trace error: the trace was made with another version of "
                           f"spec 'tic_tac_toe' (fingerprint {doc['fingerprint']}; "
-                          "spec/tic_tac_toe.rules has 93b338f0dd141cf0)")
+                          "spec/tic_tac_toe.rules has 5d05d9e340d448e5)")
     assert SECRET not in err
 
 
