@@ -9,7 +9,7 @@ pair (``time.process_time``: other load on a shared machine distorts it less), b
 same policy (uniform over the options, one ``random.Random`` per side with the same seed).
 The table gives playouts per CPU second on each side and the median of R repetitions of the
 ratio engine / adapter (issue 42's target: at most 1.5), and native OpenSpiel's C++ game
-where one exists (Kuhn poker, tic-tac-toe) for scale, driven by the same Python loop.
+where one exists (Kuhn poker, tic-tac-toe, Leduc poker) for scale, driven by the same Python loop.
 """
 
 from __future__ import annotations
@@ -26,7 +26,12 @@ import pyspiel
 import rulewright
 import rulewright.openspiel as ro
 
-NATIVE = {"kuhn_poker": "kuhn_poker", "tic_tac_toe": "tic_tac_toe"}
+#: Leduc poker written in the language (a test game, not bundled: tests/openspiel).
+LEDUC = os.path.join(os.path.dirname(__file__), os.pardir, "tests", "openspiel",
+                     "leduc_poker.rules")
+#: The bench's names of specs that are files.
+FILES = {"leduc_poker": LEDUC}
+NATIVE = {"kuhn_poker": "kuhn_poker", "tic_tac_toe": "tic_tac_toe", "leduc_poker": "leduc_poker"}
 
 
 def playout(game: Any, rng: random.Random) -> None:
@@ -58,13 +63,13 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2.0,
                         help="CPU seconds per side and repetition")
-    parser.add_argument("--specs", default="kuhn_poker,tic_tac_toe,braff,love_letter")
+    parser.add_argument("--specs", default="kuhn_poker,tic_tac_toe,leduc_poker,braff,love_letter")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
     print(f"{'spec':<14} {'engine/s':>10} {'adapter/s':>10} {'ratio':>6} {'native/s':>10}")
     for name in args.specs.split(","):
-        engine = rulewright.load(name).with_forced_nodes()
-        adapter = ro.load(name)
+        engine = rulewright.load(FILES.get(name, name)).with_forced_nodes()
+        adapter = ro.load(FILES.get(name, name))
         ratios, ours, theirs = [], [], []
         for rep in range(args.reps):
             e = rate(playout, engine, args.seconds, rep)

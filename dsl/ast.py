@@ -733,6 +733,10 @@ class ScoringDecl:
             silent: a tie for first place after the chain is a gap finding; ``tie_decision``
             holds the gap's text).
         tie_span: where the ``then ...`` clause is, or None when it is left out.
+        low, high: ``score EXPR in LOW..HIGH``: every finished game's scores lie within
+            them (None: not declared). total: ``total T``: every finished game's scores add
+            up to T (None: not declared). Verify checks both; OpenSpiel reads them as the
+            game's utility bounds and kind.
     """
 
     span: Span
@@ -743,6 +747,9 @@ class ScoringDecl:
     tie_end: str
     tie_decision: str
     tie_span: Span | None = None
+    low: Expr | None = None
+    high: Expr | None = None
+    total: Expr | None = None
 
 
 @frozen

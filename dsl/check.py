@@ -802,6 +802,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
             ck.block(d.body, set(d.params), False)
         elif isinstance(d, ast.ScoringDecl):
             ck.expr(d.score, {d.var})
+            constraints.check_score_bounds(ck, d)
             for t in d.tiebreaks:
                 ck.expr(t.expr, {d.var})
         elif isinstance(d, ast.InvariantDecl):

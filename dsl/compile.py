@@ -17,7 +17,7 @@ import attrs
 from rulewright.dsl import ast
 from rulewright.dsl.check import check, collect_symbols
 from rulewright.dsl.coverage import PointTable
-from rulewright.dsl.constraints import compile_constraints, evaluator
+from rulewright.dsl.constraints import compile_constraints, evaluator, score_bounds
 from rulewright.dsl.expr import ExprCompiler, Scope
 from rulewright.dsl.fold import FoldError, evaluate
 from rulewright.dsl.layout import (Dims, build_components, counter_slots, make_dims, twin_classes,
@@ -280,9 +280,11 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
 
     def per_player(f: Fn) -> Callable[[Any, int], Any]:
         return lambda st, p: f(st, [p] + [None] * (size - 1))
+    bounds = score_bounds(scoring_decl, diags, lambda e, what: _constant(x, e, what, diags))
     scoring = Scoring(scoring_decl, per_player(score_fn),
                       tuple((dr, per_player(f), t) for dr, f, t in keys),
-                      scoring_decl.tie_end, scoring_decl.tie_decision)
+                      scoring_decl.tie_end, scoring_decl.tie_decision,
+                      bounds.low, bounds.high, bounds.total)
     scoring_point = table.add("scoring", "scoring", scoring_decl.span, "scoring",
                               cites=tuple(f"{c.section}: {c.quote}"
                                           for c in scoring_decl.prov.cites))

@@ -76,6 +76,22 @@ class NeverDecreases:
     slots: tuple[int, ...]
 
 
+@frozen
+class ScoreBounds:
+    """``scoring(p) { score EXPR in LOW..HIGH total T ... }`` in one configuration: every
+    player's final score lies in LOW..HIGH, the scores add up to T (None: not declared).
+
+    Verify checks both at the end of every game that ends normally
+    (:mod:`rulewright.invariants.declarative`); OpenSpiel's adapter reports them as the
+    game's utility bounds and its kind (total 0: zero-sum; another total: constant-sum;
+    none: general-sum) without exploring the game (:mod:`rulewright.openspiel.facts`).
+    """
+
+    low: int | None = None
+    high: int | None = None
+    total: int | None = None
+
+
 Constraint = ZoneCondition | CounterRange | NeverDecreases
 
 
@@ -147,6 +163,19 @@ def check_var(ck: _Checker, d: ast.VarDecl) -> None:
         clause = "has a range" if d.low is not None else "never decreases"
         ck.err(d.init.span, f"counter {d.name!r} {clause}, so it counts whole numbers; its "
                f"initial value is {kind}", "a range or 'never decreases' applies to numbers")
+
+
+def check_score_bounds(ck: _Checker, d: ast.ScoringDecl) -> None:
+    """Check a scoring block's ``in LOW..HIGH`` and ``total T``: constant whole numbers."""
+    for bound, what in ((d.low, "lower bound"), (d.high, "upper bound"), (d.total, "total")):
+        if bound is None:
+            continue
+        ck.expr(bound, set())
+        ck.constant(bound, f"the scores' {what}")
+        kind = _literal_kind(bound, ck.sym)
+        if kind is not None:
+            ck.err(bound.span, f"the scores' {what} is {kind}, not a whole number",
+                   "scores are whole numbers: score EXPR in LOW..HIGH total T")
 
 
 def pausing_rules(sym: Symbols) -> set[str]:
@@ -277,6 +306,22 @@ def _whole(constant: Callable[[ast.Expr, str], Any], e: ast.Expr, what: str,
         diags.append(Diagnostic(e.span, f"{what} is {_spec_value(value)}, not a whole number"))
         return None
     return int(value)
+
+
+def score_bounds(d: ast.ScoringDecl, diags: list[Diagnostic],
+                 constant: Callable[[ast.Expr, str], Any]) -> ScoreBounds:
+    """The configuration's values of the scoring block's ``in LOW..HIGH`` and ``total T``,
+    with a diagnostic per bound that is not a whole number and for an empty range."""
+    low = high = total = None
+    if d.low is not None and d.high is not None:
+        low = _whole(constant, d.low, "the scores' lower bound", diags)
+        high = _whole(constant, d.high, "the scores' upper bound", diags)
+        if low is not None and high is not None and low > high:
+            diags.append(Diagnostic(d.low.span, f"the scores' range {low}..{high} is empty",
+                                    f"write {high}..{low}"))
+    if d.total is not None:
+        total = _whole(constant, d.total, "the scores' total", diags)
+    return ScoreBounds(low, high, total)
 
 
 def compile_constraints(decls: Sequence[ast.Decl], x: ExprCompiler,

@@ -628,6 +628,9 @@ class Scoring:
         score: player -> score. keys: one (direction, fn, text) per tiebreak, fn: player -> int.
         tie_end: "shared", "decision" or "gap"; tie_decision names the outside decision, or
             is the gap's text (a tie for first place after the chain is then a gap finding).
+        low, high, total: the declared range and total of the scores in this configuration
+            (``score EXPR in LOW..HIGH total T``), None where not declared
+            (:class:`rulewright.dsl.constraints.ScoreBounds`).
     """
 
     decl: ast.ScoringDecl
@@ -635,6 +638,9 @@ class Scoring:
     keys: tuple[tuple[str, Callable[[Any, int], Any], str], ...] = field(eq=False)
     tie_end: str
     tie_decision: str
+    low: int | None = None
+    high: int | None = None
+    total: int | None = None
 
 
 @frozen

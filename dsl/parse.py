@@ -266,13 +266,20 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def tie_gap(self, meta: Meta, c: list[Token]) -> tuple[str, str, str, Span]:
         return ("tie_end", "gap", _unquote(c[0]), self.s(meta))
 
+    def score_range(self, meta: Meta, c: list[Any]) -> tuple[str, tuple[Any, Any]]:
+        return ("score_range", (c[0], c[1]))
+
+    def score_total(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("score_total", c[0])
+
     def scoring_decl(self, meta: Meta, c: list[Any]) -> ast.ScoringDecl:
         tiebreaks = tuple(x for x in c if isinstance(x, ast.Tiebreak))
         end = next((x for x in c if isinstance(x, tuple) and len(x) == 4 and x[0] == "tie_end"),
                    ("tie_end", "shared", "", None))
         exprs = [x for x in c[1:] if not _is_prov(x) and not isinstance(x, (ast.Tiebreak, tuple))]
+        low, high = _opt(c, "score_range") or (None, None)
         return ast.ScoringDecl(self.s(meta), str(c[0]), _prov(c[1:]), exprs[0], tiebreaks,
-                               end[1], end[2], end[3])
+                               end[1], end[2], end[3], low, high, _opt(c, "score_total"))
 
     def at_end(self, meta: Meta, c: list[Any]) -> tuple[str, bool]:
         return ("at_end", True)

@@ -9,6 +9,9 @@ name in the verify table   what it checks, at every checked state
 ``range:NAME``             every instance of counter NAME is within its ``in LOW..HIGH``
 ``never_decreases:NAME``   no instance of counter NAME is lower than at the game's previous
                            checked state
+``scores``                 at the end of every game that ends normally, every player's score is
+                           within the scoring block's ``in LOW..HIGH`` and the scores add up to
+                           its ``total T`` (``score stack[p] - 2 in -2..2 total 0``)
 =========================  ====================================================================
 
 Each reports the declaration's line, and says which component, which instance and what
@@ -29,6 +32,7 @@ from rulewright.dsl.unparse import span_text
 from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.declared import explainer
+from rulewright.invariants.findings import scored_end
 from rulewright.invariants.reads import wrapped_reads
 
 if TYPE_CHECKING:
@@ -124,8 +128,32 @@ def _never_decreases(c: NeverDecreases) -> Invariant:
                      "step", check, c.decl.span.line, _cites(c.decl), history_check=check)
 
 
+def _scores(machine: Machine) -> Invariant:
+    sc = machine.scoring
+    low, high, total = sc.low, sc.high, sc.total
+    said = [f"within {low}..{high}" if low is not None else "",
+            f"adding up to {total}" if total is not None else ""]
+
+    def check(ctx: Context, state: State) -> str | None:
+        if not scored_end(state):
+            return None
+        scores = state.returns()
+        if low is not None and high is not None:
+            for p, v in enumerate(scores):
+                if not low <= v <= high:
+                    return (f"player {p} scores {v}, outside the declared range "
+                            f"{low}..{high} (scores {scores})")
+        if total is not None and sum(scores) != total:
+            return f"the scores {scores} add up to {sum(scores)}, not the declared total {total}"
+        return None
+    return Invariant("scores", "every finished game's scores are " + " and ".join(w for w in said
+                                                                                if w),
+                     "terminal", check, sc.decl.span.line, _cites(sc.decl), normal_end=True)
+
+
 def declarative_invariants(machine: Machine) -> list[Invariant]:
-    """One :class:`Invariant` per declarative invariant of ``machine``, in declaration order."""
+    """One :class:`Invariant` per declarative invariant of ``machine``, in declaration order
+    (the scoring block's declared range and total last)."""
     out = []
     for c in machine.constraints:
         if isinstance(c, ZoneCondition):
@@ -134,5 +162,8 @@ def declarative_invariants(machine: Machine) -> list[Invariant]:
             out.append(_range(c))
         elif isinstance(c, NeverDecreases):
             out.append(_never_decreases(c))
+    sc = machine.scoring
+    if sc.low is not None or sc.total is not None:
+        out.append(_scores(machine))
     return out
 

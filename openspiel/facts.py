@@ -17,13 +17,19 @@ computed from the :class:`~rulewright.dsl.machine.Machine`, never sampled:
 - **Kind.** Chance mode: explicit stochastic when the machine has a draw, roll or random
   pick. Information: perfect when every zone but the decks (whose order nobody knows: a draw
   is a chance event) and every counter is public.
-- **Bounds.** The longest game is the spec's ``bound N steps``: the engine ends a game there
-  (with a termination finding). Utilities are the spec's scores: exact bounds and the utility
-  kind (zero-sum, constant-sum) come from an exhaustive walk of the distinct states when the
-  configuration has at most :data:`EXACT_STATES` of them; otherwise they are unknown
-  (-inf .. +inf, general-sum), as the compiler does not bound score expressions. A spec whose
-  ``bound`` is above :data:`EXACT_BOUND` steps is not walked at all: the walk would cost
-  seconds to find what it finds for every such bundled game, more than 6,000 states.
+- **Utilities.** Utilities are the spec's scores. Their bounds and kind are the scoring
+  block's declaration (``score stack[p] - 2 in -2..2 total 0``: bounds -2 and 2, zero-sum;
+  ``total 10``: constant-sum), read off the machine
+  without exploring the game, for a game of any size; verify checks the declaration at the
+  end of every game (the ``scores`` check of :mod:`rulewright.invariants.declarative`).
+  What a spec leaves undeclared comes from an exhaustive walk of the distinct states when
+  the configuration has at most :data:`EXACT_STATES` of them; otherwise it is unknown
+  (-inf .. +inf, general-sum), as the compiler does not bound score expressions.
+- **Length.** The longest game is the spec's ``bound N steps`` (the engine ends a game
+  there, with a termination finding), or the most decisions on any path where the walk ran.
+  A spec whose ``bound`` is above :data:`EXACT_BOUND` steps is not walked at all: the walk
+  would cost seconds to find what it finds for every such bundled game, more than 6,000
+  states.
 """
 
 from __future__ import annotations
@@ -164,10 +170,23 @@ def facts(game: Game) -> Facts:
                 same.add(id(ins))
     perfect = all(z.visibility == "public" or z.kind == "deck" for z in m.zones) \
         and all(c.visibility == "public" for c in m.counters)
-    low, high, total, longest = _utilities(game)
+    low, high, total, longest = _declared(game, _utilities(game))
     return Facts(ActionSpace.of(choices, passes),
                  ActionSpace.of(chances, False) if chances else ActionSpace(0, None, 0, 0),
                  bool(chances), perfect, low, high, total, longest, frozenset(same))
+
+
+def _declared(game: Game, walked: tuple[float, float, float | None, int]
+              ) -> tuple[float, float, float | None, int]:
+    """The walk's (lowest, highest, constant sum, longest) with the scoring block's declared
+    range and total in place of what it found."""
+    sc = game.machine.scoring
+    low, high, total, longest = walked
+    if sc.low is not None and sc.high is not None:
+        low, high = float(sc.low), float(sc.high)
+    if sc.total is not None:
+        total = float(sc.total)
+    return low, high, total, longest
 
 
 def node_bound(node: Decision | ChanceNode, components: int) -> int | None:

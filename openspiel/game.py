@@ -26,12 +26,13 @@ from typing import Any, Sequence
 import numpy as np
 import pyspiel
 
-from rulewright.dsl.machine import Decision, Together
+from rulewright.dsl.machine import TERMINAL, ChanceNode, Decision, Together
 from rulewright.engines.game import MAX_SPEC_BYTES, Game, bundled_specs, cached_game, \
     load as load_engine
 from rulewright.engines.state import State
 from rulewright.errors import UsageError
 from rulewright.openspiel.facts import Facts, facts, node_bound
+from rulewright.openspiel.recalls import Recalls
 from rulewright.openspiel.serialize import read_state, write_state
 from rulewright.openspiel.tensors import Layout, information_state_tensor, \
     observation_tensor, public_observation_string
@@ -46,6 +47,9 @@ MAX_PLAYERS = 100
 JOIN = "+"
 
 _registered: set[str] = set()
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def _names(value: Any, what: str) -> tuple[str, ...]:
@@ -131,6 +135,7 @@ class RulewrightGame(pyspiel.Game):
         # Information is tracked lazily (Observer.string_from): a playout that reads no
         # information state pays nothing for it (it cost ~85% of a step when eager)
         self._initial = self.engine.new_initial_state()
+        self.recalls = Recalls()
         f = self.facts
         self.layout = _layout(self._initial, f)
         info = pyspiel.GameInfo(
@@ -181,8 +186,11 @@ class RulewrightState(pyspiel.State):
         super().__init__(game)
         self.state = state
         self.facts = game.facts
+        self._same = game.facts.same_ids
         self.simultaneous = game.simultaneous
-        self._cache = _NodeCache()
+        # the pending node's cache (_node) is made when first needed: a playout through
+        # the engine's own ids never needs one
+        self._cache: _NodeCache | None = None
 
     def _node(self) -> _NodeCache:
         """The cache of the pending node, with OpenSpiel's ids of its options (computed once
@@ -190,6 +198,8 @@ class RulewrightState(pyspiel.State):
         s = self.state
         node = s.pending
         cache = self._cache
+        if cache is None:
+            cache = self._cache = _NodeCache()
         if cache.node is not node:
             at = node.at  # type: ignore[union-attr]
             if id(at) in self.facts.same_ids:  # the engine's ids are OpenSpiel's
@@ -208,6 +218,8 @@ class RulewrightState(pyspiel.State):
         if not self.simultaneous or not s.is_joint_node():
             return None
         cache = self._cache
+        if cache is None:
+            cache = self._cache = _NodeCache()
         if cache.at != len(s.history):
             nodes = s.joint_nodes()
             assert nodes is not None  # is_joint_node said so
@@ -221,9 +233,13 @@ class RulewrightState(pyspiel.State):
         """The player on move, ``PlayerId.CHANCE`` (-1), ``PlayerId.TERMINAL`` (-4) or, in
         simultaneous mode at the first decision of a ``simultaneously for`` block,
         ``PlayerId.SIMULTANEOUS`` (-2)."""
-        if self.simultaneous and self.state.is_joint_node():
-            return int(pyspiel.PlayerId.SIMULTANEOUS)
-        return self.state.current_player()
+        # OpenSpiel's C++ asks this at every apply_action: inlined from State.current_player
+        node = self.state.pending
+        if type(node) is Decision:
+            if self.simultaneous and self.state.is_joint_node():
+                return _SIMULTANEOUS
+            return node.player
+        return _CHANCE if type(node) is ChanceNode else _TERMINAL
 
     # legal_actions and is_chance_node are answered in Python for Python callers: through
     # OpenSpiel's C++ they cost four calls back into Python each (terminal? chance? player?)
@@ -236,9 +252,17 @@ class RulewrightState(pyspiel.State):
                 on move.
         """
         s = self.state
-        if s.is_terminal():
+        node = s.pending
+        if type(node) is Decision and not self.simultaneous and \
+                (player is None or player == node.player):
+            # the common case, one player's decision: the engine's list where its ids are
+            # OpenSpiel's (already sorted), else the node's renumbered ids
+            if id(node.at) in self._same:
+                return s.legal_actions()
+            return self._node().legal[:]
+        if node is TERMINAL:
             return []
-        if s.is_chance_node():
+        if type(node) is ChanceNode:
             return self._node().legal[:]
         if player is None:
             player = self.current_player()
@@ -248,7 +272,7 @@ class RulewrightState(pyspiel.State):
 
     def is_chance_node(self) -> bool:
         """True at a chance node (a draw, roll or random pick)."""
-        return self.state.is_chance_node()
+        return type(self.state.pending) is ChanceNode
 
     def _legal_actions(self, player: int) -> list[int]:
         joint = self._joint_nodes()
@@ -261,8 +285,11 @@ class RulewrightState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) pairs, sorted by id."""
-        if not self.state.is_chance_node():
+        node = self.state.pending
+        if type(node) is not ChanceNode:
             return []
+        if id(node.at) in self._same:
+            return self.state.chance_outcomes()
         return sorted(zip(self._node().ids, self.state.pending.probs))  # type: ignore[union-attr]
 
     def _engine_id(self, action: int) -> int:
@@ -274,9 +301,15 @@ class RulewrightState(pyspiel.State):
         return int(self.state.pending.ids[list(cache.ids).index(action)])  # type: ignore[union-attr]
 
     def _apply_action(self, action: int) -> None:
-        if self.simultaneous and self._joint_nodes() is not None:
+        s = self.state
+        if not self.simultaneous:
+            node = s.pending
+            if node is not TERMINAL and id(node.at) in self._same:  # type: ignore[union-attr]
+                s.apply_action(action)  # OpenSpiel's id is the engine's (which checks it)
+                return
+        elif self._joint_nodes() is not None:
             raise UsageError("a simultaneous node takes one action per player: apply_actions")
-        self.state.apply_action(self._engine_id(action))
+        s.apply_action(self._engine_id(action))
 
     def _apply_actions(self, actions: list[int]) -> None:
         """Apply a joint action: ``actions[p]`` is player ``p``'s (any value for a player who
@@ -307,7 +340,7 @@ class RulewrightState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """True when the game is over (normally, or by a finding)."""
-        return self.state.is_terminal()
+        return self.state.pending is TERMINAL
 
     def returns(self) -> list[float]:
         """The spec's scores at a terminal state; zeros before (rewards come at the end)."""
@@ -393,16 +426,18 @@ class Observer:
         """``player``'s information-state or observation string of ``state`` (the public
         observation's for a public observer, the same for every player).
 
-        The first string asked of a state starts its information tracking (one replay of
-        its history); from then on the state and its clones keep it step by step, so a
-        solver that reads the strings of every node pays one replay per tree, not per node.
+        The first string asked of a state starts its information tracking (from the
+        longest prefix of its history the game replayed lately: :mod:`.recalls`); from then
+        on the state and its clones keep it step by step, so a solver that reads the strings
+        of every node pays about one step per node, whether it reads them as it goes (CFR)
+        or after listing every state (best response, exploitability).
         """
         engine = state.state
         if self.public:
             engine._check_player(player)
             return public_observation_string(engine)
         if engine.recall is None:
-            engine.track_information()
+            self.game.recalls.track(engine)
         if self.perfect_recall:
             return engine.information_state_string(player)
         return engine.observation_string(player)

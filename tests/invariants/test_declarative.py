@@ -36,6 +36,8 @@ CASES = {
         "during an auction the bid is at least 1: false\n"
         "  bid >= 1 is false\n"
         "    bid = 0"),
+    "loser_pays_one": ("scores", 20,
+                       "the scores [2, -1] add up to 1, not the declared total 0"),
 }
 
 
@@ -71,6 +73,7 @@ def _fixed(tmp_path: Path, name: str, old: str, new: str) -> Path:
     ("round_goes_back", "      round = 0\n", ""),
     ("envelope_emptied", "  move x to hand[p]\n", ""),
     ("bid_drops_to_zero", "bid -= 3", "bid -= 2"),
+    ("loser_pays_one", "won[1] = -1", "won[1] = -won[0]"),
 ])
 def test_the_correct_rule_holds(tmp_path: Path, name: str, old: str, new: str) -> None:
     check = CASES[name][0]

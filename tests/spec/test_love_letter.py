@@ -224,5 +224,5 @@ def test_verify_passes_in_both_editions(tmp_path: Path,
     for label in ("2p", "3p", "4p", "2p ed:2019", "3p ed:2019", "4p ed:2019", "5p ed:2019",
                   "6p ed:2019"):
         assert any(line.split()[:len(label.split())] == label.split()
-                   and "17 of 17" in line for line in out.splitlines()), label
+                   and "18 of 18" in line for line in out.splitlines()), label
     assert "worked examples: 10 of 10 passed" in out
