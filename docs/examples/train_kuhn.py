@@ -33,7 +33,8 @@ def train(episodes: int = 20_000, seed: int = 7, games: int = 1_000) -> tuple[fl
     """(player 0's average return before, after) ``episodes`` of Q-learning."""
     random.seed(seed)
     np.random.seed(seed)
-    env = rl_environment.Environment(ro.load("kuhn_poker"), seed=seed)
+    env = rl_environment.Environment(ro.load("kuhn_poker"))
+    env.seed(seed)  # the deals; Environment(..., seed=) would pass it on as a game parameter
     actions = env.action_spec()["num_actions"]
     learner = tabular_qlearner.QLearner(player_id=0, num_actions=actions)
     opponent = random_agent.RandomAgent(player_id=1, num_actions=actions)
