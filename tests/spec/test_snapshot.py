@@ -460,3 +460,13 @@ def test_the_article_chart_is_pinned_row_by_row() -> None:
     # a duplicated table key (2 -> 3, 2 -> 6) lost the row for 3 symbols and verify passed
     state = game(2).example_state("article_chart_values")
     assert state.finding is None and state.is_terminal()
+
+
+def test_a_re_roll_is_paid_from_the_supply_and_an_animal_card() -> None:
+    # held-out mutant #459 (seeds 5501 and 6601) subtracted the tokens on animal cards from the
+    # re-roll funds: the re-roll was not offered, the exploration failed, and the older
+    # example's tokens came back to the supply just the same
+    state = game(2).example_state("reroll_paid_from_supply_and_card")
+    assert state.finding is None and state.script == []
+    assert counter(state, "supply[0]") == 0 and counter(state, "bank") == 85
+    assert comp(state, "sloth") in zone(state, "discard")
