@@ -530,6 +530,10 @@ def _first_slip_finding(old: str, new: str, players: int, games: int) -> tuple[i
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
+    # held-out mutant #985 (seed 6602) dealt the private tasks as completed ones
+    ('to private_open[p] label "private task"', 'to private_done[p] label "private task"',
+     "each player starts with 3 private tasks face up on the left of their board (1 in a "
+     "first game), none completed"),
     ("if gpa_of[p, t] == x.colour {", "if gpa_of[p, t] != x.colour {",
      "a GOLDEN PARROT AWARD for each crowned tree whose marking rewards the colour of its crown"),
     ("  played[p] += 1\n", "  played[p] += 2\n",
