@@ -534,6 +534,9 @@ def _first_slip_finding(old: str, new: str, players: int, games: int) -> tuple[i
     ('to private_open[p] label "private task"', 'to private_done[p] label "private task"',
      "each player starts with 3 private tasks face up on the left of their board (1 in a "
      "first game), none completed"),
+    # held-out mutant #826 (seed 5502) let a one-colour move icon move any other colour
+    ('= icon == "several" or icon == k', '= icon == "several" or icon != k',
+     "a move icon moves a parrot of the colour it shows (any colour when it shows several)"),
     ("if gpa_of[p, t] == x.colour {", "if gpa_of[p, t] != x.colour {",
      "a GOLDEN PARROT AWARD for each crowned tree whose marking rewards the colour of its crown"),
     ("  played[p] += 1\n", "  played[p] += 2\n",
