@@ -16,7 +16,7 @@ from rulewright.dsl import ast
 from rulewright.dsl.check import check
 from rulewright.dsl.expr import relocate
 from rulewright.dsl.parse import parse
-from rulewright.engines.game import Game
+from rulewright.engines.game import Game, load_parsed
 from rulewright.engines.simulate import playout, random_policy, trace_of
 from rulewright.engines.trace import replay
 from rulewright.engines.state import State
@@ -297,6 +297,12 @@ def _crown_three_trees(state: State) -> None:
     others = [c for c in crowns if c != last]
     for t, c in zip(TREES[:3], others):
         move(state, c, "crowned", 0, t)
+    # the awards those crowns earn, as complete_public would have given them (the turn's
+    # expects check that every crowned tree whose marking rewards its colour has its award)
+    won = sum(counter(state, "gpa_of", 0, t) == attrs(state, c)["colour"]
+              for t, c in zip(TREES[:3], others))
+    set_counter(state, "gpa_won", (0,), won)
+    set_counter(state, "gpa_supply", (), counter(state, "gpa_supply") - won)
     for c in others[3:]:
         move(state, c, "crowns_out")
     spare = [c for c in zone(state, "jungle_box") if attrs(state, c)["branches"] == 2][:3]
@@ -504,3 +510,43 @@ def test_solo_bonus_and_rating_after_a_fourth_tree_in_round_10() -> None:
     state = load(1).example_state("solo_end")
     assert counter(state, "solo_bonus") == 30
     assert counter(state, "solo_rating") == "You are getting better at the craft!"
+
+
+def _first_slip_finding(old: str, new: str, players: int, games: int) -> tuple[int, Any]:
+    """Play random games of the spec with ``old`` replaced by ``new`` (a rules editor's slip)
+    and return the first game's seed and finding that is not a gap."""
+    text = SPEC.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    g = load_parsed(parse(text.replace(old, new), str(SPEC)), players)
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed)
+        while not state.is_terminal():
+            state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))
+        if state.finding is not None and state.finding.kind != "gap":
+            return seed, state.finding
+    raise AssertionError(f"no finding in {games} games")
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    # held-out mutant #985 (seed 6602) dealt the private tasks as completed ones
+    ('to private_open[p] label "private task"', 'to private_done[p] label "private task"',
+     "each player starts with 3 private tasks face up on the left of their board (1 in a "
+     "first game), none completed"),
+    # held-out mutant #826 (seed 5502) let a one-colour move icon move any other colour
+    ('= icon == "several" or icon == k', '= icon == "several" or icon != k',
+     "a move icon moves a parrot of the colour it shows (any colour when it shows several)"),
+    ("if gpa_of[p, t] == x.colour {", "if gpa_of[p, t] != x.colour {",
+     "a GOLDEN PARROT AWARD for each crowned tree whose marking rewards the colour of its crown"),
+    ("  played[p] += 1\n", "  played[p] += 2\n",
+     "every turn plays one card from hand and, while the deck lasts, draws one: 3 in hand"),
+    ("- 3 * count(private_open[p])\nfunction", "- 2 * count(private_open[p])\nfunction",
+     "the score so far is the sum of the 4 categories: private tasks less 3 for each open one, "
+     "public tasks, 5 a GOLDEN PARROT AWARD, the parrots matching the tree species"),
+])
+def test_the_per_turn_expects_catch_rule_slips(old: str, new: str, message: str) -> None:
+    # The expects at the end of take_turn state the book's rules from the cards and counters,
+    # so a slip in a rule or helper shows in ordinary random games, not only at the game's end
+    _, finding = _first_slip_finding(old, new, 2, 10)
+    assert finding.kind == "expectation failed" and finding.message == message
