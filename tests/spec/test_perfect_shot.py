@@ -411,7 +411,7 @@ def test_verify_holds_at_2_3_and_4_players(tmp_path: Path,
                  "--examples", "5", "--no-database", "--trace-dir", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "worked examples: 18 of 18 passed" in out
+    assert "worked examples: 21 of 21 passed" in out
 
 
 def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap_then_plays_on() -> None:
@@ -443,7 +443,8 @@ def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap_then_plays_on
 
 SCENARIOS = ["components", "setup_sorts_the_tokens", "first_photograph_shows_the_backdrop",
              "photograph_goes_on_top", "lens_outcomes", "take_a_face_up_album",
-             "album_bonus_needs_every_token", "tie_broken_by_yeti_tokens"]
+             "album_bonus_needs_every_token", "tie_broken_by_yeti_tokens",
+             "every_bonus_condition", "any_photo_in_any_album", "yeti_sighting"]
 
 
 def test_the_scenarios_are_all_there() -> None:

@@ -16,6 +16,8 @@ from rulewright.dsl import ast
 from rulewright.dsl.check import check
 from rulewright.engines.game import Game, load_spec
 from rulewright.engines.state import State
+from rulewright.invariants.base import Context
+from rulewright.invariants.declared import in_phase
 
 SPEC = "picture_perfect"
 GIFTS_GAP = ("gap", "exchange_gifts")
@@ -56,8 +58,13 @@ def play(g: Game, seed: int) -> tuple[State, list[str]]:
     state.events = []
     m = g.machine
 
+    ctx = Context(g, [], random.Random(seed))
+
     def holds(final: bool) -> None:
         for inv in m.invariants:
+            # a phase-scoped invariant (during/after rule R) is fed every state, as verify does
+            if inv.decl.phase and not in_phase(inv, ctx, state):
+                continue
             if final or not inv.at_end:
                 assert inv.check(state), f"invariant {inv.name} broken at step " \
                                          f"{len(state.history)} (seed {seed})"
