@@ -123,7 +123,9 @@ def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
     statuses = list(c.status.values())
     checked = len(statuses) - statuses.count("n/a")
     text = (f"{done}/{total} {spec} {c.label}: {statuses.count('held')} of {checked} checks "
-            f"held, {c.examples} test runs, {c.finished} games ({c.seconds:.1f}s)")
+            f"held, {c.examples} test runs, {c.finished} games"
+            + (f" ({c.played_on} played on to their end)" if c.played_on else "")
+            + f" ({c.seconds:.1f}s)")
     violated = [plain(n) for n, st in c.status.items() if st == "violated"]
     if violated:
         text += f"; VIOLATED: {', '.join(violated)}"
