@@ -178,6 +178,9 @@ def _print_game(out: Console, g: GameResult) -> None:
                 out.print(f"  [red]FAILED[/] example {escape(e.name + errata)}: "
                           f"{escape(e.problem or '')}",
                           highlight=False)
+    for w in g.warnings:  # fails the run: a warning the spec does not acknowledge (issue 38)
+        out.print(f"\n[bold red]UNACKNOWLEDGED WARNING[/] {escape(g.spec)}:", highlight=False)
+        out.print(w, markup=False, highlight=False)
     for c in g.configs:
         if c.internal_error is not None:
             out.print(f"\n[bold red]INTERNAL ERROR[/] [{c.label}]: {c.internal_error} "
@@ -340,7 +343,10 @@ def _print_report(args: argparse.Namespace, report: Report) -> int:
         configs = len({(spec, label) for spec, label, _, _ in unreached})
         not_checked = (f"{len(unreached)} check(s) NOT REACHED in {configs} "
                        f"configuration(s), listed above")
-    if code == 1 and not any(g.violated for g in report.games):
+    if code == 1 and any(g.warnings for g in report.games) and \
+            not any(g.violated and not g.warnings for g in report.games):
+        verdict = "[bold red]checker warnings the spec does not acknowledge[/]"
+    elif code == 1 and not any(g.violated for g in report.games):
         if report.strict and any(g.gaps_reached for g in report.games):
             verdict = "[bold red]gaps reached (--strict)[/]"
         else:

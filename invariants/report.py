@@ -99,7 +99,7 @@ from rulewright.engines.coverage import Coverage, almost_every, point_json, unio
 #: configuration's "coverage", "endings" and "normal_share", each gap's "ruling", "share" and
 #: "almost_every_game"; the run's "require_reached", each configuration's "evaluated" and
 #: "not_reached", each configuration's "replayed", "played_out" and "played_on" and each violation's "replayed" and
-#: "blame" (issue 39); the run's "compile" counts.
+#: "blame" (issue 39); the run's "compile" counts; each game's "warnings" (issue 38).
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -358,13 +358,17 @@ class GameResult:
     error: str | None = None
     fingerprint: str | None = None
     leaks: list[LeakReport] = field(factory=list)
+    #: the checker's warnings the spec does not acknowledge, rendered with their lines
+    #: (:mod:`rulewright.invariants.acknowledged`): each fails the run
+    warnings: list[str] = field(factory=list)
 
     @property
     def violated(self) -> bool:
-        """A violation in any configuration, a failed worked example or an information
-        leak."""
+        """A violation in any configuration, a failed worked example, an information leak or
+        a checker warning the spec does not acknowledge."""
         return (any(c.violations for c in self.configs)
-                or any(not e.passed for e in self.examples) or bool(self.leaks))
+                or any(not e.passed for e in self.examples) or bool(self.leaks)
+                or bool(self.warnings))
 
     @property
     def internal_error(self) -> bool:
@@ -386,6 +390,7 @@ class GameResult:
         keys = [p.key for p in points]
         return {"spec": self.spec, "title": self.title, "source": self.source,
                 "fingerprint": self.fingerprint, "error": self.error, "invariants": self.invariants,
+                "warnings": self.warnings,
                 "configs": [c.to_json(keys) for c in self.configs],
                 "worked_examples": [e.to_json() for e in self.examples],
                 "points": [point_json(p) for p in points],

@@ -43,6 +43,7 @@ from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResul
                                           Report, ViolationReport, leak_reports)
 from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, machine_class,
                                             plan_for)
+from rulewright.invariants.acknowledged import open_warnings
 from rulewright.invariants.vacuity import may_reach, unreached_reason
 
 if TYPE_CHECKING:
@@ -719,8 +720,28 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
                      database=(database or DatabaseLocation("default")) if use_database else None,
                      progress=progress, finished=finished)
         report.seconds = time.perf_counter() - started
+        _open_warnings(report, plans)
         return report
     total = sum(len(c) for _, c, _ in plans if c)
+    done = 0
+    _verify_serial(report, plans, prof, total, examples=examples, traces=traces,
+                   use_database=use_database, progress=progress, finished=finished,
+                   database=database, started=started)
+    _open_warnings(report, plans)
+    return report
+
+
+def _open_warnings(report: Report, plans: list[SpecPlan]) -> None:
+    """Attach each compiled spec's unacknowledged checker warnings to its result."""
+    for (spec, configs, _), game in zip(plans, report.games):
+        if configs is not None and game.error is None:
+            game.warnings = open_warnings(load_spec(spec))
+
+
+def _verify_serial(report: Report, plans: list[SpecPlan], prof: Profile, total: int, *,
+                   examples: int | None, traces: Path, use_database: bool,
+                   progress: Progress | None, finished: Finished | None,
+                   database: DatabaseLocation | None, started: float) -> None:
     done = 0
     for spec, configs, error in plans:
         if configs is None:
@@ -739,4 +760,3 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
             report.games.append(GameResult(str(spec), str(spec), str(spec), error=err.render()))
         done += len(configs)
     report.seconds = time.perf_counter() - started
-    return report
