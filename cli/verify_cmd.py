@@ -23,14 +23,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rulewright.cli.common import (add_backend, backend, example_count, player_list,
-                                   positive)
+                                   positive, seed_number)
 from rulewright.cli.coverage_output import coverage_lines
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table, replay_command
 from rulewright.cli.paths import output_file, output_folder
-from rulewright.engines.game import bundled_specs
+from rulewright.engines.game import bundled_specs, spec_path
+from rulewright.errors import UsageError
 from rulewright.engines.machine_cache import COUNTS, ENV_SWITCH
 from rulewright.invariants.database import DatabaseLocation
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
@@ -104,17 +105,6 @@ def register(sub: Any) -> None:
                         f"(as {ENV_SWITCH}=off; each is still compiled once per run)")
     add_backend(p, "the configurations")
     p.set_defaults(run=run)
-
-
-def seed_number(text: str) -> int:
-    """An argparse type: a whole number from 0 to 2**64 - 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 2**64 - 1")
-    return value
 
 
 def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
@@ -233,6 +223,20 @@ def shown_steps(lines: Sequence[str]) -> list[str]:
             *lines[-SHOWN_LAST:]]
 
 
+def _once(specs: Sequence[str]) -> list[str]:
+    """The specs asked for, each file once: a spec named twice, or by its bundled name and
+    by its path (``snapshot`` and ``spec/snapshot.rules``), is verified once, as first named.
+    A name that resolves to nothing is kept, for its own error."""
+    out: dict[Path | str, str] = {}
+    for name in specs:
+        try:
+            key: Path | str = spec_path(name).resolve()
+        except UsageError:
+            key = name
+        out.setdefault(key, name)
+    return list(out.values())
+
+
 def run(args: argparse.Namespace) -> int:
     """Verify and print; returns the exit code."""
     if args.json is not None:  # before the run, which can take minutes
@@ -243,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
     if args.database is not None:
         database = DatabaseLocation.parse(args.database)
         database.check()
-    specs = list(dict.fromkeys(args.games)) or bundled_specs()   # a spec named twice: once
+    specs = _once(args.games) or bundled_specs()
     seed = new_seed() if args.seed is None else args.seed
     where = ""
     if args.workers is not None:

@@ -173,12 +173,25 @@ def configurations(spec: str | Path, players: Sequence[int] | None = None,
                     seen.add(key)
                     found.append((n, vi, si, Config(n, chosen, es, ed)))
     if players:
-        wrong = [n for n in players if n not in allowed_anywhere]
+        wrong = sorted({n for n in players if n not in allowed_anywhere})
         if wrong:
-            span = f"{min(allowed_anywhere)}..{max(allowed_anywhere)}" if allowed_anywhere \
-                else "none"
-            raise UsageError(f"{spec_id}: {wrong[0]} players is outside {span}")
+            # every count asked for that no setting allows, as ranges (--players 2-100 asked
+            # for 7..100, not for 7)
+            span = f"{min(allowed_anywhere)} to {max(allowed_anywhere)}" if allowed_anywhere \
+                else "no"
+            raise UsageError(f"{spec_id} is for {span} players, not {_ranges(wrong)}")
     return [c for *_, c in sorted(found, key=lambda f: f[:3])]
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Sorted whole numbers as runs: ``[1, 7, 8, 9]`` -> ``1, 7..9``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in runs)
 
 
 def _safe(text: str) -> str:
