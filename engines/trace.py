@@ -339,10 +339,11 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
                         line += "   score " + " ".join(changes)
             scores = after_list
         lines.append(line)
-        if states is not None and n < len(states) and states[n].events:
+        events = states[n].events if states is not None and n < len(states) else None
+        if events:
             # what the engine did by itself after this step: a decision with one option, a
-            # chance event with one outcome (no action of the trace's; issue: replay hid them)
-            for label in states[n].events[1:]:
+            # chance event with one outcome (no action of the trace's; replay hid them)
+            for label in events[1:]:
                 lines.append(f"{'':4s}  {'':8s}  {'engine':9s}  {label}   (the only option)")
         ruled(n)
     if doc.get("finding"):
