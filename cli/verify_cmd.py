@@ -70,11 +70,11 @@ def register(sub: Any) -> None:
                    help="verify this edition only (its errata and variants)")
     p.add_argument("--examples", type=example_count, metavar="N",
                    help="test runs (Hypothesis examples) per configuration (default: what the "
-                        "profile's time budget allows; at most 100,000)")
+                        "profile's budget, counted in actions, allows; at most 100,000)")
     p.add_argument("--seed", type=seed_number, metavar="S",
-                   help="Hypothesis' random seed (default: a new one; every run prints its "
-                        "seed). The same seed with the same --examples and the same Hypothesis "
-                        "version repeats a run exactly, with or without an example database "
+                   help="Hypothesis' random seed, 0 to 2**63-1 (default: a new one; every run "
+                        "prints its seed). The same seed and the same Hypothesis version repeat "
+                        "a run exactly, on any machine, with or without an example database "
                         "(its saved failures are replayed apart and counted apart)")
     p.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
                    help=f"settings profile (default {DEFAULT_PROFILE}; ci is quick, "

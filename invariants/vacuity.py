@@ -51,7 +51,7 @@ def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> s
         recorder: what the configuration's run saw.
     """
     if recorder.games == 0:
-        return "no game was played (the run's time budget ran out first)"
+        return "no game was played (the run's budget ran out first)"
     phase = phase_rule(game, invs[0].name)
     if phase is not None:
         when, rule = phase
