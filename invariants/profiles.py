@@ -63,9 +63,9 @@ class Profile:
         (``verify --no-aim``). require_reached: an invariant no state reached fails the run
         (``verify --require-reached``): a smoke check that checked nothing is no pass.
         play_on: when the test runs left an invariant unevaluated (a long game's at-end
-        checks: the test runs' steps ran out before any game's end), this many more games
-        are played to their end, checked, in one more Hypothesis run (so a failure there
-        shrinks). A count, not seconds, so a seed repeats the run on any machine.
+        checks: the test runs' steps ran out before any game's end), one more Hypothesis
+        run of this many test runs, each one game played to its end, checked (so a failure
+        there shrinks; Hypothesis may run a game or two more of its own). A count, not seconds, so a seed repeats the run on any machine.
     """
 
     name: str
