@@ -24,6 +24,24 @@ def version_line() -> str:
     return f"rulewright {v['rulewright']} (Hypothesis {v['hypothesis']}, Python {v['python']})"
 
 
+#: The largest seed any command takes: a trace stores its game's seed as a signed 64-bit
+#: number (the trace schema), so simulate's seeds, and verify's and mutate's with them, are
+#: 0 to 2**63-1 (they were -2**63..2**63-1 in simulate and 0..2**64-1 in verify).
+SEED_MAX = 2**63 - 1
+
+
+def seed_number(text: str) -> int:
+    """An argparse type: a seed, a whole number from 0 to 2**63-1 (:data:`SEED_MAX`)."""
+    try:
+        value = int(text) if len(text) <= 21 and text.strip().lstrip("+-").isdigit() else None
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= SEED_MAX:
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number from 0 to 2**63-1")
+    return value
+
+
 #: One item of a player list: a count or a range of counts, in ASCII digits (``int`` alone
 #: also reads ``1_0`` and ``２``).
 PLAYER_ITEM = re.compile(r"([0-9]+)(?:-([0-9]+))?")

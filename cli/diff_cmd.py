@@ -15,7 +15,7 @@ from rich.text import Text
 
 from rulewright.cli.common import add_edition, game_count, positive
 from rulewright.cli.output import SafeConsole as Console
-from rulewright.cli.simulate_cmd import _seed
+from rulewright.cli.common import seed_number
 from rulewright.engines.simulate import POLICIES
 from rulewright.invariants.diff import FORMAT, ExampleOutcome, SpecDiff, diff_spec
 
@@ -40,7 +40,8 @@ def register(sub: Any) -> None:
                    help="player count (default: the smallest both sides allow)")
     p.add_argument("--games", type=game_count, default=200,
                    help="games per side, on the same seeds (default 200)")
-    p.add_argument("--seed", type=_seed, default=0, help="first seed (default 0)")
+    p.add_argument("--seed", type=seed_number, default=0,
+                   help="first seed, 0 to 2**63-1 (default 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random",
                    help="how the players choose: random (a uniformly random legal action, the "
                         "default) or first (the legal action with the smallest id)")

@@ -19,12 +19,12 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rulewright.cli.common import (EXIT_SPEC, MAX_PLAYOUTS, add_backend, backend,
-                                   example_count, player_list, playout_count, positive)
+                                   example_count, player_list, playout_count, positive,
+                                   seed_number)
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.paths import output_file
 from rulewright.cli.progress_lines import LineProgress
-from rulewright.cli.verify_cmd import seed_number
 from rulewright.cli.verify_output import plain
 from rulewright.dsl import ast
 from rulewright.dsl.mutants import OPERATORS, Mutant

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulewright.cli.common import (add_backend, add_config, backend, config, flag_error,
-                                   game_count)
+                                   game_count, SEED_MAX, seed_number)
 from rulewright.cli.coverage_output import simulate_lines
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.output import SafeConsole as Console
@@ -53,7 +53,8 @@ def register(sub: Any) -> None:
     add_config(p)
     p.add_argument("--games", type=game_count, default=100,
                    help="how many games (default 100; at most 2**32)")
-    p.add_argument("--seed", type=_seed, default=0, help="first seed (default 0)")
+    p.add_argument("--seed", type=seed_number, default=0,
+                   help="first seed, 0 to 2**63-1 (default 0)")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random",
                    help="how the players choose: random (a uniformly random legal action, the "
                         "default) or first (the legal action with the smallest id)")
@@ -66,22 +67,9 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _seed(text: str) -> int:
-    """An argparse type: a 64-bit whole number (traces store the seed; see the trace schema)."""
-    try:
-        value = int(text) if len(text) <= 21 else None
-    except ValueError:
-        value = None
-    if value is None or not -(2**63) <= value < 2**63:
-        shown = text if len(text) <= 30 else text[:27] + "..."
-        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number from -2**63 to "
-                                         "2**63-1")
-    return value
-
-
 def run(args: argparse.Namespace) -> int:
     """Simulate and print."""
-    if not (-(2**63) <= args.seed and args.seed + args.games <= 2**63):
+    if args.seed + args.games > SEED_MAX + 1:
         # traces store the seed, and the trace schema takes 64-bit seeds only
         raise flag_error("simulate", "--seed", f"{args.seed} with --games {args.games} plays "
                          "seeds past 2**63-1, the largest a trace holds; the first seed can be "

@@ -23,14 +23,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rulewright.cli.common import (add_backend, backend, example_count, player_list,
-                                   positive)
+                                   positive, seed_number)
 from rulewright.cli.coverage_output import coverage_lines
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table, replay_command
 from rulewright.cli.paths import output_file, output_folder
-from rulewright.engines.game import bundled_specs
+from rulewright.engines.game import bundled_specs, spec_path
+from rulewright.errors import UsageError
 from rulewright.engines.machine_cache import COUNTS, ENV_SWITCH
 from rulewright.invariants.database import DatabaseLocation
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
@@ -69,11 +70,11 @@ def register(sub: Any) -> None:
                    help="verify this edition only (its errata and variants)")
     p.add_argument("--examples", type=example_count, metavar="N",
                    help="test runs (Hypothesis examples) per configuration (default: what the "
-                        "profile's time budget allows; at most 100,000)")
+                        "profile's budget, counted in actions, allows; at most 100,000)")
     p.add_argument("--seed", type=seed_number, metavar="S",
-                   help="Hypothesis' random seed (default: a new one; every run prints its "
-                        "seed). The same seed with the same --examples and the same Hypothesis "
-                        "version repeats a run exactly, with or without an example database "
+                   help="Hypothesis' random seed, 0 to 2**63-1 (default: a new one; every run "
+                        "prints its seed). The same seed and the same Hypothesis version repeat "
+                        "a run exactly, on any machine, with or without an example database "
                         "(its saved failures are replayed apart and counted apart)")
     p.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
                    help=f"settings profile (default {DEFAULT_PROFILE}; ci is quick, "
@@ -106,24 +107,15 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def seed_number(text: str) -> int:
-    """An argparse type: a whole number from 0 to 2**64 - 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 2**64 - 1")
-    return value
-
-
 def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
     """A configuration's progress line (``3/32 braff 4p: 13 of 13 checks held, 8 test runs,
     25 games (3.1s)``, then what was violated and how many rulebook gaps were reached)."""
     statuses = list(c.status.values())
     checked = len(statuses) - statuses.count("n/a")
     text = (f"{done}/{total} {spec} {c.label}: {statuses.count('held')} of {checked} checks "
-            f"held, {c.examples} test runs, {c.finished} games ({c.seconds:.1f}s)")
+            f"held, {c.examples} test runs, {c.finished} games"
+            + (f" ({c.played_on} played on to their end)" if c.played_on else "")
+            + f" ({c.seconds:.1f}s)")
     violated = [plain(n) for n, st in c.status.items() if st == "violated"]
     if violated:
         text += f"; VIOLATED: {', '.join(violated)}"
@@ -176,6 +168,9 @@ def _print_game(out: Console, g: GameResult) -> None:
                 out.print(f"  [red]FAILED[/] example {escape(e.name + errata)}: "
                           f"{escape(e.problem or '')}",
                           highlight=False)
+    for w in g.warnings:  # fails the run: a warning the spec does not acknowledge (issue 38)
+        out.print(f"\n[bold red]UNACKNOWLEDGED WARNING[/] {escape(g.spec)}:", highlight=False)
+        out.print(w, markup=False, highlight=False)
     for c in g.configs:
         if c.internal_error is not None:
             out.print(f"\n[bold red]INTERNAL ERROR[/] [{c.label}]: {c.internal_error} "
@@ -228,6 +223,20 @@ def shown_steps(lines: Sequence[str]) -> list[str]:
             *lines[-SHOWN_LAST:]]
 
 
+def _once(specs: Sequence[str]) -> list[str]:
+    """The specs asked for, each file once: a spec named twice, or by its bundled name and
+    by its path (``snapshot`` and ``spec/snapshot.rules``), is verified once, as first named.
+    A name that resolves to nothing is kept, for its own error."""
+    out: dict[Path | str, str] = {}
+    for name in specs:
+        try:
+            key: Path | str = spec_path(name).resolve()
+        except UsageError:
+            key = name
+        out.setdefault(key, name)
+    return list(out.values())
+
+
 def run(args: argparse.Namespace) -> int:
     """Verify and print; returns the exit code."""
     if args.json is not None:  # before the run, which can take minutes
@@ -238,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
     if args.database is not None:
         database = DatabaseLocation.parse(args.database)
         database.check()
-    specs = list(dict.fromkeys(args.games)) or bundled_specs()   # a spec named twice: once
+    specs = _once(args.games) or bundled_specs()
     seed = new_seed() if args.seed is None else args.seed
     where = ""
     if args.workers is not None:
@@ -338,7 +347,10 @@ def _print_report(args: argparse.Namespace, report: Report) -> int:
         configs = len({(spec, label) for spec, label, _, _ in unreached})
         not_checked = (f"{len(unreached)} check(s) NOT REACHED in {configs} "
                        f"configuration(s), listed above")
-    if code == 1 and not any(g.violated for g in report.games):
+    if code == 1 and any(g.warnings for g in report.games) and \
+            not any(g.violated and not g.warnings for g in report.games):
+        verdict = "[bold red]checker warnings the spec does not acknowledge[/]"
+    elif code == 1 and not any(g.violated for g in report.games):
         if report.strict and any(g.gaps_reached for g in report.games):
             verdict = "[bold red]gaps reached (--strict)[/]"
         else:

@@ -380,6 +380,16 @@ class _Checker:
             case ast.While():
                 self.expr(s.cond, scope)
                 self.block(s.body, scope, True)
+                if isinstance(s.cond, ast.Name) and s.cond.id == "true" and \
+                        "true" not in scope and not _may_leave(s.body):
+                    # found here, not only by a game that hits its bound in play; a warning
+                    # (the engine's own limits still stop such a loop, and tests of those
+                    # limits write one), which fails verify all the same
+                    self.diags.append(Diagnostic(
+                        s.span, "'while true' never ends: its body has no break, return or "
+                        "end, no gap without a ruling, and calls no rule",
+                        "add a break (or end) where the book ends the loop, or loop on a "
+                        "condition: while pot > 0 { ... }", "warning"))
             case ast.Repeat():
                 self.expr(s.count, scope)
                 self.block(s.body, scope, True)
@@ -575,6 +585,14 @@ def _walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
             yield from _walk_stmts(s.body)
         elif isinstance(s, ast.Gap) and s.ruling is not None:
             yield from _walk_stmts(s.ruling.body)
+
+
+def _may_leave(body: Iterable[ast.Stmt]) -> bool:
+    """Whether a loop body has a way out: a break, return or end, a gap that ends the game,
+    an elimination, or a rule call (the rule may end the game). Generous on purpose: a
+    ``while true`` is an error only when it has none."""
+    return any(isinstance(x, (ast.Simple, ast.CallRule, ast.Eliminate))
+               or (isinstance(x, ast.Gap) and x.ruling is None) for x in _walk_stmts(body))
 
 
 def walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:

@@ -289,7 +289,8 @@ class ExprCompiler:
                         return True if probe else v
             if probe:
                 return False
-            raise SpecRuntimeError(f"table {tname!r} has no entry for {k!r}", "gap")
+            raise SpecRuntimeError(f"table {tname!r} has no entry for {k!r} (a key the book's "
+                                   "table lacks is a gap: test has(...) first and write one)")
         return look
 
     # ---- public API used by the statement compiler

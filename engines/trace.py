@@ -235,8 +235,12 @@ def replay(doc: dict[str, Any], spec: str | None = None,
                 what = "the spec now gives" if key == "label" else "replaying gives"
                 raise TraceError(f"step {n + 1}: the trace says {key} {_short(step[key])}, "
                                  f"{what} {_short(got[key])}")
+        # the labels of this step: the action, then each one-option decision and chance
+        # event the engine resolved by itself before the next one (play_by_play shows them)
+        state.events = []
         state.apply_action(action)
         states.append(state.clone())
+    state.events = None
     _check_outcome(doc, state)
     return game, states
 
@@ -335,6 +339,12 @@ def play_by_play(game: Game, doc: dict[str, Any], states: list[State] | None = N
                         line += "   score " + " ".join(changes)
             scores = after_list
         lines.append(line)
+        events = states[n].events if states is not None and n < len(states) else None
+        if events:
+            # what the engine did by itself after this step: a decision with one option, a
+            # chance event with one outcome (no action of the trace's; replay hid them)
+            for label in events[1:]:
+                lines.append(f"{'':4s}  {'':8s}  {'engine':9s}  {label}   (the only option)")
         ruled(n)
     if doc.get("finding"):
         f = doc["finding"]

@@ -1,21 +1,29 @@
 """Settings profiles for verification runs, and where Hypothesis keeps its example database.
 
-=========  ============  =====  ==========  ========  =========================================
-profile    examples      rules  run budget  shrink    use
-=========  ============  =====  ==========  ========  =========================================
-dev        5..60         40     360 s       30 s      the default: every bundled spec and
-                                                      configuration, each at least 5 runs
-ci         2..8          10     60 s        10 s      ``.ci/run``: a quick smoke check; an
-                                                      invariant not reached fails it
-thorough   50..600       80     none        300 s     before a release; as long as it takes
-=========  ============  =====  ==========  ========  =========================================
+=========  ============  =====  ==============  ==============  ===========================
+profile    examples      rules  run budget      shrink          use
+=========  ============  =====  ==============  ==============  ===========================
+dev        5..60         40     360,000 acts    60,000 acts     the default: every bundled
+                                                                spec and configuration,
+                                                                each at least 5 runs
+ci         2..8          10     60,000 acts     20,000 acts     ``.ci/run``: a quick smoke
+                                                                check; an invariant not
+                                                                reached fails it
+thorough   50..600       80     none            600,000 acts    before a release; as long
+                                                                as it takes
+=========  ============  =====  ==============  ==============  ===========================
 
-``examples`` is Hypothesis' ``max_examples`` range: a run divides its time budget over its
-configurations, measures one checked game, and runs as many examples as fit (at least the low
-end, at most the high end; ``--examples N`` overrides). ``rules`` is ``stateful_step_count``.
-``shrink`` caps the time Hypothesis spends shrinking one failure. The budget is a target, not
-a limit: with many configurations the low end decides (the 92 bundled configurations at 5 runs
-each took about 1,100 CPU seconds in the dev profile, 400 in ci; README.md has the figures).
+``examples`` is Hypothesis' ``max_examples`` range: a run shares its budget equally among its
+configurations, plays a few games of each to measure their length, and runs as many examples
+as fit (at least the low end, at most the high end; ``--examples N`` overrides).
+``rules`` is ``stateful_step_count``. ``shrink`` caps the actions Hypothesis may play while
+shrinking one failure. Budgets are counted in actions (moves and chance outcomes), never in
+seconds, so that ``--seed S`` repeats a run exactly on any machine at any load; at the bundled
+specs' roughly 1,000 checked actions per second the dev budget is about 6 minutes. The budget
+is a target, not a limit: with many configurations the low end decides (the 92 bundled
+configurations at 5 runs each took about 1,100 CPU seconds in the dev profile, 400 in ci;
+README.md has the figures). Every profile plays on (``play_on`` games, each to its end,
+checked) in a configuration whose test runs left a check unevaluated.
 
 Failures are saved in Hypothesis' example database, one directory per spec version and
 configuration under :func:`database_root`, and replayed first on the next run.
@@ -26,7 +34,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from attrs import frozen
 from hypothesis import HealthCheck, Verbosity, settings
@@ -35,33 +43,46 @@ from hypothesis.database import ExampleDatabase
 from rulewright.invariants.database import GuardedDirectoryDatabase
 
 
+#: Games played on to their end, at most, when the test runs finished none (issue 39: in
+#: the ci profile's 2 test runs of a 4-player Snapshot configuration every game could be
+#: cut short and played out unchecked, so its at-end checks went unreached by chance).
+PLAY_ON = 3
+
+
 @frozen
 class Profile:
     """A verification profile (see the module table).
 
     Attributes:
         name: dev | ci | thorough. min_examples, max_examples: the examples range.
-        step_count: Hypothesis' stateful_step_count. budget: seconds for a whole run, or None.
-        shrink_seconds: the cap on shrinking one failure. aim: policy mixes and Hypothesis
+        step_count: Hypothesis' stateful_step_count. budget: actions (moves and chance
+        outcomes, checked) for a whole run, or None: it sets the example counts.
+        shrink_steps: the cap on shrinking one failure, in actions played (not seconds: see
+        :func:`shrink_limit`). aim: policy mixes and Hypothesis
         targeting (:mod:`rulewright.invariants.aim`); False for plain random play
         (``verify --no-aim``). require_reached: an invariant no state reached fails the run
         (``verify --require-reached``): a smoke check that checked nothing is no pass.
+        play_on: when the test runs left an invariant unevaluated (a long game's at-end
+        checks: the test runs' steps ran out before any game's end), one more Hypothesis
+        run of this many test runs, each one game played to its end, checked (so a failure
+        there shrinks; Hypothesis may run a game or two more of its own). A count, not seconds, so a seed repeats the run on any machine.
     """
 
     name: str
     min_examples: int
     max_examples: int
     step_count: int
-    budget: float | None
-    shrink_seconds: int
+    budget: int | None
+    shrink_steps: int
     aim: bool = True
     require_reached: bool = False
+    play_on: int = PLAY_ON
 
 
 PROFILES: dict[str, Profile] = {
-    "dev": Profile("dev", 5, 60, 40, 360.0, 30),
-    "ci": Profile("ci", 2, 8, 10, 60.0, 10, require_reached=True),
-    "thorough": Profile("thorough", 50, 600, 80, None, 300),
+    "dev": Profile("dev", 5, 60, 40, 360_000, 60_000),
+    "ci": Profile("ci", 2, 8, 10, 60_000, 20_000, require_reached=True),
+    "thorough": Profile("thorough", 50, 600, 80, None, 600_000),
 }
 
 DEFAULT_PROFILE = "dev"
@@ -90,24 +111,52 @@ def hypothesis_settings(profile: Profile, examples: int,
     """
     # guarded: a hostile entry (a link to /dev/zero, a huge file) is skipped, not read
     db = GuardedDirectoryDatabase(str(database)) if isinstance(database, Path) else database
+    # report_multiple_bugs off: after a first failure Hypothesis otherwise searches on for
+    # up to 10 seconds of wall clock, so a seeded run's findings depended on the machine's
+    # speed; the runner re-runs without the invariants already broken instead
+    # (rulewright.invariants.runner.ROUNDS)
     return settings(max_examples=examples, stateful_step_count=profile.step_count,
                     deadline=None, database=db, verbosity=Verbosity.quiet,
-                    suppress_health_check=list(HealthCheck), print_blob=False)
+                    suppress_health_check=list(HealthCheck), print_blob=False,
+                    report_multiple_bugs=False)
+
+
+class _StepDeadline:
+    """Stands in for Hypothesis' shrinking deadline (a float compared with the clock) and
+    compares as passed once ``limit`` actions were played since shrinking began."""
+
+    def __init__(self, limit: int, steps: Callable[[], int]) -> None:
+        self.limit, self.steps, self.start = limit, steps, steps()
+
+    def __radd__(self, _now: float) -> _StepDeadline:
+        # the engine sets its deadline to perf_counter() + MAX_SHRINKING_SECONDS when it
+        # starts shrinking: count from then
+        return _StepDeadline(self.limit, self.steps)
+
+    def __lt__(self, _now: float) -> bool:
+        return self.steps() - self.start > self.limit
 
 
 @contextmanager
-def shrink_limit(seconds: int) -> Iterator[None]:
-    """Cap Hypothesis' shrinking time (its engine constant; restored afterwards)."""
+def shrink_limit(steps: int, played: Callable[[], int]) -> Iterator[None]:
+    """Cap Hypothesis' shrinking at ``steps`` actions played (``played()`` counts them).
+
+    Hypothesis caps shrinking in seconds (its engine constant ``MAX_SHRINKING_SECONDS``, read
+    as ``deadline = perf_counter() + MAX_SHRINKING_SECONDS`` and checked after each test
+    call); a time cap made where a seeded run's shrinking stopped, and so its
+    counterexample, depend on the machine's speed and load. Counted in actions it is the
+    same on every machine. Restored afterwards.
+    """
     from hypothesis.internal.conjecture import engine
     old = getattr(engine, "MAX_SHRINKING_SECONDS", None)
-    if old is None:
+    if old is None:  # a Hypothesis without the constant: its own limits apply
         yield
         return
-    engine.MAX_SHRINKING_SECONDS = seconds
+    setattr(engine, "MAX_SHRINKING_SECONDS", _StepDeadline(steps, played))
     try:
         yield
     finally:
-        engine.MAX_SHRINKING_SECONDS = old
+        setattr(engine, "MAX_SHRINKING_SECONDS", old)
 
 
 for _p in PROFILES.values():

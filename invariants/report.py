@@ -48,6 +48,8 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
                                       # counted in "games" (the seeded run's)
           "played_out": 4,            # of "finished": games a test run left unfinished,
                                       # played to their end unchecked, for the counts
+          "played_on": 3,             # of "games": games the play-on run played to their
+                                      # end, checked, when the test runs left a check unevaluated
           "gaps": [{"kind": "gap", "rule": "...", "line": 12,
                     "message": "...", "cites": [...], "count": 7,   # finished games that
                                                                     # reached it
@@ -96,8 +98,8 @@ from rulewright.engines.coverage import Coverage, almost_every, point_json, unio
 #: within version 2 (optional, so older documents stay valid): each game's "points", each
 #: configuration's "coverage", "endings" and "normal_share", each gap's "ruling", "share" and
 #: "almost_every_game"; the run's "require_reached", each configuration's "evaluated" and
-#: "not_reached", each configuration's "replayed" and "played_out" and each violation's "replayed" and
-#: "blame" (issue 39); the run's "compile" counts.
+#: "not_reached", each configuration's "replayed", "played_out" and "played_on" and each violation's "replayed" and
+#: "blame" (issue 39); the run's "compile" counts; each game's "warnings" (issue 38).
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -234,6 +236,10 @@ class ConfigResult:
     #: Of the finished games, those a test run left unfinished and verify played out,
     #: unchecked, so that the games counted do not lean toward short ones.
     played_out: int = 0
+    #: Of the games, those the play-on run played to their end, checked, because the test
+    #: runs had left a check unevaluated (:attr:`Profile.play_on
+    #: <rulewright.invariants.profiles.Profile.play_on>`).
+    played_on: int = 0
 
     @property
     def normal_share(self) -> float | None:
@@ -263,7 +269,7 @@ class ConfigResult:
                "gaps": [g.to_json() for g in self.gaps],
                "endings": {"normal": self.normal, "ruled": self.ruled},
                "replayed": {"games": self.replayed_games, "finished": self.replayed_finished},
-               "played_out": self.played_out,
+               "played_out": self.played_out, "played_on": self.played_on,
                "normal_share": None if share is None else round(share, 4)}
         if self.coverage is not None:
             out["coverage"] = coverage_json(self.coverage, points or [
@@ -352,13 +358,17 @@ class GameResult:
     error: str | None = None
     fingerprint: str | None = None
     leaks: list[LeakReport] = field(factory=list)
+    #: the checker's warnings the spec does not acknowledge, rendered with their lines
+    #: (:mod:`rulewright.invariants.acknowledged`): each fails the run
+    warnings: list[str] = field(factory=list)
 
     @property
     def violated(self) -> bool:
-        """A violation in any configuration, a failed worked example or an information
-        leak."""
+        """A violation in any configuration, a failed worked example, an information leak or
+        a checker warning the spec does not acknowledge."""
         return (any(c.violations for c in self.configs)
-                or any(not e.passed for e in self.examples) or bool(self.leaks))
+                or any(not e.passed for e in self.examples) or bool(self.leaks)
+                or bool(self.warnings))
 
     @property
     def internal_error(self) -> bool:
@@ -380,6 +390,7 @@ class GameResult:
         keys = [p.key for p in points]
         return {"spec": self.spec, "title": self.title, "source": self.source,
                 "fingerprint": self.fingerprint, "error": self.error, "invariants": self.invariants,
+                "warnings": self.warnings,
                 "configs": [c.to_json(keys) for c in self.configs],
                 "worked_examples": [e.to_json() for e in self.examples],
                 "points": [point_json(p) for p in points],

@@ -43,13 +43,15 @@ from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResul
                                           Report, ViolationReport, leak_reports)
 from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, machine_class,
                                             plan_for)
-from rulewright.invariants.vacuity import unreached_reason
+from rulewright.invariants.acknowledged import open_warnings
+from rulewright.invariants.vacuity import may_reach, unreached_reason
 
 if TYPE_CHECKING:
     from rulewright.invariants.backend import Backend
 
-#: Hypothesis runs per configuration at most: each later one without the invariants violated.
-ROUNDS = 3
+#: Hypothesis runs per configuration at most: each later one without the invariants violated
+#: (each stops at its first failure: see :func:`~rulewright.invariants.profiles.hypothesis_settings`).
+ROUNDS = 5
 
 #: Called as progress(spec, configuration label, done, total) before each configuration.
 Progress = Callable[[str, str, int, int], None]
@@ -171,12 +173,25 @@ def configurations(spec: str | Path, players: Sequence[int] | None = None,
                     seen.add(key)
                     found.append((n, vi, si, Config(n, chosen, es, ed)))
     if players:
-        wrong = [n for n in players if n not in allowed_anywhere]
+        wrong = sorted({n for n in players if n not in allowed_anywhere})
         if wrong:
-            span = f"{min(allowed_anywhere)}..{max(allowed_anywhere)}" if allowed_anywhere \
-                else "none"
-            raise UsageError(f"{spec_id}: {wrong[0]} players is outside {span}")
+            # every count asked for that no setting allows, as ranges (--players 2-100 asked
+            # for 7..100, not for 7)
+            span = f"{min(allowed_anywhere)} to {max(allowed_anywhere)}" if allowed_anywhere \
+                else "no"
+            raise UsageError(f"{spec_id} is for {span} players, not {_ranges(wrong)}")
     return [c for *_, c in sorted(found, key=lambda f: f[:3])]
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Sorted whole numbers as runs: ``[1, 7, 8, 9]`` -> ``1, 7..9``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in runs)
 
 
 def _safe(text: str) -> str:
@@ -288,7 +303,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
 
     Args:
         examples: Hypothesis examples (default: what fits ``budget``, in the profile's range).
-        budget: seconds this configuration may take (an estimate guides the example count).
+        budget: actions this configuration may play (priced by the measured games' mean
+            length, it sets the example count).
         trace_dir: where violation and gap traces are written.
         database: the example database, or its directory, or None for none.
         seed: Hypothesis' random seed (None: Hypothesis picks one). The same seed, example
@@ -322,8 +338,10 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
                             internal_error=f"{type(err).__name__}: {err}")
     if examples is None:
         # an example runs step_count rules; about one in three ends a game (measured: 10 to
-        # 13 games per example of 40 rules on the bundled specs)
-        per_example = max(plan.seconds_per_game * max(1.0, profile.step_count / 3), 0.002)
+        # 13 games per example of 40 rules on the bundled specs). Priced in actions of the
+        # measured games, not seconds: the same seed then runs the same examples on any
+        # machine, at any load.
+        per_example = max(plan.mean_length, 1.0) * max(1.0, profile.step_count / 3)
         fit = int(budget / per_example) if budget is not None else profile.max_examples
         examples = max(profile.min_examples, min(profile.max_examples, fit))
     recorder = Recorder()
@@ -351,7 +369,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:
-            with shrink_limit(profile.shrink_seconds):
+            with shrink_limit(profile.shrink_steps, lambda: recorder.steps):
                 # untyped in Hypothesis 6.155, typed in 6.170: mypy strict must pass with either
                 run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
             break
@@ -369,6 +387,17 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             active = [inv for inv in active if inv.name not in broken]
             if not new or not active:
                 break
+    if result.internal_error is None and profile.play_on:
+        # the test runs may have cut every game short (a 1,600-action Snapshot game in the
+        # ci profile's 2 runs): play on, checked, until each check was evaluated somewhere
+        broken = {v.invariant for v in found}
+        waiting = [inv for inv in active if inv.name not in broken
+                   and not recorder.checks[inv.name] and applicable(game, inv.name)
+                   and may_reach(game, inv.name)]
+        if waiting:
+            new, result.internal_error = _play_on(game, invariants, plan, recorder, profile,
+                                                  seed, game_seconds, shrink)
+            found += new
     by_name = {inv.name: inv for inv in invariants}
     seen: set[str] = set()
     for v in found:
@@ -411,7 +440,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     result.games, result.finished, result.steps = (recorder.games, recorder.finished,
                                                    recorder.steps)
     result.normal, result.ruled = recorder.normal, recorder.ruled
-    result.played_out = recorder.played_out
+    result.played_out, result.played_on = recorder.played_out, recorder.played_on
     result.coverage = recorder.coverage
     lengths = recorder.lengths
     result.mean_length = sum(lengths) / len(lengths) if lengths else 0.0
@@ -449,6 +478,41 @@ def _replay_saved(game: Game, invariants: list[Invariant], plan: Plan, recorder:
                 raise other[0]
             return found, f"{type(other[0]).__name__}: {other[0]}"
         return found, None
+    return [], None
+
+
+def _play_on(game: Game, invariants: list[Invariant], plan: Plan, recorder: Recorder,
+             profile: Profile, seed: int | None, game_seconds: float | None, shrink: bool
+             ) -> tuple[list[InvariantViolation], str | None]:
+    """Play ``profile.play_on`` more games to their end, every state checked: one
+    Hypothesis run whose test runs are one whole game each (``finish_only``), so a failure
+    found here shrinks like any other.
+
+    Returns:
+        (the violations found, a bug in rulewright met, or None).
+
+    Raises:
+        BaseException: an interrupt.
+    """
+    before = recorder.games
+    cls = machine_class(game, invariants, plan, recorder, aim=profile.aim,
+                        game_seconds=game_seconds, finish_only=True)
+    if seed is not None:
+        cls = hypothesis_seed(seed)(cls)
+    chosen = settings(hypothesis_settings(evolve(profile, step_count=2), profile.play_on, None),
+                      phases=[Phase.generate] + ([Phase.shrink] if shrink else []))
+    try:
+        with shrink_limit(profile.shrink_steps, lambda: recorder.steps):
+            run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
+    except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
+        found, other = _violations(err)
+        if other:
+            if not isinstance(other[0], Exception):  # an interrupt, SystemExit
+                raise other[0]
+            return found, f"{type(other[0]).__name__}: {other[0]}"
+        return found, None
+    finally:
+        recorder.played_on += recorder.games - before
     return [], None
 
 
@@ -564,14 +628,13 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
     """Verify one spec in the given configurations and run its worked examples.
 
     Args:
-        budget: seconds for the whole spec, shared equally by its configurations.
+        budget: actions for the whole spec, shared equally by its configurations.
         use_database, database: whether to use an example database, and where (default: the
             user cache); one per spec version and configuration.
         seed: the run's seed; each configuration's is :func:`config_seed` of it.
         progress, finished: called before and after each configuration.
         done, total: configurations of the whole run done before this spec, and in all.
     """
-    started = time.perf_counter()
     parsed = load_spec(spec)
     header = next((d for d in parsed.decls if isinstance(d, ast.Game)), None)
     spec_id = header.id if header else str(spec)
@@ -584,9 +647,9 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
         if not result.invariants:
             result.invariants = {inv.name: inv.title for inv in invariants_for(game)}
             result.source = game.source
-        share = None
-        if budget is not None:
-            share = (budget - (time.perf_counter() - started)) / (len(configs) - i)
+        # an equal share up front, not what the earlier ones left: the same seed runs the
+        # same examples on any machine (and as on a cluster, :mod:`.units`)
+        share = None if budget is None else budget / len(configs)
         db = None
         if use_database:
             where = database or DatabaseLocation("default")
@@ -670,8 +733,28 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
                      database=(database or DatabaseLocation("default")) if use_database else None,
                      progress=progress, finished=finished)
         report.seconds = time.perf_counter() - started
+        _open_warnings(report, plans)
         return report
     total = sum(len(c) for _, c, _ in plans if c)
+    done = 0
+    _verify_serial(report, plans, prof, total, examples=examples, traces=traces,
+                   use_database=use_database, progress=progress, finished=finished,
+                   database=database, started=started)
+    _open_warnings(report, plans)
+    return report
+
+
+def _open_warnings(report: Report, plans: list[SpecPlan]) -> None:
+    """Attach each compiled spec's unacknowledged checker warnings to its result."""
+    for (spec, configs, _), game in zip(plans, report.games):
+        if configs is not None and game.error is None:
+            game.warnings = open_warnings(load_spec(spec))
+
+
+def _verify_serial(report: Report, plans: list[SpecPlan], prof: Profile, total: int, *,
+                   examples: int | None, traces: Path, use_database: bool,
+                   progress: Progress | None, finished: Finished | None,
+                   database: DatabaseLocation | None, started: float) -> None:
     done = 0
     for spec, configs, error in plans:
         if configs is None:
@@ -679,8 +762,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
             continue
         budget = None
         if prof.budget is not None and total:
-            left = prof.budget - (time.perf_counter() - started)
-            budget = max(0.0, left) * len(configs) / max(1, total - done)
+            budget = prof.budget * len(configs) / total
         try:
             report.games.append(verify_spec(spec, configs, prof, examples=examples,
                                             budget=budget, trace_dir=traces,
@@ -691,4 +773,3 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
             report.games.append(GameResult(str(spec), str(spec), str(spec), error=err.render()))
         done += len(configs)
     report.seconds = time.perf_counter() - started
-    return report

@@ -126,6 +126,7 @@ class Recorder:
     ruled: int = 0
     scored: int = 0
     played_out: int = 0
+    played_on: int = 0
     steps: int = 0
     checks: Counter[str] = field(factory=Counter)
     checked_games: Counter[str] = field(factory=Counter)
@@ -416,7 +417,8 @@ def plan_for(game: Game, invariants: list[Invariant], step_count: int, probes: i
 
 def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                   recorder: Recorder, aim: bool = True,
-                  game_seconds: float | None = GAME_SECONDS) -> type[RuleBasedStateMachine]:
+                  game_seconds: float | None = GAME_SECONDS,
+                  finish_only: bool = False) -> type[RuleBasedStateMachine]:
     """A ``RuleBasedStateMachine`` subclass that plays ``game`` and checks ``invariants``.
 
     Args:
@@ -427,6 +429,10 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
         game_seconds: CPU seconds (of the thread playing it) one game may run before it
             ends with a "time limit" finding (a ``termination`` violation); None: no such
             limit, only the spec's deterministic ``bound``.
+        finish_only: no ``step`` or ``play`` rules: every game is played to its end by
+            ``finish``, checked (the play-on run of
+            :func:`~rulewright.invariants.runner.verify_config`; run it with a
+            ``stateful_step_count`` of 2: a test run is then one whole game).
 
     Run it with ``hypothesis.stateful.run_state_machine_as_test``.
     """
@@ -465,29 +471,31 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
         def new_game(self, seed: int, policy: str) -> None:
             self._begin(seed, policy)
 
-        @precondition(lambda self: self._playing())
-        @rule(data=st.data())
-        def step(self, data: st.DataObject) -> None:
-            g = self.current
-            assert g is not None
-            if g.state.is_chance_node():  # by the game's odds, not Hypothesis' leaning
-                g.apply(g.choose(data.draw(st.integers(0, 255))), False)
-            else:
-                g.apply(data.draw(st.sampled_from(g.options())), False)
+        if not finish_only:  # no rules whose precondition is always false: Hypothesis' rule
+            # switches (feature flags) could leave only those enabled
+            @precondition(lambda self: self._playing())
+            @rule(data=st.data())
+            def step(self, data: st.DataObject) -> None:
+                g = self.current
+                assert g is not None
+                if g.state.is_chance_node():  # by the game's odds, not Hypothesis' leaning
+                    g.apply(g.choose(data.draw(st.integers(0, 255))), False)
+                else:
+                    g.apply(data.draw(st.sampled_from(g.options())), False)
 
-        @precondition(lambda self: self._playing())
-        @rule(picks=choices)
-        def play(self, picks: Any) -> None:
-            g = self.current
-            assert g is not None
-            if plan.seeded:
-                rng = random.Random(picks)
-                picks = [rng.randrange(256) for _ in range(chunk)]
-            for n, pick in enumerate(picks):
-                g.apply(g.choose(pick), check=False)
-                if g.state.is_terminal() or n == len(picks) - 1:
-                    break  # the @invariant checks the state this rule leaves
-                checker.check(g.ctx, g.state)
+            @precondition(lambda self: self._playing())
+            @rule(picks=choices)
+            def play(self, picks: Any) -> None:
+                g = self.current
+                assert g is not None
+                if plan.seeded:
+                    rng = random.Random(picks)
+                    picks = [rng.randrange(256) for _ in range(chunk)]
+                for n, pick in enumerate(picks):
+                    g.apply(g.choose(pick), check=False)
+                    if g.state.is_terminal() or n == len(picks) - 1:
+                        break  # the @invariant checks the state this rule leaves
+                    checker.check(g.ctx, g.state)
 
         @precondition(lambda self: self._playing())
         @rule(data=st.data())
@@ -496,7 +504,11 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             # be one long game, which is how a loop that never ends is found.
             g = self.current
             assert g is not None
-            rng = random.Random(data.draw(st.integers(0, 2**32 - 1))) if plan.seeded else None
+            # seeded in the play-on run: it plays whole games of any length, and one draw per
+            # action would overrun Hypothesis' choice budget (an overrun test run is thrown
+            # away and another one played)
+            rng = random.Random(data.draw(st.integers(0, 2**32 - 1))) \
+                if plan.seeded or finish_only else None
             while True:
                 pick = rng.randrange(256) if rng else data.draw(st.integers(0, 255))
                 g.apply(g.choose(pick), check=False)

@@ -3,17 +3,15 @@
 :func:`verify_units` is what :func:`rulewright.invariants.runner.verify` does when given a
 :class:`~rulewright.invariants.backend.Backend`. What a worker receives is plain data: the
 spec's text (:class:`~rulewright.engines.source.SpecText`), the configuration, the profile,
-the example count or time budget, the configuration's Hypothesis seed
+the example count or budget (actions), the configuration's Hypothesis seed
 (:func:`~rulewright.invariants.runner.config_seed` of the run's), the trace folder's path and
 where the example database is (:class:`~rulewright.invariants.database.DatabaseLocation`).
 The worker compiles the spec itself and returns a
 :class:`~rulewright.invariants.report.ConfigResult` with the trace documents, which the
 client writes; so the report is the serial run's for the same seed, apart from timings.
 
-One difference from a serial run: a serial run hands the time a fast configuration left
-over to the later ones; here each configuration gets an equal share of the profile's budget
-up front. With ``--examples N`` (or a profile whose counts reach their maximum) both run the
-same examples.
+As in a serial run, each configuration gets an equal share of the profile's budget (counted
+in actions) up front, so both run the same examples.
 """
 
 from __future__ import annotations

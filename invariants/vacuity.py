@@ -35,6 +35,14 @@ def _stopped(recorder: Recorder) -> str:
     return f"most often the gap in rule {top.rule} (line {top.line}), in {_games(top.count)}"
 
 
+def may_reach(game: Game, name: str) -> bool:
+    """False when the invariant ``name`` cannot be evaluated in this configuration whatever is
+    played: the rule its phase is scoped to is not part of it (its variant or erratum is not
+    selected)."""
+    phase = phase_rule(game, name)
+    return phase is None or phase[1] in game.machine.rule_index
+
+
 def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> str:
     """Why the invariant made of ``invs`` (one name, one or more checks) was never evaluated.
 
@@ -43,7 +51,7 @@ def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> s
         recorder: what the configuration's run saw.
     """
     if recorder.games == 0:
-        return "no game was played (the run's time budget ran out first)"
+        return "no game was played (the run's budget ran out first)"
     phase = phase_rule(game, invs[0].name)
     if phase is not None:
         when, rule = phase
@@ -55,9 +63,15 @@ def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> s
         return f"no game got past rule {rule} (in {_games(recorder.games)} begun)"
     moments = {inv.when for inv in invs}
     if moments == {"terminal"}:
-        if recorder.finished == 0:
-            return (f"none of the {_games(recorder.games)} begun finished (the test runs' "
-                    "steps ran out first: raise --examples or use a longer profile)")
+        checked = recorder.finished - recorder.played_out
+        if checked == 0:
+            unchecked = (f"; {recorder.played_out} were played out unchecked"
+                         if recorder.played_out else "")
+            more = (f", also the {_games(recorder.played_on)} played on to their end"
+                    if recorder.played_on else "")
+            return (f"none of the {_games(recorder.games)} begun finished while checked "
+                    f"(the test runs' steps ran out first{unchecked}{more}: the play-on "
+                    "budget ran out; raise --examples or use a longer profile)")
         if any(inv.normal_end for inv in invs) and recorder.scored == 0:
             return (f"all {recorder.finished} finished games stopped before their end: "
                     f"{_stopped(recorder)}")

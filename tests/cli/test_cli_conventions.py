@@ -121,7 +121,12 @@ def test_the_same_seed_repeats_a_run_and_the_json_records_it(tmp_path: Path,
 
 def test_a_bad_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(TINY), "--seed", "-1"]) == 2
-    assert "argument --seed: -1 is not between 0 and 2**64 - 1" in capsys.readouterr().err
+    assert "argument --seed: '-1' is not a whole number from 0 to 2**63-1" in \
+        capsys.readouterr().err
+    # the same range and message as simulate's (verify took up to 2**64-1)
+    assert main(["verify", str(TINY), "--seed", str(2**63)]) == 2
+    assert "argument --seed: '9223372036854775808' is not a whole number from 0 to 2**63-1" in \
+        capsys.readouterr().err
 
 
 def test_progress_lines_report_long_silences() -> None:

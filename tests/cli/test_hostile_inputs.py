@@ -486,10 +486,13 @@ def test_docs_out_accepts_a_new_an_empty_an_earlier_or_a_forced_folder(tmp_path:
 
 @pytest.mark.parametrize("args, message", [
     (["--seed", "9" * 5000], "rulewright simulate: argument --seed: "
-                             "'999999999999999999999999999...' is not a whole number from -2**63 "
+                             "'999999999999999999999999999...' is not a whole number from 0 "
                              "to 2**63-1\n(see 'rulewright simulate --help')\n"),
     (["--seed", "abc"], "rulewright simulate: argument --seed: 'abc' is not a whole number from "
-                        "-2**63 to 2**63-1\n(see 'rulewright simulate --help')\n"),
+                        "0 to 2**63-1\n(see 'rulewright simulate --help')\n"),
+    # one range for every command's --seed (simulate took -2**63.., verify ..2**64-1)
+    (["--seed", "-1"], "rulewright simulate: argument --seed: '-1' is not a whole number from "
+                       "0 to 2**63-1\n(see 'rulewright simulate --help')\n"),
     (["--seed", str(2**63 - 1), "--games", "2"],
      "rulewright simulate: argument --seed: 9223372036854775807 with --games 2 plays seeds past "
      "2**63-1, the largest a trace holds; the first seed can be at most 2**63-2\n"

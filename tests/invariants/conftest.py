@@ -12,4 +12,4 @@ CLEAN = HERE / "specs" / "clean.rules"
 TINY = HERE.parent / "specs" / "tiny.rules"
 
 #: Few examples, short shrinking: enough for the small test specs.
-FAST = Profile("test", 10, 30, 12, None, 4)
+FAST = Profile("test", 10, 30, 12, None, 4_000)

@@ -188,7 +188,7 @@ def test_configurations_cover_players_variants_and_errata() -> None:
     assert labels == ["2p", "2p +chips_first", "2p v:short", "2p v:short +chips_first",
                       "3p", "3p +chips_first", "3p v:short", "3p v:short +chips_first"]
     assert [c.label for c in configurations(CLEAN, [3], ["short"], "off")] == ["3p v:short"]
-    with pytest.raises(rw.UsageError, match="5 players is outside 2..3"):
+    with pytest.raises(rw.UsageError, match="is for 2 to 3 players, not 5$"):
         configurations(CLEAN, [5])
     with pytest.raises(rw.UsageError, match="unknown variant 'long'"):
         configurations(CLEAN, None, ["long"])

@@ -73,7 +73,12 @@ def test_spec_error_and_usage_error_exit_2(capsys: pytest.CaptureFixture[str],
     assert "bad.rules: spec error" in " ".join(out.split())
     assert "hint: add: scoring(p)" in out
     assert main(["verify", str(TINY), "--players", "9"]) == 2
-    assert "9 players is outside 2..3" in capsys.readouterr().err
+    assert "tiny is for 2 to 3 players, not 9" in capsys.readouterr().err
+    # a range names every count outside, not its first one (was "4 players is outside 2..3")
+    assert main(["verify", str(TINY), "--players", "2-100"]) == 2
+    assert capsys.readouterr().err.strip().endswith("tiny is for 2 to 3 players, not 4..100")
+    assert main(["verify", str(TINY), "--players", "1,3,5,6"]) == 2
+    assert capsys.readouterr().err.strip().endswith("tiny is for 2 to 3 players, not 1, 5..6")
 
 
 def test_worked_examples_pass_and_fail() -> None:
@@ -135,3 +140,18 @@ def test_an_end_check_no_game_reaches_is_not_reported_as_held(tmp_path: Path) ->
     assert result.status["spec:fine"] == "not reached"
     assert result.status["conservation"] == "held"
     assert sorted(g.message for g in result.gaps) == ["a", "b"]
+
+
+def test_a_spec_named_by_name_and_by_path_is_verified_once(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    # by its path twice, written two ways: one spec in the report (it was verified twice)
+    monkeypatch.chdir(TINY.parent)
+    out_json = tmp_path / "v.json"
+    assert main(["verify", str(TINY), "tiny.rules", f"../specs/{TINY.name}", "--players", "2",
+                 "--profile", "ci", "--seed", "1", "--no-database", "--json", str(out_json),
+                 "--trace-dir", str(tmp_path / "t")]) == 0
+    doc = json.loads(out_json.read_text())
+    assert [g["source"] for g in doc["games"]] == [str(TINY)]
+    assert capsys.readouterr().out.splitlines()[-1].startswith(
+        "all invariants held - 1 spec(s), profile ci, seed 1")

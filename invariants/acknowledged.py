@@ -1,0 +1,48 @@
+"""Checker warnings the spec does not acknowledge: each fails ``verify`` (issue 38).
+
+A warning of the checker (:func:`rulewright.dsl.check.check`) is a likely book or spec error
+that still compiles: table keys that overlap (one player count losing its row to a duplicated
+key), a ruling that repeats its gap, a simultaneous choice nobody makes. ``verify`` passed
+such a spec while the warning scrolled by; now each one the spec does not acknowledge fails
+the run (exit 1) with its line.
+
+How a warning is acknowledged: overlapping table keys, when the book prints them so, by an
+``assume`` of that table which names the shared key (``assume "30 is in two printed bands;
+the first entry wins"``): the reader then sees which row applies, and why. Any other warning
+is fixed, not acknowledged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rulewright.errors import Diagnostic
+from rulewright.dsl import ast
+from rulewright.dsl.check import check
+
+_OVERLAP = re.compile(r"table '([^']+)': keys (-?\d+)\.\.(-?\d+) overlap (-?\d+)\.\.(-?\d+)")
+
+
+def _acknowledged(d: Diagnostic, spec: ast.Spec) -> bool:
+    m = _OVERLAP.match(d.message)
+    if m is None:
+        return False
+    name = m.group(1)
+    shared = max(int(m.group(2)), int(m.group(4)))  # the first key both ranges hold
+    tables = [t for t in ast.walk(spec.decls) if isinstance(t, ast.TableDecl) and t.name == name]
+    word = re.compile(rf"(?<![\d.]){shared}(?![\d])")
+    return any(word.search(a.value) for t in tables for a in t.prov.assumes)
+
+
+def open_warnings(spec: ast.Spec) -> list[str]:
+    """The checker's warnings ``spec`` does not acknowledge, rendered with file:line:col, the
+    line and a hint (see the module docstring).
+
+    Args:
+        spec: a parsed spec (:func:`rulewright.engines.game.load_spec`).
+    """
+    return [d.render(spec.source).rstrip() + "\n  hint: acknowledge it in the spec (an 'assume' "
+            "of the table that names the shared key) or fix it: verify fails on a warning "
+            "the spec does not acknowledge"
+            if _OVERLAP.match(d.message) else d.render(spec.source).rstrip()
+            for d in check(spec) if d.severity == "warning" and not _acknowledged(d, spec)]

@@ -1,0 +1,61 @@
+"""Defects a new user found: replay hid the engine's own moves; a ``while true`` with no
+way out was found only in play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulewright.cli.main import main
+
+COINS = Path(__file__).parents[2] / "docs" / "tutorial" / "coins.rules"
+
+
+def test_replay_shows_the_moves_the_engine_makes_by_itself(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the tutorial's trace: at step 5 player 0 takes two of the last three coins; player 1's
+    # decision then has one option ("one") and the engine makes it (p1+1 on that line)
+    assert main(["simulate", str(COINS), "--games", "1", "--trace-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "coins-0.json"), "--spec", str(COINS)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Coin Grab: 2 players, 5 steps, replayed exactly",
+        "   1  turn   1  player 0   two   [take, line 23]   score p0+2",
+        "   2  turn   2  player 1   two   [take, line 23]   score p1+2",
+        "   3  turn   3  player 0   one   [take, line 23]   score p0+1",
+        "   4  turn   4  player 1   two   [take, line 23]   score p1+2",
+        "   5  turn   5  player 0   two   [take, line 23]   score p0+2 p1+1",
+        "                engine     one   (the only option)",
+        "final scores: [5, 5]   ranking: [1, 1]"]
+
+
+ENDLESS = """game w "W" { players 2..2 start main bound 50 steps }
+var n = 0
+scoring(p) { score n }
+rule main {
+  while true {
+    choose 0 { option "a" { n = n + 1 } option "b" { n = n + 2 } }
+  }
+}
+"""
+
+
+def test_while_true_without_a_way_out_is_found_by_check(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "w.rules"
+    spec.write_text(ENDLESS)
+    assert main(["check", str(spec)]) == 0  # a warning: it compiles
+    err = capsys.readouterr().err
+    assert f"{spec}:5:3: warning: 'while true' never ends: its body has no break, return or " \
+        "end, no gap without a ruling, and calls no rule" in err
+    assert "hint: add a break (or end) where the book ends the loop, or loop on a condition: " \
+        "while pot > 0 { ... }" in err
+    # ... and verify fails on it (a warning the spec does not acknowledge), with its line
+    assert main(["verify", str(spec), "--profile", "ci", "--seed", "1", "--examples", "2",
+                 "--no-database", "--trace-dir", str(tmp_path / "t")]) == 1
+    assert f"{spec}:5:3: warning: 'while true' never ends" in capsys.readouterr().out
+    # a way out in an option is enough
+    spec.write_text(ENDLESS.replace('n = n + 2 }', 'n = n + 2 break }'))
+    assert main(["check", str(spec)]) == 0
+    assert "never ends" not in capsys.readouterr().err
