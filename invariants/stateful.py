@@ -40,7 +40,7 @@ from rulewright.engines.coverage import Coverage
 from rulewright.engines.game import Game
 from rulewright.engines.state import State
 from rulewright.invariants import aim as aiming
-from rulewright.invariants import changes
+from rulewright.invariants import changes, sampling
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
 from rulewright.invariants.findings import classify, scored_end
 from rulewright.invariants.hidden import has_secrets
@@ -266,15 +266,15 @@ class Checker:
         unscored = state.finding is not None and not scored_end(state)
         # what changed since the game's last checked state: checks of a few slots look
         # only at those (rulewright.invariants.changes)
-        memo = ctx.memo
+        memo, deep = ctx.memo, ctx.deep
         ch = changes.begin(memo, state) if self.incremental else None
         ctx.changes = ch
         try:
             for group in groups:
                 for inv in group:
                     name = inv.name
-                    if unscored and inv.normal_end:
-                        continue
+                    if unscored and inv.normal_end or inv.sampled and not deep:
+                        continue  # not run here, not counted (see .sampling)
                     message = inv.check(ctx, state)
                     if message is not None:
                         memo.pop(changes.LAYOUT, None)  # a later check checks everything
@@ -305,7 +305,12 @@ class Playing:
         self.flags = self.state.cover  # kept: the recorder drops the state's at the end
         self.policy = policy
         self.previous = 0
-        self.ctx = Context(game, [self.state.key()], random.Random(seed))
+        # the costly checks run on a sample of steps and games (.sampling): only a game
+        # replayed at its end records its keys
+        self.deep_game = sampling.deep_game(seed)
+        self.ctx = Context(game, [self.state.key()] if self.deep_game else [],
+                           random.Random(seed),
+                           deep=self.deep_game or not self.state.is_terminal())
         self.keep_before = has_secrets(game)
         self.checker = checker
         checker.recorder.games += 1
@@ -329,9 +334,11 @@ class Playing:
 
     def apply(self, action: int, check: bool) -> None:
         """Apply ``action``; check the new state unless the caller checks it later."""
-        s = self.state
-        if self.keep_before:
-            self.ctx.before = s.clone()
+        s, ctx = self.state, self.ctx
+        deep = sampling.deep_step(s.seed, len(s.history) + 1)
+        # the state before the step, for the hidden-information check's replay of it: kept
+        # only where that check runs
+        ctx.before = s.clone() if deep and self.keep_before else None
         s.apply_action(action)
         # The CPU clock is read every 64 steps (after steps 1, 65, 129, ...), as playout
         # reads its clock: one step (with its checks) is bounded by the work budgets, so a
@@ -343,8 +350,13 @@ class Playing:
             assert self.game_seconds is not None
             s.stop_for_time(self.game_seconds)
         self.checker.recorder.steps += 1
-        self.ctx.keys.append(s.key())
+        if self.deep_game:
+            # the key where the costly checks run (.sampling); the replay compares those
+            ctx.keys.append(s.key() if deep or s.is_terminal() else None)
+        # a game's end: its replay (and every sampled check) where the game is replayed
+        ctx.deep = deep
         if s.is_terminal():
+            ctx.deep = self.deep_game
             self.checker.recorder.game_over(s)
         if check:
             self.checker.check(self.ctx, s)
