@@ -458,6 +458,13 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             self.played: list[Playing] = []
 
         def _begin(self, seed: int, policy: str) -> None:
+            done = self.current
+            if done is not None:
+                # the game over (checked): what its checks kept (keys, the state before
+                # the last step, the last checked layout) is not needed by the teardown,
+                # which reads only its history and coverage flags
+                done.ctx.keys, done.ctx.before = [], None
+                done.ctx.memo.clear()
             self.current = Playing(game, checker, seed, policy, game_seconds,
                                    len(self.played))
             self.played.append(self.current)
