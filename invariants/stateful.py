@@ -246,6 +246,14 @@ class Checker:
         self.scopes = scopes(game)
         #: invariant name -> the serial (Recorder.games) of the last game it was evaluated in
         self.last_game: dict[str, int] = {}
+        # per kind of state, the invariants run there in order, as (name, check, normal_end,
+        # sampled, scope or None): a state runs some 40 of them, and looking their fields up
+        # cost as much as an engine step
+        scoped = self.scopes
+        self.rows: dict[str, list[tuple[str, Any, bool, bool, Any]]] = {
+            when: [(inv.name, inv.check, inv.normal_end, inv.sampled, scoped.get(inv.name))
+                   for inv in self.by_when["step"] + self.by_when[when]]
+            for when in ("decision", "chance", "terminal")}
 
     def check(self, ctx: Context, state: State) -> None:
         """Check ``state``; count the game's end when it is terminal.
@@ -253,15 +261,10 @@ class Checker:
         Raises:
             InvariantViolation: a subclass per invariant, with a copy of the state.
         """
-        groups = [self.by_when["step"]]
-        if state.is_terminal():
-            groups.append(self.by_when["terminal"])
-        elif state.is_chance_node():
-            groups.append(self.by_when["chance"])
-        else:
-            groups.append(self.by_when["decision"])
+        rows = self.rows["terminal" if state.is_terminal() else
+                         "chance" if state.is_chance_node() else "decision"]
         rec = self.recorder
-        checks, scoped, last, serial = rec.checks, self.scopes, self.last_game, rec.games
+        checks, last, serial = rec.checks, self.last_game, rec.games
         # a game stopped at a tie for first place by ``then gap`` has its end and its scores
         unscored = state.finding is not None and not scored_end(state)
         # what changed since the game's last checked state: checks of a few slots look
@@ -270,21 +273,19 @@ class Checker:
         ch = changes.begin(memo, state) if self.incremental else None
         ctx.changes = ch
         try:
-            for group in groups:
-                for inv in group:
-                    name = inv.name
-                    if unscored and inv.normal_end or inv.sampled and not deep:
-                        continue  # not run here, not counted (see .sampling)
-                    message = inv.check(ctx, state)
-                    if message is not None:
-                        memo.pop(changes.LAYOUT, None)  # a later check checks everything
-                        raise violation_type(name)(name, message, state.clone(), [])
-                    if scoped and name in scoped and not scoped[name](ctx, state):
-                        continue  # outside its phase: the check looked at nothing
-                    checks[name] += 1
-                    if last.get(name) != serial:
-                        last[name] = serial
-                        rec.checked_games[name] += 1
+            for name, check, normal_end, sampled, scope in rows:
+                if unscored and normal_end or sampled and not deep:
+                    continue  # not run here, not counted (see .sampling)
+                message = check(ctx, state)
+                if message is not None:
+                    memo.pop(changes.LAYOUT, None)  # a later check checks everything
+                    raise violation_type(name)(name, message, state.clone(), [])
+                if scope is not None and not scope(ctx, state):
+                    continue  # outside its phase: the check looked at nothing
+                checks[name] += 1
+                if last.get(name) != serial:
+                    last[name] = serial
+                    rec.checked_games[name] += 1
         finally:
             ctx.changes = None
         if ch is not None:
