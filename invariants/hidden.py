@@ -37,15 +37,15 @@ a loop's local) is not in the paused state to change, so the check also plays th
 again from the state before it (:func:`replayed_leak`): the same action with what the mover
 cannot see there rearranged or changed, and, when it was a chance event or another
 player's choice, another outcome or choice; where that reaches the same player's decision
-with the same observation (the options aside), the options must be the same.
+with the same observation (the options aside), the options must be the same. (Reached this way: what the step just before the decision decided. A secret
+acted on several steps earlier is reached only through what it left in the state.)
 
 Verify runs the check on a sample of decisions (:mod:`.sampling`: every decision of a
 game's first steps, then one in eight), and keeps the state before a step only where it
 runs. Where the decision's options and the running rules' followed locals read nothing the
 mover cannot see (:func:`unseen_reads`, from the generated code), no rearrangement or
 varied counter can change the options and none is built; where they read some hidden
-counters, only those are varied. (Reached this way: what the step just before the decision decided. A secret
-acted on several steps earlier is reached only through what it left in the state.)
+counters, only those are varied.
 
 What this check does not follow, the static information-flow analysis
 (:mod:`rulewright.dsl.information_flow`) finds in the rules' text before play: a secret kept
