@@ -31,7 +31,9 @@ class Context:
     Attributes:
         game: the configuration being checked.
         keys: ``State.key()`` after each applied action (index 0 = the initial state), kept for
-            the determinism check's replay.
+            the determinism check's replay; None where not recorded (verify records the keys
+            of a sample of steps, :mod:`rulewright.invariants.sampling`), and empty in a game
+            verify does not replay.
         rng: randomness for checks that sample (hidden-information rearrangements); seeded
             from the game's history so a run is reproducible and Hypothesis sees no flakiness.
         memo: what checks remember from the game's earlier checked states (a counter's last
@@ -42,14 +44,18 @@ class Context:
         changes: while the verify checker checks a state, what changed since the game's
             last checked state (:class:`rulewright.invariants.changes.Changes`): checks
             that read a few slots look only at those; None elsewhere (check everything).
+        deep: whether the costly checks (``Invariant.sampled``) run at this state: verify
+            runs them on a sample of steps and games (:mod:`rulewright.invariants.sampling`);
+            True elsewhere (every check at every state).
     """
 
     game: Game
-    keys: list[tuple[Any, ...]]
+    keys: list[tuple[Any, ...] | None]
     rng: random.Random
     memo: dict[str, Any] = field(factory=dict)
     before: State | None = None
     changes: Changes | None = None
+    deep: bool = True
 
 
 Check = Callable[[Context, "State"], "str | None"]
@@ -75,6 +81,9 @@ class Invariant:
             replay of the step), replays the history, or keeps a rule's phase. Exhaustive
             exploration checks a state once, and runs this on every further step into it
             (:meth:`rulewright.engines.explore._Checker.check_step`).
+        sampled: a costly check verify runs only where ``Context.deep`` says so (a sample of
+            steps and games, :mod:`rulewright.invariants.sampling`); elsewhere not run and not
+            counted as evaluated.
     """
 
     name: str
@@ -85,6 +94,7 @@ class Invariant:
     cites: tuple[str, ...] = ()
     normal_end: bool = False
     history_check: Check | None = None
+    sampled: bool = False
 
 
 class InvariantViolation(AssertionError):

@@ -4,7 +4,8 @@ After every step: a clone equals the state (same configuration, history and key,
 hash). At every game end: replaying the history from a fresh initial state reproduces the key
 recorded after each step and the final scores, and the game's trace document survives a JSON
 round trip unchanged (the tests also replay violation traces with
-:func:`~rulewright.engines.trace.replay`).
+:func:`~rulewright.engines.trace.replay`). Verify runs both on a sample of steps and games
+(the keys are recorded at those steps of the games it replays: :mod:`.sampling`).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def replays(ctx: Context, state: State) -> str | None:
     keys = ctx.keys
     steps = []
     for n, action in enumerate(state.history):
-        if n < len(keys) and fresh.key() != keys[n]:
+        if n < len(keys) and keys[n] is not None and fresh.key() != keys[n]:
             return f"replaying the history gives another state before step {n + 1}"
         try:
             # the action's label, which the trace records, is found only for an action
@@ -75,8 +76,9 @@ def replays(ctx: Context, state: State) -> str | None:
 
 
 CLONE = Invariant("determinism", "clone, key and hash agree; replaying the history and the trace "
-                  "reproduces every state", "step", clone_equal)
-REPLAY = Invariant("determinism", CLONE.title, "terminal", replays, history_check=replays)
+                  "reproduces every state", "step", clone_equal, sampled=True)
+REPLAY = Invariant("determinism", CLONE.title, "terminal", replays, history_check=replays,
+                   sampled=True)
 
 
 def replays_along(ctx: Context, state: State, path: Sequence[Replayed]) -> str | None:

@@ -40,6 +40,13 @@ player's choice, another outcome or choice; where that reaches the same player's
 with the same observation (the options aside), the options must be the same. (Reached this way: what the step just before the decision decided. A secret
 acted on several steps earlier is reached only through what it left in the state.)
 
+Verify runs the check on a sample of decisions (:mod:`.sampling`: every decision of a
+game's first steps, then one in eight), and keeps the state before a step only where it
+runs. Where the decision's options and the running rules' followed locals read nothing the
+mover cannot see (:func:`unseen_reads`, from the generated code), no rearrangement or
+varied counter can change the options and none is built; where they read some hidden
+counters, only those are varied.
+
 What this check does not follow, the static information-flow analysis
 (:mod:`rulewright.dsl.information_flow`) finds in the rules' text before play: a secret kept
 in a draw's or a loop's local, a branch taken several steps earlier, a public counter.
@@ -56,12 +63,13 @@ from weakref import WeakKeyDictionary
 
 from attrs import frozen
 
+from rulewright.dsl.codegen import generated_tree
 from rulewright.dsl.constraints import CounterRange
 from rulewright.dsl.machine import Call, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.changes import Changes
-from rulewright.invariants.reads import Finder
+from rulewright.invariants.reads import EVERYTHING, Finder, Reads, union
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -159,6 +167,94 @@ def _finder(game: Any) -> Finder:
     if found is None:
         found = _FINDERS[game] = Finder(game.machine.code_space)
     return found
+
+
+def _option_reads(finder: Finder, choice: Any) -> Reads:
+    """What the options of a ``Choice`` (:class:`rulewright.dsl.machine.Choice`) may read:
+    nothing when they never change, else what the generated functions its ``options``
+    closes over read (the kept subset, the conditions, the pass condition);
+    :data:`~rulewright.invariants.reads.EVERYTHING` for anything else it holds that may
+    read the state."""
+    if choice.fixed is not None:
+        return Reads()
+    if choice.plain is not None:
+        return finder.of(choice.plain[0])
+    found = Reads()
+    todo: list[tuple[Any, int]] = [(c.cell_contents, 0)
+                                   for c in getattr(choice.options, "__closure__", None) or ()]
+    while todo:
+        value, depth = todo.pop()
+        if callable(value):
+            if generated_tree(value, finder.space) is not None:
+                found = union(found, finder.of(value))
+            elif getattr(value, "__qualname__", "").rsplit(".", 1)[-1] \
+                    not in _LABEL_MAKERS:
+                return EVERYTHING
+        elif value.__class__ is tuple and depth < 3:
+            todo.extend((v, depth + 1) for v in value)
+    return found
+
+
+#: The functions of an options closure that only make labels from the values (no state).
+_LABEL_MAKERS = frozenset({"plain_labels", "every_labels"})
+
+
+def _blind_key(state: State, player: int) -> tuple[Any, ...]:
+    return (player, *[(fr[0], fr[1]) for fr in state.stack])
+
+
+#: Per game, per (player, call stack): what the decision's options and the running rules'
+#: followed locals read of what the player cannot see (None: nothing).
+_SEEN_READS: WeakKeyDictionary[Any, dict[tuple[Any, ...], Reads | None]] = WeakKeyDictionary()
+
+
+def unseen_reads(state: State, player: int) -> Reads | None:
+    """What of the slots ``player`` cannot see may change the options of ``state``'s
+    decision (found once per call stack): what its options read (:mod:`.reads`) and every
+    ``let`` or ``do`` argument of the running rules that :func:`derive_locals` follows; None
+    when that meets nothing hidden from them. Then every rearrangement and varied counter
+    offers the real options, and the check need not build them; and a varied counter that
+    none of them reads cannot change them. (Not the step before the decision:
+    :func:`replayed_leak` still plays it again with everything varied.)"""
+    game = state.game
+    memo = _SEEN_READS.get(game)
+    if memo is None:
+        memo = _SEEN_READS[game] = {}
+    key = _blind_key(state, player)
+    if key not in memo:
+        memo[key] = _reads_of_unseen(state, player)
+    return memo[key]
+
+
+def _reads_of_unseen(state: State, player: int) -> Reads | None:
+    pending = state.pending
+    at = getattr(pending, "at", None)
+    if at is None:
+        return EVERYTHING
+    m, finder = state.game.machine, _finder(state.game)
+    places = _places(state.game)
+    unseen = Changes(False, zones=frozenset(z for _, z in places.unseen[player]),
+                     loc=frozenset(range(len(m.components))),
+                     counters=frozenset(_tables(state.game).unseen[player]))
+    if not unseen.zones and not unseen.counters:
+        return None
+    found = _option_reads(finder, at)
+    codes = state.game.codes
+    for depth, fr in enumerate(state.stack):
+        rule = m.rules[fr[0]]
+        for _, _, value in rule.lets:
+            found = union(found, finder.of(value))
+        if depth:
+            caller = state.stack[depth - 1]
+            call = codes[caller[0]][caller[1] - 1]
+            if type(call) is Call and call.rule == fr[0]:
+                found = union(found, finder.of(call.args))
+    return found if found.touched(unseen) else None
+
+
+def _read_counters(reads: Reads | None) -> frozenset[int] | None:
+    """The counter slots ``reads`` names (None: any)."""
+    return None if reads is None or reads.everything else reads.counters
 
 
 #: A move of :func:`rearrange`: (component, zone slot it was put in).
@@ -343,11 +439,14 @@ def counter_changes(state: State, changes: list[Change]) -> list[str]:
     return [f"{labels[k]}: {v!r} -> {new!r}" for k, v, new in changes]
 
 
-def vary(state: State, player: int, rng: Any,
-         one: bool = False) -> tuple[State, list[Change]] | None:
+def vary(state: State, player: int, rng: Any, one: bool = False,
+         only: frozenset[int] | None = None) -> tuple[State, list[Change]] | None:
     """:func:`varied` with the changes as (slot, old, new) (formatting every change's label
-    costs more than the check at a decision of a spec with hundreds of counters)."""
+    costs more than the check at a decision of a spec with hundreds of counters); ``only``:
+    vary only these of the unseen counters (None: every one)."""
     unseen: Sequence[int] = _tables(state.game).unseen[player]
+    if only is not None:
+        unseen = [k for k in unseen if k in only]
     if not unseen:
         return None
     if one:
@@ -597,6 +696,14 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     if player < 0:
         return None
     real = option_labels(state)
+    reads = unseen_reads(state, player)
+    if reads is None:
+        # no rearrangement or varied counter can change these options
+        if state.together is not None:
+            leak = simultaneous_leak(ctx, state, player)
+            if leak is not None:
+                return leak
+        return replayed_leak(ctx, state, player, real)
     copies: list[State] = []  # derive_locals's copy of ``state``, shared
     for _ in range(TRIES):
         # a rearrangement keeps what the mover sees: it moves components only among the
@@ -614,7 +721,8 @@ def hidden_information(ctx: Context, state: State) -> str | None:
                     f"{real} to "
                     f"{other}")
     for one in (False, True):
-        changed = vary(state, player, ctx.rng, one)
+        # only counters the options or the followed locals read can change the options
+        changed = vary(state, player, ctx.rng, one, _read_counters(reads))
         if changed is None:
             break
         alt, raw = changed
@@ -731,4 +839,4 @@ def state_label(snap: State, steps: list[int], actors: list[int], player: int) -
 
 HIDDEN = Invariant("hidden information", "the mover's legal actions do not depend on what they "
                    "cannot see", "decision", hidden_information,
-                   history_check=hidden_step)
+                   history_check=hidden_step, sampled=True)

@@ -89,6 +89,11 @@ def _union(a: Reads, b: Reads) -> Reads:
                  a.known or b.known)
 
 
+def union(a: Reads, b: Reads) -> Reads:
+    """What either of two functions may read (``a`` or ``b``: their :class:`Reads`)."""
+    return _union(a, b)
+
+
 def _slot(node: ast.AST) -> int | None:
     """The literal slot number ``node`` is, else None."""
     if isinstance(node, ast.Constant) and node.value.__class__ is int:

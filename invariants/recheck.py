@@ -23,6 +23,7 @@ from rulewright.errors import TraceError
 from rulewright.invariants.base import Context, InvariantViolation
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.library import invariants_for, names
+from rulewright.invariants.sampling import deep_game, deep_step
 from rulewright.invariants.stateful import Checker, Recorder
 
 
@@ -83,14 +84,20 @@ def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
     if step >= len(states):
         raise TraceError(said + f"the trace has {len(states) - 1} steps")
     checker = Checker(game, invariants, Recorder())
-    ctx = Context(game, [states[0].key()], random.Random(doc["seed"]))
+    # the costly checks on verify's sample of steps and games (.sampling): the same draws
+    seed = int(doc["seed"])
+    replayed = deep_game(seed)
+    ctx = Context(game, [states[0].key()] if replayed else [], random.Random(seed))
     keep_before = has_secrets(game)
     for n in range(step + 1):
         state = states[n].clone()
         if n:
-            ctx.keys.append(state.key())
-            if keep_before:
-                ctx.before = states[n - 1].clone()
+            ctx.deep = deep_step(seed, n)
+            if replayed:
+                ctx.keys.append(state.key() if ctx.deep or state.is_terminal() else None)
+            ctx.before = states[n - 1].clone() if keep_before and ctx.deep else None
+        if state.is_terminal():
+            ctx.deep = replayed
         try:
             checker.check(ctx, state)
         except InvariantViolation as v:

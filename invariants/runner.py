@@ -41,7 +41,7 @@ from rulewright.invariants.profiles import (PROFILES, Profile, database_root,
                                             hypothesis_settings, shrink_limit)
 from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResult, GapReport,
                                           Report, ViolationReport, leak_reports)
-from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, machine_class,
+from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, forget, machine_class,
                                             plan_for)
 from rulewright.invariants.acknowledged import open_warnings
 from rulewright.invariants.vacuity import may_reach, unreached_reason
@@ -372,8 +372,10 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             with shrink_limit(profile.shrink_steps, lambda: recorder.steps):
                 # untyped in Hypothesis 6.155, typed in 6.170: mypy strict must pass with either
                 run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
+            forget(cls)
             break
         except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
+            forget(cls)
             new, other = _violations(err)
             if other:
                 bug = other[0]
@@ -478,6 +480,8 @@ def _replay_saved(game: Game, invariants: list[Invariant], plan: Plan, recorder:
                 raise other[0]
             return found, f"{type(other[0]).__name__}: {other[0]}"
         return found, None
+    finally:
+        forget(cls)
     return [], None
 
 
