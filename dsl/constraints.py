@@ -78,7 +78,7 @@ class NeverDecreases:
 
 @frozen
 class ScoreBounds:
-    """``scoring(p) { score EXPR in LOW..HIGH total T ... }`` in one configuration: every
+    """``scoring(p) { score EXPR in LOW..HIGH, total T ... }`` in one configuration: every
     player's final score lies in LOW..HIGH, the scores add up to T (None: not declared).
 
     Verify checks both at the end of every game that ends normally
@@ -175,7 +175,7 @@ def check_score_bounds(ck: _Checker, d: ast.ScoringDecl) -> None:
         kind = _literal_kind(bound, ck.sym)
         if kind is not None:
             ck.err(bound.span, f"the scores' {what} is {kind}, not a whole number",
-                   "scores are whole numbers: score EXPR in LOW..HIGH total T")
+                   "scores are whole numbers: score EXPR in LOW..HIGH, total T")
 
 
 def pausing_rules(sym: Symbols) -> set[str]:

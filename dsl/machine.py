@@ -629,7 +629,7 @@ class Scoring:
         tie_end: "shared", "decision" or "gap"; tie_decision names the outside decision, or
             is the gap's text (a tie for first place after the chain is then a gap finding).
         low, high, total: the declared range and total of the scores in this configuration
-            (``score EXPR in LOW..HIGH total T``), None where not declared
+            (``score EXPR in LOW..HIGH, total T``), None where not declared
             (:class:`rulewright.dsl.constraints.ScoreBounds`).
     """
 

@@ -11,7 +11,7 @@ name in the verify table   what it checks, at every checked state
                            checked state
 ``scores``                 at the end of every game that ends normally, every player's score is
                            within the scoring block's ``in LOW..HIGH`` and the scores add up to
-                           its ``total T`` (``score stack[p] - 2 in -2..2 total 0``)
+                           its ``total T`` (``score stack[p] - 2 in -2..2, total 0``)
 =========================  ====================================================================
 
 Each reports the declaration's line, and says which component, which instance and what

@@ -18,7 +18,7 @@ computed from the :class:`~rulewright.dsl.machine.Machine`, never sampled:
   pick. Information: perfect when every zone but the decks (whose order nobody knows: a draw
   is a chance event) and every counter is public.
 - **Utilities.** Utilities are the spec's scores. Their bounds and kind are the scoring
-  block's declaration (``score stack[p] - 2 in -2..2 total 0``: bounds -2 and 2, zero-sum;
+  block's declaration (``score stack[p] - 2 in -2..2, total 0``: bounds -2 and 2, zero-sum;
   ``total 10``: constant-sum), read off the machine
   without exploring the game, for a game of any size; verify checks the declaration at the
   end of every game (the ``scores`` check of :mod:`rulewright.invariants.declarative`).

@@ -58,3 +58,13 @@ def test_the_named_examples() -> None:
     for name in ("topx", "top_bid", "bottom_row", "ending", "players_left", "mostly",
                  "fewest_seen"):
         assert errors(spec_using(name)) == [], name
+
+
+def test_total_is_a_name_after_an_expression() -> None:
+    """The scoring block's ``in LOW..HIGH, total T``: written without the comma, ``total``
+    could follow any expression, so the lexer read a statement ``total = ...`` after
+    ``let y = 1`` as the keyword (a syntax error in a spec with a counter called total)."""
+    assert errors(spec_using("total")) == []
+    head = 'game g "G" { players 2..2 start main }\n'
+    assert errors(head + "var total = 0\nscoring(p) { score total in 0..9, total 0 }\n"
+                  "rule main { let x = 1\n total = x + 1 }") == []
