@@ -110,7 +110,7 @@ def test_checked_in_mutation_results_are_real_mutate_output(path: Path) -> None:
 def test_gaps_include_scoring_then_gap_and_rulings() -> None:
     love = spec_gaps(load_spec(spec_path("love_letter")))
     assert [g for g in love if g.owner == "scoring"] == [SpecGap(
-        "scoring", 214, "the rulebook does not say who wins the round when the tied players' "
+        "scoring", 215, "the rulebook does not say who wins the round when the tied players' "
         "discarded cards total the same value")]
     braff = spec_gaps(load_spec(spec_path("braff")))
     assert len(braff) == 7 and sum(1 for g in braff if g.ruling) == 4
