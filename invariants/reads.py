@@ -10,8 +10,9 @@ at a state where none of those slots changed since it last held
 Conservative by construction: a read by a literal slot number counts as that slot; a read
 with a computed index counts as the slots the index can reach, found by interval arithmetic
 over its parts (literal numbers, ``+``, ``-``, ``*``; an index guard ``v if v.__class__ is int
-and 0 <= v < N else index_check(v, N, ...)`` is 0..N-1; an enum guard ``K[v] if v in K else
-member_check(K, v, ...)`` is the values of the table K; a temporary bound by ``:=`` is what its
+and 0 <= v < N else index_check(v, N, ...)`` is 0..N-1, also without the class test where the
+types proved v a number; an enum guard ``K[v] if v in K else member_check(K, v, ...)``, or the
+bare lookup ``K[v]`` of a proven member, is the values of the table K; a temporary bound by ``:=`` is what its
 expression is; a comprehension's variable over ``range(a, b)`` is a..b-1), and as the whole
 list (every zone, every counter) where a part is none of those; a call of
 another generated function adds what that one reads; a helper that reads only what its
@@ -217,6 +218,13 @@ class Finder:
             return min(ends), max(ends)
         if isinstance(node, ast.IfExp):
             return self._guard(node)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            # a proven enum member's position, read straight from its map (no guard): the
+            # lookup gives one of the map's values or raises
+            values = self.space.ns.get(node.value.id)
+            if isinstance(values, dict) and values \
+                    and all(x.__class__ is int for x in values.values()):
+                return min(values.values()), max(values.values())
         return None
 
     def _name(self, ident: str, depth: int) -> tuple[int, int] | None:
@@ -259,7 +267,8 @@ class Finder:
         if other.func.id == "index_check" and len(other.args) == 3:
             v, size = other.args[0], _slot(other.args[1])
             if size is None or not isinstance(v, ast.Name) or not isinstance(body, ast.Name) \
-                    or body.id != v.id or ast.dump(test) != ast.dump(_index_test(v.id, size)):
+                    or body.id != v.id or ast.dump(test) not in (
+                        ast.dump(_index_test(v.id, size)), ast.dump(_range_test(v.id, size))):
                 return None
             return (0, size - 1) if size > 0 else None
         if other.func.id == "member_check" and len(other.args) == 3:
@@ -285,13 +294,19 @@ class Finder:
 _MOST = 1 << 16
 
 
+def _range_test(ident: str, size: int) -> ast.expr:
+    """The test of a proven number's index guard (the types dropped the class test):
+    ``0 <= v < size``."""
+    return ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()],
+                       [ast.Name(ident, ast.Load()), ast.Constant(size)])
+
+
 def _index_test(ident: str, size: int) -> ast.expr:
     """The test of an index guard: ``v.__class__ is int and 0 <= v < size``."""
     return ast.BoolOp(ast.And(), [
         ast.Compare(ast.Attribute(ast.Name(ident, ast.Load()), "__class__", ast.Load()),
                     [ast.Is()], [ast.Name("int", ast.Load())]),
-        ast.Compare(ast.Constant(0), [ast.LtE(), ast.Lt()],
-                    [ast.Name(ident, ast.Load()), ast.Constant(size)])])
+        _range_test(ident, size)])
 
 
 def _range_call(node: ast.AST) -> tuple[int, int] | None:
