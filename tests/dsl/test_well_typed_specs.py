@@ -1,0 +1,412 @@
+"""Soundness of the type pass, measured from the other side: well-typed specs never fail by
+type in play.
+
+A Hypothesis strategy builds small specs that are well typed by construction, from the
+language's syntax (docs/language.md, dsl/grammar.lark) and its type rules (the "Types"
+section): a prelude of declarations of known types (counters of numbers, truth values, texts,
+enum members and none; counters indexed by player, enum member and component; a card kind
+whose attributes hold members, numbers and texts; zones of it; a table), spec functions and a
+helper rule whose parameters have drawn types, and a start rule of statements (let, if, for,
+repeat, counter updates, move, choose, turn, roll, random, reveal, transfer, do, ...) whose
+expressions are drawn per type from the operators and built-ins that give that type. ``none``
+is read only behind a check that rules it out (``if x != none``, ``cond(x != none, ...)``),
+as the may-be-none rule requires.
+
+Each generated spec must check clean (an error is either a bug of this generator or a false
+positive of the type pass: the failing example shows which), then play a few seeded random
+games without a run-time type error. A game may still end with a finding no type rules out
+(a missing table key, a short transfer, past the bound, a number past its size limit, a
+decision with no option): those are allowed, and counted.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rulewright as rw
+from rulewright.engines.game import load_parsed
+from rulewright.engines.interpreter import Finding
+from rulewright.engines.simulate import playout
+
+#: A type, as the generator names it: N number, P player (a number that is a seat), B truth
+#: value, S text, M member of enum colour, C component of card chip, and lists of them.
+N, P, B, S, M, C = "N", "P", "B", "S", "M", "C"
+LN, LC, LM, LS = "LN", "LC", "LM", "LS"
+ITEM = {LN: N, LC: C, LM: M, LS: S}
+SCALARS = (N, B, S, M)
+PARAM_TYPES = (N, P, B, S, M, C, LN, LC)
+
+PRELUDE = '''game gen "Generated" {{ players {players} start play bound 400 steps }}
+enum colour {{ red blue green }}
+card chip "Chip" (colour, worth, name) in bag {{
+  (red, 2, "ann") (blue, 3, "bo") * 2 (green, 0, "cy")
+}}
+zone bag: list of chip public
+zone hand[player]: set of chip public
+zone pile[colour]: list of chip public
+var total = 0
+var flag = false
+var word = "w"
+var shade = red
+var maybe = none
+var tally[player] = 0
+var seen[colour] = 1
+var marked[chip] = false
+table pts {{ 0 -> 1, 1..20 -> 3 }}
+'''
+
+#: Findings that no type rules out (the generator does not avoid them all: a short transfer,
+#: a key the table lacks, a decision with no option, a loop past the bound or budget).
+NOT_BY_TYPE = {"gap", "exhausted", "deadlock", "termination", "livelock", "work budget",
+               "time limit"}
+
+
+@attrs.define
+class Scope:
+    """What an expression may read where it is generated: locals by type, whether rule
+    statements are allowed (functions and scoring have no locals of the rule)."""
+
+    names: dict[str, str] = attrs.field(factory=dict)
+
+    def of(self, t: str) -> list[str]:
+        return [n for n, nt in self.names.items() if nt == t or (t == N and nt == P)]
+
+    def with_(self, name: str, t: str) -> Scope:
+        return Scope({**self.names, name: t})
+
+
+Draw = Callable[..., object]
+
+
+class Gen:
+    """One spec's generator: ``draw`` is Hypothesis's, every choice goes through it."""
+
+    def __init__(self, draw: Draw) -> None:
+        self.draw = draw
+        self.fresh = 0
+        self.functions: list[tuple[str, tuple[str, ...], str]] = []  # (name, params, result)
+        self.helper: tuple[str, ...] | None = None
+
+    def name(self, prefix: str) -> str:
+        self.fresh += 1
+        return f"{prefix}{self.fresh}"
+
+    def pick(self, options: list[Callable[[], str]]) -> str:
+        return self.draw(st.sampled_from(options))()  # type: ignore[no-any-return, operator]
+
+    def int_(self, lo: int, hi: int) -> int:
+        return self.draw(st.integers(lo, hi))  # type: ignore[return-value]
+
+    # expressions, one generator per type ---------------------------------------------------
+
+    def expr(self, t: str, sc: Scope, d: int) -> str:
+        """An expression of type ``t`` readable in ``sc``, nested at most ``d`` levels."""
+        return {N: self.num, P: self.player, B: self.truth, S: self.text, M: self.member,
+                C: self.comp, LN: self.nums, LC: self.comps, LM: self.members,
+                LS: self.texts}[t](sc, max(d, 0))
+
+    def local(self, t: str, sc: Scope) -> list[Callable[[], str]]:
+        return [lambda n=n: n for n in sc.of(t)]  # type: ignore[misc]
+
+    def call(self, t: str, sc: Scope, d: int) -> list[Callable[[], str]]:
+        """Calls of the spec's functions whose result has type ``t``."""
+        return [lambda f=f, ps=ps: f"{f}({', '.join(self.expr(q, sc, d - 1) for q in ps)})"
+                for f, ps, r in self.functions if r == t or (t == N and r == P)]
+
+    def num(self, sc: Scope, d: int) -> str:
+        e = lambda t=N: self.expr(t, sc, d - 1)  # noqa: E731
+        leaves = [lambda: str(self.int_(0, 5)), lambda: "total", lambda: "nplayers",
+                  lambda: f"tally[{self.player(sc, 0)}]", lambda: f"seen[{self.member(sc, 0)}]",
+                  *self.local(N, sc)]
+        if self.comp_names(sc):
+            leaves += [lambda: f"{self.comp(sc, 0)}.worth", lambda: f"{self.comp(sc, 0)}.id"]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [
+            lambda: f"{e()} + {e()}", lambda: f"{e()} - {e()}", lambda: f"({e()}) * ({e()})",
+            lambda: f"({e()}) / {self.int_(1, 3)}", lambda: f"({e()}) % {self.int_(1, 3)}",
+            lambda: f"-({e()})", lambda: f"abs({e()})", lambda: f"max({e()}, {e()})",
+            lambda: f"min({e()}, {e()})", lambda: f"count({e(self.draw(st.sampled_from((LN, LC, LM, LS))))})",  # type: ignore[arg-type]  # noqa: E501
+            lambda: f"sum({e(LN)})", lambda: f"max({e(LN)})",
+            lambda: self.aggregate("sum", sc, d, lambda s: self.num(s, d - 1)),
+            lambda: self.aggregate("count", sc, d, None),
+            lambda: f"cond({e(B)}, {e()}, {e()})", lambda: f"cond(maybe != none, maybe, {e()})",
+            lambda: f"pts[{e()}]", lambda: f"lookup(pts, {e()})",
+            lambda: f"owner({e(C)})", lambda: f"turns({e(P)})", lambda: f"elimination({e(P)})",
+            lambda: f"{e(P)}",
+            *self.call(N, sc, d)])
+
+    def player(self, sc: Scope, d: int) -> str:
+        leaves = [lambda: "0", lambda: "1", *self.local(P, sc)]
+        if d == 0:
+            return self.pick(leaves)
+        p = lambda: self.player(sc, d - 1)  # noqa: E731
+        return self.pick(leaves + [lambda: f"left({p()})", lambda: f"right({p()})",
+                                   lambda: f"next({p()}, {self.int_(0, 4)})",
+                                   *self.call(P, sc, d)])
+
+    def truth(self, sc: Scope, d: int) -> str:
+        e = lambda t: self.expr(t, sc, d - 1)  # noqa: E731
+        leaves = [lambda: "true", lambda: "false", lambda: "flag", *self.local(B, sc)]
+        if self.comp_names(sc):
+            leaves.append(lambda: f"marked[{self.comp(sc, 0)}]")
+        if d == 0:
+            return self.pick(leaves)
+        cmp = lambda: self.draw(st.sampled_from(["==", "!=", "<", "<=", ">", ">="]))  # noqa: E731
+        return self.pick(leaves + [
+            lambda: f"({e(N)}) {cmp()} ({e(N)})", lambda: f"({e(S)}) {cmp()} ({e(S)})",
+            lambda: f"({e(M)}) == ({e(M)})", lambda: f"({e(M)}) != ({e(M)})",
+            lambda: f"({e(C)}) == ({e(C)})", lambda: f"({e(B)}) == ({e(B)})",
+            lambda: f"not ({e(B)})", lambda: f"({e(B)}) and ({e(B)})",
+            lambda: f"({e(B)}) or ({e(B)})",
+            lambda: self.aggregate(self.draw(st.sampled_from(["any", "all"])), sc, d,  # type: ignore[arg-type]  # noqa: E501
+                                   lambda s: self.truth(s, d - 1)),
+            lambda: f"contains({e(LC)}, {e(C)})", lambda: f"contains({e(LN)}, {e(N)})",
+            lambda: f"eliminated({e(P)})", lambda: f"has_key(pts, {e(N)})",
+            lambda: "maybe == none", lambda: f"maybe != none and maybe > {e(N)}",
+            lambda: f"maybe == none or maybe < {e(N)}",
+            *self.call(B, sc, d)])
+
+    def text(self, sc: Scope, d: int) -> str:
+        e = lambda t=S: self.expr(t, sc, d - 1)  # noqa: E731
+        leaves = [lambda: self.draw(st.sampled_from(['"a"', '"bo"', '""'])), lambda: "word",
+                  *self.local(S, sc)]
+        if self.comp_names(sc):
+            leaves += [lambda: f"{self.comp(sc, 0)}.name", lambda: f"{self.comp(sc, 0)}.kind"]
+        if d == 0:
+            return self.pick(leaves)  # type: ignore[arg-type]
+        return self.pick(leaves + [  # type: ignore[operator]
+            lambda: f"{e()} + {e()}", lambda: f"cond({e(B)}, {e()}, {e()})",
+            lambda: f"zone_name({e(C)})", lambda: f"first({e(LS)} + [{e()}])",
+            lambda: f"max({e()}, {e()})", *self.call(S, sc, d)])
+
+    def member(self, sc: Scope, d: int) -> str:
+        e = lambda t=M: self.expr(t, sc, d - 1)  # noqa: E731
+        leaves = [lambda: self.draw(st.sampled_from(["red", "blue", "green"])), lambda: "shade",
+                  *self.local(M, sc)]
+        if self.comp_names(sc):
+            leaves.append(lambda: f"{self.comp(sc, 0)}.colour")
+        if d == 0:
+            return self.pick(leaves)  # type: ignore[arg-type]
+        return self.pick(leaves + [  # type: ignore[operator]
+            lambda: f"cond({e(B)}, {e()}, {e()})", lambda: "first(colour)",
+            lambda: f"last({e(LM)} + [{e()}])", *self.call(M, sc, d)])
+
+    def comp_names(self, sc: Scope) -> list[str]:
+        return sc.of(C)
+
+    def comp(self, sc: Scope, d: int) -> str:
+        leaves = [*self.local(C, sc), lambda: "first(chip)", lambda: "last(chip)"]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [lambda: f"first({self.comps(sc, d - 1)} + chip)",
+                                   lambda: f"cond({self.truth(sc, d - 1)}, "
+                                           f"{self.comp(sc, d - 1)}, {self.comp(sc, d - 1)})",
+                                   *self.call(C, sc, d)])
+
+    def zone(self, sc: Scope) -> str:
+        return self.pick([lambda: "bag", lambda: f"hand[{self.player(sc, 1)}]",
+                          lambda: f"pile[{self.member(sc, 1)}]"])
+
+    def nums(self, sc: Scope, d: int) -> str:
+        e = lambda t=N: self.expr(t, sc, d - 1)  # noqa: E731
+        leaves = [lambda: "players", lambda: f"range(0, {self.int_(0, 4)})", lambda: "[]",
+                  *self.local(LN, sc)]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [
+            lambda: f"[{e()}, {e()}]", lambda: f"sorted({e(LN)})", lambda: f"distinct({e(LN)})",
+            lambda: f"{e(LN)} + {e(LN)}", lambda: f"range(0, count({e(LC)}))",
+            lambda: self.comprehension(sc, d, N), *self.call(LN, sc, d)])
+
+    def comps(self, sc: Scope, d: int) -> str:
+        leaves = [lambda: self.zone(sc), lambda: "chip", lambda: "hand[*]", *self.local(LC, sc)]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [lambda: self.comprehension(sc, d, C),
+                                   lambda: f"{self.comps(sc, d - 1)} + {self.comps(sc, d - 1)}",
+                                   *self.call(LC, sc, d)])
+
+    def members(self, sc: Scope, d: int) -> str:
+        leaves = [lambda: "colour", lambda: f"[{self.member(sc, 0)}]"]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [lambda: self.comprehension(sc, d, M),
+                                   lambda: f"distinct({self.members(sc, d - 1)})"])
+
+    def texts(self, sc: Scope, d: int) -> str:
+        leaves = [lambda: '["x", "y"]', lambda: f"[{self.text(sc, 0)}]"]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [lambda: self.comprehension(sc, d, S),
+                                   lambda: f"sorted({self.texts(sc, d - 1)})"])
+
+    def source(self, sc: Scope, d: int) -> tuple[str, str]:
+        """A list to iterate over and its items' type."""
+        t = self.draw(st.sampled_from([LN, LC, LC, LM, LS]))
+        return self.expr(t, sc, d), ITEM[t]  # type: ignore[index, arg-type]
+
+    def comprehension(self, sc: Scope, d: int, result: str) -> str:
+        """``[e for x in l where c]`` with ``e`` of type ``result``."""
+        lst, item = self.source(sc, d - 1)
+        x = self.name("x")
+        inner = sc.with_(x, item)
+        where = f" where {self.truth(inner, d - 1)}" if self.draw(st.booleans()) else ""
+        return f"[{self.expr(result, inner, d - 1)} for {x} in {lst}{where}]"
+
+    def aggregate(self, f: str, sc: Scope, d: int,
+                  body: Callable[[Scope], str] | None) -> str:
+        """``f(e for x in l where c)``; ``count`` counts the matches."""
+        lst, item = self.source(sc, d - 1)
+        x = self.name("x")
+        inner = sc.with_(x, item)
+        where = f" where {self.truth(inner, d - 1)}" if self.draw(st.booleans()) else ""
+        return f"{f}({x if body is None else body(inner)} for {x} in {lst}{where})"
+
+    # statements ----------------------------------------------------------------------------
+
+    def block(self, sc: Scope, d: int, pad: str, most: int = 4) -> str:
+        """Statements one after another; a ``let`` is visible to those after it."""
+        lines = []
+        for _ in range(self.int_(1, most if d > 0 else 2)):
+            text, sc = self.statement(sc, d, pad)
+            lines.append(text)
+        return "\n".join(lines)
+
+    def nested(self, head: str, sc: Scope, d: int, pad: str) -> str:
+        return f"{pad}{head} {{\n{self.block(sc, d - 1, pad + '  ')}\n{pad}}}"
+
+    def statement(self, sc: Scope, d: int, pad: str) -> tuple[str, Scope]:
+        e = lambda t: self.expr(t, sc, 2)  # noqa: E731
+        label = self.name("step")
+        simple: list[Callable[[], str]] = [
+            lambda: f"total = {e(N)}", lambda: f"total += {e(N)}", lambda: f"total -= {e(N)}",
+            lambda: f"flag = {e(B)}", lambda: f"word = {e(S)}", lambda: f"word += {e(S)}",
+            lambda: f"shade = {e(M)}", lambda: f"tally[{e(P)}] += {e(N)}",
+            lambda: f"seen[{e(M)}] = {e(N)}", lambda: f"marked[{e(C)}] = {e(B)}",
+            lambda: f"maybe = {e(N)}", lambda: "maybe = none",
+            lambda: "if maybe != none { total += maybe }",
+            lambda: f"if maybe == none {{ maybe = {e(N)} }} else {{ maybe = maybe * 2 }}",
+            lambda: f"move {e(C)} to {self.zone(sc)}", lambda: f"move {e(LC)} to {self.zone(sc)}",
+            lambda: f"move {e(C)} to pile[{e(M)}] {self.draw(st.sampled_from(['top', 'bottom']))}",  # noqa: E501
+            lambda: f"reveal {e(C)} to {e(P)}", lambda: f"reveal {self.zone(sc)} to players",
+            lambda: f"announce {e(N)}", lambda: f"transfer 1 from total to tally[{e(P)}]",
+            lambda: (f"choose {e(P)} {(x := self.name('pick'))} from {e(LN)} where {e(B)} "
+                     f"label \"{label}\" "
+                     f"pass \"skip\"\n{pad}if {x} != none {{ total += {x} }}"),
+            lambda: (f"choose {e(P)} label \"{label}\" {{ option \"a\" when {e(B)} "
+                     f"{{ total += 1 }} option \"b\" {{ word = {e(S)} }} }}"),
+        ]
+        if self.helper is not None:
+            ps = self.helper
+            simple.append(lambda: f"do helper({', '.join(e(q) for q in ps)})")
+        # the simple statements (counter updates, moves, ...) are drawn as often as all
+        # the binding and nesting ones together
+        options: list[Callable[[], tuple[str, Scope]]] = [
+            lambda: (pad + self.pick(simple), sc)] * 4
+        t = self.draw(st.sampled_from(SCALARS + (P, C, LN, LC)))
+        v = self.name("v")
+        options.append(lambda: (f"{pad}let {v} = {self.expr(t, sc, 2)}",  # type: ignore[arg-type]  # noqa: E501
+                                sc.with_(v, t)))  # type: ignore[arg-type]
+        options.append(lambda: (f"{pad}roll {v} in 1..{self.int_(1, 3)} label \"{label}\"",
+                                sc.with_(v, N)))
+        # without a pass, from a list never empty and with no filter: no deadlock to stop the
+        # game early (the pass form above has both)
+        options.append(lambda: (f"{pad}choose {e(P)} {v} from {e(LN)} + [{e(N)}] "
+                                f"label \"{label}\"", sc.with_(v, N)))
+        options.append(lambda: (f"{pad}random {v} from players label \"{label}\"",
+                                sc.with_(v, P)))
+        if d > 0:
+            options += [
+                lambda: (self.nested(f"if {e(B)}", sc, d, pad)
+                         + (f" else {{\n{self.block(sc, d - 1, pad + '  ')}\n{pad}}}"
+                            if self.draw(st.booleans()) else ""), sc),
+                lambda: self.loop(sc, d, pad),
+                lambda: (self.nested(f"repeat {self.int_(0, 3)}", sc, d, pad), sc),
+                lambda: (self.nested(f"turn {e(P)}", sc, d, pad), sc),
+            ]
+        return self.draw(st.sampled_from(options))()  # type: ignore[no-any-return, operator]
+
+    def loop(self, sc: Scope, d: int, pad: str) -> tuple[str, Scope]:
+        lst, item = self.source(sc, 2)
+        x = self.name("c" if item == C else "x")
+        return self.nested(f"for {x} in {lst}", sc.with_(x, item), d, pad), sc
+
+    # declarations --------------------------------------------------------------------------
+
+    def function(self) -> str:
+        params = tuple(self.draw(st.lists(st.sampled_from(PARAM_TYPES), max_size=3)))  # type: ignore[arg-type]  # noqa: E501
+        result = self.draw(st.sampled_from((N, B, S, M, C, LN, LC)))
+        names = [f"a{i}" for i in range(len(params))]
+        body = self.expr(result, Scope(dict(zip(names, params))), 2)  # type: ignore[arg-type]
+        name = self.name("f")
+        self.functions.append((name, params, result))  # type: ignore[arg-type]
+        return f"function {name}({', '.join(names)}) = {body}"
+
+    def spec(self) -> str:
+        players = self.draw(st.sampled_from(["2..2", "2..3", "3..3"]))
+        decls = [self.function() for _ in range(self.int_(0, 3))]
+        if self.draw(st.booleans()):
+            self.helper = tuple(self.draw(st.lists(st.sampled_from(PARAM_TYPES), max_size=2)))  # type: ignore[arg-type]  # noqa: E501
+            names = [f"q{i}" for i in range(len(self.helper))]
+            sc = Scope(dict(zip(names, self.helper)))
+            head = f"rule helper({', '.join(names)})" if names else "rule helper"
+            decls.append(f"{head} {{\n{self.block(sc, 1, '  ')}\n}}")
+        play = self.block(Scope(), 2, "  ", most=8)
+        score = self.num(Scope({"p": P}), 2)
+        return (PRELUDE.format(players=players) + "\n".join(decls)
+                + f"\nrule play {{\n{play}\n}}\nscoring(p) {{ score {score} }}\n")
+
+
+@st.composite
+def well_typed_specs(draw: Draw) -> str:
+    """The text of a spec that is well typed by construction (see the module's docstring)."""
+    return Gen(draw).spec()
+
+
+def errors(text: str) -> list[str]:
+    spec = rw.parse(text, "gen.rules")
+    return [d.render(spec.source) for d in rw.check(spec, compile=False)
+            if d.severity == "error"]
+
+
+def play(text: str, games: int) -> list[Finding]:
+    """Play ``games`` seeded random games at each player count; the findings they end with.
+
+    Raises:
+        AssertionError: a game ended with a run-time error (a value of the wrong type).
+    """
+    spec = rw.parse(text, "gen.rules")
+    lo, hi = re.search(r"players (\d)\.\.(\d)", text).groups()  # type: ignore[union-attr]
+    out = []
+    for players in sorted({int(lo), int(hi)}):
+        game = load_parsed(spec, players=players)
+        for seed in range(games):
+            state, _ = playout(game, seed, time_limit=None)
+            f = state.finding
+            if f is not None:
+                assert f.kind in NOT_BY_TYPE, (f"{players} players, seed {seed}: "
+                                               f"{f.kind} at {f.line}:{f.column}: {f.message}")
+                out.append(f)
+    return out
+
+
+def run(text: str, games: int) -> list[Finding]:
+    assert errors(text) == [], text
+    return play(text, games)
+
+
+FAST = settings(max_examples=30, deadline=None, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@FAST
+@given(well_typed_specs())
+def test_well_typed_specs_check_clean_and_play_without_type_errors(text: str) -> None:
+    run(text, 2)
