@@ -410,3 +410,47 @@ FAST = settings(max_examples=30, deadline=None, database=None,
 @given(well_typed_specs())
 def test_well_typed_specs_check_clean_and_play_without_type_errors(text: str) -> None:
     run(text, 2)
+SLOW = settings(max_examples=2000, deadline=None, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.slow
+def test_many_well_typed_specs_play_without_type_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    tally = {"specs": 0, "games": 0, "findings": 0}
+
+    @SLOW
+    @given(well_typed_specs())
+    def one(text: str) -> None:
+        findings = run(text, 5)
+        tally["specs"] += 1
+        tally["games"] += 5 * len({m for m in re.findall(r"players (\d)\.\.(\d)", text)[0]})
+        tally["findings"] += len(findings)
+
+    one()
+    with capsys.disabled():
+        print(f"\n{tally['specs']} well-typed specs, {tally['games']} games, "
+              f"{tally['findings']} ended by a finding no type rules out, no type error")
+    assert tally["specs"] >= 1000
+
+
+# the test can fail: what it catches, shown on hand-written specs --------------------------
+
+LOOSE = PRELUDE.format(players="2..2").replace("(colour, worth, name)", "(colour, worth, odd)") \
+    .replace('"ann")', '1)') + '''rule play { total += first(chip).odd + last(chip).odd }
+scoring(p) { score total }
+'''
+
+
+def test_a_run_time_type_error_in_play_fails_the_run() -> None:
+    # a card column mixing numbers and texts is typed "loose" (documented: the checker lets it
+    # through and play checks it), so this spec checks clean and fails by type in play
+    assert errors(LOOSE) == []
+    with pytest.raises(AssertionError, match=r"runtime error at 18:13: wrong kind of value: "
+                       r"unsupported operand type\(s\) for \+: 'int' and 'str'"):
+        play(LOOSE, 1)
+
+
+def test_a_spec_the_checker_rejects_fails_the_run() -> None:
+    text = PRELUDE.format(players="2..2") + 'rule play { total = word }\nscoring(p) { score 0 }\n'
+    with pytest.raises(AssertionError, match="rule play"):
+        run(text, 1)
