@@ -35,12 +35,13 @@ from rulewright.engines.interpreter import Finding
 from rulewright.engines.simulate import playout
 
 #: A type, as the generator names it: N number, P player (a number that is a seat), B truth
-#: value, S text, M member of enum colour, C component of card chip, and lists of them.
-N, P, B, S, M, C = "N", "P", "B", "S", "M", "C"
-LN, LC, LM, LS = "LN", "LC", "LM", "LS"
-ITEM = {LN: N, LC: C, LM: M, LS: S}
+#: value, S text, M member of enum colour, C component of card chip, K component of card
+#: coin, and lists of them.
+N, P, B, S, M, C, K = "N", "P", "B", "S", "M", "C", "K"
+LN, LC, LM, LS, LK = "LN", "LC", "LM", "LS", "LK"
+ITEM = {LN: N, LC: C, LM: M, LS: S, LK: K}
 SCALARS = (N, B, S, M)
-PARAM_TYPES = (N, P, B, S, M, C, LN, LC)
+PARAM_TYPES = (N, P, B, S, M, C, K, LN, LC, LK)
 
 PRELUDE = '''game gen "Generated" {{ players {players} start play bound 400 steps }}
 enum colour {{ red blue green }}
@@ -50,6 +51,10 @@ card chip "Chip" (colour, worth, name) in bag {{
 zone bag: list of chip public
 zone hand[player]: set of chip public
 zone pile[colour]: list of chip public
+zone stock: deck of chip hidden
+card coin "Coin" (worth, metal) in purse {{ (1, "tin") * 2 (5, "gold") }}
+zone purse: list of coin public
+zone till[player]: set of coin public
 var total = 0
 var flag = false
 var word = "w"
@@ -108,8 +113,8 @@ class Gen:
     def expr(self, t: str, sc: Scope, d: int) -> str:
         """An expression of type ``t`` readable in ``sc``, nested at most ``d`` levels."""
         return {N: self.num, P: self.player, B: self.truth, S: self.text, M: self.member,
-                C: self.comp, LN: self.nums, LC: self.comps, LM: self.members,
-                LS: self.texts}[t](sc, max(d, 0))
+                C: self.comp, K: self.coin, LN: self.nums, LC: self.comps, LM: self.members,
+                LS: self.texts, LK: self.coins}[t](sc, max(d, 0))
 
     def local(self, t: str, sc: Scope) -> list[Callable[[], str]]:
         return [lambda n=n: n for n in sc.of(t)]  # type: ignore[misc]
@@ -126,19 +131,22 @@ class Gen:
                   *self.local(N, sc)]
         if self.comp_names(sc):
             leaves += [lambda: f"{self.comp(sc, 0)}.worth", lambda: f"{self.comp(sc, 0)}.id"]
+        leaves.append(lambda: f"{self.coin(sc, 0)}.worth")
         if d == 0:
             return self.pick(leaves)
         return self.pick(leaves + [
             lambda: f"{e()} + {e()}", lambda: f"{e()} - {e()}", lambda: f"({e()}) * ({e()})",
             lambda: f"({e()}) / {self.int_(1, 3)}", lambda: f"({e()}) % {self.int_(1, 3)}",
             lambda: f"-({e()})", lambda: f"abs({e()})", lambda: f"max({e()}, {e()})",
-            lambda: f"min({e()}, {e()})", lambda: f"count({e(self.draw(st.sampled_from((LN, LC, LM, LS))))})",  # type: ignore[arg-type]  # noqa: E501
+            lambda: f"min({e()}, {e()})", lambda: f"count({e(self.draw(st.sampled_from((LN, LC, LM, LS, LK))))})",  # type: ignore[arg-type]  # noqa: E501
             lambda: f"sum({e(LN)})", lambda: f"max({e(LN)})",
             lambda: self.aggregate("sum", sc, d, lambda s: self.num(s, d - 1)),
             lambda: self.aggregate("count", sc, d, None),
             lambda: f"cond({e(B)}, {e()}, {e()})", lambda: f"cond(maybe != none, maybe, {e()})",
             lambda: f"pts[{e()}]", lambda: f"lookup(pts, {e()})",
-            lambda: f"owner({e(C)})", lambda: f"turns({e(P)})", lambda: f"elimination({e(P)})",
+            lambda: f"owner({e(C)})", lambda: f"owner({e(K)})", lambda: f"turns({e(P)})",
+            lambda: f"elimination({e(P)})", lambda: f"count({e(LK)})",
+            lambda: f"sum(x.worth for x in {e(LC)} + {e(LK)})",
             lambda: f"{e(P)}",
             *self.call(N, sc, d)])
 
@@ -168,6 +176,7 @@ class Gen:
             lambda: self.aggregate(self.draw(st.sampled_from(["any", "all"])), sc, d,  # type: ignore[arg-type]  # noqa: E501
                                    lambda s: self.truth(s, d - 1)),
             lambda: f"contains({e(LC)}, {e(C)})", lambda: f"contains({e(LN)}, {e(N)})",
+            lambda: f"({e(K)}) == ({e(K)})", lambda: f"contains({e(LK)}, {e(K)})",
             lambda: f"eliminated({e(P)})", lambda: f"has_key(pts, {e(N)})",
             lambda: "maybe == none", lambda: f"maybe != none and maybe > {e(N)}",
             lambda: f"maybe == none or maybe < {e(N)}",
@@ -184,6 +193,7 @@ class Gen:
         return self.pick(leaves + [  # type: ignore[operator]
             lambda: f"{e()} + {e()}", lambda: f"cond({e(B)}, {e()}, {e()})",
             lambda: f"zone_name({e(C)})", lambda: f"first({e(LS)} + [{e()}])",
+            lambda: f"{e(K)}.metal", lambda: f"{e(K)}.kind", lambda: f"zone_name({e(K)})",
             lambda: f"max({e()}, {e()})", *self.call(S, sc, d)])
 
     def member(self, sc: Scope, d: int) -> str:
@@ -210,9 +220,28 @@ class Gen:
                                            f"{self.comp(sc, d - 1)}, {self.comp(sc, d - 1)})",
                                    *self.call(C, sc, d)])
 
+    def coin(self, sc: Scope, d: int) -> str:
+        leaves = [*self.local(K, sc), lambda: "first(coin)", lambda: "last(coin)"]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [lambda: f"first({self.coins(sc, d - 1)} + coin)",
+                                   *self.call(K, sc, d)])
+
+    def coins(self, sc: Scope, d: int) -> str:
+        leaves = [lambda: self.coin_zone(sc), lambda: "coin", lambda: "till[*]",
+                  *self.local(LK, sc)]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [lambda: self.comprehension(sc, d, K),
+                                   lambda: f"{self.coins(sc, d - 1)} + {self.coins(sc, d - 1)}",
+                                   *self.call(LK, sc, d)])
+
     def zone(self, sc: Scope) -> str:
         return self.pick([lambda: "bag", lambda: f"hand[{self.player(sc, 1)}]",
-                          lambda: f"pile[{self.member(sc, 1)}]"])
+                          lambda: f"pile[{self.member(sc, 1)}]", lambda: "stock"])
+
+    def coin_zone(self, sc: Scope) -> str:
+        return self.pick([lambda: "purse", lambda: f"till[{self.player(sc, 1)}]"])
 
     def nums(self, sc: Scope, d: int) -> str:
         e = lambda t=N: self.expr(t, sc, d - 1)  # noqa: E731
@@ -249,7 +278,7 @@ class Gen:
 
     def source(self, sc: Scope, d: int) -> tuple[str, str]:
         """A list to iterate over and its items' type."""
-        t = self.draw(st.sampled_from([LN, LC, LC, LM, LS]))
+        t = self.draw(st.sampled_from([LN, LC, LC, LM, LS, LK]))
         return self.expr(t, sc, d), ITEM[t]  # type: ignore[index, arg-type]
 
     def comprehension(self, sc: Scope, d: int, result: str) -> str:
@@ -297,6 +326,10 @@ class Gen:
             lambda: f"move {e(C)} to pile[{e(M)}] {self.draw(st.sampled_from(['top', 'bottom']))}",  # noqa: E501
             lambda: f"reveal {e(C)} to {e(P)}", lambda: f"reveal {self.zone(sc)} to players",
             lambda: f"announce {e(N)}", lambda: f"transfer 1 from total to tally[{e(P)}]",
+            lambda: f"move {e(K)} to {self.coin_zone(sc)}",
+            lambda: f"move {e(LK)} to {self.coin_zone(sc)}", lambda: "shuffle stock",
+            lambda: f"move {e(C)} to stock {self.draw(st.sampled_from(['top', 'bottom']))}",
+            lambda: f"eliminate {e(P)}",
             lambda: (f"choose {e(P)} {(x := self.name('pick'))} from {e(LN)} where {e(B)} "
                      f"label \"{label}\" "
                      f"pass \"skip\"\n{pad}if {x} != none {{ total += {x} }}"),
@@ -310,7 +343,7 @@ class Gen:
         # the binding and nesting ones together
         options: list[Callable[[], tuple[str, Scope]]] = [
             lambda: (pad + self.pick(simple), sc)] * 4
-        t = self.draw(st.sampled_from(SCALARS + (P, C, LN, LC)))
+        t = self.draw(st.sampled_from(SCALARS + (P, C, K, LN, LC, LK)))
         v = self.name("v")
         options.append(lambda: (f"{pad}let {v} = {self.expr(t, sc, 2)}",  # type: ignore[arg-type]  # noqa: E501
                                 sc.with_(v, t)))  # type: ignore[arg-type]
@@ -330,6 +363,9 @@ class Gen:
                 lambda: self.loop(sc, d, pad),
                 lambda: (self.nested(f"repeat {self.int_(0, 3)}", sc, d, pad), sc),
                 lambda: (self.nested(f"turn {e(P)}", sc, d, pad), sc),
+                lambda: (f"{pad}if count(stock) > 0 {{\n{pad}  draw {v} from stock to "
+                         f"{self.zone(sc)} label \"{label}\"\n"
+                         f"{self.block(sc.with_(v, C), d - 1, pad + '  ')}\n{pad}}}", sc),
             ]
         return self.draw(st.sampled_from(options))()  # type: ignore[no-any-return, operator]
 
@@ -342,7 +378,7 @@ class Gen:
 
     def function(self) -> str:
         params = tuple(self.draw(st.lists(st.sampled_from(PARAM_TYPES), max_size=3)))  # type: ignore[arg-type]  # noqa: E501
-        result = self.draw(st.sampled_from((N, B, S, M, C, LN, LC)))
+        result = self.draw(st.sampled_from((N, B, S, M, C, K, LN, LC, LK)))
         names = [f"a{i}" for i in range(len(params))]
         body = self.expr(result, Scope(dict(zip(names, params))), 2)  # type: ignore[arg-type]
         name = self.name("f")
@@ -353,11 +389,13 @@ class Gen:
         players = self.draw(st.sampled_from(["2..2", "2..3", "3..3"]))
         decls = [self.function() for _ in range(self.int_(0, 3))]
         if self.draw(st.booleans()):
-            self.helper = tuple(self.draw(st.lists(st.sampled_from(PARAM_TYPES), max_size=2)))  # type: ignore[arg-type]  # noqa: E501
-            names = [f"q{i}" for i in range(len(self.helper))]
-            sc = Scope(dict(zip(names, self.helper)))
+            params = tuple(self.draw(st.lists(st.sampled_from(PARAM_TYPES), max_size=2)))
+            names = [f"q{i}" for i in range(len(params))]
+            sc = Scope(dict(zip(names, params)))  # type: ignore[arg-type]
             head = f"rule helper({', '.join(names)})" if names else "rule helper"
+            # generated before it can be called: it does not call itself
             decls.append(f"{head} {{\n{self.block(sc, 1, '  ')}\n}}")
+            self.helper = params  # type: ignore[assignment]
         play = self.block(Scope(), 2, "  ", most=8)
         score = self.num(Scope({"p": P}), 2)
         return (PRELUDE.format(players=players) + "\n".join(decls)
