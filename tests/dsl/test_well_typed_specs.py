@@ -483,7 +483,7 @@ def test_a_run_time_type_error_in_play_fails_the_run() -> None:
     # a card column mixing numbers and texts is typed "loose" (documented: the checker lets it
     # through and play checks it), so this spec checks clean and fails by type in play
     assert errors(LOOSE) == []
-    with pytest.raises(AssertionError, match=r"runtime error at 18:13: wrong kind of value: "
+    with pytest.raises(AssertionError, match=r"runtime error at 22:13: wrong kind of value: "
                        r"unsupported operand type\(s\) for \+: 'int' and 'str'"):
         play(LOOSE, 1)
 
