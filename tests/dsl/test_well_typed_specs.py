@@ -22,7 +22,7 @@ decision with no option): those are allowed, and counted.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Any, Callable
 
 import attrs
 import pytest
@@ -86,7 +86,8 @@ class Scope:
         return Scope({**self.names, name: t})
 
 
-Draw = Callable[..., object]
+#: Hypothesis's ``draw`` of a composite strategy
+Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 
 class Gen:
@@ -103,10 +104,13 @@ class Gen:
         return f"{prefix}{self.fresh}"
 
     def pick(self, options: list[Callable[[], str]]) -> str:
-        return self.draw(st.sampled_from(options))()  # type: ignore[no-any-return, operator]
+        return self.draw(st.sampled_from(options))()
+
+    def one_of(self, *values: str) -> str:
+        return self.draw(st.sampled_from(values))  # type: ignore[no-any-return]
 
     def int_(self, lo: int, hi: int) -> int:
-        return self.draw(st.integers(lo, hi))  # type: ignore[return-value]
+        return self.draw(st.integers(lo, hi))
 
     # expressions, one generator per type ---------------------------------------------------
 
@@ -117,7 +121,7 @@ class Gen:
                 LS: self.texts, LK: self.coins}[t](sc, max(d, 0))
 
     def local(self, t: str, sc: Scope) -> list[Callable[[], str]]:
-        return [lambda n=n: n for n in sc.of(t)]  # type: ignore[misc]
+        return [lambda n=n: n for n in sc.of(t)]
 
     def call(self, t: str, sc: Scope, d: int) -> list[Callable[[], str]]:
         """Calls of the spec's functions whose result has type ``t``."""
@@ -138,7 +142,7 @@ class Gen:
             lambda: f"{e()} + {e()}", lambda: f"{e()} - {e()}", lambda: f"({e()}) * ({e()})",
             lambda: f"({e()}) / {self.int_(1, 3)}", lambda: f"({e()}) % {self.int_(1, 3)}",
             lambda: f"-({e()})", lambda: f"abs({e()})", lambda: f"max({e()}, {e()})",
-            lambda: f"min({e()}, {e()})", lambda: f"count({e(self.draw(st.sampled_from((LN, LC, LM, LS, LK))))})",  # type: ignore[arg-type]  # noqa: E501
+            lambda: f"min({e()}, {e()})", lambda: f"count({e(self.one_of(LN, LC, LM, LS, LK))})",
             lambda: f"sum({e(LN)})", lambda: f"max({e(LN)})",
             lambda: self.aggregate("sum", sc, d, lambda s: self.num(s, d - 1)),
             lambda: self.aggregate("count", sc, d, None),
@@ -173,7 +177,7 @@ class Gen:
             lambda: f"({e(C)}) == ({e(C)})", lambda: f"({e(B)}) == ({e(B)})",
             lambda: f"not ({e(B)})", lambda: f"({e(B)}) and ({e(B)})",
             lambda: f"({e(B)}) or ({e(B)})",
-            lambda: self.aggregate(self.draw(st.sampled_from(["any", "all"])), sc, d,  # type: ignore[arg-type]  # noqa: E501
+            lambda: self.aggregate(self.one_of("any", "all"), sc, d,
                                    lambda s: self.truth(s, d - 1)),
             lambda: f"contains({e(LC)}, {e(C)})", lambda: f"contains({e(LN)}, {e(N)})",
             lambda: f"({e(K)}) == ({e(K)})", lambda: f"contains({e(LK)}, {e(K)})",
@@ -189,8 +193,8 @@ class Gen:
         if self.comp_names(sc):
             leaves += [lambda: f"{self.comp(sc, 0)}.name", lambda: f"{self.comp(sc, 0)}.kind"]
         if d == 0:
-            return self.pick(leaves)  # type: ignore[arg-type]
-        return self.pick(leaves + [  # type: ignore[operator]
+            return self.pick(leaves)
+        return self.pick(leaves + [
             lambda: f"{e()} + {e()}", lambda: f"cond({e(B)}, {e()}, {e()})",
             lambda: f"zone_name({e(C)})", lambda: f"first({e(LS)} + [{e()}])",
             lambda: f"{e(K)}.metal", lambda: f"{e(K)}.kind", lambda: f"zone_name({e(K)})",
@@ -203,8 +207,8 @@ class Gen:
         if self.comp_names(sc):
             leaves.append(lambda: f"{self.comp(sc, 0)}.colour")
         if d == 0:
-            return self.pick(leaves)  # type: ignore[arg-type]
-        return self.pick(leaves + [  # type: ignore[operator]
+            return self.pick(leaves)
+        return self.pick(leaves + [
             lambda: f"cond({e(B)}, {e()}, {e()})", lambda: "first(colour)",
             lambda: f"last({e(LM)} + [{e()}])", *self.call(M, sc, d)])
 
@@ -279,7 +283,7 @@ class Gen:
     def source(self, sc: Scope, d: int) -> tuple[str, str]:
         """A list to iterate over and its items' type."""
         t = self.draw(st.sampled_from([LN, LC, LC, LM, LS, LK]))
-        return self.expr(t, sc, d), ITEM[t]  # type: ignore[index, arg-type]
+        return self.expr(t, sc, d), ITEM[t]
 
     def comprehension(self, sc: Scope, d: int, result: str) -> str:
         """``[e for x in l where c]`` with ``e`` of type ``result``."""
@@ -323,12 +327,12 @@ class Gen:
             lambda: "if maybe != none { total += maybe }",
             lambda: f"if maybe == none {{ maybe = {e(N)} }} else {{ maybe = maybe * 2 }}",
             lambda: f"move {e(C)} to {self.zone(sc)}", lambda: f"move {e(LC)} to {self.zone(sc)}",
-            lambda: f"move {e(C)} to pile[{e(M)}] {self.draw(st.sampled_from(['top', 'bottom']))}",  # noqa: E501
+            lambda: f"move {e(C)} to pile[{e(M)}] {self.one_of('top', 'bottom')}",
             lambda: f"reveal {e(C)} to {e(P)}", lambda: f"reveal {self.zone(sc)} to players",
             lambda: f"announce {e(N)}", lambda: f"transfer 1 from total to tally[{e(P)}]",
             lambda: f"move {e(K)} to {self.coin_zone(sc)}",
             lambda: f"move {e(LK)} to {self.coin_zone(sc)}", lambda: "shuffle stock",
-            lambda: f"move {e(C)} to stock {self.draw(st.sampled_from(['top', 'bottom']))}",
+            lambda: f"move {e(C)} to stock {self.one_of('top', 'bottom')}",
             lambda: f"eliminate {e(P)}",
             lambda: (f"choose {e(P)} {(x := self.name('pick'))} from {e(LN)} where {e(B)} "
                      f"label \"{label}\" "
@@ -345,8 +349,8 @@ class Gen:
             lambda: (pad + self.pick(simple), sc)] * 4
         t = self.draw(st.sampled_from(SCALARS + (P, C, K, LN, LC, LK)))
         v = self.name("v")
-        options.append(lambda: (f"{pad}let {v} = {self.expr(t, sc, 2)}",  # type: ignore[arg-type]  # noqa: E501
-                                sc.with_(v, t)))  # type: ignore[arg-type]
+        options.append(lambda: (f"{pad}let {v} = {self.expr(t, sc, 2)}",
+                                sc.with_(v, t)))
         options.append(lambda: (f"{pad}roll {v} in 1..{self.int_(1, 3)} label \"{label}\"",
                                 sc.with_(v, N)))
         # without a pass, from a list never empty and with no filter: no deadlock to stop the
@@ -367,7 +371,7 @@ class Gen:
                          f"{self.zone(sc)} label \"{label}\"\n"
                          f"{self.block(sc.with_(v, C), d - 1, pad + '  ')}\n{pad}}}", sc),
             ]
-        return self.draw(st.sampled_from(options))()  # type: ignore[no-any-return, operator]
+        return self.draw(st.sampled_from(options))()
 
     def loop(self, sc: Scope, d: int, pad: str) -> tuple[str, Scope]:
         lst, item = self.source(sc, 2)
@@ -377,12 +381,12 @@ class Gen:
     # declarations --------------------------------------------------------------------------
 
     def function(self) -> str:
-        params = tuple(self.draw(st.lists(st.sampled_from(PARAM_TYPES), max_size=3)))  # type: ignore[arg-type]  # noqa: E501
+        params = tuple(self.draw(st.lists(st.sampled_from(PARAM_TYPES), max_size=3)))
         result = self.draw(st.sampled_from((N, B, S, M, C, K, LN, LC, LK)))
         names = [f"a{i}" for i in range(len(params))]
-        body = self.expr(result, Scope(dict(zip(names, params))), 2)  # type: ignore[arg-type]
+        body = self.expr(result, Scope(dict(zip(names, params))), 2)
         name = self.name("f")
-        self.functions.append((name, params, result))  # type: ignore[arg-type]
+        self.functions.append((name, params, result))
         return f"function {name}({', '.join(names)}) = {body}"
 
     def spec(self) -> str:
@@ -391,11 +395,11 @@ class Gen:
         if self.draw(st.booleans()):
             params = tuple(self.draw(st.lists(st.sampled_from(PARAM_TYPES), max_size=2)))
             names = [f"q{i}" for i in range(len(params))]
-            sc = Scope(dict(zip(names, params)))  # type: ignore[arg-type]
+            sc = Scope(dict(zip(names, params)))
             head = f"rule helper({', '.join(names)})" if names else "rule helper"
             # generated before it can be called: it does not call itself
             decls.append(f"{head} {{\n{self.block(sc, 1, '  ')}\n}}")
-            self.helper = params  # type: ignore[assignment]
+            self.helper = params
         play = self.block(Scope(), 2, "  ", most=8)
         score = self.num(Scope({"p": P}), 2)
         return (PRELUDE.format(players=players) + "\n".join(decls)
@@ -421,7 +425,9 @@ def play(text: str, games: int) -> list[Finding]:
         AssertionError: a game ended with a run-time error (a value of the wrong type).
     """
     spec = rw.parse(text, "gen.rules")
-    lo, hi = re.search(r"players (\d)\.\.(\d)", text).groups()  # type: ignore[union-attr]
+    counts = re.search(r"players (\d)\.\.(\d)", text)
+    assert counts is not None
+    lo, hi = counts.groups()
     out = []
     for players in sorted({int(lo), int(hi)}):
         game = load_parsed(spec, players=players)
