@@ -326,6 +326,10 @@ class Gen:
             lambda: f"maybe = {e(N)}", lambda: "maybe = none",
             lambda: "if maybe != none { total += maybe }",
             lambda: f"if maybe == none {{ maybe = {e(N)} }} else {{ maybe = maybe * 2 }}",
+            lambda: f"if maybe == none {{ maybe = {e(N)} }}\n{pad}total += maybe",
+            lambda: (f"let {(m := self.name('m'))} = cond({e(B)}, maybe, none)\n"
+                     f"{pad}if {m} == none {{ word += \"-\" }} else {{ total -= {m} }}"),
+            lambda: f"total += sum(v for v in [maybe, {e(N)}] where v != none)",
             lambda: f"move {e(C)} to {self.zone(sc)}", lambda: f"move {e(LC)} to {self.zone(sc)}",
             lambda: f"move {e(C)} to pile[{e(M)}] {self.one_of('top', 'bottom')}",
             lambda: f"reveal {e(C)} to {e(P)}", lambda: f"reveal {self.zone(sc)} to players",
@@ -366,12 +370,20 @@ class Gen:
                             if self.draw(st.booleans()) else ""), sc),
                 lambda: self.loop(sc, d, pad),
                 lambda: (self.nested(f"repeat {self.int_(0, 3)}", sc, d, pad), sc),
+                lambda: self.while_(sc, d, pad),
                 lambda: (self.nested(f"turn {e(P)}", sc, d, pad), sc),
                 lambda: (f"{pad}if count(stock) > 0 {{\n{pad}  draw {v} from stock to "
                          f"{self.zone(sc)} label \"{label}\"\n"
                          f"{self.block(sc.with_(v, C), d - 1, pad + '  ')}\n{pad}}}", sc),
             ]
         return self.draw(st.sampled_from(options))()
+
+    def while_(self, sc: Scope, d: int, pad: str) -> tuple[str, Scope]:
+        """A ``while`` over a local counted up in its body (a rebinding ``let``)."""
+        w = self.name("w")
+        body = self.block(sc.with_(w, N), d - 1, pad + "  ")
+        return (f"{pad}let {w} = 0\n{pad}while {w} < {self.int_(0, 3)} {{\n{body}\n"
+                f"{pad}  let {w} = {w} + 1\n{pad}}}", sc)
 
     def loop(self, sc: Scope, d: int, pad: str) -> tuple[str, Scope]:
         lst, item = self.source(sc, 2)
