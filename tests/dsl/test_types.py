@@ -67,6 +67,8 @@ def test_a_function_is_generic_over_its_calls() -> None:
             'rule play {\n  let n = pick(1, 2)\n  let t = pick("a", "b")\n  end\n}\n')
     assert errors(text) == []
     assert types_of(text)['pick("a", "b")'] == "text"
+    # max and min of two texts are texts (of a list, numbers only: test_statement_and_...)
+    assert types_of('rule play {\n  let t = max("a", "b")\n}\n')['max("a", "b")'] == "text"
 
 
 def test_an_attribute_of_several_kinds_and_sentinel_texts() -> None:
@@ -116,6 +118,12 @@ def test_a_tiebreak_must_be_a_number() -> None:
     ('repeat "3" { end }', "2:10: 'repeat' needs a number; this is a text"),
     ('if first(bag) < first(bag) { end }',
      "2:6: '<' compares numbers or texts; this is a component of gem"),
+    # max/min of a list give 0 for an empty one: a list of texts would give a number (found
+    # by tests/dsl/test_well_typed_specs.py: 'word = max([...])' then 'word + "x"' failed)
+    ('let t = max(["a", first(bag).mark])',
+     "2:15: argument 1 of max() is a list of numbers; this is a list of texts"),
+    ('let t = min(c.mark for c in hand[0])',
+     "2:15: min(...) gives 0 for no element, so it compares a number; this is a text"),
 ])
 def test_statement_and_expression_rules(body: str, message: str) -> None:
     assert errors(f'rule play {{\n  {body}\n}}\n') == [message]
