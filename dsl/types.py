@@ -871,6 +871,12 @@ class Typer:
                 self.expr(a, env)
                 continue
             got = self.expr(a, env)
+            kind = find(got).data if find(got).con == "component" else None
+            if kind not in (None, "", "?", dim):
+                # components of two kinds unify into "some kind" (a list may mix them), but
+                # an index of another kind is no instance of this dimension
+                self.err(a.span, f"{what} is indexed by {word}; this is {describe(got)}")
+                continue
             try:
                 unify(got, want)
             except Mismatch:
