@@ -55,7 +55,7 @@ zone stock: deck of chip hidden
 card coin "Coin" (worth, metal) in purse {{ (1, "tin") * 2 (5, "gold") }}
 zone purse: list of coin public
 zone till[player]: set of coin public
-var total = 0
+var points = 0
 var flag = false
 var word = "w"
 var shade = red
@@ -130,7 +130,7 @@ class Gen:
 
     def num(self, sc: Scope, d: int) -> str:
         e = lambda t=N: self.expr(t, sc, d - 1)  # noqa: E731
-        leaves = [lambda: str(self.int_(0, 5)), lambda: "total", lambda: "nplayers",
+        leaves = [lambda: str(self.int_(0, 5)), lambda: "points", lambda: "nplayers",
                   lambda: f"tally[{self.player(sc, 0)}]", lambda: f"seen[{self.member(sc, 0)}]",
                   *self.local(N, sc)]
         if self.comp_names(sc):
@@ -319,30 +319,30 @@ class Gen:
         e = lambda t: self.expr(t, sc, 2)  # noqa: E731
         label = self.name("step")
         simple: list[Callable[[], str]] = [
-            lambda: f"total = {e(N)}", lambda: f"total += {e(N)}", lambda: f"total -= {e(N)}",
+            lambda: f"points = {e(N)}", lambda: f"points += {e(N)}", lambda: f"points -= {e(N)}",
             lambda: f"flag = {e(B)}", lambda: f"word = {e(S)}", lambda: f"word += {e(S)}",
             lambda: f"shade = {e(M)}", lambda: f"tally[{e(P)}] += {e(N)}",
             lambda: f"seen[{e(M)}] = {e(N)}", lambda: f"marked[{e(C)}] = {e(B)}",
             lambda: f"maybe = {e(N)}", lambda: "maybe = none",
-            lambda: "if maybe != none { total += maybe }",
+            lambda: "if maybe != none { points += maybe }",
             lambda: f"if maybe == none {{ maybe = {e(N)} }} else {{ maybe = maybe * 2 }}",
-            lambda: f"if maybe == none {{ maybe = {e(N)} }}\n{pad}total += maybe",
+            lambda: f"if maybe == none {{ maybe = {e(N)} }}\n{pad}points += maybe",
             lambda: (f"let {(m := self.name('m'))} = cond({e(B)}, maybe, none)\n"
-                     f"{pad}if {m} == none {{ word += \"-\" }} else {{ total -= {m} }}"),
-            lambda: f"total += sum(v for v in [maybe, {e(N)}] where v != none)",
+                     f"{pad}if {m} == none {{ word += \"-\" }} else {{ points -= {m} }}"),
+            lambda: f"points += sum(v for v in [maybe, {e(N)}] where v != none)",
             lambda: f"move {e(C)} to {self.zone(sc)}", lambda: f"move {e(LC)} to {self.zone(sc)}",
             lambda: f"move {e(C)} to pile[{e(M)}] {self.one_of('top', 'bottom')}",
             lambda: f"reveal {e(C)} to {e(P)}", lambda: f"reveal {self.zone(sc)} to players",
-            lambda: f"announce {e(N)}", lambda: f"transfer 1 from total to tally[{e(P)}]",
+            lambda: f"announce {e(N)}", lambda: f"transfer 1 from points to tally[{e(P)}]",
             lambda: f"move {e(K)} to {self.coin_zone(sc)}",
             lambda: f"move {e(LK)} to {self.coin_zone(sc)}", lambda: "shuffle stock",
             lambda: f"move {e(C)} to stock {self.one_of('top', 'bottom')}",
             lambda: f"eliminate {e(P)}",
             lambda: (f"choose {e(P)} {(x := self.name('pick'))} from {e(LN)} where {e(B)} "
                      f"label \"{label}\" "
-                     f"pass \"skip\"\n{pad}if {x} != none {{ total += {x} }}"),
+                     f"pass \"skip\"\n{pad}if {x} != none {{ points += {x} }}"),
             lambda: (f"choose {e(P)} label \"{label}\" {{ option \"a\" when {e(B)} "
-                     f"{{ total += 1 }} option \"b\" {{ word = {e(S)} }} }}"),
+                     f"{{ points += 1 }} option \"b\" {{ word = {e(S)} }} }}"),
         ]
         if self.helper is not None:
             ps = self.helper
@@ -492,8 +492,8 @@ def test_many_well_typed_specs_play_without_type_errors(capsys: pytest.CaptureFi
 # the test can fail: what it catches, shown on hand-written specs --------------------------
 
 LOOSE = PRELUDE.format(players="2..2").replace("(colour, worth, name)", "(colour, worth, odd)") \
-    .replace('"ann")', '1)') + '''rule play { total += first(chip).odd + last(chip).odd }
-scoring(p) { score total }
+    .replace('"ann")', '1)') + '''rule play { points += first(chip).odd + last(chip).odd }
+scoring(p) { score points }
 '''
 
 
@@ -507,6 +507,6 @@ def test_a_run_time_type_error_in_play_fails_the_run() -> None:
 
 
 def test_a_spec_the_checker_rejects_fails_the_run() -> None:
-    text = PRELUDE.format(players="2..2") + 'rule play { total = word }\nscoring(p) { score 0 }\n'
+    text = PRELUDE.format(players="2..2") + 'rule play { points = word }\nscoring(p) { score 0 }\n'
     with pytest.raises(AssertionError, match="rule play"):
         run(text, 1)
