@@ -450,9 +450,10 @@ def play(text: str, games: int) -> list[Finding]:
             state, _ = playout(game, seed, time_limit=None)
             f = state.finding
             if f is not None:
-                assert f.kind in NOT_BY_TYPE or (f.kind == "runtime error"
-                                                  and NOT_BY_TYPE_ERRORS.search(f.message)), (f"{players} players, seed {seed}: "
-                                               f"{f.kind} at {f.line}:{f.column}: {f.message}")
+                by_type = f.kind not in NOT_BY_TYPE and not (
+                    f.kind == "runtime error" and NOT_BY_TYPE_ERRORS.search(f.message))
+                assert not by_type, (f"{players} players, seed {seed}: "
+                                     f"{f.kind} at {f.line}:{f.column}: {f.message}")
                 out.append(f)
     return out
 
