@@ -371,8 +371,9 @@ def _signature(f: str, n: int) -> tuple[list[Ty], Ty] | None:
         "final_place": ([number()], number()),
         "cond": ([truth(), a, a], a),
         "seat_order": ([number()], list_of(number())),
-        "max": ([list_of(a)] if n == 1 else [a, a], a),
-        "min": ([list_of(a)] if n == 1 else [a, a], a),
+        # of a list, numbers only: an empty list gives 0 (a text's max would be a number)
+        "max": ([list_of(number())], number()) if n == 1 else ([a, a], a),
+        "min": ([list_of(number())], number()) if n == 1 else ([a, a], a),
     }
     return sigs.get(f)
 
@@ -870,6 +871,12 @@ class Typer:
                 self.expr(a, env)
                 continue
             got = self.expr(a, env)
+            kind = find(got).data if find(got).con == "component" else None
+            if kind not in (None, "", "?", dim):
+                # components of two kinds unify into "some kind" (a list may mix them), but
+                # an index of another kind is no instance of this dimension
+                self.err(a.span, f"{what} is indexed by {word}; this is {describe(got)}")
+                continue
             try:
                 unify(got, want)
             except Mismatch:
@@ -915,10 +922,11 @@ class Typer:
                 if e.func == "sum":
                     self.expect(e.elem, number(), inner, "sum(...) adds")
                     return number()
-                elem = self.expr(e.elem, inner)
-                if e.func in ("max", "min"):
-                    self.ordered(e.elem, elem, f"{e.func}(...) compares")
-                    return elem
+                if e.func in ("max", "min"):  # an empty list gives 0: numbers only
+                    self.expect(e.elem, number(), inner,
+                                f"{e.func}(...) gives 0 for no element, so it compares")
+                else:
+                    self.expr(e.elem, inner)
                 return number()
             case ast.ListLit():
                 elem = Ty()
