@@ -258,6 +258,11 @@ class Choice:
     #: when the options never change (no option has a condition): what ``options`` returns
     fixed: tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]] | None = field(
         default=None, repr=False, metadata=DERIVED)
+    #: when ``ids_below`` is None but the values come from a declared, bounded set
+    #: (:mod:`rulewright.dsl.value_ids`): adapters number the options by value, every id below
+    #: this; ``members``: the enum's members when the values are members (id = index)
+    values_below: int | None = field(default=None, repr=False)
+    members: tuple[str, ...] = field(default=(), repr=False)
 
 
 @final

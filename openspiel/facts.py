@@ -92,6 +92,9 @@ class ActionSpace:
             InternalError: an id outside the space (a compiler bound that does not hold).
         """
         engine_ids = node.ids
+        at = node.at
+        if type(at) is Choice and at.values_below is not None:
+            return self._by_value(node, at)
         if bound is not None and engine_ids and PASS not in engine_ids:
             # the common case: the engine's own ids (a compiler bound, no pass)
             if not (0 <= min(engine_ids) and max(engine_ids) < bound):
@@ -115,6 +118,32 @@ class ActionSpace:
         if out and max(out) >= self.size:
             raise InternalError(f"{len(out)} options at {node.at.site.rule}: more than the "
                                 f"action space of {self.size}")
+        return out
+
+    def _by_value(self, node: Decision | ChanceNode, at: Choice) -> list[int]:
+        """The ids of a choice numbered by value (:mod:`rulewright.dsl.value_ids`): an enum
+        member's index, a whole number itself, the pass its id.
+
+        Raises:
+            InternalError: a value outside the declared set (e.g. a counter beyond its
+                declared range: verify's ``ranges`` check reports that as a finding).
+        """
+        out = []
+        below = at.values_below
+        assert below is not None
+        for engine_id, value in zip(node.ids, node.values):
+            if engine_id == PASS and self.pass_id is not None:
+                out.append(self.pass_id)
+                continue
+            if at.members:
+                v = at.members.index(value) if value in at.members else -1
+            else:
+                v = value if value.__class__ is int else -1
+            if not 0 <= v < below:
+                raise InternalError(f"option {value!r} at {at.site.rule} (line "
+                                    f"{at.site.span.line}) is outside the values its type "
+                                    f"declares (action ids below {below})")
+            out.append(v)
         return out
 
 
@@ -157,9 +186,9 @@ def facts(game: Game) -> Facts:
     for rule in m.rules:
         for ins in rule.code:
             if type(ins) is Choice:
-                choices.append(ins.ids_below)
+                choices.append(ins.values_below if ins.ids_below is None else ins.ids_below)
                 passes = passes or ins.passes
-                if ins.ids_below is not None and not ins.passes:
+                if ins.ids_below is not None and not ins.passes and ins.values_below is None:
                     same.add(id(ins))
             elif type(ins) is Chance:
                 chances.append(ins.ids_below)
