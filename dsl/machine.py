@@ -224,6 +224,8 @@ OutcomesFn = Callable[[Any, list[Any]], tuple[tuple[Any, ...], tuple[float, ...]
 #: The metadata of an instruction field computed from its other fields for the interpreter's
 #: fast path (a listing does not show it: it says nothing the other fields do not).
 DERIVED = {"derived": True}
+#: a field a listing shows only when it is not its default (most instructions leave it unset)
+WHEN_SET = {"when_set": True}
 
 
 @final
@@ -261,8 +263,8 @@ class Choice:
     #: when ``ids_below`` is None but the values come from a declared, bounded set
     #: (:mod:`rulewright.dsl.value_ids`): adapters number the options by value, every id below
     #: this; ``members``: the enum's members when the values are members (id = index)
-    values_below: int | None = field(default=None, repr=False)
-    members: tuple[str, ...] = field(default=(), repr=False)
+    values_below: int | None = field(default=None, repr=False, metadata=WHEN_SET)
+    members: tuple[str, ...] = field(default=(), repr=False, metadata=WHEN_SET)
 
 
 @final

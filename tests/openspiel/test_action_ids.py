@@ -8,13 +8,16 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed "
                               "(pip install -e '.[test]' installs it)")
 
+import rulewright as rw  # noqa: E402
 from rulewright.dsl.machine import Choice  # noqa: E402
+from rulewright.dsl.runtime import MAX_LIST  # noqa: E402
 import rulewright.openspiel as ro  # noqa: E402
 
 #: (spec, players, errata) -> (num_distinct_actions, max_chance_outcomes). The largest real id
@@ -55,7 +58,6 @@ def test_leduc_poker_matches_native(leduc: pyspiel.Game) -> None:
 
 @pytest.fixture
 def leduc() -> pyspiel.Game:
-    from pathlib import Path
     return ro.load(str(Path(__file__).parent / "leduc_poker.rules"))
 
 
@@ -100,3 +102,25 @@ def test_an_id_means_one_option_in_every_state(name: str, players: int) -> None:
     assert by_value > 0
     clashes = {k: v for k, v in labels.items() if len(v) > 1}
     assert clashes == {}
+
+
+def test_a_choice_with_no_bounded_values_falls_back_to_positions_and_says_so(
+        tmp_path: Path) -> None:
+    """Tic-tac-toe marking a space among ``range(0, reach)``, ``reach`` a counter with no
+    declared range: no bound, so its ids are positions after the fixed ones, and loading
+    the game warns with the choice's rule and line."""
+    text = (Path(rw.__file__).parent / "spec" / "tic_tac_toe.rules").read_text()
+    text = text.replace("var winner = none", "var reach = 8\n\nvar winner = none", 1)
+    choose = 'choose p c from range(0, 8) where cell[c] == empty label "mark"'
+    assert choose in text
+    line = text[:text.index(choose)].count("\n") + 1
+    path = tmp_path / "reach.rules"
+    path.write_text(text.replace(choose, choose.replace("range(0, 8)", "range(0, reach)")))
+    with pytest.warns(UserWarning, match=rf"choices at mark_space:{line} have no bound"):
+        game = ro.load(str(path))
+    assert game.facts.positional_choices == (f"mark_space:{line}",)
+    assert game.num_distinct_actions() == MAX_LIST
+    state = game.new_initial_state()
+    assert state.legal_actions() == list(range(9))  # positions 0..8
+    state.apply_action(4)
+    assert state.legal_actions() == list(range(8))  # a position no longer names one cell
