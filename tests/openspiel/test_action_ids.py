@@ -52,8 +52,9 @@ def test_classic_games_match_native(name: str) -> None:
 
 
 def test_leduc_poker_matches_native(leduc: pyspiel.Game) -> None:
-    assert leduc.num_distinct_actions() == 3 == \
-        pyspiel.load_game("leduc_poker").num_distinct_actions()
+    native = pyspiel.load_game("leduc_poker")
+    assert (leduc.num_distinct_actions(), leduc.max_chance_outcomes()) == (3, 6) == \
+        (native.num_distinct_actions(), native.max_chance_outcomes())
 
 
 @pytest.fixture
