@@ -29,6 +29,7 @@ from rulewright.dsl.machine import (CompiledInvariant, CompiledRule, Component, 
                                     Return, Scoring, Site, TokenConservation, ZoneSlot)
 from rulewright.dsl.runtime import STEP_WORK
 from rulewright.dsl.statements import RuleCompiler
+from rulewright.dsl.value_ids import let_values
 from rulewright.dsl.types import Typer, proofs, type_decls
 from rulewright.errors import Diagnostic, SpecError, UsageError
 
@@ -188,6 +189,7 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
                      enums=enums, zone_base=zone_base, zone_dims=zone_dims, zone_slots=zslots,
                      counter_base=counter_base, counter_dims=counter_dims, tables=tables,
                      function_decls=sym.functions, label=game.id)
+    x.counter_decls = {d.name: d for d in decls if isinstance(d, ast.VarDecl)}
     # the types these declarations were checked with: the code generator leaves out the
     # run-time type guards of values they prove (the pass is kept alive while compiling,
     # since the proofs are keyed by the ids of its nodes)
@@ -250,6 +252,7 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
         rc = RuleCompiler(x, rule_index, rname, scope, zslots, diags,
                           table if played else None, rule_points)
         rc.eliminates = eliminates
+        rc.let_values = let_values(r.body)
         rc.block(r.body)
         rc.emit(Return(Site(rname, r.span, "end of rule")))
         rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name),

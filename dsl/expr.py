@@ -185,6 +185,9 @@ class ExprCompiler:
         self.counter_dims = counter_dims
         self.tables = tables
         self.function_decls = function_decls
+        #: counter name -> its declaration (their declared ranges bound choices' action ids:
+        #: rulewright.dsl.value_ids; set by the compiler)
+        self.counter_decls: dict[str, dsl.VarDecl] = {}
         #: id of a typed spec expression -> what its value is proven to be (see
         #: rulewright.dsl.types.proofs; set by the compiler while it compiles, else empty)
         self.types: dict[int, str] = {}

@@ -92,7 +92,8 @@ def rule_listing(machine: Machine, rule: CompiledRule, typer: Typer | None = Non
         functions: list[tuple[str, Callable[..., Any]]] = []
         for f in attrs.fields(type(ins)):
             value = getattr(ins, f.name)
-            if f.name == "site" or f.metadata.get("derived"):
+            if f.name == "site" or f.metadata.get("derived") or (
+                    f.metadata.get("when_set") and value == f.default):
                 continue
             if f.name == "sites":
                 fields.append("lines " + ", ".join(str(s.span.line) for s in value))

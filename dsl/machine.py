@@ -224,6 +224,8 @@ OutcomesFn = Callable[[Any, list[Any]], tuple[tuple[Any, ...], tuple[float, ...]
 #: The metadata of an instruction field computed from its other fields for the interpreter's
 #: fast path (a listing does not show it: it says nothing the other fields do not).
 DERIVED = {"derived": True}
+#: a field a listing shows only when it is not its default (most instructions leave it unset)
+WHEN_SET = {"when_set": True}
 
 
 @final
@@ -258,6 +260,11 @@ class Choice:
     #: when the options never change (no option has a condition): what ``options`` returns
     fixed: tuple[tuple[Any, ...], Callable[[], tuple[str, ...]], tuple[int, ...]] | None = field(
         default=None, repr=False, metadata=DERIVED)
+    #: when ``ids_below`` is None but the values come from a declared, bounded set
+    #: (:mod:`rulewright.dsl.value_ids`): adapters number the options by value, every id below
+    #: this; ``members``: the enum's members when the values are members (id = index)
+    values_below: int | None = field(default=None, repr=False, metadata=WHEN_SET)
+    members: tuple[str, ...] = field(default=(), repr=False, metadata=WHEN_SET)
 
 
 @final

@@ -25,6 +25,7 @@ from rulewright.dsl.machine import (PASS, Call, Chance, Choice, Draw, End, Exec,
 from rulewright.dsl import runtime
 from rulewright.dsl.runtime import MAX_LIST, VALUE_ERRORS, spec_error
 from rulewright.dsl.unparse import expr_text
+from rulewright.dsl.value_ids import value_ids
 from rulewright.errors import Diagnostic, Span
 
 
@@ -55,6 +56,9 @@ class RuleCompiler:
         self.eliminates = False
         #: (local slot, name, value function) per ``let`` (see CompiledRule.lets)
         self.lets: list[tuple[int, str, Fn]] = []
+        #: local name -> every value a ``let`` of the whole rule binds it to (set by the
+        #: compiler: rulewright.dsl.value_ids bounds a choice over such a local)
+        self.let_values: dict[str, tuple[ast.Expr, ...]] = {}
 
     def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
         return Site(self.rule, s.span, what)
@@ -292,7 +296,8 @@ class RuleCompiler:
         self.emit(Choice(player, options, slot, self.site(s, label), bound,
                          pass_label is not None, expr_text(s.player), ascending,
                          self.local_slot(s.player),
-                         (kept, plain_labels) if plain and pass_label is None else None))
+                         (kept, plain_labels) if plain and pass_label is None else None,
+                         **self.value_ids(s.source, bound, fixed)))
         if pass_label is not None:
             # which way the decision went (an item, or the pass) for coverage: both ways
             # go on to the next instruction
@@ -302,6 +307,20 @@ class RuleCompiler:
             at = self.emit(JumpUnless(lambda st, l: l[slot] is not None, 0,
                                       self.site(s, "pass?"), pick, passed))
             self.patch(at, at + 1)
+
+    def value_ids(self, source: ast.Expr, bound: int | None, fixed: Any) -> dict[str, Any]:
+        """A choice's numbering by value (:mod:`rulewright.dsl.value_ids`), as the
+        :class:`Choice` fields ``values_below`` and ``members``: a run-time choice's from its
+        source; a fixed list of texts (``choose h from habitat where ...``), whose engine
+        ids are positions in the kept subset, by its index in the whole list; none when
+        the engine's ids are already the values."""
+        if isinstance(fixed, tuple) and fixed and all(v.__class__ is str for v in fixed):
+            texts = tuple(dict.fromkeys(fixed))
+            return {"values_below": len(texts), "members": texts}
+        if bound is not None:
+            return {}
+        below, members = value_ids(self.x, source, self.let_values)
+        return {"values_below": below, "members": members}
 
     def s_ChooseOption(self, s: ast.ChooseOption) -> None:
         player = self.x.expr(s.player, self.scope)

@@ -5,15 +5,22 @@ outcomes ``0 .. max_chance_outcomes - 1``, once per game; it also wants the game
 (chance mode, information, utility) and bounds (utilities, game length). Everything here is
 computed from the :class:`~rulewright.dsl.machine.Machine`, never sampled:
 
-- **Action ids.** The compiler bounds the action ids of most decisions
-  (:attr:`Choice.ids_below <rulewright.dsl.machine.Choice>`: the number of options of a
-  ``choose { option ... }``, the components of a ``choose ... from`` a zone, the values of a
-  fixed list); those keep the engine's ids. A choice's ``pass`` gets the id after them. A
-  choice over values computed at run time (``choose b from range(0, coins[p])``) has no
-  compile-time bound on its values: its actions are numbered by their position in the
-  option list, after the pass id, up to the engine's list limit
-  (:data:`~rulewright.dsl.runtime.MAX_LIST`). Chance outcomes likewise: a draw's outcomes are
-  component ids.
+- **Action ids.** An action id means one option in every state (OpenSpiel's agents learn
+  per id), and ``num_distinct_actions`` is the largest real id plus one. The compiler bounds
+  the action ids of most decisions (:attr:`Choice.ids_below
+  <rulewright.dsl.machine.Choice>`: the number of options of a ``choose { option ... }``,
+  the components of a ``choose ... from`` a zone, the values of a fixed list of whole
+  numbers); those keep the engine's ids. A choice over values computed at run time, or over
+  a fixed list of texts, is numbered by value (:attr:`Choice.values_below`,
+  :mod:`rulewright.dsl.value_ids`): an enum member by its index (sentinel texts such as a
+  card's ``"any"`` after the members), a whole number by itself, below a bound read off
+  its source (players, ``range`` to a declared bound, a counter's declared range, a zone's
+  size, a card attribute's largest value). A choice's ``pass`` gets the id after every
+  bounded id. Only a choice whose values have no such bound (none in the bundled specs)
+  falls back to numbering by position in the option list, after the pass id, up to the
+  engine's list limit (:data:`~rulewright.dsl.runtime.MAX_LIST`): those ids are not stable
+  across states, and :attr:`Facts.positional_choices` names them. Chance outcomes: a
+  draw's outcomes are component ids, a roll's its values.
 - **Kind.** Chance mode: explicit stochastic when the machine has a draw, roll or random
   pick. Information: perfect when every zone but the decks (whose order nobody knows: a draw
   is a chance event) and every counter is public.
@@ -92,6 +99,9 @@ class ActionSpace:
             InternalError: an id outside the space (a compiler bound that does not hold).
         """
         engine_ids = node.ids
+        at = node.at
+        if type(at) is Choice and at.values_below is not None:
+            return self._by_value(node, at)
         if bound is not None and engine_ids and PASS not in engine_ids:
             # the common case: the engine's own ids (a compiler bound, no pass)
             if not (0 <= min(engine_ids) and max(engine_ids) < bound):
@@ -117,6 +127,32 @@ class ActionSpace:
                                 f"action space of {self.size}")
         return out
 
+    def _by_value(self, node: Decision | ChanceNode, at: Choice) -> list[int]:
+        """The ids of a choice numbered by value (:mod:`rulewright.dsl.value_ids`): an enum
+        member's index, a whole number itself, the pass its id.
+
+        Raises:
+            InternalError: a value outside the declared set (e.g. a counter beyond its
+                declared range: verify's ``ranges`` check reports that as a finding).
+        """
+        out = []
+        below = at.values_below
+        assert below is not None
+        for engine_id, value in zip(node.ids, node.values):
+            if engine_id == PASS and self.pass_id is not None:
+                out.append(self.pass_id)
+                continue
+            if at.members:
+                v = at.members.index(value) if value in at.members else -1
+            else:
+                v = value if value.__class__ is int else -1
+            if not 0 <= v < below:
+                raise InternalError(f"option {value!r} at {at.site.rule} (line "
+                                    f"{at.site.span.line}) is outside the values its type "
+                                    f"declares (action ids below {below})")
+            out.append(v)
+        return out
+
 
 @frozen
 class Facts:
@@ -131,6 +167,8 @@ class Facts:
             count, as in OpenSpiel): exact when the states were walked, else the spec's bound.
         same_ids: the instructions (choices, chance events, draws) whose engine ids are
             OpenSpiel's (bounded by the compiler, no pass): the adapter's fast path.
+        positional_choices: ``rule:line`` of each choice numbered by position (no bound on
+            its values): its ids are not stable across states.
     """
 
     actions: ActionSpace
@@ -142,6 +180,7 @@ class Facts:
     utility_sum: float | None
     max_game_length: int
     same_ids: frozenset[int] = frozenset()
+    positional_choices: tuple[str, ...] = ()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Facts:
         return self  # immutable: OpenSpiel clones states with copy.deepcopy
@@ -154,12 +193,15 @@ def facts(game: Game) -> Facts:
     chances: list[int | None] = []
     passes = False
     same: set[int] = set()
+    positional: dict[str, None] = {}
     for rule in m.rules:
         for ins in rule.code:
             if type(ins) is Choice:
-                choices.append(ins.ids_below)
+                choices.append(ins.values_below if ins.ids_below is None else ins.ids_below)
+                if choices[-1] is None:
+                    positional[f"{ins.site.rule}:{ins.site.span.line}"] = None
                 passes = passes or ins.passes
-                if ins.ids_below is not None and not ins.passes:
+                if ins.ids_below is not None and not ins.passes and ins.values_below is None:
                     same.add(id(ins))
             elif type(ins) is Chance:
                 chances.append(ins.ids_below)
@@ -173,7 +215,8 @@ def facts(game: Game) -> Facts:
     low, high, total, longest = _declared(game, _utilities(game))
     return Facts(ActionSpace.of(choices, passes),
                  ActionSpace.of(chances, False) if chances else ActionSpace(0, None, 0, 0),
-                 bool(chances), perfect, low, high, total, longest, frozenset(same))
+                 bool(chances), perfect, low, high, total, longest, frozenset(same),
+                 tuple(positional))
 
 
 def _declared(game: Game, walked: tuple[float, float, float | None, int]

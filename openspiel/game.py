@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -130,6 +131,12 @@ class RulewrightGame(pyspiel.Game):
                              "a simultaneous node")
         self.engine = engine.with_forced_nodes()
         self.facts = _facts(self.engine)
+        if self.facts.positional_choices:
+            warnings.warn(f"{engine.machine.game.id}: the choices at "
+                          f"{', '.join(self.facts.positional_choices)} have no bound on their "
+                          "values (an enum, players, a declared range): their action ids are "
+                          "positions in the option list, not the same option in every state",
+                          stacklevel=2)
         self.simultaneous = simultaneous
         # OpenSpiel asks for initial states often: build the first one once and clone it.
         # Information is tracked lazily (Observer.string_from): a playout that reads no

@@ -17,7 +17,6 @@ pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed "
                               "(pip install -e '.[test]' installs it)")
 
 import rulewright as rw  # noqa: E402  (after the skip: the adapter needs pyspiel)
-from rulewright.dsl.runtime import MAX_LIST  # noqa: E402
 from rulewright.engines.game import bundled_configurations, bundled_specs  # noqa: E402
 from rulewright.errors import UsageError  # noqa: E402
 from rulewright.invariants.runner import configurations  # noqa: E402
@@ -109,13 +108,14 @@ def test_tic_tac_toe_facts() -> None:
     assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
 
 
-def test_large_games_have_unknown_utility_bounds_and_positional_ids() -> None:
-    """Picture Perfect's bids are values computed at run time: numbered by position after
-    the fixed ids and the pass id; its scores are not bounded by the compiler."""
+def test_large_games_have_unknown_utility_bounds_and_value_ids() -> None:
+    """Picture Perfect's bids are values computed at run time, numbered by value: bounded by
+    ``decorations``' declared range 0..40, below the 77 components, then the pass id; its
+    scores are not bounded by the compiler."""
     game = ro.load("picture_perfect", players=3)
     space = game.facts.actions
     assert space.fixed == 77 and space.pass_id == 77 and space.positional == 78
-    assert game.num_distinct_actions() == 78 + MAX_LIST
+    assert game.num_distinct_actions() == 78
     assert game.max_chance_outcomes() == 77  # the draws' components
     assert (game.min_utility(), game.max_utility()) == (-math.inf, math.inf)
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
