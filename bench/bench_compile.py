@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
-from rulewright.dsl.compile import compile_spec
-from rulewright.dsl.parse import parse, parser
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
+from rulewright.dsl.compile.compile import compile_spec
+from rulewright.dsl.language.parse import parse, parser
 from rulewright.engines.game import bundled_specs, spec_path
 
 ROOT = Path(__file__).parent.parent

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import rulewright
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.engines.game import bundled_specs, load_spec
 from rulewright.engines.simulate import playout
 

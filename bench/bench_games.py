@@ -19,7 +19,7 @@ import time
 import tracemalloc
 
 import rulewright
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.engines.game import Game, bundled_specs, load_spec
 from rulewright.engines.simulate import playout
 from rulewright.engines.state import State

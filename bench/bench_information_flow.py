@@ -2,7 +2,7 @@
 
 Run: ``python bench/bench_information_flow.py [--repeat 5] [SPEC ...]`` (default: every
 bundled spec). Per spec, the CPU time (``time.process_time``, the best of ``--repeat`` runs)
-of :func:`rulewright.dsl.information_flow.leaks` over the spec and every selection of errata
+of :func:`rulewright.dsl.check.information_flow.leaks` over the spec and every selection of errata
 and variants the checker tries, of the checker alone (``rulewright.check(spec,
 compile=False)``, which includes the analysis) and of the whole ``rulewright check``
 (``rulewright.check(spec)``: the checker, the analysis, compiling every configuration).
@@ -16,7 +16,7 @@ import time
 from typing import Callable
 
 import rulewright as rw
-from rulewright.dsl.information_flow import leaks
+from rulewright.dsl.check.information_flow import leaks
 from rulewright.engines.game import bundled_specs, load_spec
 
 

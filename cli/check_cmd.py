@@ -10,9 +10,9 @@ from typing import Any
 
 from rulewright.checking import check, compile_errors
 from rulewright.cli.common import positive
-from rulewright.dsl import ast
-from rulewright.dsl.compile import compile_spec
-from rulewright.dsl.listing import machine_listing
+from rulewright.dsl.language import ast
+from rulewright.dsl.compile.compile import compile_spec
+from rulewright.dsl.compile.listing import machine_listing
 from rulewright.engines.book import Coverage, find_rulebook, match_cites, read_book
 from rulewright.engines.game import NotUtf8Error, display_path, load_spec, spec_path
 from rulewright.errors import Diagnostic, SpecError, UsageError

@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from typing import Sequence
 
-from rulewright.dsl.machine import CoverPoint
+from rulewright.dsl.machine.machine import CoverPoint
 from rulewright.engines.coverage import Coverage, describe, place, union_order
 from rulewright.invariants.report import GameResult
 

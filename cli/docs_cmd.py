@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.cli.common import EXIT_SPEC, MAX_GAMES, bounded, positive
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.cli.paths import docs_output
 from rulewright.engines.game import bundled_specs, display_path, load_spec, spec_path
 from rulewright.errors import SpecError, UsageError
@@ -144,7 +144,7 @@ def _refuse_stale(doc: dict[str, Any], path: Path) -> None:
     Raises:
         UsageError: a game's recorded fingerprint is missing or differs from its spec's now.
     """
-    from rulewright.dsl.compile import fingerprint
+    from rulewright.dsl.compile.compile import fingerprint
     from rulewright.invariants.report import stale_message
     problems = []
     for game in doc.get("games") or []:
@@ -195,7 +195,7 @@ def stale_mutation_warnings(specs: list[Path]) -> list[str]:
     Specs that cannot be loaded, and files that are not readable mutate JSON, are skipped
     here (the build itself reports them).
     """
-    from rulewright.dsl.compile import fingerprint
+    from rulewright.dsl.compile.compile import fingerprint
     from rulewright.sphinx.errors import RulewrightDocsError
     from rulewright.sphinx.verify_json import checked_in_mutation
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 from rulewright.cli import interrupt
 from rulewright.cli.common import EXIT_SPEC, version_line
 from rulewright.cli.output import escaping_output
-from rulewright.dsl.near import did_you_mean
+from rulewright.dsl.language.near import did_you_mean
 from rulewright.errors import RulewrightError, SpecError, TraceError, UsageError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3

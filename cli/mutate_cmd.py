@@ -26,8 +26,8 @@ from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.paths import output_file
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import plain
-from rulewright.dsl import ast
-from rulewright.dsl.mutants import OPERATORS, Mutant
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.mutants import OPERATORS, Mutant
 from rulewright.engines.game import spec_path
 from rulewright.errors import SpecError
 from rulewright.invariants.backend import Backend

@@ -155,7 +155,7 @@ def _print_game(out: Console, g: GameResult) -> None:
         return
     print_table(out, g)
     for leak in g.leaks:
-        # found in the spec's text before play (rulewright.dsl.information_flow)
+        # found in the spec's text before play (rulewright.dsl.check.information_flow)
         out.print(f"[bold red]LEAK[/] {escape(str(leak))}", highlight=False)
     for line in coverage_lines(g, min(out.width, 80)):
         out.print(line, markup=False, highlight=False)

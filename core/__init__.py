@@ -8,7 +8,7 @@ configuration; ``check(spec, compile=False)`` for the checker alone).
 from importlib.metadata import PackageNotFoundError, version as _version
 
 from rulewright.checking import check
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language.parse import parse
 from rulewright.engines.game import Game, load
 from rulewright.engines.state import State
 from rulewright.errors import RulewrightError, SpecError, UsageError

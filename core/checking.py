@@ -1,6 +1,6 @@
 """``rulewright.check``: the verdict of ``rulewright check``, from Python.
 
-The checker (:func:`rulewright.dsl.check.check`) reads a spec without running it; some
+The checker (:func:`rulewright.dsl.check.check.check`) reads a spec without running it; some
 problems only show when a configuration is compiled: a card data file that cannot be read, a
 constant that fails to evaluate, a computed zone capacity that is negative for some player
 count or erratum. ``rulewright check`` therefore also compiles every configuration, and so
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import attrs
 
-from rulewright.dsl import ast
-from rulewright.dsl.check import check as check_only
-from rulewright.dsl.check_patches import selections
-from rulewright.dsl.compile import compile_checked
-from rulewright.dsl.information_flow import leaks
-from rulewright.dsl.patch import apply_patches
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check as check_only
+from rulewright.dsl.errata.check_patches import selections
+from rulewright.dsl.compile.compile import compile_checked
+from rulewright.dsl.check.information_flow import leaks
+from rulewright.dsl.errata.patch import apply_patches
 from rulewright.errors import Diagnostic, SpecError
 
 
@@ -47,7 +47,7 @@ def compile_errors(spec: ast.Spec, *, every_count: bool = True) -> list[Diagnost
     """What only compiling finds, for a spec that the checker found no errors in.
 
     Compiled for every player count of the spec as written and of each selection of errata
-    and variants the checker tries (:func:`rulewright.dsl.check_patches.selections`), at most
+    and variants the checker tries (:func:`rulewright.dsl.errata.check_patches.selections`), at most
     :data:`MAX_COMPILED` configurations (else the smallest and largest count of each, with a
     warning at the game header); a problem only a selection has is prefixed with it ("with
     erratum 'x': ..."); one reported for several player counts is listed once.
@@ -85,7 +85,7 @@ def compile_errors(spec: ast.Spec, *, every_count: bool = True) -> list[Diagnost
 def check(spec: ast.Spec, *, compile: bool = True) -> list[Diagnostic]:
     """Every diagnostic ``rulewright check`` reports for ``spec``: the checker's, then, when
     it found no errors, the information leaks (warnings: a secret that flows into what
-    another player observes, :mod:`rulewright.dsl.information_flow`) and what compiling
+    another player observes, :mod:`rulewright.dsl.check.information_flow`) and what compiling
     every configuration finds (:func:`compile_errors`).
 
     Args:

@@ -25,7 +25,7 @@ _SHOWN = {c: "\ufffd" for c in (*range(0x20), 0x7f, *range(0x80, 0xa0), 0x061c,
 
 #: C0 controls but newline and tab, DEL, C1 controls, the line and paragraph separators, and
 #: the bidirectional and zero-width characters the language refuses
-#: (:data:`rulewright.dsl.syntax.INVISIBLE`): what output shows escaped
+#: (:data:`rulewright.dsl.language.syntax.INVISIBLE`): what output shows escaped
 #: (:mod:`rulewright.cli.output`, the pytest plugin's reports).
 ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060"
                      "\u2066-\u2069\ufeff]")

@@ -31,7 +31,7 @@ from typing import Any, Iterable, Sequence
 import attrs
 from attrs import frozen
 
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 
 #: Headings are at most this long (a longer line without a full stop is a sentence).
 HEADING_MAX = 80

@@ -1,7 +1,7 @@
 """Rule coverage over many games: which rules, branches, gaps and cited sentences ran.
 
 A game asked to record coverage (``game.new_initial_state(seed, coverage=True)``) sets one
-flag per coverage point of its machine (:mod:`rulewright.dsl.machine`, "Rule coverage"):
+flag per coverage point of its machine (:mod:`rulewright.dsl.machine.machine`, "Rule coverage"):
 each rule, each arm of an ``if`` (``elif``, ``else``, written or not), each ``option`` of a
 ``choose``, both ways through a ``choose ... pass``, each ``gap`` and the scoring block. A
 :class:`Coverage` adds up, per point, the games that ran it; verification and simulation
@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from attrs import define, field
 
-from rulewright.dsl.machine import POINT_KINDS, CoverPoint, Machine
+from rulewright.dsl.machine.machine import POINT_KINDS, CoverPoint, Machine
 
 #: A gap reached in at least this share of the finished games is flagged "reached in almost
 #: every game" ...

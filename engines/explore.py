@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 from attrs import define, field
 
-from rulewright.dsl.machine import SpecRuntimeError
+from rulewright.dsl.machine.machine import SpecRuntimeError
 from rulewright.engines.game import Game
 from rulewright.engines.state import TERMINAL_PLAYER, State
 from rulewright.engines.trace import record_step

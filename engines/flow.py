@@ -3,9 +3,9 @@
 :meth:`Interpreter._advance <rulewright.engines.interpreter.Interpreter._advance>` runs a
 rule one instruction at a time, dispatching on each instruction's class. For every rule,
 :func:`flow_function` builds (as a Python syntax tree, never as text) one function that runs
-the rule's *local* instructions -- :class:`~rulewright.dsl.machine.Exec`,
-:class:`~rulewright.dsl.machine.JumpUnless`, :class:`~rulewright.dsl.machine.Jump`,
-:class:`~rulewright.dsl.machine.ForNext`, :class:`~rulewright.dsl.machine.Switch` -- with
+the rule's *local* instructions -- :class:`~rulewright.dsl.machine.machine.Exec`,
+:class:`~rulewright.dsl.machine.machine.JumpUnless`, :class:`~rulewright.dsl.machine.machine.Jump`,
+:class:`~rulewright.dsl.machine.machine.ForNext`, :class:`~rulewright.dsl.machine.machine.Switch` -- with
 the control flow written out: straight-line runs need no dispatch, and the instructions'
 functions, targets, slots and coverage points are bound names and constants.
 
@@ -30,7 +30,7 @@ steps without the dispatch:
 - the state changes in the same order, the same coverage flags are set, and each jump
   costs one unit of the jump budget; a jump that would exhaust it is left to the
   interpreter (which reports the livelock at that jump);
-- when an instruction's function raises :class:`~rulewright.dsl.machine.SpecRuntimeError`,
+- when an instruction's function raises :class:`~rulewright.dsl.machine.machine.SpecRuntimeError`,
   the flow writes that instruction's pc to ``fr[1]`` and re-raises, so the finding names the
   same site; a caller's flow writes its own pc, past the call (as the interpreter leaves a
   caller's frame), and the interpreter reads the failing site from the frame on top.
@@ -50,8 +50,8 @@ import ast
 from functools import partial
 from typing import Any, Callable, Sequence
 
-from rulewright.dsl.codegen import Namespace, UnsafeTree, check_inlined
-from rulewright.dsl.machine import (Call, Chance, Choice, Decision, Draw, Exec, ForNext, Instr,
+from rulewright.dsl.compile.codegen import Namespace, UnsafeTree, check_inlined
+from rulewright.dsl.machine.machine import (Call, Chance, Choice, Decision, Draw, Exec, ForNext, Instr,
                                     Jump, JumpUnless, Return, SpecRuntimeError, Switch)
 from rulewright.engines.inline import OWN, TEST, Inliner
 
@@ -71,7 +71,7 @@ _PARAMS = ("st", "fr", "l", "pc", "budget", "cover")
 _LOCALS = frozenset({*_PARAMS, "items", "i", "k", "args", "nfr", "q", TEST,
                      "player", "values", "labels", "ids"})
 #: The built-ins a flow's own code names (generated code has its own, see
-#: rulewright.dsl.codegen.BUILTINS, which include these).
+#: rulewright.dsl.compile.codegen.BUILTINS, which include these).
 _BUILTINS = {"len": len, "int": int}
 #: Bound names a flow's decisions use besides their instructions' own (``c{pc}`` ...).
 _DECIDE = {"Decision": Decision, "Labels": partial}
@@ -299,7 +299,7 @@ def _choice(ins: Choice, pc: int, bound: dict[str, Any], players: int) -> list[a
     """The decision at ``pc``, set up here as
     :meth:`~rulewright.engines.interpreter.Interpreter._pause` sets it up: the chooser, then
     the options (by the same function, in one call less where the compiler said how, see
-    :class:`~rulewright.dsl.machine.Choice`). With two options or more and no script, the
+    :class:`~rulewright.dsl.machine.machine.Choice`). With two options or more and no script, the
     state waits: ``st.pending`` is the decision and the flow returns :data:`PAUSED`. Any
     other case goes to ``st.decide`` (no option: a deadlock; one: resolved at once, and the
     flow goes on after the choice; a scripted label), as the interpreter does it.
@@ -494,7 +494,7 @@ def check_flow(tree: ast.Module, bound: dict[str, Any], space: Namespace | None 
 
     The parts in ``roots`` (generated code copied in, see rulewright.engines.inline) are
     checked instead by the generated code's rules in ``space``
-    (:func:`~rulewright.dsl.codegen.check_inlined`: its names, attributes and plain
+    (:func:`~rulewright.dsl.compile.codegen.check_inlined`: its names, attributes and plain
     constants) and must not name any of the flow's own names but ``st``, ``l`` and ``err``.
 
     Raises:

@@ -7,11 +7,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
 
-from rulewright.dsl import ast
-from rulewright.dsl.machine import Machine, ZoneSlot
-from rulewright.dsl.near import did_you_mean
-from rulewright.dsl.parse import parse
-from rulewright.dsl.patch import apply_patches, edition_selection
+from rulewright.dsl.language import ast
+from rulewright.dsl.machine.machine import Machine, ZoneSlot
+from rulewright.dsl.language.near import did_you_mean
+from rulewright.dsl.language.parse import parse
+from rulewright.dsl.errata.patch import apply_patches, edition_selection
 from rulewright.engines.flow import RUNS, lazy_flows
 from rulewright.engines.machine_cache import compiled_machine
 from rulewright.engines.state import State
@@ -38,7 +38,7 @@ def spec_path(spec: str | Path) -> Path:
     """Resolve a bundled spec name or a file path.
 
     A spec file that is a symbolic link to a file outside its folder is refused, as card data
-    files are (:func:`rulewright.dsl.layout.data_path`): messages quote the spec's lines, and
+    files are (:func:`rulewright.dsl.compile.layout.data_path`): messages quote the spec's lines, and
     a link planted in a checkout (``game.rules -> /etc/shadow``) would have them quote the
     linked file. The bundled specs' folder is trusted (an editable install links its files).
 
@@ -151,7 +151,7 @@ class Game:
     """A spec compiled for one configuration; the factory of its states.
 
     Attributes:
-        machine: the compiled :class:`~rulewright.dsl.machine.Machine`.
+        machine: the compiled :class:`~rulewright.dsl.machine.machine.Machine`.
         source: what it was loaded from: a bundled spec's name or a file path.
         config: (spec id, players, variants, errata), which identifies the configuration.
         auto_resolve: when True (the default), a decision with one option and a chance event
@@ -278,7 +278,7 @@ def load(spec: str | Path, players: int | None = None, variants: Sequence[str] =
 def load_parsed(parsed: ast.Spec, players: int | None = None, variants: Sequence[str] = (),
                 errata: Sequence[str] = (), *, source: str = "") -> Game:
     """Check and compile an already parsed spec (or one built on the AST, such as a mutant
-    of :mod:`rulewright.dsl.mutants`) for one configuration: once per spec object and
+    of :mod:`rulewright.dsl.language.mutants`) for one configuration: once per spec object and
     configuration in a process (never from the disk cache, which only :func:`load` uses).
 
     Args:

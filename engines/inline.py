@@ -1,9 +1,9 @@
 """Instructions' generated code written into a rule's flow instead of called from it.
 
-A flow (:mod:`rulewright.engines.flow`) runs an :class:`~rulewright.dsl.machine.Exec` by
-calling its function ``run(st, l)`` and a :class:`~rulewright.dsl.machine.JumpUnless` by
+A flow (:mod:`rulewright.engines.flow`) runs an :class:`~rulewright.dsl.machine.machine.Exec` by
+calling its function ``run(st, l)`` and a :class:`~rulewright.dsl.machine.machine.JumpUnless` by
 calling ``cond(st, l)``. When that function is one the compiler generated
-(:class:`~rulewright.dsl.codegen.Namespace`), its checked tree is at hand, and
+(:class:`~rulewright.dsl.compile.codegen.Namespace`), its checked tree is at hand, and
 :class:`Inliner` copies its statements into the flow: one Python call less per instruction,
 the most frequent thing a flow does. The copy runs as the function did:
 
@@ -15,15 +15,15 @@ the most frequent thing a flow does. The copy runs as the function did:
   which would make ``st`` and ``l`` cell variables of the whole flow (created at every call
   of it, read through the cell everywhere), and that cost more than the call it saves;
 - its ``try``/``except VALUE_ERRORS`` blocks come along, so a failure raises the same
-  :class:`~rulewright.dsl.machine.SpecRuntimeError` (an
-  :class:`~rulewright.dsl.machine.AtStatement` with the same index), and the flow writes the
+  :class:`~rulewright.dsl.machine.machine.SpecRuntimeError` (an
+  :class:`~rulewright.dsl.machine.machine.AtStatement` with the same index), and the flow writes the
   same pc to the frame: the finding names the same site;
 - a condition's value is stored in ``ok`` inside its ``try`` and tested after it, as the
   interpreter tests what ``cond`` returned.
 
 Every copied part is recorded (:attr:`Inliner.roots`): :func:`~rulewright.engines.flow.
 check_flow` checks those by the generated code's rules
-(:func:`~rulewright.dsl.codegen.check_inlined`) and the rest by the flow's.
+(:func:`~rulewright.dsl.compile.codegen.check_inlined`) and the rest by the flow's.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from rulewright.dsl.codegen import BUILTINS, Namespace, generated_tree
+from rulewright.dsl.compile.codegen import BUILTINS, Namespace, generated_tree
 
 #: The names generated code takes as parameters, and binds in its ``except`` clauses.
 OWN = frozenset({"st", "l", "err"})
@@ -115,7 +115,7 @@ class Inliner:
 def _shared(node: Any) -> Any:
     """``node`` itself, shared with the generated function's tree (its listing): nothing
     mutates it. ``compile`` only reads a tree, and ``ast.fix_missing_locations`` (run on the
-    flow tree) only fills positions that are missing, and :func:`~rulewright.dsl.codegen.
+    flow tree) only fills positions that are missing, and :func:`~rulewright.dsl.compile.codegen.
     check_tree` gave every node of a generated function its position. (A deep copy cost
     two thirds of building a configuration's flows.)"""
     return node

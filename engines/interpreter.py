@@ -1,9 +1,9 @@
 """The interpreter: runs a compiled machine's instructions between decision points.
 
-The only code that decodes instructions (:mod:`rulewright.dsl.machine` documents them). It
+The only code that decodes instructions (:mod:`rulewright.dsl.machine.machine` documents them). It
 dispatches on each instruction's class, in the order of how often they run, and stops with an
-:class:`~rulewright.dsl.machine.InternalError` on a class it does not know. A spec defect
-(:class:`~rulewright.dsl.machine.SpecRuntimeError`, the only exception compiled code raises)
+:class:`~rulewright.dsl.machine.machine.InternalError` on a class it does not know. A spec defect
+(:class:`~rulewright.dsl.machine.machine.SpecRuntimeError`, the only exception compiled code raises)
 ends the game with a :class:`Finding` at the instruction's spec site; any other exception is a
 bug in rulewright and propagates.
 
@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from attrs import frozen
 
-from rulewright.dsl.machine import (TERMINAL, AtStatement, Call, Chance, ChanceNode, Choice,
+from rulewright.dsl.machine.machine import (TERMINAL, AtStatement, Call, Chance, ChanceNode, Choice,
                                     Decision, Draw, End, Exec, Expect, ForNext, Gap, InternalError,
                                     Jump, JumpUnless, Return, Ruled, Script, Site,
                                     SpecRuntimeError, Switch, Together)
-from rulewright.dsl.labels import distinct
-from rulewright.dsl.runtime import STEP_WORK, not_a_player, relocate
+from rulewright.dsl.check.labels import distinct
+from rulewright.dsl.machine.runtime import STEP_WORK, not_a_player, relocate
 from rulewright.engines.flow import NEST, PAUSED, RETURNED
 from rulewright.engines.schema import MAX_NUMBER_DIGITS
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 #: Jumps and calls run without reaching a decision before the run counts as a livelock.
 INSTRUCTION_BUDGET = 1_000_000
-#: Work units (see rulewright.dsl.runtime.spend) one scoring, invariant or options evaluation
+#: Work units (see rulewright.dsl.machine.runtime.spend) one scoring, invariant or options evaluation
 #: may use.
 QUERY_WORK = STEP_WORK
 #: Rule calls nested deeper than this end the game with a finding (unbounded recursion).
@@ -149,7 +149,7 @@ class Interpreter:
         whenever control leaves it (a call, a pause, an error), so the state stays exact.
         Only :class:`SpecRuntimeError` (a spec defect) becomes a finding; any other exception
         is a bug in rulewright and propagates. When the game records coverage (``cover`` is a
-        bytearray), each branch taken sets its point's flag (see rulewright.dsl.machine).
+        bytearray), each branch taken sets its point's flag (see rulewright.dsl.machine.machine).
 
         Raises:
             InternalError: an instruction class this loop does not know.

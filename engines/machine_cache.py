@@ -23,7 +23,7 @@ players and 267 at 3), so each count is its own configuration.
 The disk entry
 --------------
 
-A machine holds functions the compiler generated (from syntax trees, :mod:`rulewright.dsl.codegen`)
+A machine holds functions the compiler generated (from syntax trees, :mod:`rulewright.dsl.compile.codegen`)
 and closures of rulewright's own code. They are stored as what the compiler produced -- their
 code objects, with :mod:`marshal` -- and everything else with :mod:`pickle`; nothing is ever
 rebuilt from text. Loading an entry runs the code it holds, so an entry is input that must come
@@ -75,12 +75,12 @@ from typing import Any, Sequence
 
 from attrs import define
 
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
-from rulewright.dsl.codegen import BUILTINS
-from rulewright.dsl.compile import compile_checked
-from rulewright.dsl.layout import data_path
-from rulewright.dsl.machine import Machine
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
+from rulewright.dsl.compile.codegen import BUILTINS
+from rulewright.dsl.compile.compile import compile_checked
+from rulewright.dsl.compile.layout import data_path
+from rulewright.dsl.machine.machine import Machine
 from rulewright.errors import Diagnostic, SpecError
 
 log = logging.getLogger("rulewright.cache")
@@ -145,9 +145,9 @@ def compiled_machine(parsed: ast.Spec, players: int, variants: Sequence[str] = (
 
     Args:
         parsed: the spec. players, variants, errata: the configuration (as for
-            :func:`~rulewright.dsl.compile.compile_spec`).
+            :func:`~rulewright.dsl.compile.compile.compile_spec`).
         disk: use the disk cache too; only for a spec exactly as
-            :func:`~rulewright.dsl.parse.parse` made it from its text (a spec changed on its
+            :func:`~rulewright.dsl.language.parse.parse` made it from its text (a spec changed on its
             syntax tree without a ``mutation`` tag would share the text's entry).
 
     Raises:
@@ -187,7 +187,7 @@ def clear_memory() -> None:
 
 
 def _check_errors(parsed: ast.Spec, data: str) -> list[Diagnostic]:
-    """The spec's errors (:func:`~rulewright.dsl.check.check` covers every configuration:
+    """The spec's errors (:func:`~rulewright.dsl.check.check.check` covers every configuration:
     once per spec object and data version)."""
     key = (id(parsed), data)
     hit = _checked.get(key)
@@ -257,8 +257,9 @@ def code_version() -> str:
     for package in ("rulewright", "rulewright.dsl", "rulewright.engines",
                     "rulewright.invariants"):
         folder = Path(importlib.import_module(package).__file__ or "").parent
-        for path in sorted([*folder.glob("*.py"), *folder.glob("*.lark")]):
-            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        for path in sorted([*folder.rglob("*.py"), *folder.rglob("*.lark")]):
+            name = path.relative_to(folder).as_posix()  # dsl/'s stages are subfolders
+            h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     versions = [rulewright.__version__, _version("lark"), _version("attrs"), sys.version,
                 sys.implementation.cache_tag or ""]
     return f"{'|'.join(versions)}|{h.hexdigest()}"

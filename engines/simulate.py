@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from attrs import define, field, frozen
 
-from rulewright.dsl.machine import ChanceNode, Decision
+from rulewright.dsl.machine.machine import ChanceNode, Decision
 from rulewright.engines.coverage import Coverage, point_json
 from rulewright.engines.game import Game
 from rulewright.engines.source import SpecText

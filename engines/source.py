@@ -9,7 +9,7 @@ would have read, so a worker compiles exactly the text the client fingerprinted:
     game = text.load(4, ("tiny",), ())     # on a worker: the same Game as load("braff", 4, ...)
 
 Card data files (``cards ... from "x.csv"``) are not carried: they are read beside
-:attr:`SpecText.file` where the spec is compiled, as :func:`~rulewright.dsl.parse.parse`
+:attr:`SpecText.file` where the spec is compiled, as :func:`~rulewright.dsl.language.parse.parse`
 documents; bundled specs' data is installed with rulewright, and a user's spec with data files
 must be on storage the workers share (see ``docs/cluster.md``).
 """
@@ -22,9 +22,9 @@ from typing import Sequence
 
 from attrs import frozen
 
-from rulewright.dsl import ast
-from rulewright.dsl.compile import fingerprint
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import ast
+from rulewright.dsl.compile.compile import fingerprint
+from rulewright.dsl.language.parse import parse
 from rulewright.engines.game import Game, bundled_specs, load_spec, spec_path
 from rulewright.engines.machine_cache import compiled_machine
 
@@ -66,7 +66,7 @@ class SpecText:
 
     @property
     def fingerprint(self) -> str:
-        """:func:`rulewright.dsl.compile.fingerprint` of the text."""
+        """:func:`rulewright.dsl.compile.compile.fingerprint` of the text."""
         return fingerprint(self.parsed())
 
     def parsed(self) -> ast.Spec:

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Iterator, NoReturn
 
 from attrs import frozen
 
-from rulewright.dsl.machine import (TERMINAL, ChanceNode, Choice, Decision, InternalError, Pending,
+from rulewright.dsl.machine.machine import (TERMINAL, ChanceNode, Choice, Decision, InternalError, Pending,
                                     Ruled, Site, SpecRuntimeError, Terminal)
-from rulewright.dsl.runtime import STEP_WORK, contents
+from rulewright.dsl.machine.runtime import STEP_WORK, contents
 # the budgets and Finding are the interpreter's; imported here, where callers have found them
 from rulewright.engines.interpreter import (INSTRUCTION_BUDGET, MAX_CALL_DEPTH, QUERY_WORK,
                                             Finding, Interpreter)
@@ -55,7 +55,7 @@ class Action:
 
 class _NoParts(list[int]):
     """The middle and bottom of a zone that is not a deck: always empty, since only a deck
-    has an unknown middle and a known bottom (rulewright.dsl.runtime.relocate). One object
+    has an unknown middle and a known bottom (rulewright.dsl.machine.runtime.relocate). One object
     stands for all of them in every state, so a clone copies only the decks' parts; a
     change would change every state, so it is refused (a bug in rulewright)."""
 

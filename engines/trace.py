@@ -19,11 +19,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.engines.game import (MAX_SPEC_BYTES, Game, bundled_specs, display_path, load,
                                      load_spec, spec_path)
 from rulewright.engines.schema import read_json, validate
-from rulewright.dsl.machine import SpecRuntimeError
+from rulewright.dsl.machine.machine import SpecRuntimeError
 from rulewright.engines.state import State
 from rulewright.errors import SpecError, TraceError, UsageError
 

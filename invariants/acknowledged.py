@@ -1,6 +1,6 @@
 """Checker warnings the spec does not acknowledge: each fails ``verify`` (issue 38).
 
-A warning of the checker (:func:`rulewright.dsl.check.check`) is a likely book or spec error
+A warning of the checker (:func:`rulewright.dsl.check.check.check`) is a likely book or spec error
 that still compiles: table keys that overlap (one player count losing its row to a duplicated
 key), a ruling that repeats its gap, a simultaneous choice nobody makes. ``verify`` passed
 such a spec while the warning scrolled by; now each one the spec does not acknowledge fails
@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from rulewright.errors import Diagnostic
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
 
 _OVERLAP = re.compile(r"table '([^']+)': keys (-?\d+)\.\.(-?\d+) overlap (-?\d+)\.\.(-?\d+)")
 

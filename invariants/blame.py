@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from attrs import frozen
 
-from rulewright.dsl import ast
-from rulewright.dsl.unparse import span_text
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.unparse import span_text
 
 if TYPE_CHECKING:
-    from rulewright.dsl.machine import Machine
+    from rulewright.dsl.machine.machine import Machine
     from rulewright.engines.game import Game
     from rulewright.engines.state import State
 

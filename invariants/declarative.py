@@ -1,4 +1,4 @@
-"""The declarative invariants of :mod:`rulewright.dsl.constraints`, as checks verify runs.
+"""The declarative invariants of :mod:`rulewright.dsl.check.constraints`, as checks verify runs.
 
 =========================  ====================================================================
 name in the verify table   what it checks, at every checked state
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulewright.dsl.constraints import (COMPONENT, CounterRange, NeverDecreases,
+from rulewright.dsl.check.constraints import (COMPONENT, CounterRange, NeverDecreases,
                                         ZoneCondition)
-from rulewright.dsl.machine import Machine, SpecRuntimeError
-from rulewright.dsl.unparse import span_text
+from rulewright.dsl.machine.machine import Machine, SpecRuntimeError
+from rulewright.dsl.language.unparse import span_text
 from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.declared import explainer

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulewright.dsl.machine import CompiledInvariant, Machine, SpecRuntimeError
+from rulewright.dsl.machine.machine import CompiledInvariant, Machine, SpecRuntimeError
 from rulewright.invariants.base import Check, Context, Invariant
 from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.explain import Explainer

@@ -3,7 +3,7 @@
 :func:`diff_spec` compares the spec as written with one selection (errata, or an edition's
 errata and variants) at one player count:
 
-- the declarations whose text differs (:func:`rulewright.dsl.spec_diff.declaration_diffs`);
+- the declarations whose text differs (:func:`rulewright.dsl.errata.spec_diff.declaration_diffs`);
 - the worked examples whose outcome differs: present in one selection only, changed by it,
   passing in one and failing in the other, or ending with other counter values;
 - gaps: each gap either selection declares, with how many of the games reached it (reach);
@@ -31,11 +31,11 @@ from typing import Any, Iterator, Sequence
 import attrs
 from attrs import define, field, frozen
 
-from rulewright.dsl import ast
-from rulewright.dsl.check import check_decls
-from rulewright.dsl.locate import Locator
-from rulewright.dsl.patch import apply_patches, edition_selection, examples_of
-from rulewright.dsl.spec_diff import DeclDiff, declaration_diffs
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check_decls
+from rulewright.dsl.language.locate import Locator
+from rulewright.dsl.errata.patch import apply_patches, edition_selection, examples_of
+from rulewright.dsl.errata.spec_diff import DeclDiff, declaration_diffs
 from rulewright.engines.game import Game, load, load_spec, selection
 from rulewright.engines.simulate import Policy, playout, random_policy, wilson
 from rulewright.engines.state import State

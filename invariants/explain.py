@@ -8,9 +8,9 @@ four-card hand is reported as::
       for p = 1: count(hand[p]) <= 3 is false
         count(hand[p]) = 4
 
-The explainer walks the invariant's AST (:mod:`rulewright.dsl.ast`) and evaluates each part
+The explainer walks the invariant's AST (:mod:`rulewright.dsl.language.ast`) and evaluates each part
 it needs on the failing state through the machine's expression compiler
-(:attr:`~rulewright.dsl.machine.Machine.evaluate`), with comprehension variables bound: it
+(:attr:`~rulewright.dsl.machine.machine.Machine.evaluate`), with comprehension variables bound: it
 reads the expression, never generated code. Each part is shown as it is written in the spec
 (its span's text). What it says, by the part that is false:
 
@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from rulewright.dsl import ast
-from rulewright.dsl.machine import SpecRuntimeError
-from rulewright.dsl.unparse import span_text
+from rulewright.dsl.language import ast
+from rulewright.dsl.machine.machine import SpecRuntimeError
+from rulewright.dsl.language.unparse import span_text
 
 if TYPE_CHECKING:
-    from rulewright.dsl.machine import Machine
+    from rulewright.dsl.machine.machine import Machine
 
 #: Lines an explanation has at most (a deep expression is cut, with a note).
 MAX_LINES = 12

@@ -13,7 +13,7 @@ from the real one and asks the spec for that decision's options there:
   counters) changed, only to values the counter could hold (an invented value would report
   a situation the game never reaches): another value the counter's array (the counters of
   its name) holds now; for a counter declared ``in LOW..HIGH``
-  (:class:`~rulewright.dsl.constraints.CounterRange`) also its array's initial values and
+  (:class:`~rulewright.dsl.check.constraints.CounterRange`) also its array's initial values and
   one more or less, all within LOW..HIGH; for a bool, the other value. A counter without a
   range is not given its initial value (a secret set before the first decision may never
   hold it again) nor one more or less;
@@ -48,7 +48,7 @@ varied counter can change the options and none is built; where they read some hi
 counters, only those are varied.
 
 What this check does not follow, the static information-flow analysis
-(:mod:`rulewright.dsl.information_flow`) finds in the rules' text before play: a secret kept
+(:mod:`rulewright.dsl.check.information_flow`) finds in the rules' text before play: a secret kept
 in a draw's or a loop's local, a branch taken several steps earlier, a public counter.
 """
 
@@ -63,9 +63,9 @@ from weakref import WeakKeyDictionary
 
 from attrs import frozen
 
-from rulewright.dsl.codegen import generated_tree
-from rulewright.dsl.constraints import CounterRange
-from rulewright.dsl.machine import Call, SpecRuntimeError
+from rulewright.dsl.compile.codegen import generated_tree
+from rulewright.dsl.check.constraints import CounterRange
+from rulewright.dsl.machine.machine import Call, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.changes import Changes
@@ -170,7 +170,7 @@ def _finder(game: Any) -> Finder:
 
 
 def _option_reads(finder: Finder, choice: Any) -> Reads:
-    """What the options of a ``Choice`` (:class:`rulewright.dsl.machine.Choice`) may read:
+    """What the options of a ``Choice`` (:class:`rulewright.dsl.machine.machine.Choice`) may read:
     nothing when they never change, else what the generated functions its ``options``
     closes over read (the kept subset, the conditions, the pass condition);
     :data:`~rulewright.invariants.reads.EVERYTHING` for anything else it holds that may
@@ -392,7 +392,7 @@ class _CounterTables:
         unseen: per player, the counter slots they cannot see (:func:`unseen_counters`).
         name_of: per counter slot, its name. arrays: per name, its counters' slots in order.
         ranges: per counter name declared ``in LOW..HIGH``, (LOW, HIGH)
-            (:class:`rulewright.dsl.constraints.CounterRange`).
+            (:class:`rulewright.dsl.check.constraints.CounterRange`).
     """
 
     unseen: tuple[tuple[int, ...], ...]

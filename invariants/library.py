@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulewright.dsl.machine import Chance, Choice, Draw
+from rulewright.dsl.machine.machine import Chance, Choice, Draw
 from rulewright.invariants.base import Invariant
 from rulewright.invariants.conservation import BOUNDS, CONSERVATION, TOKENS
 from rulewright.invariants.declarative import declarative_invariants

@@ -1,7 +1,7 @@
 """Run mutants of a spec through ``verify``: which of them do the spec's checks notice?
 
 :func:`mutate` is what ``rulewright mutate`` calls. It verifies the spec as written (the
-*baseline*), then each sampled mutant of :mod:`rulewright.dsl.mutants`, and collects a
+*baseline*), then each sampled mutant of :mod:`rulewright.dsl.language.mutants`, and collects a
 :class:`~rulewright.invariants.mutation_report.MutationReport`.
 
 One mutant is one unit of work, a :class:`MutantJob` of (spec, mutant id, profile, seed):
@@ -44,8 +44,8 @@ from typing import Any, Callable, Sequence
 
 from attrs import frozen
 
-from rulewright.dsl import ast
-from rulewright.dsl.mutants import OPERATORS, Mutant, apply_mutant, mutants
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.mutants import OPERATORS, Mutant, apply_mutant, mutants
 from rulewright.engines.game import Game, load_parsed, load_spec, spec_path
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.backend import Backend, SerialBackend
@@ -68,7 +68,7 @@ class MutantJob:
 
     Attributes:
         spec: a bundled spec name or a ``.rules`` path.
-        mutant: the id in :func:`rulewright.dsl.mutants.mutants`, or None for the spec itself.
+        mutant: the id in :func:`rulewright.dsl.language.mutants.mutants`, or None for the spec itself.
         profile: a name in :data:`~rulewright.invariants.profiles.PROFILES`.
         seed: the run's seed. players: player counts (None: every count).
         examples: Hypothesis examples per configuration (None: the profile's largest).
@@ -241,7 +241,7 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
 def sample(all_mutants: Sequence[Mutant], n: int | None, seed: int) -> list[Mutant]:
     """``n`` mutants (all when None), chosen reproducibly from ``seed``, sorted by id.
 
-    They are taken in turn from each operator of :data:`~rulewright.dsl.mutants.OPERATORS`
+    They are taken in turn from each operator of :data:`~rulewright.dsl.language.mutants.OPERATORS`
     (so a small ``n`` still tries every kind of change, even in a spec whose card data gives
     hundreds of card mutants), in a seeded random order within each operator.
     """

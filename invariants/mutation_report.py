@@ -57,9 +57,9 @@ from typing import Any, Sequence
 
 from attrs import define, field, frozen
 
-from rulewright.dsl import ast
-from rulewright.dsl.compile import fingerprint
-from rulewright.dsl.mutants import OPERATORS, Mutant
+from rulewright.dsl.language import ast
+from rulewright.dsl.compile.compile import fingerprint
+from rulewright.dsl.language.mutants import OPERATORS, Mutant
 from rulewright.invariants.report import plain, versions
 
 FORMAT = "rulewright-mutate/2"

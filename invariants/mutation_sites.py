@@ -35,8 +35,8 @@ from typing import Any, Sequence
 
 from attrs import frozen
 
-from rulewright.dsl import ast
-from rulewright.dsl.mutants import Mutant, Path_
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.mutants import Mutant, Path_
 from rulewright.errors import UsageError
 
 RECORD_FORMAT = "rulewright-mutate-record/1"

@@ -126,8 +126,8 @@ class RulesFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         """Configurations in a stable order, then the worked examples."""
-        from rulewright.dsl import ast
-        from rulewright.dsl.patch import examples_of
+        from rulewright.dsl.language import ast
+        from rulewright.dsl.errata.patch import examples_of
         from rulewright.invariants.runner import configurations, example_selections
         try:
             configs = configurations(self.path)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulewright.dsl.machine import SpecRuntimeError
+from rulewright.dsl.machine.machine import SpecRuntimeError
 from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.findings import scored_end
 

@@ -1,7 +1,7 @@
 """Which slots of a state a generated function reads, found in its syntax tree.
 
 The spec's invariants and zone conditions are compiled into Python functions
-(:mod:`rulewright.dsl.codegen`) that read the state only through its lists
+(:mod:`rulewright.dsl.compile.codegen`) that read the state only through its lists
 (``st.zones[k]``, ``st.counters[k]``, ...) and through rulewright's helpers. Reading their
 trees once gives the slots each one can read (:class:`Reads`); a check need not run again
 at a state where none of those slots changed since it last held
@@ -28,8 +28,8 @@ from typing import Any
 
 from attrs import frozen
 
-from rulewright.dsl.codegen import generated_tree
-from rulewright.dsl.runtime import METERED
+from rulewright.dsl.compile.codegen import generated_tree
+from rulewright.dsl.machine.runtime import METERED
 
 #: Helpers that use their state argument only to charge work.
 _CHARGE_ONLY = frozenset({"spend", "charge", "add", "sub", "mul",
@@ -104,7 +104,7 @@ def _slot(node: ast.AST) -> int | None:
 
 class Finder:
     """Reads of the generated functions of one namespace (a
-    :class:`~rulewright.dsl.codegen.Namespace`), remembered per function (a called function
+    :class:`~rulewright.dsl.compile.codegen.Namespace`), remembered per function (a called function
     is read once however often it is called): ``Finder(space).of(fn)``."""
 
     def __init__(self, space: Any) -> None:
@@ -345,14 +345,14 @@ def _bindings(tree: ast.FunctionDef) -> dict[str, list[Any]]:
 
 def reads_of(fn: Any, space: Any) -> Reads:
     """What the generated function ``fn`` (``fn(st, locals)``) of the namespace ``space``
-    (a :class:`~rulewright.dsl.codegen.Namespace`) may read; :data:`EVERYTHING` when it is
+    (a :class:`~rulewright.dsl.compile.codegen.Namespace`) may read; :data:`EVERYTHING` when it is
     not a generated function or does something this module does not follow."""
     return Finder(space).of(fn)
 
 
 #: The wrappers compiled checks come in: each gives a fresh work budget and calls one
-#: generated function (``rulewright.dsl.compile._invariant``, the zone conditions of
-#: ``rulewright.dsl.constraints``), by their qualified names.
+#: generated function (``rulewright.dsl.compile.compile._invariant``, the zone conditions of
+#: ``rulewright.dsl.check.constraints``), by their qualified names.
 _WRAPPERS = frozenset({"_invariant.<locals>.check", "compile_constraints.<locals>.offending"})
 
 

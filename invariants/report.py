@@ -18,7 +18,7 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
                                     # --scheduler the workers compile, not counted here
       "games": [{
         "spec": "tiny", "title": "Tiny", "source": "tiny" | "path/to/x.rules",
-        "fingerprint": "9f86d081884c7d65" | null,   # rulewright.dsl.compile.fingerprint of
+        "fingerprint": "9f86d081884c7d65" | null,   # rulewright.dsl.compile.compile.fingerprint of
                                       # the spec verified (null: it did not parse); results
                                       # belong to exactly this spec text
         "error": null | "file:line:col: message",      # the spec did not compile
@@ -75,7 +75,7 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
                              "problem": null | "expectation failed: ..."}],
         "information_leaks": [{"file": "x.rules", "line": 22, "column": 27,
                                "message": "information leak: whether option 'guess' is ..."}]
-                               # found before play (rulewright.dsl.information_flow): each
+                               # found before play (rulewright.dsl.check.information_flow): each
                                # fails the run (exit 1) as a violation does
       }]
     }
@@ -90,8 +90,8 @@ import hypothesis
 from attrs import asdict, define, field
 
 import rulewright
-from rulewright.dsl import ast
-from rulewright.dsl.information_flow import leaks
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.information_flow import leaks
 from rulewright.engines.coverage import Coverage, almost_every, point_json, union_order
 
 #: Version 2 (was 1): adds "seed", "versions" and each game's "fingerprint". Later additions
@@ -129,7 +129,7 @@ def stale_message(game: dict[str, Any], current: str) -> str | None:
 
     Args:
         game: one entry of a verify document's ``"games"``.
-        current: :func:`rulewright.dsl.compile.fingerprint` of the spec as it is now.
+        current: :func:`rulewright.dsl.compile.compile.fingerprint` of the spec as it is now.
 
     Returns:
         None when they match, else why the results must not be shown as the spec's.
@@ -312,7 +312,7 @@ class ExampleResult:
 @define
 class LeakReport:
     """A secret that flows into what another player observes, found in the spec's text
-    before play (:mod:`rulewright.dsl.information_flow`).
+    before play (:mod:`rulewright.dsl.check.information_flow`).
 
     Attributes:
         file, line, column: the sink. message: the leak and its flow, source line to sink.

@@ -23,9 +23,9 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
 from hypothesis.stateful import run_state_machine_as_test
 
-from rulewright.dsl import ast
-from rulewright.dsl.compile import fingerprint
-from rulewright.dsl.patch import apply_patches, edition_selection, examples_of, loose_errata
+from rulewright.dsl.language import ast
+from rulewright.dsl.compile.compile import fingerprint
+from rulewright.dsl.errata.patch import apply_patches, edition_selection, examples_of, loose_errata
 from rulewright.engines.coverage import almost_every
 from rulewright.engines.game import Game, load, load_spec
 from rulewright.engines.state import State

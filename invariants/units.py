@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 from attrs import field, frozen
 
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.engines.source import SpecText
 from rulewright.errors import SpecError
 from rulewright.invariants.backend import Backend

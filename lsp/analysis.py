@@ -13,9 +13,9 @@ from pathlib import Path
 from attrs import frozen
 
 from rulewright.cli.check_cmd import compile_diagnostics
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
-from rulewright.dsl.information_flow import leaks
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
+from rulewright.dsl.check.information_flow import leaks
 from rulewright.engines.game import MAX_SPEC_BYTES
 from rulewright.errors import Diagnostic, SpecError, Span
 from rulewright.lsp.incremental import Pieces, parse_incremental

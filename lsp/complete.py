@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from rulewright.dsl.builtins import BUILTINS, CONSTANTS
-from rulewright.dsl.parse import parser
+from rulewright.dsl.language.builtins import BUILTINS, CONSTANTS
+from rulewright.dsl.language.parse import parser
 from rulewright.lsp.index import Index
 
 #: The previous word(s) -> the kind of name that must follow.
@@ -38,7 +38,7 @@ def reserved() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def keywords() -> tuple[str, ...]:
-    """Every keyword of the grammar (dsl/grammar.lark), sorted: its literal words, and the
+    """Every keyword of the grammar (dsl/language/grammar.lark), sorted: its literal words, and the
     words of its keyword terminals (``(?:deck|list|set)\\b``) and of ``assume NAME``."""
     words: set[str] = set()
     for terminal in parser().terminals:

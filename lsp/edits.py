@@ -1,5 +1,5 @@
 """Edits the server proposes: renaming a name across the file, and quick fixes for the
-syntax mistakes of :data:`~rulewright.dsl.mistakes.KNOWN_MISTAKES` whose fix is certain."""
+syntax mistakes of :data:`~rulewright.dsl.language.mistakes.KNOWN_MISTAKES` whose fix is certain."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 from attrs import frozen
 
-from rulewright.dsl.builtins import BUILTINS, CONSTANTS
+from rulewright.dsl.language.builtins import BUILTINS, CONSTANTS
 from rulewright.errors import Diagnostic
 from rulewright.lsp.complete import reserved
 from rulewright.lsp.index import Index, Occurrence

@@ -4,7 +4,7 @@ On a rule: its cites (section, the book's sentence, its English rendering), its 
 notes and gaps. On any other name: its kind, its declaration's first line and its notes; on a
 card kind also its table of components; on a gap: its text and its ruling; on a local: where
 it is bound. Every hover over an expression also shows its inferred type (the type pass,
-:mod:`rulewright.dsl.types`): ``x + 1`` : ``number``, with ``?`` for a value that may be
+:mod:`rulewright.dsl.check.types`): ``x + 1`` : ``number``, with ``?`` for a value that may be
 none (``number?``). :data:`type_of` gives a declared name's type (a counter's, a function's
 parameters and result, a rule's parameters); a test or another checker may replace it.
 """
@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from rulewright.dsl import ast
-from rulewright.dsl.layout import card_rows
-from rulewright.dsl.locate import line_starts
-from rulewright.dsl.types import Typer, short, type_decls
-from rulewright.dsl.unparse import expr_text
+from rulewright.dsl.language import ast
+from rulewright.dsl.compile.layout import card_rows
+from rulewright.dsl.language.locate import line_starts
+from rulewright.dsl.check.types import Typer, short, type_decls
+from rulewright.dsl.language.unparse import expr_text
 from rulewright.errors import Diagnostic
 from rulewright.lsp.index import Index, Occurrence, Symbol
 

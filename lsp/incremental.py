@@ -7,7 +7,7 @@ are kept for the next version (moved down or up when lines were added or deleted
 them). The grammar is ``start: item*``, so when every piece parses,
 the whole text parses to the same declarations; when a piece does not (a cut inside a
 string, a syntax error), the whole text is parsed as usual and its diagnostics are those of
-:func:`rulewright.dsl.parse.parse` exactly.
+:func:`rulewright.dsl.language.parse.parse` exactly.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 import attrs
 
-from rulewright.dsl import ast
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.parse import parse
 from rulewright.errors import SpecError, Span
 
 #: A line that starts a declaration (the keywords of the grammar's ``item``).
@@ -57,11 +57,11 @@ def parse_incremental(text: str, path: str, file: str, cache: Pieces) -> tuple[a
     """Parse ``text``, reusing the declarations of unchanged pieces from ``cache``.
 
     Returns:
-        The spec (as :func:`~rulewright.dsl.parse.parse` returns it) and the pieces of this
+        The spec (as :func:`~rulewright.dsl.language.parse.parse` returns it) and the pieces of this
         text, the cache for the next version.
 
     Raises:
-        SpecError: as :func:`~rulewright.dsl.parse.parse` raises it for the whole text.
+        SpecError: as :func:`~rulewright.dsl.language.parse.parse` raises it for the whole text.
     """
     if text.startswith("\ufeff"):  # parse drops it; a piece must not start with it
         return parse(text, path, file), {}

@@ -1,7 +1,7 @@
 """The names of one spec: where each is declared and every place it is used.
 
 Built from the parser's AST (declarations and their spans) and the source text: the AST keeps
-a declaration's name as a string, so its position is found as :class:`~rulewright.dsl.locate.
+a declaration's name as a string, so its position is found as :class:`~rulewright.dsl.language.locate.
 Locator` finds it for the checker's carets; uses are the words of the text (strings and
 comments skipped) that are a declared name, or a local of the declaration they are in
 (a rule's parameters, ``let``, loop, ``draw``, ``roll``, ``choose`` and comprehension
@@ -17,8 +17,8 @@ from typing import Iterator
 
 from attrs import frozen
 
-from rulewright.dsl import ast
-from rulewright.dsl.locate import Locator, line_starts
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.locate import Locator, line_starts
 from rulewright.errors import Span
 
 #: A declaration's class -> (what the docs call it, the keyword before its name).

@@ -12,7 +12,7 @@ from typing import Callable
 
 from lsprotocol import types
 
-from rulewright.dsl.locate import line_starts
+from rulewright.dsl.language.locate import line_starts
 from rulewright.errors import Span
 
 #: How many client code units a string takes (the workspace's position codec).

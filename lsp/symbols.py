@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from rulewright.dsl import ast
-from rulewright.dsl.locate import Locator
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.locate import Locator
 from rulewright.lsp.index import Index, Symbol, declared
 from rulewright.lsp.positions import Positions
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language.parse import parse
 from rulewright.engines.game import MAX_SPEC_BYTES
 from rulewright.errors import SpecError
 from rulewright.lsp.index import Index, Symbol, build_index

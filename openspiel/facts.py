@@ -3,22 +3,22 @@
 OpenSpiel numbers the actions of a game ``0 .. num_distinct_actions - 1`` and the chance
 outcomes ``0 .. max_chance_outcomes - 1``, once per game; it also wants the game's kind
 (chance mode, information, utility) and bounds (utilities, game length). Everything here is
-computed from the :class:`~rulewright.dsl.machine.Machine`, never sampled:
+computed from the :class:`~rulewright.dsl.machine.machine.Machine`, never sampled:
 
 - **Action ids.** An action id means one option in every state (OpenSpiel's agents learn
   per id), and ``num_distinct_actions`` is the largest real id plus one. The compiler bounds
   the action ids of most decisions (:attr:`Choice.ids_below
-  <rulewright.dsl.machine.Choice>`: the number of options of a ``choose { option ... }``,
+  <rulewright.dsl.machine.machine.Choice>`: the number of options of a ``choose { option ... }``,
   the components of a ``choose ... from`` a zone, the values of a fixed list of whole
   numbers); those keep the engine's ids. A choice over values computed at run time, or over
   a fixed list of texts, is numbered by value (:attr:`Choice.values_below`,
-  :mod:`rulewright.dsl.value_ids`): an enum member by its index (sentinel texts such as a
+  :mod:`rulewright.dsl.compile.value_ids`): an enum member by its index (sentinel texts such as a
   card's ``"any"`` after the members), a whole number by itself, below a bound read off
   its source (players, ``range`` to a declared bound, a counter's declared range, a zone's
   size, a card attribute's largest value). A choice's ``pass`` gets the id after every
   bounded id. Only a choice whose values have no such bound (none in the bundled specs)
   falls back to numbering by position in the option list, after the pass id, up to the
-  engine's list limit (:data:`~rulewright.dsl.runtime.MAX_LIST`): those ids are not stable
+  engine's list limit (:data:`~rulewright.dsl.machine.runtime.MAX_LIST`): those ids are not stable
   across states, and :attr:`Facts.positional_choices` names them. Chance outcomes: a
   draw's outcomes are component ids, a roll's its values.
 - **Kind.** Chance mode: explicit stochastic when the machine has a draw, roll or random
@@ -47,9 +47,9 @@ from typing import Any
 
 from attrs import frozen
 
-from rulewright.dsl.machine import PASS, Chance, ChanceNode, Choice, Decision, Draw, \
+from rulewright.dsl.machine.machine import PASS, Chance, ChanceNode, Choice, Decision, Draw, \
     InternalError
-from rulewright.dsl.runtime import MAX_LIST
+from rulewright.dsl.machine.runtime import MAX_LIST
 from rulewright.engines.game import Game
 from rulewright.engines.state import State
 
@@ -68,7 +68,7 @@ class ActionSpace:
 
     Attributes:
         fixed: ids below this are the engine's own (the compiler bounds them).
-        pass_id: the id of a choice's ``pass`` (:data:`~rulewright.dsl.machine.PASS`), or
+        pass_id: the id of a choice's ``pass`` (:data:`~rulewright.dsl.machine.machine.PASS`), or
             None when no choice can pass.
         positional: the first id of actions numbered by their position (options computed at
             run time); ``size`` when there are none.
@@ -128,7 +128,7 @@ class ActionSpace:
         return out
 
     def _by_value(self, node: Decision | ChanceNode, at: Choice) -> list[int]:
-        """The ids of a choice numbered by value (:mod:`rulewright.dsl.value_ids`): an enum
+        """The ids of a choice numbered by value (:mod:`rulewright.dsl.compile.value_ids`): an enum
         member's index, a whole number itself, the pass its id.
 
         Raises:

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 import pyspiel
 
-from rulewright.dsl.machine import TERMINAL, ChanceNode, Decision, Together
+from rulewright.dsl.machine.machine import TERMINAL, ChanceNode, Decision, Together
 from rulewright.engines.game import MAX_SPEC_BYTES, Game, bundled_specs, cached_game, \
     load as load_engine
 from rulewright.engines.state import State

@@ -46,9 +46,9 @@ from typing import Any
 import numpy as np
 from attrs import frozen
 
-from rulewright.dsl.constraints import CounterRange
-from rulewright.dsl.machine import InternalError
-from rulewright.dsl.runtime import MAX_LIST
+from rulewright.dsl.check.constraints import CounterRange
+from rulewright.dsl.machine.machine import InternalError
+from rulewright.dsl.machine.runtime import MAX_LIST
 from rulewright.engines.state import State
 from rulewright.openspiel.facts import Facts, node_bound
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.engines.book import Coverage, CiteUse, find_rulebook, match_cites, read_book
 from rulewright.engines.game import load_spec
 from rulewright.errors import RulewrightError

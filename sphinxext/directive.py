@@ -25,8 +25,8 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.typing import OptionSpec
 
-from rulewright.dsl import ast
-from rulewright.dsl.compile import compile_spec, fingerprint
+from rulewright.dsl.language import ast
+from rulewright.dsl.compile.compile import compile_spec, fingerprint
 from rulewright.engines.game import Game, load_spec, spec_path
 from rulewright.errors import RulewrightError, SpecError
 from rulewright.sphinx.errors import RulewrightDocsError

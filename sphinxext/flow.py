@@ -35,7 +35,7 @@ def phases(graph: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     start calls that calls others: that rule and every rule it reaches, titled with its name.
 
     Args:
-        graph: :meth:`rulewright.dsl.machine.Machine.graph` output (see :func:`flow_dot`).
+        graph: :meth:`rulewright.dsl.machine.machine.Machine.graph` output (see :func:`flow_dot`).
     """
     rules = graph["rules"]
     if len(rules) <= PHASE_LIMIT:
@@ -69,7 +69,7 @@ def flow_dot(graph: dict[str, Any], title: str,
     """Graphviz source for a machine graph.
 
     Args:
-        graph: :meth:`rulewright.dsl.machine.Machine.graph` output: ``{"rules": [{"name",
+        graph: :meth:`rulewright.dsl.machine.machine.Machine.graph` output: ``{"rules": [{"name",
             "calls", "nodes": [{"kind", "what", "line"}]}], "start": name}``.
         title: the graph's tooltip/label.
         links: rule name -> the URL of its section (``page.html#id``), or None for no link;

@@ -1,6 +1,6 @@
 """A Pygments lexer for the rules language (``*.rules``), registered as ``rules``.
 
-The keyword lists are read from the parser's own grammar (``dsl/grammar.lark``), so a keyword
+The keyword lists are read from the parser's own grammar (``dsl/language/grammar.lark``), so a keyword
 added to the language highlights without touching this file:
 
 - the first word of a declaration (``rule``, ``zone``, ``erratum``, ...) -> ``Keyword.Declaration``;
@@ -10,7 +10,7 @@ added to the language highlights without touching this file:
 - ``and``/``or``/``not``/``in`` -> ``Operator.Word``; alternatives of named terminals
   (``deck``, ``public``, ``top``, ``most``) -> ``Keyword.Type``; other words of the grammar
   (``from``, ``label``, ``capacity``) -> ``Keyword.Reserved``;
-- built-in functions (``dsl/builtins.py``) followed by ``(`` -> ``Name.Builtin``; ``true``, ``nplayers`` ->
+- built-in functions (``dsl/language/builtins.py``) followed by ``(`` -> ``Name.Builtin``; ``true``, ``nplayers`` ->
   ``Keyword.Constant``.
 
 The entry point ``[project.entry-points."pygments.lexers"] rules = ...`` makes
@@ -27,8 +27,8 @@ from pygments.lexer import RegexLexer, bygroups
 from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String,
                             Text, Whitespace, _TokenType)
 
-from rulewright.dsl.builtins import BUILTINS, CONSTANTS
-from rulewright.dsl.parse import parser
+from rulewright.dsl.language.builtins import BUILTINS, CONSTANTS
+from rulewright.dsl.language.parse import parser
 
 _WORD = re.compile(r"[A-Za-z_]+\Z")
 _OPERATOR_WORDS = frozenset({"and", "or", "not", "in"})

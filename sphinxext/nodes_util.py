@@ -6,7 +6,7 @@ from typing import Sequence
 
 from docutils import nodes
 
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.errors import Span
 from rulewright.sphinx.source import folded_source, source_of
 

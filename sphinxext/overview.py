@@ -22,8 +22,8 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
-from rulewright.dsl import ast
-from rulewright.dsl.compile import fingerprint
+from rulewright.dsl.language import ast
+from rulewright.dsl.compile.compile import fingerprint
 from rulewright.engines.game import load_spec
 from rulewright.errors import RulewrightError
 from rulewright.sphinx.errors import RulewrightDocsError

@@ -16,11 +16,11 @@ from typing import Sequence
 
 from docutils import nodes
 
-from rulewright.dsl import ast
-from rulewright.dsl.patch import decl_key
+from rulewright.dsl.language import ast
+from rulewright.dsl.errata.patch import decl_key
 from rulewright.errors import RulewrightError
 from rulewright.invariants.diff import SpecDiff, diff_spec
-from rulewright.dsl.spec_diff import declaration_diffs
+from rulewright.dsl.errata.spec_diff import declaration_diffs
 from rulewright.sphinx.html_nodes import folded
 from rulewright.sphinx.nodes_util import (bullets, cite_nodes, literal, para, plural,
                                           provenance_nodes, section, strong)

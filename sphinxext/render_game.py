@@ -7,8 +7,8 @@ from typing import Any
 
 from docutils import nodes
 
-from rulewright.dsl import ast
-from rulewright.dsl.machine import Machine
+from rulewright.dsl.language import ast
+from rulewright.dsl.machine.machine import Machine
 from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, literal, para,
                                           provenance_cell, provenance_nodes, section, strong,
                                           table)

@@ -14,9 +14,9 @@ from attrs import frozen
 from docutils import nodes
 from sphinx import addnodes
 
-from rulewright.dsl import ast
-from rulewright.dsl.patch import decl_key
-from rulewright.dsl.spec_diff import DeclDiff, declaration_diffs
+from rulewright.dsl.language import ast
+from rulewright.dsl.errata.patch import decl_key
+from rulewright.dsl.errata.spec_diff import DeclDiff, declaration_diffs
 from rulewright.invariants.report import plain
 from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_block,
                                           folded_code, literal, literate, para,

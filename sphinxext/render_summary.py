@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from docutils import nodes
 
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.invariants.report import plain
 from rulewright.sphinx.nodes_util import admonition, bullets, literal, para, plural, reference, strong
 from rulewright.sphinx.render_rules import Page

@@ -1,6 +1,6 @@
 """Reading a parsed spec for the docs: source text by span, gaps, and what rules touch.
 
-Everything here works on the AST (:mod:`rulewright.dsl.ast`) and the spec text; nothing is
+Everything here works on the AST (:mod:`rulewright.dsl.language.ast`) and the spec text; nothing is
 copied by hand, so the page shows exactly the text the engine compiled.
 """
 
@@ -12,8 +12,8 @@ from typing import Any, Iterator, assert_never
 
 import attrs
 
-from rulewright.dsl import ast
-from rulewright.dsl.patch_text import source_of
+from rulewright.dsl.language import ast
+from rulewright.dsl.errata.patch_text import source_of
 from rulewright.errors import Span
 
 __all__ = ["SpecGap", "changed_by", "covering_invariants", "folded_source", "gaps_in",

@@ -5,7 +5,7 @@ only these fields and skip anything missing or of another shape, so an older or 
 still reads and a missing file means "not verified":
 
 - ``games[].spec``: the spec id the results belong to; ``games[].fingerprint``: the
-  :func:`rulewright.dsl.compile.fingerprint` of the spec verified (results whose fingerprint
+  :func:`rulewright.dsl.compile.compile.fingerprint` of the spec verified (results whose fingerprint
   is missing or differs from the current spec's are not shown);
 - ``games[].configs[]``: ``label`` (or ``players``/``variants``/``errata``) naming the
   configuration; ``status``: invariant name -> ``"held"`` / ``"violated"`` / ``"n/a"``;

@@ -1,4 +1,4 @@
-"""The generic engine speedups keep the language's meaning (see dsl/expr.py, dsl/purity.py)."""
+"""The generic engine speedups keep the language's meaning (see dsl/compile/expr.py, dsl/check/purity.py)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from rulewright.cli.main import main
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_cmd import finished_line
 from rulewright.cli.verify_output import print_table
-from rulewright.dsl.compile import fingerprint
+from rulewright.dsl.compile.compile import fingerprint
 from rulewright.engines import schemas
 from rulewright.engines.game import load_spec
 from rulewright.invariants.runner import config_seed

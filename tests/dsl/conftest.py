@@ -9,10 +9,10 @@ from typing import Callable
 
 import pytest
 
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
-from rulewright.dsl.compile import compile_spec
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
+from rulewright.dsl.compile.compile import compile_spec
+from rulewright.dsl.language.parse import parse
 from rulewright.errors import Diagnostic, SpecError
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.check import check
+from rulewright.dsl.check.check import check
 from rulewright.engines.game import load_parsed
 from rulewright.errors import SpecError
 

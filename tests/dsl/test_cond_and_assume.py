@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulewright as rw
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.parse import parse
 
 HEADER = 'game g "G" { players 1..2 start main }\nscoring(p) { score 0 }\n'
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.check import MAX_BOUND, MAX_INSTANCES, MAX_PLAYERS, check
-from rulewright.dsl.check_patches import MAX_CONFIGURATIONS, selections
-from rulewright.dsl.layout import MAX_COMPONENTS, MAX_DATA_BYTES
-from rulewright.dsl.parse import MAX_DEPTH, MAX_DIGITS, MAX_OPERATIONS, parse
+from rulewright.dsl.check.check import MAX_BOUND, MAX_INSTANCES, MAX_PLAYERS, check
+from rulewright.dsl.errata.check_patches import MAX_CONFIGURATIONS, selections
+from rulewright.dsl.compile.layout import MAX_COMPONENTS, MAX_DATA_BYTES
+from rulewright.dsl.language.parse import MAX_DEPTH, MAX_DIGITS, MAX_OPERATIONS, parse
 from rulewright.engines.game import bundled_specs, load_spec
 from rulewright.engines.schema import MAX_NUMBER_DIGITS
 from rulewright.errors import SpecError

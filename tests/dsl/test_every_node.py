@@ -9,13 +9,13 @@ import typing
 
 import pytest
 
-from rulewright.dsl import ast
-from rulewright.dsl import mutants
-from rulewright.dsl.builtins import BUILTINS
-from rulewright.dsl.expr import ExprCompiler
-from rulewright.dsl.runtime import pure_builtins
-from rulewright.dsl.statements import RuleCompiler
-from rulewright.dsl.types import _signature
+from rulewright.dsl.language import ast
+from rulewright.dsl.language import mutants
+from rulewright.dsl.language.builtins import BUILTINS
+from rulewright.dsl.compile.expr import ExprCompiler
+from rulewright.dsl.machine.runtime import pure_builtins
+from rulewright.dsl.compile.statements import RuleCompiler
+from rulewright.dsl.check.types import _signature
 
 STATEMENTS = typing.get_args(ast.Stmt)
 EXPRESSIONS = typing.get_args(ast.Expr)

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.fold import Meter
-from rulewright.dsl.machine import SpecRuntimeError
-from rulewright.dsl.purity import CALL_LEVEL, MAX_CALL_NESTING
+from rulewright.dsl.compile.fold import Meter
+from rulewright.dsl.machine.machine import SpecRuntimeError
+from rulewright.dsl.check.purity import CALL_LEVEL, MAX_CALL_NESTING
 from rulewright.errors import Diagnostic, SpecError
 
 HEAD = ('game t "T" {\n  players 2..2\n  start play\n  bound 50 steps\n}\n'

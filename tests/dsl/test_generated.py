@@ -21,10 +21,10 @@ from hypothesis.extra.lark import from_lark
 from lark.lexer import PatternStr
 
 import rulewright.engines.interpreter as engine_state
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
-from rulewright.dsl.compile import compile_spec
-from rulewright.dsl.parse import parse, parser
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
+from rulewright.dsl.compile.compile import compile_spec
+from rulewright.dsl.language.parse import parse, parser
 from rulewright.engines.game import Game, bundled_specs, spec_path
 from rulewright.engines.simulate import playout
 from rulewright.errors import SpecError, UsageError

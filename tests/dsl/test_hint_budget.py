@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from rulewright.dsl import near as near_module
-from rulewright.dsl.builtins import CONSTANTS
-from rulewright.dsl.check import check
-from rulewright.dsl.near import MAX_HINT_COMPARISONS
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import near as near_module
+from rulewright.dsl.language.builtins import CONSTANTS
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.near import MAX_HINT_COMPARISONS
+from rulewright.dsl.language.parse import parse
 
 HEADER = 'game g "G" { players 2..2 start play }\nscoring(p) { score 0 then shared }\n'
 

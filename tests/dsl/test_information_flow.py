@@ -1,4 +1,4 @@
-"""The static information-flow analysis (rulewright.dsl.information_flow): no leak in the
+"""The static information-flow analysis (rulewright.dsl.check.information_flow): no leak in the
 bundled and test specs, what the book makes public (``reveal``, ``announce``, a move into a
 public zone) is no leak, and taking that declaration away brings the leak back. The leak
 family itself is in tests/invariants/test_leaks.py."""
@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.check import check
-from rulewright.dsl.information_flow import leaks
-from rulewright.dsl.parse import parse
-from rulewright.dsl.unparse import stmt_text
+from rulewright.dsl.check.check import check
+from rulewright.dsl.check.information_flow import leaks
+from rulewright.dsl.language.parse import parse
+from rulewright.dsl.language.unparse import stmt_text
 
 ROOT = Path(__file__).parent.parent.parent
 CLEAN = sorted((ROOT / "spec").glob("*.rules")) + sorted((ROOT / "tests" / "specs").glob("*.rules"))

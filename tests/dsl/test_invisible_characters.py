@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.parse import parse
 from rulewright.errors import Diagnostic, SpecError
 
 HEADER = 'game g "G" { players 2..2 start play }\nscoring(p) { score 0 then shared }\n'

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulewright as rw
-from rulewright.dsl.check import check
+from rulewright.dsl.check.check import check
 
 SPEC = '''game g "G" { players 2..2 start main bound 100 steps }
 card chip "chip" (value) in pool { (1) (2) (3) }

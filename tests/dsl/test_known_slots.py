@@ -1,4 +1,4 @@
-"""Slots known at compile time (rulewright.dsl.expr): a literal enum member, a constant
+"""Slots known at compile time (rulewright.dsl.compile.expr): a literal enum member, a constant
 index and a function written in place with a literal argument read their slot without a
 lookup, with the same values, and the same errors, as the checked form; ``range`` of two
 whole numbers is built in place."""
@@ -13,9 +13,9 @@ from typing import Any, Callable
 import pytest
 
 import rulewright as rw
-import rulewright.dsl.expr as expr_module
-from rulewright.dsl.machine import SpecRuntimeError
-from rulewright.dsl.runtime import STEP_WORK, pure_builtins
+import rulewright.dsl.compile.expr as expr_module
+from rulewright.dsl.machine.machine import SpecRuntimeError
+from rulewright.dsl.machine.runtime import STEP_WORK, pure_builtins
 from rulewright.engines.game import Game
 
 SPEC = '''game slots "Slots" { players 2..2 start play bound 60 steps }

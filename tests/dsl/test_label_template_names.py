@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.parse import parse
 
 HEAD = ('game g "G" { players 2..2 start play }\nscoring(p) { score 0 then shared }\n'
         "zone deck: deck of c hidden\nrule play { end }\n")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from lark.lexer import PatternStr
 
-from rulewright.dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
-from rulewright.dsl.check import check
-from rulewright.dsl.machine import INSTRUCTIONS
-from rulewright.dsl.parse import parse, parser
+from rulewright.dsl.language.builtins import AGGREGATES, BUILTINS, CONSTANTS
+from rulewright.dsl.check.check import check
+from rulewright.dsl.machine.machine import INSTRUCTIONS
+from rulewright.dsl.language.parse import parse, parser
 from rulewright.errors import SpecError
 
 DOC = Path(__file__).parent.parent.parent / "docs" / "language.md"

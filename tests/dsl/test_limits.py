@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulewright.dsl.compile import compile_spec
-from rulewright.dsl.parse import MAX_DEPTH, MAX_OPERATIONS, parse
+from rulewright.dsl.compile.compile import compile_spec
+from rulewright.dsl.language.parse import MAX_DEPTH, MAX_OPERATIONS, parse
 from rulewright.engines.game import Game
 from rulewright.engines.state import MAX_CALL_DEPTH
 from rulewright.errors import SpecError

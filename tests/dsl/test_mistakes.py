@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulewright.dsl.check import check
-from rulewright.dsl.mistakes import ANY_TOKEN, KNOWN_MISTAKES, TYPE_MISTAKE_SPEC, TYPE_MISTAKES
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.mistakes import ANY_TOKEN, KNOWN_MISTAKES, TYPE_MISTAKE_SPEC, TYPE_MISTAKES
+from rulewright.dsl.language.parse import parse
 from rulewright.errors import SpecError
 
 HEAD = 'game fresh "Fresh" { players 2..5 start setup }\nvar gold[player] = 0\n'

@@ -9,11 +9,11 @@ from typing import Any, Iterator
 import attrs
 import pytest
 
-from rulewright.dsl import ast
-from rulewright.dsl.compile import compile_spec, fingerprint
-from rulewright.dsl.mutants import OPERATORS, apply_mutant, mutants
-from rulewright.dsl.parse import parse
-from rulewright.dsl.unparse import expr_text
+from rulewright.dsl.language import ast
+from rulewright.dsl.compile.compile import compile_spec, fingerprint
+from rulewright.dsl.language.mutants import OPERATORS, apply_mutant, mutants
+from rulewright.dsl.language.parse import parse
+from rulewright.dsl.language.unparse import expr_text
 from rulewright.engines.game import bundled_specs, load_spec
 from rulewright.errors import Span
 from rulewright.invariants.mutation import run_mutant, sample

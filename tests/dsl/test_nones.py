@@ -1,12 +1,12 @@
-"""The may-be-none rule (rulewright.dsl.nones): none reaching arithmetic without a check is a
+"""The may-be-none rule (rulewright.dsl.check.nones): none reaching arithmetic without a check is a
 check error; a check on the way (if, and, or, cond, where, an early return) lets it pass."""
 
 from __future__ import annotations
 
 import pytest
 
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.parse import parse
 from rulewright.engines.game import bundled_specs, load_spec
 
 SPEC = '''game nones "Nones" { players 2..2 start play bound 40 steps }

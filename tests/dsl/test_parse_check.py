@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.parse import parse
 
 HEADER = 'game g "G" { players 2..4 start main }\nscoring(p) { score 0 }\n'
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulewright.dsl import near, patch
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import near
+from rulewright.dsl.errata import patch
+from rulewright.dsl.language.parse import parse
 
 N = 300
 HEAD = ('game g "G" {\n  players 2..2\n  start play\n}\nscoring(p) { score 0 then shared }\n'

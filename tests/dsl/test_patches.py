@@ -1,4 +1,4 @@
-"""Errata, variants and editions patching declarations (rulewright.dsl.patch): each patch
+"""Errata, variants and editions patching declarations (rulewright.dsl.errata.patch): each patch
 kind on a small spec, compiled and played; and the checker's errors for bad patches."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.parse import parse
 from rulewright.engines.game import Game
 from rulewright.engines.simulate import playout
 from rulewright.errors import UsageError

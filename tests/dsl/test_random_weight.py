@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.parse import parse
 from rulewright.engines.state import State
 
 SPEC = '''

@@ -1,4 +1,4 @@
-"""Shared subexpressions (rulewright.dsl.share): a repeated pure subtree of one generated
+"""Shared subexpressions (rulewright.dsl.compile.share): a repeated pure subtree of one generated
 expression is computed once where it is certainly evaluated, with the same values and the
 same errors at the same place as when every occurrence is computed."""
 
@@ -12,9 +12,9 @@ from typing import Any, Callable
 import pytest
 
 import rulewright as rw
-import rulewright.dsl.expr as expr_module
-from rulewright.dsl.codegen import Namespace, UnsafeTree, call, name
-from rulewright.dsl.share import PURE_HELPERS, share
+import rulewright.dsl.compile.expr as expr_module
+from rulewright.dsl.compile.codegen import Namespace, UnsafeTree, call, name
+from rulewright.dsl.compile.share import PURE_HELPERS, share
 from rulewright.engines.flow import check_flow, flow_tree
 from rulewright.engines.game import Game
 

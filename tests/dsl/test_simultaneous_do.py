@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.parse import parse
 
 DOC = (Path(__file__).parents[2] / "docs" / "language.md").read_text(encoding="utf-8")
 SECTION = DOC[DOC.index("The decisions must be written in the block itself"):]

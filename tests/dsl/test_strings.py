@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulewright.dsl import ast
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.parse import parse
 from rulewright.errors import Diagnostic, SpecError
 
 HEADER = 'game g "G" {\n  players 2..2\n  start play\n}\n'

@@ -23,10 +23,10 @@ from typing import Any, Iterator
 import attrs
 import pytest
 
-from rulewright.dsl import ast
-from rulewright.dsl.check import check_decls
-from rulewright.dsl.locate import Locator
-from rulewright.dsl.unparse import expr_text
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check_decls
+from rulewright.dsl.language.locate import Locator
+from rulewright.dsl.language.unparse import expr_text
 from rulewright.engines.game import load_spec, spec_path
 
 BUNDLED = ["braff", "perfect_shot", "snapshot", "picture_perfect", "zlap_kadr", "love_letter",

@@ -1,5 +1,5 @@
 """The code generator leaves out the run-time type guards the type pass makes needless
-(rulewright.dsl.expr, rulewright.dsl.types.proofs), and keeps those it cannot: exact generated
+(rulewright.dsl.compile.expr, rulewright.dsl.check.types.proofs), and keeps those it cannot: exact generated
 lines, and the same play as with every guard."""
 
 from __future__ import annotations

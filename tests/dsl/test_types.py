@@ -1,4 +1,4 @@
-"""The type pass (rulewright.dsl.types): what it infers, what it reports, what it lets pass."""
+"""The type pass (rulewright.dsl.check.types): what it infers, what it reports, what it lets pass."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.dsl.check import check
-from rulewright.dsl.parse import parse
-from rulewright.dsl.types import type_decls, walk_typed
-from rulewright.dsl.unparse import expr_text
+from rulewright.dsl.check.check import check
+from rulewright.dsl.language.parse import parse
+from rulewright.dsl.check.types import type_decls, walk_typed
+from rulewright.dsl.language.unparse import expr_text
 from rulewright.engines.game import load_spec
 
 ROOT = Path(__file__).parent.parent.parent

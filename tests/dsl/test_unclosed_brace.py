@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language.parse import parse
 from rulewright.errors import Diagnostic, SpecError
 
 HEADER = 'game g "G" {\n  players 2..2\n  start play\n}\n'

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rulewright.dsl import ast
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.parse import parse
 
 HEADER = 'game g "G" { players 2..2 start r }\n'
 

@@ -2,7 +2,7 @@
 type in play.
 
 A Hypothesis strategy builds small specs that are well typed by construction, from the
-language's syntax (docs/language.md, dsl/grammar.lark) and its type rules (the "Types"
+language's syntax (docs/language.md, dsl/language/grammar.lark) and its type rules (the "Types"
 section): a prelude of declarations of known types (counters of numbers, truth values, texts,
 enum members and none; counters indexed by player, enum member and component; a card kind
 whose attributes hold members, numbers and texts; zones of it; a table), spec functions and a

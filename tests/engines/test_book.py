@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.cli.main import main
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language.parse import parse
 from rulewright.engines.book import find_rulebook, match_cites, split_book
 
 BOOK = """Tiny Game

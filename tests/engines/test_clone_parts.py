@@ -10,7 +10,7 @@ from typing import Callable
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.machine import InternalError
+from rulewright.dsl.machine.machine import InternalError
 from rulewright.engines.state import NO_PARTS
 
 

@@ -13,9 +13,9 @@ import pytest
 
 import rulewright as rw
 from rulewright.cli.main import main
-from rulewright.dsl import runtime
-from rulewright.dsl.codegen import listing
-from rulewright.dsl.machine import Exec, InternalError, Jump
+from rulewright.dsl.machine import runtime
+from rulewright.dsl.compile.codegen import listing
+from rulewright.dsl.machine.machine import Exec, InternalError, Jump
 from rulewright.engines import interpreter as state_module
 from rulewright.engines.simulate import first_policy, playout
 from rulewright.invariants.profiles import PROFILES

@@ -16,8 +16,8 @@ import pytest
 
 import rulewright
 from rulewright.cli.main import main
-from rulewright.dsl.codegen import listing
-from rulewright.dsl.machine import Exec
+from rulewright.dsl.compile.codegen import listing
+from rulewright.dsl.machine.machine import Exec
 from rulewright.engines import machine_cache as mc
 from rulewright.engines.game import bundled_specs, load, load_parsed, load_spec
 from rulewright.engines.state import State

@@ -1,7 +1,7 @@
 """A play-by-play of a broken spec whose score cannot be computed mid-game names the problem
 in its score column instead of failing (a mutant of picture_perfect that sets a counter to
 none made `rulewright mutate` stop with an internal error here). ``x = none`` is a check error
-now (none reaching arithmetic, rulewright.dsl.nones), which does not follow none into a list's
+now (none reaching arithmetic, rulewright.dsl.check.nones), which does not follow none into a list's
 items: ``first([none, 1])`` still reaches the score as none."""
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import rulewright
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.engines.game import bundled_specs, load_spec
 from rulewright.engines.simulate import trace_of
 from rulewright.engines.trace import write_trace

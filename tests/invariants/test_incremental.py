@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import rulewright
-from rulewright.dsl.machine import SpecRuntimeError
+from rulewright.dsl.machine.machine import SpecRuntimeError
 from rulewright.engines.game import Game, bundled_configurations
 from rulewright.engines.state import State
 from rulewright.invariants import hidden

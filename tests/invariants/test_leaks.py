@@ -2,7 +2,7 @@
 card to player 0 in its own way (``specs/leaks/``), plus the secret copied into a local
 (``tests/specs/broken/secret_in_local.rules``). Each is found, at its sink, with the flow
 from the secret's line to the sink's, by the static information-flow analysis
-(:mod:`rulewright.dsl.information_flow`), which ``rulewright check`` reports as a warning
+(:mod:`rulewright.dsl.check.information_flow`), which ``rulewright check`` reports as a warning
 and ``rulewright verify`` as a failure.
 
 Before it, the hidden-information check of ``verify`` (:mod:`rulewright.invariants.hidden`),
@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.information_flow import leaks
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.information_flow import leaks
+from rulewright.dsl.language.parse import parse
 from rulewright.invariants.runner import Config, verify, verify_config
 
 from .conftest import BROKEN, FAST, HERE

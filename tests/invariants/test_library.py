@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import rulewright as rw
-from rulewright.dsl.machine import ChanceNode
+from rulewright.dsl.machine.machine import ChanceNode
 from rulewright.engines.simulate import playout
 from rulewright.engines.state import State
 from rulewright.invariants.base import Context

@@ -19,9 +19,9 @@ import pytest
 
 import rulewright as rw
 from rulewright.cli.main import main
-from rulewright.dsl import ast
-from rulewright.dsl.parse import parse
-from rulewright.dsl.unparse import stmt_text
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.parse import parse
+from rulewright.dsl.language.unparse import stmt_text
 from rulewright.engines.simulate import simulate
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, read_trace, record_step, replay, trace_json

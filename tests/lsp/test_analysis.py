@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.dsl import ast
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import ast
+from rulewright.dsl.language.parse import parse
 from rulewright.errors import Diagnostic, SpecError, Span
 from rulewright.lsp import hover as hover_mod
 from rulewright.lsp.analysis import analyse, with_compile

@@ -1,5 +1,5 @@
 """The editor extension's TextMate grammar is generated from the Lark grammar: the committed
-file is what the generator prints, and every keyword of dsl/grammar.lark is highlighted.
+file is what the generator prints, and every keyword of dsl/language/grammar.lark is highlighted.
 (editors/vscode's npm tests run it in the real TextMate engine: .ci/run.)"""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from rulewright.dsl.parse import grammar_text
+from rulewright.dsl.language.parse import grammar_text
 from rulewright.lsp import textmate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -16,7 +16,7 @@ COMMITTED = ROOT / "editors" / "vscode" / "syntaxes" / "rules.tmLanguage.json"
 
 
 def _grammar_keywords() -> set[str]:
-    """The keywords as written in dsl/grammar.lark: quoted words, and the words of keyword
+    """The keywords as written in dsl/language/grammar.lark: quoted words, and the words of keyword
     terminals such as ZONE_KIND.2: /(?:deck|list|set)\\b/ and ASSUME_NAMED."""
     text = re.sub(r"//[^\n]*", "", grammar_text())
     words = set(re.findall(r'"([a-z]+)"', text))

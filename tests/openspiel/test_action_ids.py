@@ -1,4 +1,4 @@
-"""Action ids (rulewright.openspiel.facts, rulewright.dsl.value_ids): the exact number of
+"""Action ids (rulewright.openspiel.facts, rulewright.dsl.compile.value_ids): the exact number of
 distinct actions of every bundled configuration, native OpenSpiel's for the classic games,
 and ids that mean one option everywhere (a choice over values computed at run time is
 numbered by value, not by position)."""
@@ -16,8 +16,8 @@ pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed "
                               "(pip install -e '.[test]' installs it)")
 
 import rulewright as rw  # noqa: E402
-from rulewright.dsl.machine import Choice  # noqa: E402
-from rulewright.dsl.runtime import MAX_LIST  # noqa: E402
+from rulewright.dsl.machine.machine import Choice  # noqa: E402
+from rulewright.dsl.machine.runtime import MAX_LIST  # noqa: E402
 import rulewright.openspiel as ro  # noqa: E402
 
 #: (spec, players, errata) -> (num_distinct_actions, max_chance_outcomes). The largest real id

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rulewright as rw
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.engines.simulate import playout
 from rulewright.engines.state import State
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import rulewright as rw
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.engines.game import bundled_configurations, bundled_specs, load_spec
 
 

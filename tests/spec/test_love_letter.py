@@ -13,9 +13,9 @@ import pytest
 
 import rulewright as rw
 from rulewright.cli.main import main
-from rulewright.dsl.check import check
-from rulewright.dsl.expr import contents
-from rulewright.dsl.parse import parse
+from rulewright.dsl.check.check import check
+from rulewright.dsl.compile.expr import contents
+from rulewright.dsl.language.parse import parse
 from rulewright.engines.game import Game, spec_path
 from rulewright.engines.simulate import playout, random_policy
 from rulewright.engines.state import State

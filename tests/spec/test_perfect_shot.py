@@ -14,9 +14,9 @@ import attrs
 import pytest
 
 import rulewright as rw
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
-from rulewright.dsl.expr import contents
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
+from rulewright.dsl.compile.expr import contents
 from rulewright.engines.game import Game, spec_path
 from rulewright.engines.simulate import random_policy
 from rulewright.engines.state import State

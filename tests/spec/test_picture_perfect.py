@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import rulewright as rw
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
 from rulewright.engines.game import Game, load_spec
 from rulewright.engines.state import State
 from rulewright.invariants.base import Context

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 import rulewright as rw
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
-from rulewright.dsl.expr import contents
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
+from rulewright.dsl.compile.expr import contents
 from rulewright.engines.game import load_parsed, spec_path
 from rulewright.engines.state import State
 

@@ -12,10 +12,10 @@ import pytest
 from attrs import evolve as attrs_evolve
 
 import rulewright as rw
-from rulewright.dsl import ast
-from rulewright.dsl.check import check
-from rulewright.dsl.expr import relocate
-from rulewright.dsl.parse import parse
+from rulewright.dsl.language import ast
+from rulewright.dsl.check.check import check
+from rulewright.dsl.compile.expr import relocate
+from rulewright.dsl.language.parse import parse
 from rulewright.engines.game import Game, load_parsed
 from rulewright.engines.simulate import playout, random_policy, trace_of
 from rulewright.engines.trace import replay

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.engines.game import load_spec, spec_path
-from rulewright.dsl.compile import fingerprint
+from rulewright.dsl.compile.compile import fingerprint
 from tests.sphinx.conftest import Builder
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")

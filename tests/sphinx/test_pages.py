@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from rulewright.cli.main import main
-from rulewright.dsl.compile import fingerprint
+from rulewright.dsl.compile.compile import fingerprint
 from rulewright.engines.game import load_spec
 from docutils import nodes
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from rulewright.cli.docs_cmd import partial_warnings
-from rulewright.dsl.compile import fingerprint
+from rulewright.dsl.compile.compile import fingerprint
 from rulewright.engines.game import load_spec, spec_path
 from rulewright.sphinx.render_errata import wording_pairs
 from rulewright.sphinx.render_play import gap_intro
 from rulewright.sphinx.render_rules import invariant_scope
 from rulewright.sphinx.source import SpecGap, spec_gaps
 from rulewright.sphinx.verify_json import MutationScore, read_mutate_json, read_verify_json
-from rulewright.dsl import ast
+from rulewright.dsl.language import ast
 from tests.sphinx.conftest import Builder, page_text, section_text
 
 SHOWCASE = Path(__file__).parent / "roots" / "test-rulewright" / "showcase.rules"

@@ -1,0 +1,1 @@
+"""Checking a parsed spec: names, types, kinds, constraints, purity, labels."""

@@ -1,0 +1,1 @@
+"""Compiling a checked spec into a machine: statements, expressions, code generation."""

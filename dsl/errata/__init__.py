@@ -1,0 +1,1 @@
+"""Errata and editions: patches, their text, spec diffs, patch checks."""

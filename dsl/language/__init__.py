@@ -1,0 +1,1 @@
+"""The language: grammar, parser, syntax tree, unparse, built-ins, mistakes."""

@@ -1,0 +1,1 @@
+"""The compiled machine and its run-time helpers."""
