@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import rulewright as rw
 from rulewright.dsl.check.check import check
+from rulewright.errors import SpecError
 
 SPEC = '''game g "G" { players 2..2 start main bound 100 steps }
 card chip "chip" (value) in pool { (1) (2) (3) }
@@ -59,9 +62,12 @@ def test_a_component_of_another_kind_is_not_an_index(tmp_path: Path) -> None:
                         'card chip "chip" (value) in pool { (1) (2) (3) }\n'
                         'card coin "coin" (value) in purse { (9) }\nzone purse: set of coin public')
     text = text.replace("rule main {", "rule main {\n  marks[first(coin)] = 1")
-    state = rw.load(_write(tmp_path, text), players=2).new_initial_state()
-    assert state.finding is not None and state.finding.kind == "runtime error"
-    assert state.finding.message == "marks: 3 is not one of 0, 1, 2"
+    # a check error now (the type pass knows first(coin) is a coin); it was a run-time
+    # error, "marks: 3 is not one of 0, 1, 2", in a game that reached the line
+    with pytest.raises(SpecError) as caught:
+        rw.load(_write(tmp_path, text), players=2)
+    assert "10:9: error: counter 'marks' is indexed by a component of chip; this is a " \
+        "component of coin" in str(caught.value)
 
 
 def _write(tmp_path: Path, text: str) -> str:
