@@ -293,7 +293,7 @@ class ExprCompiler:
             if probe:
                 return False
             raise SpecRuntimeError(f"table {tname!r} has no entry for {k!r} (a key the book's "
-                                   "table lacks is a gap: test has(...) first and write one)")
+                                   "table lacks is a gap: test has_key(...) first and write one)")
         return look
 
     # ---- public API used by the statement compiler

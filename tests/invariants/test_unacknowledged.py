@@ -58,7 +58,7 @@ rule main { v = lookup(points, count(players)) end }
 """)
     assert code == 1
     assert "VIOLATED runs cleanly [2p]: runtime error in rule main (line 5): table 'points' has no entry " \
-        "for 2 (a key the book's table lacks is a gap: test has(...) first and write one)" in out
+        "for 2 (a key the book's table lacks is a gap: test has_key(...) first and write one)" in out
 
 
 def test_the_bundled_overlap_is_acknowledged() -> None:
