@@ -80,9 +80,11 @@ class SafeConsole(Console):
     """A ``rich.console.Console`` whose rendered text has its control characters escaped
     (rich's own control segments, the cursor movements of a live display, are kept), and
     which writes to the stream behind :class:`EscapingStream` so that its styles reach a
-    terminal. Takes ``rich.console.Console``'s arguments."""
+    terminal. Takes ``rich.console.Console``'s arguments; emoji codes are off unless asked
+    for (a spec's ``:fire:`` in a name or gap text is text, not a picture)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
         if kwargs.get("file") is None:
             kwargs["file"] = unescaped(sys.stderr if kwargs.get("stderr") else sys.stdout)
         super().__init__(*args, **kwargs)

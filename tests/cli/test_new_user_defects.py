@@ -59,3 +59,17 @@ def test_while_true_without_a_way_out_is_found_by_check(
     spec.write_text(ENDLESS.replace('n = n + 2 }', 'n = n + 2 break }'))
     assert main(["check", str(spec)]) == 0
     assert "never ends" not in capsys.readouterr().err
+
+
+def test_a_spec_text_with_an_emoji_code_is_printed_as_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # rich turned ":fire:" (and "spec:x:" followed by a name) into pictures in verify's output
+    spec = tmp_path / "emo.rules"
+    spec.write_text('game emo "Emo" { players 2..2 start play bound 5 steps }\n'
+                    "var pot = 0\nrule play { pot = 12 }\n"
+                    'invariant fire "the pot :fire: is small": pot < 11\n'
+                    "scoring(p) { score pot }\n", encoding="utf-8")
+    assert main(["verify", str(spec), "--profile", "ci", "--seed", "1", "--no-database"]) == 1
+    out = capsys.readouterr().out
+    assert "VIOLATED spec:fire [2p]: the pot :fire: is small: false" in out
+    assert "\N{FIRE}" not in out

@@ -20,6 +20,8 @@ from rulewright.dsl.compile.expr import contents
 from rulewright.engines.game import load_parsed, spec_path
 from rulewright.engines.state import State
 
+from tests.spec.slips import first_slip_finding
+
 SPEC = spec_path("snapshot")
 RULEBOOK = "snapshot_wildlife_photographer.en.txt"
 GAP_RULES = {"take_from_bank", "place_dice", "spook", "refill_deck", "collect_awards",
@@ -415,23 +417,6 @@ def test_a_placeable_card_has_no_spook_option() -> None:
                                                    comp(state, "golden eagle"))
 
 
-def _first_slip_finding(old: str, new: str, players: int, games: int) -> tuple[int, Any]:
-    """Play random games of the spec with ``old`` replaced by ``new`` (a rules editor's slip)
-    and return the first game's seed and finding that is not a gap."""
-    text = SPEC.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    g = load_parsed(rw.parse(text.replace(old, new), str(SPEC)), players)
-    for seed in range(games):
-        rng = random.Random(seed)
-        state = g.new_initial_state(seed)
-        while not state.is_terminal():
-            state.apply_action(state.sample_chance(rng) if state.is_chance_node()
-                               else rng.choice(state.legal_actions()))
-        if state.finding is not None and state.finding.kind != "gap":
-            return seed, state.finding
-    raise AssertionError(f"no finding in {games} games")
-
-
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("  do collect_awards(p)\n", "",
      "after their review the player holds every award their portfolio has won, while its "
@@ -459,7 +444,7 @@ def test_the_per_turn_expects_catch_rule_slips(old: str, new: str, message: str)
     # The expects at the end of take_turn (and in place_drawn) state the book's rules from the
     # cards and counters, so a slip in a rule or helper shows in ordinary random games, not
     # only in the few that reach SCORING (the ci profile's games seldom do)
-    _, finding = _first_slip_finding(old, new, 2, 10)
+    _, finding = first_slip_finding(SPEC, old, new, 2, 10)
     assert finding.kind == "expectation failed" and finding.message == message
 
 

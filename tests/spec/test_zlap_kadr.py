@@ -16,12 +16,14 @@ from rulewright.dsl.language import ast
 from rulewright.dsl.check.check import check
 from rulewright.dsl.compile.expr import relocate
 from rulewright.dsl.language.parse import parse
-from rulewright.engines.game import Game, load_parsed
+from rulewright.engines.game import Game
 from rulewright.engines.simulate import playout, random_policy, trace_of
 from rulewright.engines.trace import replay
 from rulewright.engines.state import State
 from rulewright.invariants.base import Context
 from rulewright.invariants.declared import in_phase
+
+from tests.spec.slips import first_slip_finding
 
 SPEC = Path(__file__).parents[2] / "spec" / "zlap_kadr.rules"
 COLOURS = ("red", "blue", "yellow", "green")
@@ -512,23 +514,6 @@ def test_solo_bonus_and_rating_after_a_fourth_tree_in_round_10() -> None:
     assert counter(state, "solo_rating") == "You are getting better at the craft!"
 
 
-def _first_slip_finding(old: str, new: str, players: int, games: int) -> tuple[int, Any]:
-    """Play random games of the spec with ``old`` replaced by ``new`` (a rules editor's slip)
-    and return the first game's seed and finding that is not a gap."""
-    text = SPEC.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    g = load_parsed(parse(text.replace(old, new), str(SPEC)), players)
-    for seed in range(games):
-        rng = random.Random(seed)
-        state = g.new_initial_state(seed)
-        while not state.is_terminal():
-            state.apply_action(state.sample_chance(rng) if state.is_chance_node()
-                               else rng.choice(state.legal_actions()))
-        if state.finding is not None and state.finding.kind != "gap":
-            return seed, state.finding
-    raise AssertionError(f"no finding in {games} games")
-
-
 @pytest.mark.parametrize(("old", "new", "message"), [
     # held-out mutant #985 (seed 6602) dealt the private tasks as completed ones
     ('to private_open[p] label "private task"', 'to private_done[p] label "private task"',
@@ -548,5 +533,5 @@ def _first_slip_finding(old: str, new: str, players: int, games: int) -> tuple[i
 def test_the_per_turn_expects_catch_rule_slips(old: str, new: str, message: str) -> None:
     # The expects at the end of take_turn state the book's rules from the cards and counters,
     # so a slip in a rule or helper shows in ordinary random games, not only at the game's end
-    _, finding = _first_slip_finding(old, new, 2, 10)
+    _, finding = first_slip_finding(SPEC, old, new, 2, 10)
     assert finding.kind == "expectation failed" and finding.message == message
