@@ -473,16 +473,26 @@ def _replay_saved(game: Game, invariants: list[Invariant], plan: Plan, recorder:
         run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
     except SkipTest:
         return [], None  # nothing saved: Hypothesis had no example to run
-    except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
-        found, other = _violations(err)
-        if other:
-            if not isinstance(other[0], Exception):  # an interrupt, SystemExit
-                raise other[0]
-            return found, f"{type(other[0]).__name__}: {other[0]}"
-        return found, None
+    except BaseException as err:  # noqa: BLE001 - sorted by _outcome, the rest re-raised
+        return _outcome(err)
     finally:
         forget(cls)
     return [], None
+
+
+def _outcome(err: BaseException) -> tuple[list[InvariantViolation], str | None]:
+    """What a Hypothesis run that raised ``err`` found: (its violations, a bug in rulewright
+    met, or None).
+
+    Raises:
+        BaseException: an interrupt or SystemExit among what it raised.
+    """
+    found, other = _violations(err)
+    if other:
+        if not isinstance(other[0], Exception):  # an interrupt, SystemExit
+            raise other[0]
+        return found, f"{type(other[0]).__name__}: {other[0]}"
+    return found, None
 
 
 def _play_on(game: Game, invariants: list[Invariant], plan: Plan, recorder: Recorder,
@@ -508,13 +518,8 @@ def _play_on(game: Game, invariants: list[Invariant], plan: Plan, recorder: Reco
     try:
         with shrink_limit(profile.shrink_steps, lambda: recorder.steps):
             run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
-    except BaseException as err:  # noqa: BLE001 - sorted below, the rest re-raised
-        found, other = _violations(err)
-        if other:
-            if not isinstance(other[0], Exception):  # an interrupt, SystemExit
-                raise other[0]
-            return found, f"{type(other[0]).__name__}: {other[0]}"
-        return found, None
+    except BaseException as err:  # noqa: BLE001 - sorted by _outcome, the rest re-raised
+        return _outcome(err)
     finally:
         recorder.played_on += recorder.games - before
     return [], None
