@@ -34,8 +34,12 @@ def output_file(path: Path, flag: str) -> None:
     """Check that ``path`` can be written as a file; an existing file is left as it was.
 
     Raises:
-        UsageError: it is a folder, or it (or its folder) cannot be created or written.
+        UsageError: it is ``-`` (the report itself is on standard output), a folder, or it
+            (or its folder) cannot be created or written.
     """
+    if str(path) == "-":
+        raise UsageError(f"{flag} -: name a file to write (the report is on standard output; "
+                         f"the JSON goes to a file, e.g. {flag} out.json)")
     if path.is_dir():
         raise UsageError(f"{flag} {path}: is a folder; name the file to write")
     _parents_are_folders(path, flag)

@@ -73,3 +73,15 @@ def test_a_spec_text_with_an_emoji_code_is_printed_as_written(
     out = capsys.readouterr().out
     assert "VIOLATED spec:fire [2p]: the pot :fire: is small: false" in out
     assert "\N{FIRE}" not in out
+
+
+@pytest.mark.parametrize("command", ["verify", "mutate"])
+def test_json_dash_is_refused_not_written_as_a_file(
+        command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main([command, "tic_tac_toe", "--profile", "ci", "--json", "-"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "rulewright: --json -: name a file to write (the report is on standard output; the "
+        "JSON goes to a file, e.g. --json out.json)")
+    assert not (tmp_path / "-").exists()
