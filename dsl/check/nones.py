@@ -159,6 +159,19 @@ class _Flow:
                    f"'{text} != none and ...'"
         self.diags.append(Diagnostic(e.span, message, hint))
 
+    def comprehension(self, e: ast.Aggregate | ast.ListComp,
+                      known: frozenset[str]) -> frozenset[str]:
+        """Walk ``[elem for var in source where cond]`` (a list or an aggregate's): the
+        variable is new, and ``where``'s checks hold for ``elem``. Returns what is known
+        inside, for the caller's own need of ``elem``."""
+        self.expr(e.source, known)
+        inner = _forget(known, e.var)
+        if e.where is not None:
+            self.expr(e.where, inner)
+            inner = inner | facts(e.where, True)
+        self.expr(e.elem, inner)
+        return inner
+
     def expr(self, e: ast.Expr, known: frozenset[str]) -> None:
         """Check ``e``'s operations, with the texts in ``known`` checked not none."""
         match e:
@@ -184,24 +197,14 @@ class _Flow:
                 if e.func in self.functions:
                     self.call(e.func, e.args, known, e.span.line)
             case ast.Aggregate():
-                self.expr(e.source, known)
-                inner = _forget(known, e.var)
-                if e.where is not None:
-                    self.expr(e.where, inner)
-                    inner = inner | facts(e.where, True)
-                self.expr(e.elem, inner)
+                inner = self.comprehension(e, known)
                 if e.func in ("sum", "max", "min"):
                     self.need(e.elem, inner, f"{e.func}(...)")
             case ast.ListLit():
                 for item in e.items:
                     self.expr(item, known)
             case ast.ListComp():
-                self.expr(e.source, known)
-                inner = _forget(known, e.var)
-                if e.where is not None:
-                    self.expr(e.where, inner)
-                    inner = inner | facts(e.where, True)
-                self.expr(e.elem, inner)
+                self.comprehension(e, known)
             case ast.BinOp():
                 self.expr(e.left, known)
                 self.expr(e.right, known)
