@@ -108,19 +108,27 @@ def test_tic_tac_toe_facts() -> None:
     assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
 
 
-def test_large_games_have_unknown_utility_bounds_and_value_ids() -> None:
+def test_large_games_have_declared_utility_bounds_and_value_ids() -> None:
     """Picture Perfect's bids are values computed at run time, numbered by value: bounded by
     ``decorations``' declared range 0..40, below the 77 components, then the pass id; its
-    scores are not bounded by the compiler."""
+    utility bounds are its scoring block's declared range (3 players: -51..102), unwalked."""
     game = ro.load("picture_perfect", players=3)
     space = game.facts.actions
     assert space.fixed == 77 and space.pass_id == 77 and space.positional == 78
     assert game.num_distinct_actions() == 78
     assert game.max_chance_outcomes() == 77  # the draws' components
-    assert (game.min_utility(), game.max_utility()) == (-math.inf, math.inf)
+    assert (game.min_utility(), game.max_utility()) == (-51.0, 102.0)
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert game.max_game_length() == 3000  # not walked: the spec's bound on steps
+
+
+def test_undeclared_scores_of_an_unwalked_game_are_unknown() -> None:
+    """A spec bounded by more than 50 steps is not walked: what its scoring block does not
+    declare is -inf..inf, general-sum (the test Goofspiel, ``bound 100 steps``)."""
+    game = ro.load(GOOFSPIEL)
+    assert (game.min_utility(), game.max_utility()) == (-math.inf, math.inf)
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
 
 
 def test_strings_are_the_engines() -> None:
