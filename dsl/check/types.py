@@ -18,8 +18,8 @@ The types (:func:`describe` names them in messages):
   card kinds and enums read as values (the list of their components or members);
 - ``none``: any type may also hold none (``var winner = none`` then ``winner = p`` is a
   number or none);
-- unknown: a card attribute whose values mix numbers and texts, a name the checker already
-  reported.
+- unknown: a name the checker already reported (a card column mixing numbers and texts is
+  reported at its row, then left unknown).
 
 Counters have one type over the spec (their initial value and every assignment agree); a
 rule's parameters one type over every ``do``; a spec function is generic (its parameters'
@@ -414,8 +414,10 @@ class Typer:
     """
 
     def __init__(self, decls: Sequence[ast.Decl],
-                 rows: Callable[[ast.CardDecl], Sequence[tuple[int | str, ...]]]) -> None:
+                 rows: Callable[[ast.CardDecl], Sequence[tuple[int | str, ...]]],
+                 lines: Callable[[ast.CardDecl], Sequence[int]] | None = None) -> None:
         self.diags: list[Diagnostic] = []
+        self.reported: set[tuple[int, int, int, int]] = set()
         self.typed: list[tuple[ast.Expr, Ty, str]] = []
         self.owner = ""
         self.decls = decls
@@ -453,6 +455,9 @@ class Typer:
             self.attrs[c.name] = {
                 a: _column_type([r[i] for r in values if i < len(r)], self.enum_of)
                 for i, a in enumerate(c.attributes)}
+            for i, a in enumerate(c.attributes):
+                self.mixed_column(c, a, [r[i] if i < len(r) else "" for r in values],
+                                  lines(c) if lines is not None else ())
         self.counter_ty = {n: Ty() for n in self.counters}
         self.table_ty = {n: _column_type([e.value for e in t.entries], self.enum_of)
                          for n, t in self.tables.items()}
@@ -460,9 +465,48 @@ class Typer:
         self.schemes: dict[str, Scheme] = {}
         self.typing_functions: set[str] = set()
         self.deferred: list[Callable[[bool], bool]] = []
-        self.reported: set[tuple[int, int, int, int]] = set()
         #: the locals of the rule being typed that 'let' (or a parameter) gave a value
         self.lets: set[str] = set()
+
+    def mixed_column(self, card: ast.CardDecl, attr: str, values: Sequence[int | str],
+                     lines: Sequence[int]) -> None:
+        """Report a card column that holds numbers in some rows and texts in others (play
+        would compare or add a number with a text): at the first row of the rarer type, with
+        a row of the other type beside it.
+
+        Args:
+            values: the column's value in each row. lines: each row's line (in the CSV file
+                for a data file, else in the spec); empty when unknown.
+        """
+        numbers = [i for i, v in enumerate(values) if isinstance(v, int)]
+        texts = [i for i, v in enumerate(values) if not isinstance(v, int)]
+        if not numbers or not texts:
+            return
+        # the rarer type is the likely slip (a tie blames the later row)
+        odd, usual = (numbers, texts) if len(numbers) < len(texts) or (
+            len(numbers) == len(texts) and numbers[0] > texts[0]) else (texts, numbers)
+        i, j = odd[0], usual[0]
+
+        def shown(k: int) -> str:
+            v = values[k]
+            return f"the number {v}" if isinstance(v, int) else \
+                "an empty field (a text)" if v == "" else f"the text {v!r}"
+
+        def row(k: int) -> str:  # a CSV record by its line; inline rows may share a line
+            return f"line {lines[k]}" if card.data_file is not None and \
+                len(lines) == len(values) else f"row {k + 1}"
+
+        where = f"{card.data_file}:{lines[i]}: " if card.data_file is not None and \
+            len(lines) == len(values) else ""
+        span = card.rows[i].span if card.data_file is None and i < len(card.rows) \
+            else card.span
+        others = f"{len(usual)} other row{'s' if len(usual) > 1 else ''}"
+        hint = (f"a column holds one type: write a whole number here, as the {others} of "
+                f"{attr!r} do (an empty field is a text, not 0)") if odd is texts else (
+                f"a column holds one type: the {others} of {attr!r} hold texts, so write "
+                "this value as a word, or make the column numbers in every row")
+        self.err(span, f"{where}column {attr!r} of card {card.name!r} mixes numbers and texts: "
+                 f"{row(i)} holds {shown(i)}, {row(j)} holds {shown(j)}", hint)
 
     # ---- diagnostics
     def err(self, span: Span, message: str, hint: str = "") -> None:
@@ -1141,18 +1185,20 @@ class Typer:
 
 
 def type_decls(decls: Sequence[ast.Decl],
-               rows: Callable[[ast.CardDecl], Sequence[tuple[int | str, ...]]]) -> Typer:
+               rows: Callable[[ast.CardDecl], Sequence[tuple[int | str, ...]]],
+               lines: Callable[[ast.CardDecl], Sequence[int]] | None = None) -> Typer:
     """Type one list of declarations.
 
     Args:
         decls: the declarations, checked for names already (unknown names are left
             untyped). rows: a card kind's rows (values in attribute order), from the
-            declaration or its CSV file.
+            declaration or its CSV file. lines: each of those rows' line (in the CSV file
+            for a data file), for messages; called after ``rows``.
 
     Returns:
         The finished pass: ``diags`` holds the type errors, ``typed`` each expression's type.
     """
-    typer = Typer(decls, rows)
+    typer = Typer(decls, rows, lines)
     typer.run()
     return typer
 
@@ -1196,6 +1242,9 @@ def type_errors(decls: Sequence[ast.Decl], spec_file: str) -> list[Diagnostic]:
         spec_file: where the spec was read from; card data files are read beside it (a file
             that cannot be read leaves its attributes untyped: compiling reports it).
     """
+    lines: dict[str, list[int]] = {}
+
     def rows(card: ast.CardDecl) -> list[tuple[int | str, ...]]:
-        return [values for values, _ in card_rows(card, spec_file, [])]
-    return type_decls(decls, rows).diags
+        lines[card.name] = []
+        return [values for values, _ in card_rows(card, spec_file, [], lines=lines[card.name])]
+    return type_decls(decls, rows, lambda card: lines.get(card.name, [])).diags

@@ -133,7 +133,8 @@ def data_path(spec_path: str, name: str) -> Path:
 
 
 def card_rows(decl: ast.CardDecl, spec_path: str, diags: list[Diagnostic],
-              room: int = MAX_COMPONENTS) -> list[tuple[tuple[int | str, ...], int]]:
+              room: int = MAX_COMPONENTS,
+              lines: list[int] | None = None) -> list[tuple[tuple[int | str, ...], int]]:
     """The rows of a card kind as (values, copies), read from its CSV file if it has one.
 
     A CSV file has a header naming the attributes (in any order) and an optional ``count``
@@ -143,8 +144,12 @@ def card_rows(decl: ast.CardDecl, spec_path: str, diags: list[Diagnostic],
     Args:
         room: how many more components the spec may declare; reading stops with a
             diagnostic once the rows' copies pass it.
+        lines: when given, receives each returned row's line (in the spec for inline rows,
+            in the CSV file for a data file), for messages about one row.
     """
     if decl.data_file is None:
+        if lines is not None:
+            lines.extend(row.span.line for row in decl.rows)
         return [(row.values, row.count) for row in decl.rows]
     try:
         path = data_path(spec_path, decl.data_file)
@@ -182,7 +187,7 @@ def card_rows(decl: ast.CardDecl, spec_path: str, diags: list[Diagnostic],
     # strict: an unclosed quote is an error, not a field that swallows the rest of the file
     reader = csv.DictReader(text.splitlines(), strict=True)
     try:
-        return _csv_rows(decl, reader, diags, room)
+        return _csv_rows(decl, reader, diags, room, [] if lines is None else lines)
     except csv.Error as err:
         # the csv module's own limit (field size, bad quoting); report where, not the text
         diags.append(Diagnostic(decl.span, f"{decl.data_file}:{reader.reader.line_num}: not readable "
@@ -192,7 +197,7 @@ def card_rows(decl: ast.CardDecl, spec_path: str, diags: list[Diagnostic],
 
 
 def _csv_rows(decl: ast.CardDecl, reader: csv.DictReader[str], diags: list[Diagnostic],
-              room: int) -> list[tuple[tuple[int | str, ...], int]]:
+              room: int, lines: list[int]) -> list[tuple[tuple[int | str, ...], int]]:
     header = reader.fieldnames or []
     if not header:
         diags.append(Diagnostic(decl.span, f"card data {decl.data_file!r} is empty",
@@ -248,6 +253,7 @@ def _csv_rows(decl: ast.CardDecl, reader: csv.DictReader[str], diags: list[Diagn
                                     "kinds"))
             return []
         rows.append((tuple(_convert(rec[a] or "") for a in decl.attributes), count))
+        lines.append(n)
     return rows
 
 

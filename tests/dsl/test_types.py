@@ -141,3 +141,38 @@ def test_a_tiebreak_must_be_a_number() -> None:
 ])
 def test_statement_and_expression_rules(body: str, message: str) -> None:
     assert errors(f'rule play {{\n  {body}\n}}\n') == [message]
+
+
+def test_a_card_column_mixing_numbers_and_texts_is_a_located_error(tmp_path: Path) -> None:
+    # a new user's trial: a column of 3, -, 2 checked clean, and play failed on a comparison
+    # of it with Python's own TypeError message
+    (tmp_path / "gems.csv").write_text("name,points,count\nruby,3,2\nopal,-,1\njade,2,1\n")
+    (tmp_path / "mix.rules").write_text(
+        'game mix "Mix" { players 2..2 start play bound 20 steps }\n'
+        'card gem "Gem" (name, points) in bag data "gems.csv"\n'
+        'card coin "Coin" (value) in pile { (1) ("two") (3) }\n'
+        'card tag "Tag" (word) in pile { ("a") (7) ("b") (9) }\n'
+        'zone bag: deck of gem hidden\nzone pile: set of coin public\n'
+        'var gold[player] = 0 public\n'
+        'rule play { for p in players { if first(bag).points > 1 { gold[p] += 1 } } }\n'
+        'scoring(p) { score gold[p] }\n')
+    got = [(d.span.line, d.span.column, d.message, d.hint)
+           for d in check(load_spec(tmp_path / "mix.rules")) if d.severity == "error"]
+    assert got == [
+        (2, 1, "gems.csv:3: column 'points' of card 'gem' mixes numbers and texts: line 3 "
+               "holds the text '-', line 2 holds the number 3",
+         "a column holds one type: write a whole number here, as the 2 other rows of "
+         "'points' do (an empty field is a text, not 0)"),
+        (3, 40, "column 'value' of card 'coin' mixes numbers and texts: row 2 holds the text "
+                "'two', row 1 holds the number 1",
+         "a column holds one type: write a whole number here, as the 2 other rows of 'value' "
+         "do (an empty field is a text, not 0)"),
+        # as many numbers as texts: the later row is blamed
+        (4, 39, "column 'word' of card 'tag' mixes numbers and texts: row 2 holds the number 7, "
+                "row 1 holds the text 'a'",
+         "a column holds one type: the 2 other rows of 'word' hold texts, so write this value "
+         "as a word, or make the column numbers in every row")]
+    (tmp_path / "gems.csv").write_text("name,points,count\nruby,3,2\nopal,,1\n")
+    got = [d.message for d in check(load_spec(tmp_path / "mix.rules")) if d.severity == "error"]
+    assert got[0] == ("gems.csv:3: column 'points' of card 'gem' mixes numbers and texts: "
+                      "line 3 holds an empty field (a text), line 2 holds the number 3")
