@@ -48,8 +48,9 @@ class Ty:
     Attributes:
         con: "number", "truth", "text", "member", "component", "list", "any" (unknown: fits
             every type), or None for a type variable.
-        data: the enum of a member, the card kind of a component ("" for some kind, "?"
-            for a kind not known yet).
+        data: the enum of a member; the card kinds a component may be of, sorted and joined
+            by ``|`` (``coin|gem``: a component of coin or of gem), or "?" for a kind not
+            known yet.
         args: a list's element type.
         nullable: the value may also be none.
         extras: texts that a member type also holds (a card attribute's ``"-"`` or ``"any"``
@@ -138,7 +139,7 @@ def describe(t: Ty, plural: bool = False, depth: int = 0) -> str:
         if t.extras:
             base += f" (or {', '.join(repr(x) for x in sorted(t.extras))})"
     elif t.con == "component":
-        kind = "" if t.data == "?" else f" of {t.data}" if t.data else " (of several kinds)"
+        kind = "" if t.data in ("?", "") else f" of {t.data.replace('|', ' or ')}"
         base = f"{'components' if plural else 'a component'}{kind}"
     else:
         inner = describe(t.args[0], True, depth + 1)
@@ -188,6 +189,20 @@ def _enum_union(a: str, b: str) -> str:
     return "|".join(sorted(ea | eb))
 
 
+def _kind_union(a: str, b: str) -> str:
+    """The card kinds of two component types made one set ("?", not known yet, takes the
+    other's): a list of gems and coins holds components of coin or gem."""
+    if a == "?" or b == "?":
+        return b if a == "?" else a
+    return "|".join(sorted(set(a.split("|")) | set(b.split("|"))))
+
+
+def kinds_of(t: Ty) -> list[str]:
+    """The card kinds a component of type ``t`` may be of; empty when not known yet."""
+    t = find(t)
+    return [] if t.con != "component" or t.data in ("?", "") else t.data.split("|")
+
+
 def _occurs(v: Ty, t: Ty) -> bool:
     t = find(t)
     return t is v or any(_occurs(v, a) for a in t.args)
@@ -196,8 +211,9 @@ def _occurs(v: Ty, t: Ty) -> bool:
 def unify(a: Ty, b: Ty) -> None:
     """Make ``a`` and ``b`` one type.
 
-    Components of two kinds become components of some kind (a list may mix kinds); ``any``
-    fits every type and binds nothing.
+    Components of two kinds become components of either kind (a union: a list may mix
+    kinds; reading an attribute then needs it in every kind); ``any`` fits every type and
+    binds nothing.
 
     Raises:
         Mismatch: the types differ (number and text, members of two enums, ...).
@@ -235,14 +251,48 @@ def unify(a: Ty, b: Ty) -> None:
     if a.con == "text":  # known literals stay known while every value is one
         a.extras = a.extras | b.extras if a.extras and b.extras else frozenset()
     if a.con == "component" and a.data != b.data:
-        # an unknown kind ("?") takes the other's; two kinds make components of some kind
-        a.data = b.data if a.data == "?" else a.data if b.data == "?" else ""
+        a.data = _kind_union(a.data, b.data)
     for x, y in zip(a.args, b.args):
         unify(x, y)
     a.nullable = a.nullable or b.nullable
     b.parent = a
     if a.loose or b.loose:
         loosen(a)
+
+
+def join(a: Ty, b: Ty) -> Ty:
+    """The type of a value that is ``a`` or ``b`` (two lists added, a list literal's items,
+    ``cond``'s branches): components of two known sets of kinds (or lists of them) join into
+    a new type of their union, leaving ``a`` and ``b`` as they are (``[x for x in row] + hand``
+    must not make ``x`` a component of either kind); anything else is unified.
+
+    Raises:
+        Mismatch: as :func:`unify`.
+    """
+    ra, rb = find(a), find(b)
+    if ra is not rb and ra.con == rb.con and ra.con in ("component", "list") and \
+            _kinds_differ(ra, rb):
+        if ra.con == "list":
+            elem = join(ra.args[0], rb.args[0])
+        else:
+            elem = None
+        return Ty(ra.con, _kind_union(ra.data, rb.data) if elem is None else "",
+                  () if elem is None else (elem,), ra.nullable or rb.nullable,
+                  loose=ra.loose or rb.loose)
+    unify(a, b)
+    return a
+
+
+def _kinds_differ(a: Ty, b: Ty, depth: int = 0) -> bool:
+    """Whether ``a`` and ``b`` are (lists of) components of two known, different sets of
+    kinds."""
+    a, b = find(a), find(b)
+    if a.con != b.con or depth > 6:
+        return False
+    if a.con == "list":
+        return _kinds_differ(a.args[0], b.args[0], depth + 1)
+    return a.con == "component" and bool(kinds_of(a)) and bool(kinds_of(b)) and \
+        a.data != b.data
 
 
 def loosen(t: Ty, depth: int = 0) -> None:
@@ -808,10 +858,21 @@ class Typer:
                         self.expect(o.when, truth(), env, "an option's 'when' needs")
                     self.block(o.body, env)
             case ast.If():
+                # a kind test narrows a component in its branch, and in the later branches
+                # (and 'else') to the kinds that failed it
+                outer: dict[str, tuple[Ty, Ty]] = {}  # local -> (its type, narrowed)
                 for cond, body in s.branches:
                     self.expect(cond, truth(), env, "'if' needs")
-                    self.block(body, env)
+                    self.narrow_block(body, env, self.narrowed(cond, env))
+                    rest = self.narrowed(cond, env, holds=False)
+                    for n in rest:
+                        if rest[n] is not env[n]:
+                            outer[n] = (outer[n][0] if n in outer else env[n], rest[n])
+                            env[n] = rest[n]
                 self.block(s.orelse, env)
+                for n, (t, narrow) in outer.items():
+                    if env.get(n) is narrow:
+                        env[n] = t
             case ast.While():
                 self.expect(s.cond, truth(), env, "'while' needs")
                 self.block(s.body, env)
@@ -915,19 +976,108 @@ class Typer:
                 self.expr(a, env)
                 continue
             got = self.expr(a, env)
-            kind = find(got).data if find(got).con == "component" else None
-            if kind not in (None, "", "?", dim):
-                # components of two kinds unify into "some kind" (a list may mix them), but
-                # an index of another kind is no instance of this dimension
-                self.err(a.span, f"{what} is indexed by {word}; this is {describe(got)}")
+            if kinds_of(got) not in ([], [dim]):
+                # a component of another kind, or of several, is no instance of this
+                # dimension (unifying would make the dimension's kinds a set)
+                self.err(a.span, f"{what} is indexed by {word}; this is {describe(got)}",
+                         self.narrow_hint(a, got, [str(dim)]))
                 continue
             try:
                 unify(got, want)
             except Mismatch:
                 self.err(a.span, f"{what} is indexed by {word}; this is {describe(got)}",
                          self.hint(a, got, want))
+                continue
+            if isinstance(dim, str) and dim in self.cards:
+                self.one_kind(a, got, dim, what, word)
         for a in args[len(dims):]:
             self.expr(a, env)
+
+    def one_kind(self, a: ast.Expr, got: Ty, dim: str, what: str, word: str) -> None:
+        """At the end of the pass, ``got`` must still be a component of ``dim`` alone (it
+        may have joined a list of another kind since)."""
+        def check(final: bool) -> bool:
+            if not final:
+                return False
+            if kinds_of(got) not in ([], [dim]):
+                self.err(a.span, f"{what} is indexed by {word}; this is {describe(got)}",
+                         self.narrow_hint(a, got, [dim]))
+            return True
+        self.defer(check)
+
+    def narrow_hint(self, e: ast.Expr, got: Ty, kinds: list[str]) -> str:
+        """How to narrow component ``e`` (of several kinds) to ``kinds``."""
+        if len(kinds_of(got)) < 2:
+            return ""
+        test = " or ".join(f'{expr_text(e)}.kind == "{k}"' for k in kinds)
+        return f"narrow it first: 'if {test} {{ ... }}', or 'where {test}' in a list"
+
+    def narrowed(self, cond: ast.Expr, env: dict[str, Ty],
+                 holds: bool = True) -> dict[str, Ty]:
+        """``env`` where ``cond`` holds (with ``holds`` false: where it fails): a local
+        component tested by ``x.kind == "K"`` (or ``!=``; several tests of one local joined
+        by ``or``; one condition among several joined by ``and``, where it holds) is a
+        component of the kinds that pass. ``env`` itself when nothing narrows."""
+        sets: dict[str, set[str]] = {}
+
+        def kind_test(c: ast.Expr) -> tuple[str, str, bool] | None:
+            if isinstance(c, ast.Compare) and c.op in ("==", "!="):
+                for side, other in ((c.left, c.right), (c.right, c.left)):
+                    if isinstance(side, ast.Attr) and side.name == "kind" and \
+                            isinstance(side.obj, ast.Name) and side.obj.id in env and \
+                            isinstance(other, ast.Str) and other.value in self.cards:
+                        return side.obj.id, other.value, c.op == "=="
+            return None
+
+        def passing(c: ast.Expr, holds: bool) -> None:
+            """Narrow by ``c`` holding (or failing): a test, or tests of one local by 'or'."""
+            if isinstance(c, ast.BoolOp) and c.op == "and":
+                if holds:
+                    for item in c.items:
+                        passing(item, True)
+                return  # 'a and b' failing: either failed, nothing certain
+            items = c.items if isinstance(c, ast.BoolOp) and c.op == "or" else [c]
+            found = [kind_test(i) for i in items]
+            tests = [f for f in found if f is not None]
+            if len(tests) != len(found) or len({t[0] for t in tests}) != 1:
+                return
+            name = tests[0][0]
+            known = set(kinds_of(env[name])) or set(self.cards)
+            if holds and len(tests) > 1 and not all(t[2] for t in tests):
+                return  # 'x.kind != "a" or ...' holding: nothing certain
+            if not holds and len(tests) > 1 and any(t[2] for t in tests):
+                allowed = known - {t[1] for t in tests}  # no '==' held
+            else:
+                allowed = set()
+                for _, k, eq in tests:
+                    allowed |= {k} if eq == holds else known - {k}
+                allowed &= known
+            if allowed:
+                sets[name] = sets[name] & allowed if name in sets else allowed
+
+        passing(cond, holds)
+        out = env
+        for name, kinds in sets.items():
+            old = find(env[name])
+            if old.con != "component" or kinds_of(old) == sorted(kinds):
+                continue
+            if out is env:
+                out = dict(env)
+            # a kind test on none fails: where it holds, the local is no none
+            out[name] = Ty("component", "|".join(sorted(kinds)),
+                           nullable=old.nullable and not holds, loose=old.loose)
+        return out
+
+    def narrow_block(self, body: Iterable[ast.Stmt], env: dict[str, Ty],
+                     inner: dict[str, Ty]) -> None:
+        """Type ``body`` with the locals that ``inner`` narrows (its differences from
+        ``env``) holding their narrowed types there only."""
+        outer = {n: env[n] for n in inner if n in env and inner[n] is not env[n]}
+        env.update({n: inner[n] for n in outer})
+        self.block(body, env)
+        for n, t in outer.items():
+            if env.get(n) is inner[n]:
+                env[n] = t
 
     # ---- expressions
     def expr(self, e: ast.Expr, env: dict[str, Ty], record: bool = True) -> Ty:
@@ -960,6 +1110,7 @@ class Typer:
                 inner[e.var] = self.element(e.source, env, f"{e.func}(... for ... in) needs")
                 if e.where is not None:
                     self.expect(e.where, truth(), inner, "'where' needs")
+                    inner = self.narrowed(e.where, inner)
                 if e.func in ("any", "all"):
                     self.expect(e.elem, truth(), inner, f"{e.func}(...) needs")
                     return truth()
@@ -977,7 +1128,7 @@ class Typer:
                 for item in e.items:
                     got = self.expr(item, env)
                     try:
-                        unify(got, elem)
+                        elem = join(elem, got)
                     except Mismatch:
                         self.err(item.span, f"the items of a list have one type: the first "
                                  f"is {describe(elem)}, this one is {describe(got)}")
@@ -987,6 +1138,7 @@ class Typer:
                 inner[e.var] = self.element(e.source, env, "[... for ... in] needs")
                 if e.where is not None:
                     self.expect(e.where, truth(), inner, "'where' needs")
+                    inner = self.narrowed(e.where, inner)
                 return list_of(self.expr(e.elem, inner))
             case ast.BinOp():
                 return self.binop(e, env)
@@ -995,6 +1147,8 @@ class Typer:
             case ast.BoolOp():
                 for item in e.items:
                     self.expect(item, truth(), env, f"'{e.op}' needs")
+                    if e.op == "and":  # 'c.kind == "gem" and c.name == ...' reads a gem
+                        env = self.narrowed(item, env)
                 return truth()
             case ast.Not():
                 self.expect(e.operand, truth(), env, "'not' needs")
@@ -1042,6 +1196,11 @@ class Typer:
             kinds = [k for k, a in self.attrs.items() if e.name in a]
             unify(obj, component(kinds[0] if len(kinds) == 1 else "?"))
 
+        # the result is typed as soon as the component's kinds are known; the kinds may
+        # grow later (the component joins a list of another kind), so every kind of the
+        # final set is checked once more when the pass settles
+        typed: list[str] = []  # the kinds the result was typed from; ["?"] once reported
+
         def check(final: bool) -> bool:
             r = find(obj)
             if r.con is None and not final:
@@ -1055,25 +1214,71 @@ class Typer:
                          self.hint(e.obj, r, component("?")))
                 unify(result, anything())
                 return True
-            if e.name in ("id", "kind"):
+            if e.name in ("id", "kind") or typed == ["?"]:
                 return True
-            known = r.data not in ("", "?")
-            kinds = [r.data] if known else [k for k in self.attrs if e.name in self.attrs[k]]
-            if known and e.name not in self.attrs.get(r.data, {e.name: anything()}):
-                names = ", ".join(self.cards[r.data].attributes) if r.data in self.cards else ""
-                self.err(e.span, f"a component of {r.data} has no attribute {e.name!r}",
-                         f"the attributes of {r.data}: {names}, kind, id" if names else "")
+            kinds = kinds_of(r)
+            if not kinds:
+                if not typed:  # not known yet: typed by the kinds that have the attribute
+                    having = [k for k, a in self.attrs.items() if e.name in a]
+                    types = [self.attrs[k][e.name] for k in having]
+                    if types and all(fits(types[0], t) and find(t).con == find(types[0]).con
+                                     and find(t).data == find(types[0]).data for t in types):
+                        unify(result, fresh(types[0]))
+                        typed[:] = having
+                    else:  # unknown (loose); once the kinds are known, they must agree
+                        unify(result, anything())
+                        typed[:] = ["*"] if types else ["?"]
+                return final
+            if not self.has_attr(e, r, kinds, result, typed):
+                typed[:] = ["?"]
                 unify(result, anything())
                 return True
-            types = [self.attrs[k][e.name] for k in kinds if k in self.attrs]
-            if types and all(fits(types[0], t) and find(t).con == find(types[0]).con
-                             and find(t).data == find(types[0]).data for t in types):
-                unify(result, fresh(types[0]))
-            else:
-                unify(result, anything())
-            return True
+            return final
         self.defer(check)
         return result
+
+    def has_attr(self, e: ast.Attr, r: Ty, kinds: list[str], result: Ty,
+                 typed: list[str]) -> bool:
+        """Whether every kind of ``kinds`` (those of component type ``r``) has attribute
+        ``e.name`` of one type, unifying ``result`` with it (each kind once, as ``typed``
+        records); else report the first kind that lacks it (with a hint to narrow the
+        component to the kinds that have it) or the two types that differ."""
+        lacking = [k for k in kinds if k in self.attrs and e.name not in self.attrs[k]]
+        if lacking:
+            k = lacking[0]
+            names = ", ".join(self.cards[k].attributes) if k in self.cards else ""
+            if len(kinds) == 1:
+                self.err(e.span, f"a component of {k} has no attribute {e.name!r}",
+                         f"the attributes of {k}: {names}, kind, id" if names else "")
+                return False
+            having = [h for h in kinds if h not in lacking]
+            obj = expr_text(e.obj)
+            test = " or ".join(f'{obj}.kind == "{h}"' for h in having)
+            self.err(e.span, f"{obj} may be a component of {k}, which has no attribute "
+                     f"{e.name!r} ({obj} is {describe(r)})",
+                     f"narrow it to the kinds that have {e.name!r} first: "
+                     f"'where {test}' in a list or aggregate, or 'if {test} {{ ... }}'"
+                     if having else f"the attributes of {k}: {names}, kind, id")
+            return False
+        loose = typed == ["*"]  # the result is unknown: the kinds' types must agree
+        if loose:
+            result, typed = Ty(), []
+        for k in kinds:
+            if k in typed or k not in self.attrs:
+                continue
+            got = fresh(self.attrs[k][e.name])
+            try:
+                unify(result, got)
+            except Mismatch:
+                first = typed[0] if typed else kinds[0]
+                self.err(e.span, f"attribute {e.name!r} holds {describe(got, True)} in {k} "
+                         f"but {describe(self.attrs[first][e.name], True)} in {first}; "
+                         f"{expr_text(e.obj)} is {describe(r)}",
+                         "read it where the component is of one kind: narrow it first with "
+                         f"'if {expr_text(e.obj)}.kind == \"{k}\" {{ ... }}'")
+                return False
+            typed.append(k)
+        return True
 
     def index(self, e: ast.Index, env: dict[str, Ty]) -> Ty:
         if isinstance(e.obj, ast.Name) and e.obj.id not in env:
@@ -1101,6 +1306,17 @@ class Typer:
         f = e.func
         if f == "variant":
             return truth()
+        if f == "cond" and len(e.args) == 3 and "cond" not in self.functions:
+            # a kind test narrows the first branch; the branches join (kinds make a union)
+            self.expect(e.args[0], truth(), env, "argument 1 of cond() is")
+            yes = self.expr(e.args[1], self.narrowed(e.args[0], env))
+            no = self.expr(e.args[2], self.narrowed(e.args[0], env, holds=False))
+            try:
+                return join(yes, no)
+            except Mismatch:
+                self.err(e.args[2].span, f"argument 3 of cond() is {describe(yes)}; this is "
+                         f"{describe(no)}", self.hint(e.args[2], no, yes))
+                return anything()
         if f in ("lookup", "has_key"):
             table = e.args[0].id if e.args and isinstance(e.args[0], ast.Name) else ""
             for a in e.args[1:2]:
@@ -1148,15 +1364,15 @@ class Typer:
         right = self.expr(e.right, env)
         if e.op == "+":
             try:
-                unify(left, right)
+                joined = join(left, right)
             except Mismatch:
                 self.err(e.span, f"'+' adds two values of one type; this adds "
                          f"{describe(left)} and {describe(right)}",
                          self.hint(e.right if find(left).con == "number" else e.left,
                                    right if find(left).con == "number" else left, number()))
                 return anything()
-            self.addable(e, left, "'+' adds")
-            return left
+            self.addable(e, joined, "'+' adds")
+            return joined
         for side, t in ((e.left, left), (e.right, right)):
             self.need(side, t, number(), f"'{e.op}' needs")
         return number()

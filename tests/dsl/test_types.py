@@ -105,9 +105,13 @@ def test_an_index_of_a_card_dimension_is_a_component_of_that_kind() -> None:
                   '  let v = count(on[first(purse)])\n}\n') == [
         "4:10: counter 'marked' is indexed by a component of gem; this is a component of coin",
         "6:20: zone 'on' is indexed by a component of gem; this is a component of coin"]
-    # a component of some kind (a mixed list's item) may be one of gem: not reported
+    # a mixed list's item is a gem or a coin: play failed on a coin; a kind test narrows it
     assert errors('var marked[gem] = false\nrule play {\n'
-                  '  for c in bag + purse { marked[c] = true }\n}\n') == []
+                  '  for c in bag + purse { marked[c] = true }\n}\n') == [
+        "3:33: counter 'marked' is indexed by a component of gem; this is a component of coin "
+        "or gem"]
+    assert errors('var marked[gem] = false\nrule play {\n'
+                  '  for c in bag + purse { if c.kind == "gem" { marked[c] = true } }\n}\n') == []
 
 
 def test_a_tiebreak_must_be_a_number() -> None:
@@ -176,3 +180,49 @@ def test_a_card_column_mixing_numbers_and_texts_is_a_located_error(tmp_path: Pat
     got = [d.message for d in check(load_spec(tmp_path / "mix.rules")) if d.severity == "error"]
     assert got[0] == ("gems.csv:3: column 'points' of card 'gem' mixes numbers and texts: "
                       "line 3 holds an empty field (a text), line 2 holds the number 3")
+
+
+def test_components_of_two_kinds_are_of_either_and_an_attribute_needs_every_kind() -> None:
+    # gem has colour, value, mark; coin has value only
+    assert types_of('rule play {\n  let xs = bag + purse\n}\n')["bag + purse"] \
+        == "list[component coin|gem]"
+    got = check(parse(HEAD + 'rule play {\n  let xs = [x.colour for x in bag + purse]\n}\n',
+                      "t.rules"))
+    assert [(d.span.line - HEAD.count("\n"), d.span.column, d.message, d.hint)
+            for d in got if d.severity == "error"] == [
+        (2, 13, "x may be a component of coin, which has no attribute 'colour' (x is a "
+                "component of coin or gem)",
+         "narrow it to the kinds that have 'colour' first: 'where x.kind == \"gem\"' in a list "
+         "or aggregate, or 'if x.kind == \"gem\" { ... }'")]
+    # an attribute every kind has is read; its types unify across the kinds
+    assert types_of('rule play {\n  let n = sum(x.value for x in bag + purse)\n}\n')[
+        "x.value"] == "number"
+    # narrowing: a where filter, 'and', cond, if / elif / else, '!='
+    assert errors('rule play {\n'
+                  '  let a = [x.colour for x in bag + purse where x.kind == "gem"]\n'
+                  '  let b = count(x for x in purse + bag where x.kind == "gem" and x.colour == red)\n'
+                  '  let c = [cond(x.kind == "gem", x.mark, "coin") for x in bag + purse]\n'
+                  '  for y in [first(purse), first(bag)] {\n'
+                  '    if y.kind == "coin" { gold[0] += y.value } else { let m = y.mark }\n'
+                  '    if y.kind != "gem" { end } elif y.colour == red { end }\n'
+                  '  }\n}\n') == []
+    # the elements of the lists added keep their one kind: x is a gem, c a coin
+    got_types = types_of('rule play {\n'
+                         '  let xs = [x for x in bag where x.mark == "-"] + [c for c in purse]\n}\n')
+    assert (got_types["x"], got_types["c"]) == ("component gem", "component coin")
+    # a component that joins a list of another kind later is checked with every kind
+    assert errors('var marked[gem] = false\nvar held = none\nrule play {\n'
+                  '  let g = top(bag)\n  marked[g] = true\n  held = g\n'
+                  '  held = top(purse)\n}\n') == [
+        "5:10: counter 'marked' is indexed by a component of gem; this is a component of coin "
+        "or gem or none"]
+
+
+def test_an_attribute_of_two_types_across_kinds_is_an_error() -> None:
+    spec = parse(HEAD.replace('card coin "Coin" (value) in purse { (5) }',
+                              'card coin "Coin" (value) in purse { ("five") }')
+                 + 'rule play {\n  let n = [x.value for x in bag + purse]\n}\n', "t.rules")
+    assert [(d.message, d.hint) for d in check(spec) if d.severity == "error"] == [
+        ("attribute 'value' holds numbers in gem but texts in coin; x is a component of coin "
+         "or gem", "read it where the component is of one kind: narrow it first with "
+         "'if x.kind == \"gem\" { ... }'")]

@@ -502,10 +502,13 @@ scoring(p) { score points }
 '''
 
 
-def test_a_run_time_type_error_in_play_fails_the_run() -> None:
-    # a card column mixing numbers and texts is typed "loose" (documented: the checker lets it
-    # through and play checks it), so this spec checks clean and fails by type in play
-    assert errors(LOOSE) == []
+def test_a_run_time_type_error_in_play_fails_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a card column mixing numbers and texts is a check error now (it was typed "loose" and
+    # failed in play); without the type pass, the spec loads and play reports the type error
+    assert [e.splitlines()[0] for e in errors(LOOSE)] == [
+        "gen.rules:4:3: error: column 'odd' of card 'chip' mixes numbers and texts: row 1 "
+        "holds the number 1, row 2 holds the text 'bo'"]
+    monkeypatch.setattr("rulewright.dsl.check.check.type_errors", lambda *_: [])
     with pytest.raises(AssertionError, match=r"runtime error at 22:13: wrong kind of value: "
                        r"unsupported operand type\(s\) for \+: 'int' and 'str'"):
         play(LOOSE, 1)
