@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
 from attrs import frozen
 
 from rulewright.dsl.language import ast
+from rulewright.dsl.language.builtins import BUILTIN, parse_signature
 from rulewright.dsl.language.unparse import expr_text
 
 if TYPE_CHECKING:
@@ -30,10 +31,9 @@ _PHRASE = {"number": "a number", "text": "a text", "truth": "a truth value", "no
            "member": "an enum member", "component": "a component",
            "components": "a list of components", "numbers": "a list of numbers",
            "members": "a list of enum members", "list": "a list"}
-_NUMBER_CALLS = frozenset({"count", "sum", "abs", "left", "right", "next", "owner", "turns",
-                           "elimination", "final_place"})
-_TRUTH_CALLS = frozenset({"eliminated", "contains", "has_key", "variant", "any", "all"})
-_ELEMENT_CALLS = frozenset({"top", "bottom", "first", "last"})
+#: A built-in's result in its signature (rulewright.dsl.language.builtins) -> its kind.
+_RESULT = {"number": "number", "player": "number", "truth": "truth", "text": "text",
+           "list[number]": "numbers"}
 
 
 @frozen
@@ -137,21 +137,19 @@ def _name_kind(n: str, sym: Symbols, local: Locals) -> Kind | None:
 
 
 def _call_kind(e: ast.Call, sym: Symbols, local: Locals) -> Kind | None:
+    """A built-in call's kind, read off its signature (its one home)."""
     f = e.func
-    if f in sym.functions:
+    builtin = BUILTIN.get(f)
+    sig = builtin.signature(len(e.args)) if builtin is not None else None
+    if f in sym.functions or sig is None:
         return None
-    if f in _NUMBER_CALLS or (f in ("max", "min") and len(e.args) == 2):
-        return kind_of("number")
-    if f in _TRUTH_CALLS:
-        return kind_of("truth")
-    if f == "zone_name":
-        return kind_of("text")
-    if f in ("range", "seat_order"):
-        return kind_of("numbers")
+    params, result = parse_signature(sig)
+    if result in _RESULT:
+        return kind_of(_RESULT[result])
     arg = value_kind(e.args[0], sym, local) if e.args else None
-    if f in _ELEMENT_CALLS or f in ("max", "min"):
+    if params[:1] == ["list[a]"] and result == "a":  # first(xs): an element of xs
         return _element(arg)
-    if f in ("distinct", "sorted") and arg is not None and _is_list(arg):
+    if params[:1] == ["list[a]"] and result == "list[a]" and arg is not None and _is_list(arg):
         return kind_of(arg.cat)
     return None
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Iterator, Sequence, assert_never
 
 from rulewright.dsl.language import ast
+from rulewright.dsl.language.builtins import BUILTIN, parse_signature
 from rulewright.dsl.compile.layout import card_rows
 from rulewright.dsl.language.unparse import expr_text
 from rulewright.errors import Diagnostic, Span
@@ -391,46 +392,30 @@ class Scheme:
 
 # ---- the built-ins' signatures ------------------------------------------------------------
 
-#: Each built-in's parameter and result types, built fresh per call (``a`` is a type
-#: variable shared by the parameters and the result). variant, lookup and has_key take a
-#: declared name as their first argument and are typed apart.
-def _signature(f: str, n: int) -> tuple[list[Ty], Ty] | None:
-    a = Ty()
-    sigs: dict[str, tuple[list[Ty], Ty]] = {
-        "count": ([list_of(Ty())], number()),
-        "sum": ([list_of(number())], number()),
-        "any": ([list_of(truth())], truth()),
-        "all": ([list_of(truth())], truth()),
-        "abs": ([number()], number()),
-        "left": ([number()], number()),
-        "right": ([number()], number()),
-        "next": ([number(), number()], number()),
-        "top": ([list_of(a)], a),
-        "bottom": ([list_of(a)], a),
-        "first": ([list_of(a)], a),
-        "last": ([list_of(a)], a),
-        "contains": ([list_of(a), a], truth()),
-        "distinct": ([list_of(a)], list_of(a)),
-        "sorted": ([list_of(a)], list_of(a)),
-        "range": ([number(), number()], list_of(number())),
-        "owner": ([component("?")], number()),
-        "zone_name": ([component("?")], text()),
-        "turns": ([number()], number()),
-        "eliminated": ([number()], truth()),
-        "elimination": ([number()], number()),
-        "final_place": ([number()], number()),
-        "cond": ([truth(), a, a], a),
-        "seat_order": ([number()], list_of(number())),
-        # of a list, numbers only: an empty list gives 0 (a text's max would be a number)
-        "max": ([list_of(number())], number()) if n == 1 else ([a, a], a),
-        "min": ([list_of(number())], number()) if n == 1 else ([a, a], a),
-    }
-    return sigs.get(f)
+def _sig_type(word: str, variables: dict[str, Ty]) -> Ty:
+    """One type of a built-in's signature (:mod:`rulewright.dsl.language.builtins`)."""
+    if word.startswith("list[") and word.endswith("]"):
+        return list_of(_sig_type(word[5:-1], variables))
+    if word in ("a", "b"):
+        return variables.setdefault(word, Ty())
+    if word == "component":
+        return component("?")
+    return {"number": number, "player": number, "truth": truth, "text": text}[word]()
 
 
-#: Built-ins whose first argument is a player.
-_PLAYER_FIRST = frozenset({"left", "right", "next", "turns", "eliminated", "elimination",
-                           "final_place", "seat_order"})
+def signature(f: str, n: int) -> tuple[list[Ty], Ty, list[str]] | None:
+    """Built-in ``f``'s parameter and result types for ``n`` arguments, built fresh for one
+    call from its one home (:data:`~rulewright.dsl.language.builtins.BUILTIN`), with how a
+    message names each parameter ("a player" for a seat, else ""); None for an unknown
+    function, another arity, or a built-in typed apart (variant, lookup, has_key)."""
+    b = BUILTIN.get(f)
+    sig = b.signature(n) if b is not None and not b.typed_apart else None
+    if sig is None:
+        return None
+    params, result = parse_signature(sig)
+    variables: dict[str, Ty] = {}
+    return ([_sig_type(p, variables) for p in params], _sig_type(result, variables),
+            ["a player" if p == "player" else "" for p in params])
 
 
 # ---- the pass -----------------------------------------------------------------------------
@@ -764,6 +749,27 @@ class Typer:
             return component(self.zones[base.id].of)
         return anything()  # not a zone: the checker reports it
 
+    def into(self, e: ast.Expr, t: Ty, dest: ast.Expr, held: Ty) -> None:
+        """Component(s) ``e`` of type ``t`` go into zone ``dest`` holding ``held``: each kind
+        they may be of must be the zone's (else the zone's components would be typed
+        wrong), checked once the pass settles."""
+        def check(final: bool) -> bool:
+            if not final:
+                return False
+            r = find(t)
+            elem = find(r.args[0]) if r.con == "list" else r
+            zone = kinds_of(held)
+            stray = [k for k in kinds_of(elem) if zone and k not in zone]
+            if stray:
+                test = " or ".join(f'x.kind == "{k}"' for k in zone)
+                hint = f"keep the components of {zone[0]} only: [x for x in {expr_text(e)} " \
+                    f"where {test}]" if r.con == "list" and len(kinds_of(elem)) > 1 else \
+                    self.narrow_hint(e, elem, zone)
+                self.err(e.span, f"{expr_text(dest)} holds components of {zone[0]}; this is "
+                         f"{describe(t)}", hint)
+            return True
+        self.defer(check)
+
     def components(self, e: ast.Expr, t: Ty, needs: str) -> None:
         """``t`` must be a component or a list of components (decided once known)."""
         def check(final: bool) -> bool:
@@ -822,14 +828,15 @@ class Typer:
                     self.expect(s.value, want, env, f"counter {s.target.name!r} holds")
                     self.addable(s.value, want, "'+=' adds")
             case ast.Move():
-                self.components(s.what, self.expr(s.what, env), "move needs")
-                self.zone_ref(s.dest, env)
+                what = self.expr(s.what, env)
+                self.components(s.what, what, "move needs")
+                self.into(s.what, what, s.dest, self.zone_ref(s.dest, env))
             case ast.Shuffle():
                 self.zone_ref(s.zone, env)
             case ast.Draw():
                 t = self.zone_ref(s.deck, env)
                 if s.dest is not None:
-                    self.zone_ref(s.dest, env)
+                    self.into(s.deck, t, s.dest, self.zone_ref(s.dest, env))
                 self.bind(env, s.var, t, s)
             case ast.Roll():
                 self.expect(s.low, number(), env, "roll needs")
@@ -1332,13 +1339,14 @@ class Typer:
                 return anything()
             params, result = scheme.instance()
             names = self.functions[f].params
+            words = [""] * len(params)
         else:
-            sig = _signature(f, len(e.args))
+            sig = signature(f, len(e.args))
             if sig is None:
                 for a in e.args:
                     self.expr(a, env)
                 return anything()  # an unknown function: the checker reports it
-            params, result = tuple(sig[0]), sig[1]
+            params, result, words = tuple(sig[0]), sig[1], sig[2]
             names = ()
         if len(params) != len(e.args):
             for a in e.args:
@@ -1351,8 +1359,7 @@ class Typer:
             except Mismatch:
                 which = f"parameter {names[i]!r} of {f}()" if names else \
                     f"argument {i + 1} of {f}()"
-                wanted = "a player" if not names and i == 0 and f in _PLAYER_FIRST \
-                    else describe(p)
+                wanted = words[i] if not names and words[i] else describe(p)
                 self.err(a.span, f"{which} is {wanted}; this is {describe(got)}",
                          self.hint(a, got, p))
         if f in ("max", "min"):

@@ -7,7 +7,9 @@ way a rules editor slips:
 - an enum member written as its name in quotes (``yeti`` -> ``"yeti"``);
 - a zone where its count is meant (``count(hand[p])`` -> ``hand[p]``);
 - a text literal written as a number (``"A"`` -> ``0``);
-- a truth value where a number is meant and back (``true`` -> ``1``, ``0`` -> ``false``).
+- a truth value where a number is meant and back (``true`` -> ``1``, ``0`` -> ``false``);
+- a kind test naming another card kind (``x.kind == "habitat_card"`` -> ``x.kind ==
+  "animal"``): the branch then reads a component of the wrong kind.
 
 The checker must reject at least 99% of them (it reports an error for the declarations as
 written). The slow test measures every mutant of every bundled spec and prints the rate and
@@ -37,8 +39,19 @@ _MUTATED = (ast.VarDecl, ast.ZoneDecl, ast.TokenDecl, ast.FunctionDecl, ast.Rule
             ast.ScoringDecl, ast.InvariantDecl, ast.ExampleDecl)
 
 
-def replacements(e: object, members: set[str], zones: set[str]) -> Iterator[tuple[str, Any]]:
-    """The type mutations of one node: (description, the node that replaces it)."""
+def replacements(e: object, members: set[str], zones: set[str],
+                 kinds: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]:
+    """The type mutations of one node: (description, the node that replaces it).
+
+    Args:
+        kinds: the spec's card kinds, for kind tests (``x.kind == "K"``).
+    """
+    if isinstance(e, ast.Compare) and isinstance(e.left, ast.Attr) and e.left.name == "kind" \
+            and isinstance(e.right, ast.Str) and e.right.value in kinds:
+        for other in kinds:
+            if other != e.right.value:
+                yield (f"{expr_text(e)} -> {expr_text(e.left)} {e.op} \"{other}\"",
+                       attrs.evolve(e, right=ast.Str(e.right.span, other)))
     if isinstance(e, ast.Int):
         yield f"{e.value} -> \"{e.value}\"", ast.Str(e.span, str(e.value))
         if e.value in (0, 1):
@@ -80,6 +93,7 @@ def mutants(spec: ast.Spec) -> Iterator[tuple[str, tuple[ast.Decl, ...]]]:
     """Every single-point type mutant of ``spec``: (where and what, its declarations)."""
     members = {m for d in spec.decls if isinstance(d, ast.EnumDecl) for m in d.members}
     zones = {d.name for d in spec.decls if isinstance(d, ast.ZoneDecl)}
+    kinds = tuple(d.name for d in spec.decls if isinstance(d, ast.CardDecl))
     for i, d in enumerate(spec.decls):
         if not isinstance(d, _MUTATED):
             continue
@@ -87,7 +101,7 @@ def mutants(spec: ast.Spec) -> Iterator[tuple[str, tuple[ast.Decl, ...]]]:
         for node in ast.walk(d):
             if id(node) in cited:
                 continue
-            for what, new in replacements(node, members, zones):
+            for what, new in replacements(node, members, zones, kinds):
                 decl = _replace(d, node, new)
                 yield (f"{Path(spec.path).name}:{node.span.line}:{node.span.column}: {what}",
                        (*spec.decls[:i], decl, *spec.decls[i + 1:]))
@@ -121,6 +135,13 @@ def test_the_generator_makes_each_kind_of_mutant() -> None:
     zones = [w.split(": ", 1)[1] for w, _ in mutants(load_spec(spec_path("braff")))
              if "count(" in w]
     assert "count(bonus[p]) -> bonus[p]" in zones
+    # a kind test naming another kind: rejected, as the branch reads the other kind
+    swaps = [(w.split(": ", 1)[1], d) for w, d in mutants(load_spec(spec_path("snapshot")))
+             if ".kind ==" in w]
+    assert [w for w, _ in swaps] == [
+        f'x.kind == "habitat_card" -> x.kind == "{k}"' for k in ("animal", "assignment",
+                                                                 "award")]
+    assert all(rejected(load_spec(spec_path("snapshot")), d) for _, d in swaps)
     # the mutant is the spec with that one node changed
     what, decls = next(m for m in mutants(load_spec(spec_path("tic_tac_toe")))
                        if m[0].endswith("empty -> \"empty\""))

@@ -226,3 +226,14 @@ def test_an_attribute_of_two_types_across_kinds_is_an_error() -> None:
         ("attribute 'value' holds numbers in gem but texts in coin; x is a component of coin "
          "or gem", "read it where the component is of one kind: narrow it first with "
          "'if x.kind == \"gem\" { ... }'")]
+
+
+def test_a_component_goes_only_into_a_zone_of_its_kind() -> None:
+    # a coin in the bag would be read as a gem there (first(bag).colour)
+    assert errors('zone tray: set of coin public\nrule play {\n'
+                  '  move first(purse) to bag\n  move bag + purse to hand[0]\n'
+                  '  for x in purse + bag { if x.kind == "coin" { move x to purse } }\n'
+                  '  draw c from bag to tray\n}\n') == [
+        "3:8: bag holds components of gem; this is a component of coin",
+        "4:8: hand[0] holds components of gem; this is a list of components of coin or gem",
+        "6:15: tray holds components of coin; this is a component of gem"]

@@ -5,7 +5,9 @@ A Hypothesis strategy builds small specs that are well typed by construction, fr
 language's syntax (docs/language.md, dsl/language/grammar.lark) and its type rules (the "Types"
 section): a prelude of declarations of known types (counters of numbers, truth values, texts,
 enum members and none; counters indexed by player, enum member and component; a card kind
-whose attributes hold members, numbers and texts; zones of it; a table), spec functions and a
+whose attributes hold members, numbers and texts, and a second kind; zones of each; a
+table), components of either kind (lists of both added, read through the attributes both
+have, or behind a kind test that narrows), spec functions and a
 helper rule whose parameters have drawn types, and a start rule of statements (let, if, for,
 repeat, counter updates, move, choose, turn, roll, random, reveal, transfer, do, ...) whose
 expressions are drawn per type from the operators and built-ins that give that type. ``none``
@@ -36,12 +38,12 @@ from rulewright.engines.simulate import playout
 
 #: A type, as the generator names it: N number, P player (a number that is a seat), B truth
 #: value, S text, M member of enum colour, C component of card chip, K component of card
-#: coin, and lists of them.
-N, P, B, S, M, C, K = "N", "P", "B", "S", "M", "C", "K"
-LN, LC, LM, LS, LK = "LN", "LC", "LM", "LS", "LK"
-ITEM = {LN: N, LC: C, LM: M, LS: S, LK: K}
+#: coin, X component of chip or coin (a union of kinds), and lists of them.
+N, P, B, S, M, C, K, X = "N", "P", "B", "S", "M", "C", "K", "X"
+LN, LC, LM, LS, LK, LX = "LN", "LC", "LM", "LS", "LK", "LX"
+ITEM = {LN: N, LC: C, LM: M, LS: S, LK: K, LX: X}
 SCALARS = (N, B, S, M)
-PARAM_TYPES = (N, P, B, S, M, C, K, LN, LC, LK)
+PARAM_TYPES = (N, P, B, S, M, C, K, X, LN, LC, LK, LX)
 
 PRELUDE = '''game gen "Generated" {{ players {players} start play bound 400 steps }}
 enum colour {{ red blue green }}
@@ -120,8 +122,9 @@ class Gen:
     def expr(self, t: str, sc: Scope, d: int) -> str:
         """An expression of type ``t`` readable in ``sc``, nested at most ``d`` levels."""
         return {N: self.num, P: self.player, B: self.truth, S: self.text, M: self.member,
-                C: self.comp, K: self.coin, LN: self.nums, LC: self.comps, LM: self.members,
-                LS: self.texts, LK: self.coins}[t](sc, max(d, 0))
+                C: self.comp, K: self.coin, X: self.mixed, LN: self.nums, LC: self.comps,
+                LM: self.members, LS: self.texts, LK: self.coins,
+                LX: self.mixeds}[t](sc, max(d, 0))
 
     def local(self, t: str, sc: Scope) -> list[Callable[[], str]]:
         return [lambda n=n: n for n in sc.of(t)]
@@ -155,6 +158,9 @@ class Gen:
             lambda: f"elimination({e(P)})", lambda: f"count({e(LK)})",
             lambda: f"sum(x.worth for x in {e(LC)} + {e(LK)})",
             lambda: f"{e(P)}",
+            # components of either kind: what both kinds have
+            lambda: f"{e(X)}.worth", lambda: f"{e(X)}.id", lambda: f"owner({e(X)})",
+            lambda: f"count({e(LX)})", lambda: f"sum(x.worth for x in {e(LX)})",
             *self.call(N, sc, d)])
 
     def player(self, sc: Scope, d: int) -> str:
@@ -185,6 +191,8 @@ class Gen:
             lambda: f"contains({e(LC)}, {e(C)})", lambda: f"contains({e(LN)}, {e(N)})",
             lambda: f"({e(K)}) == ({e(K)})", lambda: f"contains({e(LK)}, {e(K)})",
             lambda: f"eliminated({e(P)})", lambda: f"has_key(pts, {e(N)})",
+            lambda: f"contains({e(LX)}, {e(X)})", lambda: f"({e(X)}) == ({e(X)})",
+            lambda: f"any(x.kind == \"coin\" and x.metal == {e(S)} for x in {e(LX)})",
             lambda: "maybe == none", lambda: f"maybe != none and maybe > {e(N)}",
             lambda: f"maybe == none or maybe < {e(N)}",
             *self.call(B, sc, d)])
@@ -201,7 +209,13 @@ class Gen:
             lambda: f"{e()} + {e()}", lambda: f"cond({e(B)}, {e()}, {e()})",
             lambda: f"zone_name({e(C)})", lambda: f"first({e(LS)} + [{e()}])",
             lambda: f"{e(K)}.metal", lambda: f"{e(K)}.kind", lambda: f"zone_name({e(K)})",
-            lambda: f"max({e()}, {e()})", *self.call(S, sc, d)])
+            lambda: f"max({e()}, {e()})", lambda: f"{e(X)}.kind", lambda: f"zone_name({e(X)})",
+            # an attribute one kind has, read behind a kind test that narrows
+            *[lambda x=x: f"cond({x}.kind == \"chip\", {x}.name, {x}.metal)"
+              for x in sc.of(X)],
+            lambda: (f"first([x.name for x in {e(LX)} where x.kind == \"chip\"] + "
+                     f"[{e()}])"),
+            *self.call(S, sc, d)])
 
     def member(self, sc: Scope, d: int) -> str:
         e = lambda t=M: self.expr(t, sc, d - 1)  # noqa: E731
@@ -242,6 +256,28 @@ class Gen:
         return self.pick(leaves + [lambda: self.comprehension(sc, d, K),
                                    lambda: f"{self.coins(sc, d - 1)} + {self.coins(sc, d - 1)}",
                                    *self.call(LK, sc, d)])
+
+    def mixed(self, sc: Scope, d: int) -> str:
+        """A component of chip or coin: never from an empty list (``chip`` and ``coin`` are
+        every component of their kind)."""
+        leaves = [*self.local(X, sc), lambda: "first(coin + chip)", lambda: "last(chip + coin)"]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [
+            lambda: f"cond({self.truth(sc, d - 1)}, {self.comp(sc, d - 1)}, "
+                    f"{self.coin(sc, d - 1)})",
+            lambda: f"first({self.mixeds(sc, d - 1)} + chip)", *self.call(X, sc, d)])
+
+    def mixeds(self, sc: Scope, d: int) -> str:
+        """A list of components of chip or coin (a zone of each kind added, ...)."""
+        leaves = [lambda: "bag + purse", lambda: "coin + chip",
+                  lambda: f"{self.zone(sc)} + {self.coin_zone(sc)}", *self.local(LX, sc)]
+        if d == 0:
+            return self.pick(leaves)
+        return self.pick(leaves + [
+            lambda: f"{self.comps(sc, d - 1)} + {self.coins(sc, d - 1)}",
+            lambda: f"[{self.comp(sc, d - 1)}, {self.coin(sc, d - 1)}]",
+            lambda: self.comprehension(sc, d, X), *self.call(LX, sc, d)])
 
     def zone(self, sc: Scope) -> str:
         return self.pick([lambda: "bag", lambda: f"hand[{self.player(sc, 1)}]",
@@ -285,7 +321,7 @@ class Gen:
 
     def source(self, sc: Scope, d: int) -> tuple[str, str]:
         """A list to iterate over and its items' type."""
-        t = self.draw(st.sampled_from([LN, LC, LC, LM, LS, LK]))
+        t = self.draw(st.sampled_from([LN, LC, LC, LM, LS, LK, LX]))
         return self.expr(t, sc, d), ITEM[t]
 
     def comprehension(self, sc: Scope, d: int, result: str) -> str:
@@ -341,6 +377,10 @@ class Gen:
             lambda: f"move {e(LK)} to {self.coin_zone(sc)}", lambda: "shuffle stock",
             lambda: f"move {e(C)} to stock {self.one_of('top', 'bottom')}",
             lambda: f"eliminate {e(P)}",
+            # a mixed list's items, each moved to a zone of its kind behind a kind test
+            lambda: (f"for {(y := self.name('y'))} in {e(LX)} {{ if {y}.kind == \"chip\" {{ "
+                     f"marked[{y}] = {e(B)} move {y} to {self.zone(sc)} }} else {{ "
+                     f"word = {y}.metal move {y} to {self.coin_zone(sc)} }} }}"),
             lambda: (f"choose {e(P)} {(x := self.name('pick'))} from {e(LN)} where {e(B)} "
                      f"label \"{label}\" "
                      f"pass \"skip\"\n{pad}if {x} != none {{ points += {x} }}"),
@@ -354,7 +394,7 @@ class Gen:
         # the binding and nesting ones together
         options: list[Callable[[], tuple[str, Scope]]] = [
             lambda: (pad + self.pick(simple), sc)] * 4
-        t = self.draw(st.sampled_from(SCALARS + (P, C, K, LN, LC, LK)))
+        t = self.draw(st.sampled_from(SCALARS + (P, C, K, X, LN, LC, LK, LX)))
         v = self.name("v")
         options.append(lambda: (f"{pad}let {v} = {self.expr(t, sc, 2)}",
                                 sc.with_(v, t)))
@@ -397,7 +437,7 @@ class Gen:
 
     def function(self) -> str:
         params = tuple(self.draw(st.lists(st.sampled_from(PARAM_TYPES), max_size=3)))
-        result = self.draw(st.sampled_from((N, B, S, M, C, K, LN, LC, LK)))
+        result = self.draw(st.sampled_from((N, B, S, M, C, K, X, LN, LC, LK, LX)))
         names = [f"a{i}" for i in range(len(params))]
         body = self.expr(result, Scope(dict(zip(names, params))), 2)
         name = self.name("f")
