@@ -351,7 +351,17 @@ def _free(t: Ty, out: set[int], depth: int = 0) -> None:
             _free(a, out, depth + 1)
 
 
-def _copy(t: Ty, quantified: set[int], fresh: dict[int, Ty], depth: int = 0) -> Ty:
+def _nodes(t: Ty, out: set[int], depth: int = 0) -> None:
+    """The ids of every node of ``t`` (its representatives)."""
+    t = find(t)
+    out.add(id(t))
+    if depth < 16:
+        for a in t.args:
+            _nodes(a, out, depth + 1)
+
+
+def _copy(t: Ty, quantified: set[int], fresh: dict[int, Ty], depth: int = 0,
+          own: frozenset[int] = frozenset()) -> Ty:
     t = find(t)
     if t.con is None:
         if id(t) not in quantified:
@@ -359,9 +369,9 @@ def _copy(t: Ty, quantified: set[int], fresh: dict[int, Ty], depth: int = 0) -> 
         if id(t) not in fresh:
             fresh[id(t)] = Ty(nullable=t.nullable, loose=t.loose)
         return fresh[id(t)]
-    if not t.args or depth > 16:
+    if depth > 16 or (not t.args and id(t) not in own):
         return t
-    return Ty(t.con, t.data, [_copy(a, quantified, fresh, depth + 1) for a in t.args],
+    return Ty(t.con, t.data, [_copy(a, quantified, fresh, depth + 1, own) for a in t.args],
               t.nullable, t.extras, t.loose)
 
 
@@ -376,18 +386,28 @@ def fresh(t: Ty) -> Ty:
 
 class Scheme:
     """A spec function's generic type: parameters and result, with the variables that each
-    call instantiates afresh."""
+    call instantiates afresh.
 
-    def __init__(self, params: Sequence[Ty], result: Ty, quantified: set[int]) -> None:
+    The parts of the result that only the body gives (no parameter, counter or rule
+    parameter shares them) are copied for each call too: what a caller does with the
+    result (store it where none may be, ``choose p lv from levels(p, t)`` with ``lv`` a
+    parameter that may be none) says nothing of the values the body computes, so it must
+    not reach the body's types (and keep run-time guards there). What flows in through a
+    parameter does reach them: the body runs on every caller's values.
+    """
+
+    def __init__(self, params: Sequence[Ty], result: Ty, quantified: set[int],
+                 own: frozenset[int] = frozenset()) -> None:
         self.params = tuple(params)
         self.result = result
         self.quantified = quantified
+        self.own = own
 
     def instance(self) -> tuple[tuple[Ty, ...], Ty]:
         """Fresh parameter and result types for one call."""
         fresh: dict[int, Ty] = {}
         return (tuple(_copy(p, self.quantified, fresh) for p in self.params),
-                _copy(self.result, self.quantified, fresh))
+                _copy(self.result, self.quantified, fresh, own=self.own))
 
 
 # ---- the built-ins' signatures ------------------------------------------------------------
@@ -698,15 +718,23 @@ class Typer:
         result = self.expr(f.body, dict(zip(f.params, params)))
         self.owner = owner
         env_free: set[int] = set()
+        shared: set[int] = set()  # every node a counter, a rule parameter or a parameter has
         for t in self.counter_ty.values():
             _free(t, env_free)
+            _nodes(t, shared)
         for ps in self.rule_params.values():
             for t in ps:
                 _free(t, env_free)
+                _nodes(t, shared)
         mine: set[int] = set()
         for t in (*params, result):
             _free(t, mine)
-        self.schemes[name] = Scheme(params, result, mine - env_free)
+        for t in params:
+            _nodes(t, shared)
+        given: set[int] = set()
+        _nodes(result, given)
+        self.schemes[name] = Scheme(params, result, mine - env_free,
+                                    frozenset(given - shared))
         self.typing_functions.discard(name)
         return self.schemes[name]
 
@@ -1050,15 +1078,16 @@ class Typer:
                 return
             name = tests[0][0]
             known = set(kinds_of(env[name])) or set(self.cards)
-            if holds and len(tests) > 1 and not all(t[2] for t in tests):
-                return  # 'x.kind != "a" or ...' holding: nothing certain
-            if not holds and len(tests) > 1 and any(t[2] for t in tests):
-                allowed = known - {t[1] for t in tests}  # no '==' held
+            named = {t[1] for t in tests}
+            equal = {t[2] for t in tests}
+            if equal == {True}:  # 'x.kind == "a" or x.kind == "b"'
+                # where it holds, x is of a named kind (even one its type does not hold:
+                # then the branch is never run, and reads nothing of the wrong kind)
+                allowed = named if holds else known - named
+            elif len(tests) == 1:  # 'x.kind != "a"'
+                allowed = known - named if holds else named
             else:
-                allowed = set()
-                for _, k, eq in tests:
-                    allowed |= {k} if eq == holds else known - {k}
-                allowed &= known
+                return  # '!=' tests joined by 'or': nothing certain
             if allowed:
                 sets[name] = sets[name] & allowed if name in sets else allowed
 
@@ -1066,7 +1095,7 @@ class Typer:
         out = env
         for name, kinds in sets.items():
             old = find(env[name])
-            if old.con != "component" or kinds_of(old) == sorted(kinds):
+            if old.con != "component" or not kinds or kinds_of(old) == sorted(kinds):
                 continue
             if out is env:
                 out = dict(env)
