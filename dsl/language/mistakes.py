@@ -233,6 +233,14 @@ TYPE_MISTAKES: dict[str, list[str]] = {
         'if first(hand[0]) == red { end }',
         'gold[0] += first(hand[0])',
     ],
+    # components of two kinds (a list of both): an attribute one kind lacks
+    "narrow it to the kinds that have": [
+        'for c in hand[0] + purse { gold[0] += c.value }',
+        'let n = count(x for x in bag + purse where x.weight > 0)',
+    ],
+    "narrow it first: 'if ": [
+        'for c in [first(bag), first(purse)] { move c to hand[0] }',
+    ],
     # the may-be-none rule (rulewright.dsl.check.nones): none reaching arithmetic unchecked
     "check it first: 'if ": [
         'let best = none\n  if count(hand[0]) > 2 { let best = 2 }\n  gold[0] = best + 1',
