@@ -12,8 +12,9 @@ The types (:func:`describe` names them in messages):
 - ``member of E``: one type per enum ``E``;
 - ``component of K``: one type per card kind ``K``; the attributes' types come from the card
   rows (inline or CSV): whole numbers, members of one enum, else text. Components of two kinds
-  mixed in one list are components of "some kind" (their attributes are looked up in every
-  kind that has them);
+  mixed in one list are components of either kind (a set of kinds, ``coin|gem``): an
+  attribute read must be in every kind of the set, of one type, and a kind test
+  (``c.kind == "gem"``) narrows a local to the kinds that pass it (:meth:`Typer.narrowed`);
 - ``list of T``: lists, zones read as values (``hand[p]`` is a list of its components),
   card kinds and enums read as values (the list of their components or members);
 - ``none``: any type may also hold none (``var winner = none`` then ``winner = p`` is a
@@ -1228,7 +1229,7 @@ class Typer:
             result = Ty()
 
         if find(obj).con is None:
-            # an attribute tells the kind: the one kind that has it, else some kind
+            # an attribute tells the kind: the one kind that has it, else not known yet
             kinds = [k for k, a in self.attrs.items() if e.name in a]
             unify(obj, component(kinds[0] if len(kinds) == 1 else "?"))
 
