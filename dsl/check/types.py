@@ -1045,8 +1045,10 @@ class Typer:
         """How to narrow component ``e`` (of several kinds) to ``kinds``."""
         if len(kinds_of(got)) < 2:
             return ""
-        test = " or ".join(f'{expr_text(e)}.kind == "{k}"' for k in kinds)
-        return f"narrow it first: 'if {test} {{ ... }}', or 'where {test}' in a list"
+        local = expr_text(e) if isinstance(e, ast.Name) else "c"
+        test = " or ".join(f'{local}.kind == "{k}"' for k in kinds)
+        first = "" if isinstance(e, ast.Name) else f"let c = {expr_text(e)}, then "
+        return f"narrow it first: {first}'if {test} {{ ... }}', or 'where {test}' in a list"
 
     def narrowed(self, cond: ast.Expr, env: dict[str, Ty],
                  holds: bool = True) -> dict[str, Ty]:
@@ -1290,10 +1292,12 @@ class Typer:
                 return False
             having = [h for h in kinds if h not in lacking]
             obj = expr_text(e.obj)
-            test = " or ".join(f'{obj}.kind == "{h}"' for h in having)
+            local = obj if isinstance(e.obj, ast.Name) else "c"
+            test = " or ".join(f'{local}.kind == "{h}"' for h in having)
+            first = "" if isinstance(e.obj, ast.Name) else f"let c = {obj}, then "
             self.err(e.span, f"{obj} may be a component of {k}, which has no attribute "
                      f"{e.name!r} ({obj} is {describe(r)})",
-                     f"narrow it to the kinds that have {e.name!r} first: "
+                     f"narrow it to the kinds that have {e.name!r} first: {first}"
                      f"'where {test}' in a list or aggregate, or 'if {test} {{ ... }}'"
                      if having else f"the attributes of {k}: {names}, kind, id")
             return False

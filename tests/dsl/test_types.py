@@ -237,3 +237,13 @@ def test_a_component_goes_only_into_a_zone_of_its_kind() -> None:
         "3:8: bag holds components of gem; this is a component of coin",
         "4:8: hand[0] holds components of gem; this is a list of components of coin or gem",
         "6:15: tray holds components of coin; this is a component of gem"]
+
+
+def test_a_component_read_through_an_expression_is_narrowed_by_binding_it() -> None:
+    body = 'rule play {\n  let n = first(bag + purse).colour\n}\n'
+    got = check(parse(HEAD + body, "t.rules"))
+    assert [d.hint for d in got if d.severity == "error"] == [
+        "narrow it to the kinds that have 'colour' first: let c = first(bag + purse), then "
+        "'where c.kind == \"gem\"' in a list or aggregate, or 'if c.kind == \"gem\" { ... }'"]
+    assert errors('rule play {\n  let c = first(bag + purse)\n'
+                  '  if c.kind == "gem" { let n = c.colour }\n}\n') == []
