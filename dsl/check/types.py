@@ -278,11 +278,41 @@ def join(a: Ty, b: Ty) -> Ty:
             elem = join(ra.args[0], rb.args[0])
         else:
             elem = None
-        return Ty(ra.con, _kind_union(ra.data, rb.data) if elem is None else "",
-                  () if elem is None else (elem,), ra.nullable or rb.nullable,
-                  loose=ra.loose or rb.loose)
+        out = Ty(ra.con, _kind_union(ra.data, rb.data) if elem is None else "",
+                 () if elem is None else (elem,), ra.nullable or rb.nullable,
+                 loose=ra.loose or rb.loose)
+        JOINS.append((out, ra, rb))
+        return out
     unify(a, b)
     return a
+
+
+#: Each join made by the pass running now: (the joined type, its two sides). What the sides
+#: learn later (none, more kinds, looseness) reaches the joined type when the pass settles
+#: (:func:`settle_joins`). Cleared by :class:`Typer`; one pass runs at a time.
+JOINS: list[tuple[Ty, Ty, Ty]] = []
+
+
+def settle_joins() -> None:
+    """Give each joined type what its sides learned after the join, until nothing changes:
+    a side that may be none (a rule parameter some later ``do`` passes none), a side of more
+    kinds, a loose side."""
+    changed = True
+    while changed:
+        changed = False
+        for out, a, b in JOINS:
+            r, ra, rb = find(out), find(a), find(b)
+            nullable = r.nullable or ra.nullable or rb.nullable
+            data = r.data
+            if r.con == "component":
+                for side in (ra, rb):
+                    if side.con == "component":
+                        data = _kind_union(data, side.data)
+            if nullable != r.nullable or data != r.data:
+                r.nullable, r.data, changed = nullable, data, True
+            if (ra.loose or rb.loose) and not r.loose:
+                loosen(r)
+                changed = True
 
 
 def _kinds_differ(a: Ty, b: Ty, depth: int = 0) -> bool:
@@ -486,6 +516,7 @@ class Typer:
         self.functions: dict[str, ast.FunctionDecl] = {}
         self.rules: dict[str, ast.RuleDecl] = {}
         MEMBERS.clear()
+        JOINS.clear()
         for d in decls:
             if isinstance(d, ast.EnumDecl):
                 self.enums.setdefault(d.name, d)
@@ -646,6 +677,7 @@ class Typer:
                 else:
                     waiting.append(check)
             self.deferred = waiting
+        settle_joins()
         for check in self.deferred:
             check(True)
         self.deferred = []

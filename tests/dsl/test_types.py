@@ -247,3 +247,10 @@ def test_a_component_read_through_an_expression_is_narrowed_by_binding_it() -> N
         "'where c.kind == \"gem\"' in a list or aggregate, or 'if c.kind == \"gem\" { ... }'"]
     assert errors('rule play {\n  let c = first(bag + purse)\n'
                   '  if c.kind == "gem" { let n = c.colour }\n}\n') == []
+
+
+def test_a_join_learns_what_its_sides_learn_later() -> None:
+    # r is typed before play passes none (and a coin) for c: the list joined from c keeps up
+    got = types_of('rule r(c) {\n  let v = c.colour\n  let xs = [c, first(purse)]\n}\n'
+                   'rule play {\n  do r(first(bag))\n  do r(none)\n}\n')
+    assert (got["c"], got["[c, first(purse)]"]) == ("component gem?", "list[component coin|gem?]")
