@@ -725,6 +725,10 @@ class Typer:
                 self.expect(d.score, number(), env, "a score needs")
                 for t in d.tiebreaks:
                     self.expect(t.expr, number(), env, "a tie-break needs")
+                for bound, what in ((d.low, "a score's range"), (d.high, "a score's range"),
+                                    (d.total, "a score's total")):
+                    if bound is not None:
+                        self.expect(bound, number(), env, f"{what} needs")
             case ast.InvariantDecl():
                 self.expect(d.expr, truth(), {}, "an invariant needs")
             case ast.ExampleDecl():

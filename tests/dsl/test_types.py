@@ -120,6 +120,14 @@ def test_a_tiebreak_must_be_a_number() -> None:
                  + 'rule play { end }\n', "t.rules")
     assert [(d.span.line, d.message) for d in check(spec) if d.severity == "error"] == [
         (11, "a tie-break needs a number; this is a text")]
+    # the declared range and total, too (the type mutations of main's score bounds survived)
+    spec = parse(HEAD.replace("scoring(p) { score gold[p] }",
+                              'scoring(p) { score gold[p] in 0.."9", total true }')
+                 + 'rule play { end }\n', "t.rules")
+    typer = type_decls(spec.decls, lambda card: [r.values for r in card.rows])
+    assert [(d.span.column, d.message) for d in typer.diags] == [
+        (34, "a score's range needs a number; this is a text"),
+        (45, "a score's total needs a number; this is a truth value")]
 
 
 @pytest.mark.parametrize("body,message", [
