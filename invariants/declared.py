@@ -35,7 +35,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulewright.dsl.check.offered import CHOOSER, OFFERED
 from rulewright.dsl.machine.machine import CompiledInvariant, Machine, SpecRuntimeError
+from rulewright.dsl.machine.runtime import offered_at
 from rulewright.invariants.base import Check, Context, Invariant
 from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.explain import Explainer
@@ -98,6 +100,9 @@ def _check(inv: CompiledInvariant) -> Check:
     key = f"spec:{inv.name}"
     found: list[Reads] = []  # what its expression reads, once read
 
+    if inv.decl.choice:
+        return _choice_check(inv, text)
+
     def check(ctx: Context, state: State) -> str | None:
         if inv.at_end and not scored_end(state):
             return None
@@ -118,6 +123,29 @@ def _check(inv: CompiledInvariant) -> Check:
             return None
         why = explainer(ctx).explain(inv.decl.expr, state)
         return "\n".join([f"{text}: false", *("  " + line for line in why)])
+    return check
+
+
+def _choice_check(inv: CompiledInvariant, text: str) -> Check:
+    """An ``at choice`` invariant's check: evaluated at each decision of its choice (a label
+    compared at other states), never skipped as unchanged -- two decisions of one choice
+    may follow each other with no slot changed between them."""
+    label, named = inv.decl.choice, inv.named
+
+    def check(ctx: Context, state: State) -> str | None:
+        at = offered_at(state, label, named)
+        if at is None:
+            return None
+        try:
+            ok = inv.check(state)
+        except SpecRuntimeError as err:
+            return f"{text}: cannot be evaluated ({err})"
+        if ok:
+            return None
+        offered, chooser = at
+        why = explainer(ctx).explain(inv.decl.expr, state, {OFFERED: offered, CHOOSER: chooser})
+        return "\n".join([f"{text}: false at choice {label!r} (chooser {chooser})",
+                          *("  " + line for line in why)])
     return check
 
 

@@ -27,6 +27,7 @@ import typing
 from typing import Iterable, Sequence, assert_never
 
 from rulewright.dsl.language import ast
+from rulewright.dsl.check.offered import CHOICE_NAMES
 from rulewright.dsl.language.unparse import expr_text
 from rulewright.errors import Diagnostic
 
@@ -456,6 +457,9 @@ class _Flow:
                     for t in d.tiebreaks:
                         self.expr(t.expr, frozenset())
                 case ast.InvariantDecl():
+                    # an 'at choice' one reads offered and chooser: never none
+                    self.owner, self.locals = f"invariant:{d.name}", set(CHOICE_NAMES) \
+                        if d.choice else set()
                     self.expr(d.expr, frozenset())
                 case ast.ZoneDecl():
                     for e in (d.capacity, d.where):

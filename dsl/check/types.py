@@ -37,6 +37,7 @@ from typing import Callable, Iterable, Iterator, Sequence, assert_never
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.language.builtins import BUILTIN, parse_signature
+from rulewright.dsl.check.offered import CHOOSER, OFFERED
 from rulewright.dsl.compile.layout import card_rows
 from rulewright.dsl.language.unparse import expr_text
 from rulewright.errors import Diagnostic, Span
@@ -554,6 +555,10 @@ class Typer:
         self.deferred: list[Callable[[bool], bool]] = []
         #: the locals of the rule being typed that 'let' (or a parameter) gave a value
         self.lets: set[str] = set()
+        #: a choice's label -> the types of the values its 'choose ... from's offer; its
+        #: named options' texts (what an 'at choice' invariant's 'offered' holds)
+        self.chosen: dict[str, list[Ty]] = {}
+        self.at_choice: list[ast.InvariantDecl] = []
 
     def mixed_column(self, card: ast.CardDecl, attr: str, values: Sequence[int | str],
                      lines: Sequence[int]) -> None:
@@ -694,7 +699,26 @@ class Typer:
         for d in self.decls:
             self.owner = getattr(d, "name", "") if not isinstance(d, ast.Game) else d.id
             self.decl(d)
+        for inv in self.at_choice:  # once every choice's values are typed
+            self.owner = inv.name
+            self.choice_invariant(inv)
         self.settle()
+
+    def choice_invariant(self, d: ast.InvariantDecl) -> None:
+        """Type an ``at choice`` invariant: ``offered`` a list of what the choice offers,
+        ``chooser`` a player (:mod:`rulewright.dsl.check.offered`)."""
+        elem = Ty()
+        for t in self.chosen.get(d.choice, []):
+            try:
+                unify(elem, t)
+            except Mismatch:
+                self.err(d.span, f"the choices labelled {d.choice!r} offer values of different "
+                         f"types ({describe(elem)} and {describe(t)}), so 'offered' has none",
+                         "give the choices different labels")
+                elem = anything()
+                break
+        env = {OFFERED: list_of(elem), CHOOSER: number()}
+        self.expect(d.expr, truth(), env, "an invariant needs")
 
     def counter(self, d: ast.VarDecl) -> None:
         want = self.counter_ty[d.name]
@@ -730,7 +754,10 @@ class Typer:
                     if bound is not None:
                         self.expect(bound, number(), env, f"{what} needs")
             case ast.InvariantDecl():
-                self.expect(d.expr, truth(), {}, "an invariant needs")
+                if d.choice:
+                    self.at_choice.append(d)
+                else:
+                    self.expect(d.expr, truth(), {}, "an invariant needs")
             case ast.ExampleDecl():
                 self.lets = set()
                 self.block(d.body, {})
@@ -919,12 +946,15 @@ class Typer:
                     elem = Ty(nullable=True)  # an element, or none on a pass
                     unify(elem, self.element_of(s.source, env))
                 self.bind(env, s.var, elem, s)
+                self.chosen.setdefault(s.label, []).append(
+                    self.element_of(s.source, env) if s.pass_label is not None else elem)
                 if s.where is not None:
                     self.expect(s.where, truth(), env, "a choice's 'where' needs")
                 if s.pass_when is not None:
                     self.expect(s.pass_when, truth(), env, "a pass's 'when' needs")
             case ast.ChooseOption():
                 self.player(s.player, env, "the chooser must be")
+                self.chosen.setdefault(s.label, []).append(text(*(o.label for o in s.options)))
                 for o in s.options:
                     if o.when is not None:
                         self.expect(o.when, truth(), env, "an option's 'when' needs")

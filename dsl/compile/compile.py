@@ -16,6 +16,7 @@ import attrs
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.check.check import check, collect_symbols
+from rulewright.dsl.check.offered import CHOICE_NAMES, names_options
 from rulewright.dsl.compile.coverage import PointTable
 from rulewright.dsl.check.constraints import compile_constraints, evaluator, score_bounds
 from rulewright.dsl.compile.expr import ExprCompiler, Scope
@@ -27,7 +28,7 @@ from rulewright.dsl.errata.patch import apply_patches
 from rulewright.dsl.machine.machine import (CompiledInvariant, CompiledRule, Component, CounterSlot, Fn,
                                     Machine,
                                     Return, Scoring, Site, TokenConservation, ZoneSlot)
-from rulewright.dsl.machine.runtime import STEP_WORK
+from rulewright.dsl.machine.runtime import STEP_WORK, offered_at
 from rulewright.dsl.compile.statements import RuleCompiler
 from rulewright.dsl.compile.value_ids import let_values
 from rulewright.dsl.check.types import Typer, proofs, type_decls
@@ -86,6 +87,20 @@ def _invariant(fn: Fn, size: int) -> Callable[[Any], Any]:
     def check(st: Any) -> Any:
         st.work = STEP_WORK
         return fn(st, [None] * size)
+    return check
+
+
+def _choice_invariant(fn: Fn, size: int, label: str, named: bool) -> Callable[[Any], Any]:
+    """``check(state)`` for an ``at choice`` invariant: its expression with ``offered`` and
+    ``chooser`` bound, at a decision of choice ``label``; true elsewhere (not checked)."""
+    rest = [None] * (size - len(CHOICE_NAMES))
+
+    def check(st: Any) -> Any:
+        at = offered_at(st, label, named)
+        if at is None:
+            return True
+        st.work = STEP_WORK
+        return fn(st, [*at, *rest])
     return check
 
 
@@ -264,10 +279,12 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
     invariants = []
     for d in decls:
         if isinstance(d, ast.InvariantDecl):
-            scope = Scope()
+            scope = Scope(CHOICE_NAMES if d.choice else ())
             fn = _expr(x, d.expr, scope, diags)
-            invariants.append(CompiledInvariant(d.name, d, d.at_end,
-                                                _invariant(fn, max(scope.size, 1))))
+            named = bool(d.choice) and names_options(decls, d.choice)
+            check_fn = _invariant(fn, max(scope.size, 1)) if not d.choice else \
+                _choice_invariant(fn, scope.size, d.choice, named)
+            invariants.append(CompiledInvariant(d.name, d, d.at_end, check_fn, named))
     tokens = []
     for d in decls:
         if isinstance(d, ast.TokenDecl):

@@ -760,6 +760,9 @@ class InvariantDecl:
         phase: ``"after"`` (checked once rule ``rule`` has run), ``"during"`` (checked while
             rule ``rule`` runs) or ``""`` (always).
         rule: the rule that scopes it, or ``""``.
+        choice: ``at choice "LABEL"``: the label of the choice it is checked at (at every
+            decision of a ``choose`` with that label, the expression reading ``offered``, the
+            options offered there, and ``chooser``, the player to choose), or ``""``.
     """
 
     span: Span
@@ -770,6 +773,7 @@ class InvariantDecl:
     expr: Expr
     phase: str = ""
     rule: str = ""
+    choice: str = ""
 
 
 @frozen

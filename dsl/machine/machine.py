@@ -609,12 +609,17 @@ class CompiledRule:
 
 @frozen
 class CompiledInvariant:
-    """A spec invariant: ``check(state) -> bool``; ``at_end`` ones only at terminal states."""
+    """A spec invariant: ``check(state) -> bool``; ``at_end`` ones only at terminal states.
+
+    ``named``: an ``at choice`` invariant's choice offers named options (``offered`` holds
+    their names; :func:`rulewright.dsl.machine.runtime.offered_at`).
+    """
 
     name: str
     decl: ast.InvariantDecl
     at_end: bool
     check: Callable[[Any], Any] = field(eq=False)
+    named: bool = False
 
 
 @frozen

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection
 
-from rulewright.dsl.machine.machine import AtStatement, SpecRuntimeError
+from rulewright.dsl.machine.machine import PASS, AtStatement, Decision, SpecRuntimeError
 from rulewright.dsl.language.unparse import quote
 
 
@@ -41,6 +41,25 @@ def spec_error(err: Exception) -> SpecRuntimeError:
     if isinstance(err, TypeError):
         return SpecRuntimeError(f"wrong kind of value: {err}")
     return SpecRuntimeError(f"{type(err).__name__}: {err}")
+
+
+def offered_at(st: Any, label: str, named: bool) -> tuple[tuple[Any, ...], int] | None:
+    """At a decision of the choice labelled ``label``: ``(offered, chooser)`` as an ``at
+    choice`` invariant reads them (:mod:`rulewright.dsl.check.offered`); else None.
+
+    Args:
+        named: the choice offers named options (``choose p label "..." { option ... }``):
+            ``offered`` holds their names, else the values offered (without the pass).
+    """
+    p = st.pending
+    if p.__class__ is not Decision or p.at.site.what != label:
+        return None
+    if named:
+        cut = len(label) + 2  # each option's label is "LABEL: name"
+        return tuple([lab[cut:] for lab in p.labels()]), p.player
+    if p.at.passes:
+        return tuple([v for v, i in zip(p.values, p.ids) if i != PASS]), p.player
+    return tuple(p.values), p.player
 
 
 def at_statement(index: int, err: Exception) -> AtStatement:

@@ -1,0 +1,71 @@
+"""Invariants at a choice: ``invariant NAME "..." at choice "LABEL": EXPR`` states which options
+the rulebook says a decision offers, apart from the rule code that builds the decision.
+
+At every decision of a ``choose`` labelled ``LABEL`` (in a rule, a variant's or an erratum's
+rule), verify evaluates ``EXPR`` with two names bound:
+
+- ``offered``: the options offered there, in the decision's order -- the values of a
+  ``choose p x from ...`` (without its pass option), or the option names of a
+  ``choose p label "LABEL" { option "..." ... }`` (texts);
+- ``chooser``: the player to choose.
+
+So ``sorted(offered) == sorted([s for s in spaces where ...])`` restates "a guest may be placed
+on any free space" as a second statement of the book's sentence: a change to the rule code
+that narrows (or widens) the choice makes the two disagree, although every game it plays is
+a legal game. ``contains(offered, "reserve it") == (count(reserved[chooser]) < 3)`` says when
+one option is there. The checker requires the label to name at least one choice, and all the
+choices it names to be of one form (values, or named options): ``offered`` has one type.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from rulewright.dsl.language import ast
+
+if TYPE_CHECKING:
+    from rulewright.dsl.check.check import _Checker
+
+#: The names an ``at choice`` invariant's expression reads besides the spec's own.
+OFFERED = "offered"
+CHOOSER = "chooser"
+CHOICE_NAMES = (OFFERED, CHOOSER)
+
+Chooses = ast.ChooseFrom | ast.ChooseOption
+
+
+def labelled(decls: Iterable[object], label: str) -> list[Chooses]:
+    """The ``choose`` statements labelled ``label`` anywhere in ``decls`` (rules, examples,
+    variants' and errata's patches), in source order."""
+    return [n for n in ast.walk(tuple(decls))
+            if isinstance(n, (ast.ChooseFrom, ast.ChooseOption)) and n.label == label]
+
+
+def names_options(decls: Iterable[object], label: str) -> bool:
+    """Whether the choices labelled ``label`` offer named options (``offered`` holds texts)."""
+    return any(isinstance(c, ast.ChooseOption) for c in labelled(decls, label))
+
+
+def check_choice(ck: _Checker, d: ast.InvariantDecl, decls: Sequence[object]) -> None:
+    """An ``at choice`` invariant names a label some choice has; all its choices have one form.
+
+    Reports (through ``ck``): an unknown label (with the nearest labels), a label on both a
+    ``choose ... from`` and a ``choose { option ... }``, and ``at choice`` together with a
+    phase (the parser allows one of them).
+    """
+    if not d.choice:
+        return
+    span = ck.locate(d.span, "choice", "at")
+    found = labelled(decls, d.choice)
+    if not found:
+        every = {c.label: c for c in ast.walk(tuple(decls))
+                 if isinstance(c, (ast.ChooseFrom, ast.ChooseOption)) and c.label}
+        ck.err(span, f"invariant {d.name!r} is checked at choice {d.choice!r}, but no choose "
+               "statement has that label", ck.near(d.choice, every, what="choice labels"))
+        return
+    forms = {type(c) for c in found}
+    if len(forms) > 1:
+        ck.err(span, f"the label {d.choice!r} is on choices of both forms (choose ... from and "
+               f"choose {{ option ... }}), so 'offered' would hold values at some and option "
+               f"names at others (lines {', '.join(str(c.span.line) for c in found)})",
+               "give the choices different labels")
