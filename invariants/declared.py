@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any
 
 from rulewright.dsl.check.offered import CHOOSER, OFFERED
 from rulewright.dsl.machine.machine import CompiledInvariant, Machine, SpecRuntimeError
-from rulewright.dsl.machine.runtime import offered_at
 from rulewright.invariants.base import Check, Context, Invariant
 from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.explain import Explainer
@@ -130,11 +129,12 @@ def _choice_check(inv: CompiledInvariant, text: str) -> Check:
     """An ``at choice`` invariant's check: evaluated at each decision of its choice (a label
     compared at other states), never skipped as unchanged -- two decisions of one choice
     may follow each other with no slot changed between them."""
-    label, named = inv.decl.choice, inv.named
+    values = inv.values
+    assert values is not None
 
     def check(ctx: Context, state: State) -> str | None:
-        at = offered_at(state, label, named)
-        if at is None:
+        bound = values(state)
+        if bound is None:
             return None
         try:
             ok = inv.check(state)
@@ -142,10 +142,14 @@ def _choice_check(inv: CompiledInvariant, text: str) -> Check:
             return f"{text}: cannot be evaluated ({err})"
         if ok:
             return None
-        offered, chooser = at
-        why = explainer(ctx).explain(inv.decl.expr, state, {OFFERED: offered, CHOOSER: chooser})
-        return "\n".join([f"{text}: false at choice {label!r} (chooser {chooser})",
-                          *("  " + line for line in why)])
+        env = dict(zip(inv.names, bound))
+        # a choice of components offers component ids: shown by their labels
+        at = state.pending.at  # type: ignore[union-attr]
+        comps = frozenset({OFFERED}) if at.ids_below == len(ctx.game.machine.components) \
+            and all(type(v) is int for v in env[OFFERED]) else frozenset()
+        why = explainer(ctx).explain(inv.decl.expr, state, env, comps)
+        return "\n".join([f"{text}: false at choice {inv.decl.choice!r} (chooser "
+                          f"{env[CHOOSER]})", *("  " + line for line in why)])
     return check
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from rulewright.dsl.machine.machine import Decision
+from rulewright.dsl.machine.machine import Choice
 from rulewright.invariants.declared import PHASE_MEMORY
 
 if TYPE_CHECKING:
@@ -40,10 +40,9 @@ def _after(rule: str) -> Scope:
     return inside
 
 
-def _at_choice(label: str) -> Scope:
+def _at_choice(values: Callable[[State], object]) -> Scope:
     def inside(ctx: Context, state: State) -> bool:
-        p = state.pending
-        return p.__class__ is Decision and p.at.site.what == label  # type: ignore[union-attr]
+        return values(state) is not None
     return inside
 
 
@@ -53,13 +52,29 @@ def scopes(game: Game) -> dict[str, Scope]:
     out: dict[str, Scope] = {}
     for inv in m.invariants:
         decl = inv.decl
-        if decl.choice:
-            out[f"spec:{inv.name}"] = _at_choice(decl.choice)
+        if inv.values is not None:
+            out[f"spec:{inv.name}"] = _at_choice(inv.values)
         elif decl.phase == "during" and decl.rule in m.rule_index:
             out[f"spec:{inv.name}"] = _during(m.rule_index[decl.rule])
         elif decl.phase == "after":
             out[f"spec:{inv.name}"] = _after(decl.rule)
     return out
+
+
+def choice_label(game: Game, name: str) -> str | None:
+    """The label of the choice spec invariant ``name`` is checked at (``at choice "L"``),
+    else None."""
+    for inv in game.machine.invariants:
+        if f"spec:{inv.name}" == name and inv.decl.choice:
+            return inv.decl.choice
+    return None
+
+
+def has_choice(game: Game, label: str) -> bool:
+    """Whether the configuration's rules have a decision labelled ``label`` (a choice may
+    belong to a variant or erratum that is not selected)."""
+    return any(type(ins) is Choice and ins.site.what == label
+               for r in game.machine.rules for ins in r.code)
 
 
 def phase_rule(game: Game, name: str) -> tuple[str, str] | None:

@@ -3,14 +3,15 @@
 A check that no state reached is neither held nor violated. The verdict must say so, with the
 reason a rules editor can act on: every game stopped at a gap before the end, no game finished
 within the run's budget, the rule a phase is scoped to is not part of the configuration (its
-variant or erratum is not selected) or never ran.
+variant or erratum is not selected) or never ran, no game reached the choice an ``at choice``
+invariant is checked at.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulewright.invariants.scope import phase_rule
+from rulewright.invariants.scope import choice_label, has_choice, phase_rule
 
 if TYPE_CHECKING:
     from rulewright.engines.game import Game
@@ -39,6 +40,9 @@ def may_reach(game: Game, name: str) -> bool:
     """False when the invariant ``name`` cannot be evaluated in this configuration whatever is
     played: the rule its phase is scoped to is not part of it (its variant or erratum is not
     selected)."""
+    label = choice_label(game, name)
+    if label is not None:
+        return has_choice(game, label)
     phase = phase_rule(game, name)
     return phase is None or phase[1] in game.machine.rule_index
 
@@ -52,6 +56,12 @@ def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> s
     """
     if recorder.games == 0:
         return "no game was played (the run's budget ran out first)"
+    label = choice_label(game, invs[0].name)
+    if label is not None:
+        if not has_choice(game, label):
+            return (f"no rule of this configuration has choice {label!r} (its rule belongs to "
+                    "a variant or erratum that is not selected)")
+        return f"no game reached a decision of choice {label!r} (in {_games(recorder.games)} begun)"
     phase = phase_rule(game, invs[0].name)
     if phase is not None:
         when, rule = phase

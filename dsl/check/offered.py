@@ -7,7 +7,9 @@ rule), verify evaluates ``EXPR`` with two names bound:
 - ``offered``: the options offered there, in the decision's order -- the values of a
   ``choose p x from ...`` (without its pass option), or the option names of a
   ``choose p label "LABEL" { option "..." ... }`` (texts);
-- ``chooser``: the player to choose.
+- ``chooser``: the player to choose;
+- the locals of the rule making the choice that are bound above it (its parameters, ``let``s,
+  loop variables, earlier choices: :func:`choice_locals`), as they are at the decision.
 
 So ``sorted(offered) == sorted([s for s in spaces where ...])`` restates "a guest may be placed
 on any free space" as a second statement of the book's sentence: a change to the rule code
@@ -39,6 +41,36 @@ def labelled(decls: Iterable[object], label: str) -> list[Chooses]:
     variants' and errata's patches), in source order."""
     return [n for n in ast.walk(tuple(decls))
             if isinstance(n, (ast.ChooseFrom, ast.ChooseOption)) and n.label == label]
+
+
+def _binds(n: object) -> str | None:
+    """The local a statement binds, or None."""
+    if isinstance(n, ast.Let):
+        return n.name
+    if isinstance(n, (ast.For, ast.ChooseFrom, ast.Draw, ast.Roll, ast.RandomPick)):
+        return n.var
+    return None
+
+
+def choice_locals(decls: Iterable[object], label: str) -> frozenset[str]:
+    """The rule locals an ``at choice "label"`` invariant may read: those every rule with a
+    choice labelled ``label`` has bound before it (its parameters, and the variables of the
+    statements written above it: ``let``, loops, earlier choices, draws, rolls).
+
+    Worked examples' choices add none (an invariant reads a rule's locals only).
+    """
+    out: frozenset[str] | None = None
+    for d in ast.walk(tuple(decls)):
+        if not isinstance(d, ast.RuleDecl):
+            continue
+        for c in ast.walk(d.body):
+            if isinstance(c, (ast.ChooseFrom, ast.ChooseOption)) and c.label == label:
+                at = (c.span.line, c.span.column)
+                bound = frozenset(d.params) | {
+                    v for n in ast.walk(d.body)
+                    if (v := _binds(n)) is not None and (n.span.line, n.span.column) < at}
+                out = bound if out is None else out & bound
+    return (out or frozenset()) - set(CHOICE_NAMES)
 
 
 def names_options(decls: Iterable[object], label: str) -> bool:

@@ -558,6 +558,8 @@ class Typer:
         #: a choice's label -> the types of the values its 'choose ... from's offer; its
         #: named options' texts (what an 'at choice' invariant's 'offered' holds)
         self.chosen: dict[str, list[Ty]] = {}
+        #: a choice's label -> the locals bound at each choice with that label
+        self.choice_env: dict[str, list[dict[str, Ty]]] = {}
         self.at_choice: list[ast.InvariantDecl] = []
 
     def mixed_column(self, card: ast.CardDecl, attr: str, values: Sequence[int | str],
@@ -717,7 +719,17 @@ class Typer:
                          "give the choices different labels")
                 elem = anything()
                 break
-        env = {OFFERED: list_of(elem), CHOOSER: number()}
+        env: dict[str, Ty] = {}
+        for seen in self.choice_env.get(d.choice, []):
+            for name, t in seen.items():
+                if name in env:
+                    try:
+                        unify(env[name], t)
+                    except Mismatch:
+                        env[name] = anything()  # two types at two choices: no proof
+                else:
+                    env[name] = t
+        env.update({OFFERED: list_of(elem), CHOOSER: number()})
         self.expect(d.expr, truth(), env, "an invariant needs")
 
     def counter(self, d: ast.VarDecl) -> None:
@@ -948,6 +960,9 @@ class Typer:
                 self.bind(env, s.var, elem, s)
                 self.chosen.setdefault(s.label, []).append(
                     self.element_of(s.source, env) if s.pass_label is not None else elem)
+                if self.owner in self.rules:
+                    self.choice_env.setdefault(s.label, []).append(
+                        {k: v for k, v in env.items() if k != s.var})
                 if s.where is not None:
                     self.expect(s.where, truth(), env, "a choice's 'where' needs")
                 if s.pass_when is not None:
@@ -955,6 +970,8 @@ class Typer:
             case ast.ChooseOption():
                 self.player(s.player, env, "the chooser must be")
                 self.chosen.setdefault(s.label, []).append(text(*(o.label for o in s.options)))
+                if self.owner in self.rules:
+                    self.choice_env.setdefault(s.label, []).append(dict(env))
                 for o in s.options:
                     if o.when is not None:
                         self.expect(o.when, truth(), env, "an option's 'when' needs")

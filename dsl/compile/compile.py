@@ -16,7 +16,7 @@ import attrs
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.check.check import check, collect_symbols
-from rulewright.dsl.check.offered import CHOICE_NAMES, names_options
+from rulewright.dsl.check.offered import CHOICE_NAMES, choice_locals, names_options
 from rulewright.dsl.compile.coverage import PointTable
 from rulewright.dsl.check.constraints import compile_constraints, evaluator, score_bounds
 from rulewright.dsl.compile.expr import ExprCompiler, Scope
@@ -90,17 +90,33 @@ def _invariant(fn: Fn, size: int) -> Callable[[Any], Any]:
     return check
 
 
-def _choice_invariant(fn: Fn, size: int, label: str, named: bool) -> Callable[[Any], Any]:
-    """``check(state)`` for an ``at choice`` invariant: its expression with ``offered`` and
-    ``chooser`` bound, at a decision of choice ``label``; true elsewhere (not checked)."""
-    rest = [None] * (size - len(CHOICE_NAMES))
-
-    def check(st: Any) -> Any:
+def _choice_bindings(label: str, named: bool, names: tuple[str, ...],
+                     slots: dict[str, tuple[int, ...]]) -> Callable[[Any], list[Any] | None]:
+    """``values(state)`` for an ``at choice`` invariant: at a decision of choice ``label``,
+    the values of ``offered``, ``chooser`` and the rule locals ``names`` (``slots``: rule ->
+    their frame slots); None elsewhere, and at a worked example's choice (no rule's locals)."""
+    def values(st: Any) -> list[Any] | None:
         at = offered_at(st, label, named)
         if at is None:
+            return None
+        mine = slots.get(st.pending.at.site.rule)
+        if mine is None:
+            return None
+        frame = st.stack[-1][2]
+        return [*at, *[frame[i] for i in mine]]
+    return values
+
+
+def _choice_invariant(fn: Fn, size: int,
+                      values: Callable[[Any], list[Any] | None]) -> Callable[[Any], Any]:
+    """``check(state)`` for an ``at choice`` invariant: its expression with its names bound
+    (``values``, :func:`_choice_bindings`) at a decision of its choice; true elsewhere."""
+    def check(st: Any) -> Any:
+        bound = values(st)
+        if bound is None:
             return True
         st.work = STEP_WORK
-        return fn(st, [*at, *rest])
+        return fn(st, bound + [None] * (size - len(bound)))
     return check
 
 
@@ -258,6 +274,7 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
     live_calls: list[tuple[int, int]] = []
     called: set[int] = set()
     bodies: list[ast.RuleDecl | ast.ExampleDecl] = [*rule_decls, *examples]
+    rule_slots: dict[str, dict[str, int]] = {}  # rule -> its locals' frame slots
     # turns skip eliminated players only in specs that eliminate (others run unchanged code)
     eliminates = any(isinstance(n, ast.Eliminate) for r in bodies for n in ast.walk(r.body))
     for i, r in enumerate(bodies):
@@ -272,6 +289,7 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
         rc.emit(Return(Site(rname, r.span, "end of rule")))
         rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name),
                                   tuple(rc.lets)))
+        rule_slots[rname] = dict(scope.slots)
         called.update(callee for callee, _ in rc.calls)
         if played:
             live_calls += [(i, callee) for callee, live in rc.calls if live]
@@ -279,12 +297,19 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
     invariants = []
     for d in decls:
         if isinstance(d, ast.InvariantDecl):
-            scope = Scope(CHOICE_NAMES if d.choice else ())
+            local_names = tuple(sorted(choice_locals(decls, d.choice))) if d.choice else ()
+            scope = Scope((*CHOICE_NAMES, *local_names) if d.choice else ())
             fn = _expr(x, d.expr, scope, diags)
-            named = bool(d.choice) and names_options(decls, d.choice)
-            check_fn = _invariant(fn, max(scope.size, 1)) if not d.choice else \
-                _choice_invariant(fn, scope.size, d.choice, named)
-            invariants.append(CompiledInvariant(d.name, d, d.at_end, check_fn, named))
+            if not d.choice:
+                invariants.append(CompiledInvariant(d.name, d, d.at_end,
+                                                    _invariant(fn, max(scope.size, 1))))
+                continue
+            values = _choice_bindings(d.choice, names_options(decls, d.choice), local_names, {
+                rule: tuple(slots[n] for n in local_names)
+                for rule, slots in rule_slots.items() if all(n in slots for n in local_names)})
+            invariants.append(CompiledInvariant(
+                d.name, d, d.at_end, _choice_invariant(fn, scope.size, values),
+                (*CHOICE_NAMES, *local_names), values))
     tokens = []
     for d in decls:
         if isinstance(d, ast.TokenDecl):

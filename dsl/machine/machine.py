@@ -611,15 +611,17 @@ class CompiledRule:
 class CompiledInvariant:
     """A spec invariant: ``check(state) -> bool``; ``at_end`` ones only at terminal states.
 
-    ``named``: an ``at choice`` invariant's choice offers named options (``offered`` holds
-    their names; :func:`rulewright.dsl.machine.runtime.offered_at`).
+    An ``at choice`` invariant (:mod:`rulewright.dsl.check.offered`) reads ``names``
+    (``offered``, ``chooser``, the rule's locals); ``values(state)`` gives their values at a
+    decision of its choice, None at other states (where it is not checked).
     """
 
     name: str
     decl: ast.InvariantDecl
     at_end: bool
     check: Callable[[Any], Any] = field(eq=False)
-    named: bool = False
+    names: tuple[str, ...] = ()
+    values: Callable[[Any], list[Any] | None] | None = field(default=None, eq=False)
 
 
 @frozen
