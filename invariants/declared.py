@@ -145,7 +145,8 @@ def _choice_check(inv: CompiledInvariant, text: str) -> Check:
         env = dict(zip(inv.names, bound))
         # a choice of components offers component ids: shown by their labels
         at = state.pending.at  # type: ignore[union-attr]
-        comps = frozenset({OFFERED}) if at.ids_below == len(ctx.game.machine.components) \
+        of_components = getattr(at, "ids_below", None) == len(ctx.game.machine.components)
+        comps = frozenset({OFFERED}) if of_components \
             and all(type(v) is int for v in env[OFFERED]) else frozenset()
         why = explainer(ctx).explain(inv.decl.expr, state, env, comps)
         return "\n".join([f"{text}: false at choice {inv.decl.choice!r} (chooser "

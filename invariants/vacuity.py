@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulewright.dsl.check.offered import elsewhere
 from rulewright.invariants.scope import choice_label, has_choice, phase_rule
 
 if TYPE_CHECKING:
@@ -45,6 +46,17 @@ def may_reach(game: Game, name: str) -> bool:
         return has_choice(game, label)
     phase = phase_rule(game, name)
     return phase is None or phase[1] in game.machine.rule_index
+
+
+def not_here(game: Game, name: str) -> bool:
+    """True for an ``at choice`` invariant whose choice only variants or errata that this
+    configuration does not select have (it has nothing to check here: "n/a"). A choice a
+    selected rule should have but lacks (a spec edit deleted it) is "not reached"."""
+    label = choice_label(game, name)
+    if label is None or has_choice(game, label):
+        return False
+    m = game.machine
+    return elsewhere(m.spec.decls, label, m.variants, m.errata)
 
 
 def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> str:

@@ -73,6 +73,19 @@ def choice_locals(decls: Iterable[object], label: str) -> frozenset[str]:
     return (out or frozenset()) - set(CHOICE_NAMES)
 
 
+def elsewhere(decls: Sequence[object], label: str, variants: Iterable[str],
+              errata: Iterable[str]) -> bool:
+    """Whether choice ``label`` belongs only to variants and errata not selected
+    (``variants``, ``errata``: the selected ones): then a configuration has nothing to check
+    (an ``at choice`` invariant is "n/a" there, not "not reached")."""
+    if any(labelled([d], label) for d in decls
+           if isinstance(d, (ast.RuleDecl, ast.ExampleDecl))):
+        return False
+    chosen = {*variants, *errata}
+    return any(labelled([d], label) for d in decls
+               if isinstance(d, (ast.VariantDecl, ast.ErratumDecl)) and d.name not in chosen)
+
+
 def names_options(decls: Iterable[object], label: str) -> bool:
     """Whether the choices labelled ``label`` offer named options (``offered`` holds texts)."""
     return any(isinstance(c, ast.ChooseOption) for c in labelled(decls, label))
