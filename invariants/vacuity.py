@@ -71,8 +71,7 @@ def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> s
     label = choice_label(game, invs[0].name)
     if label is not None:
         if not has_choice(game, label):
-            return (f"no rule of this configuration has choice {label!r} (its rule belongs to "
-                    "a variant or erratum that is not selected)")
+            return f"no rule of this configuration has a choice labelled {label!r}"
         return f"no game reached a decision of choice {label!r} (in {_games(recorder.games)} begun)"
     phase = phase_rule(game, invs[0].name)
     if phase is not None:

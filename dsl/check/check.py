@@ -15,7 +15,7 @@ from rulewright.dsl.language.builtins import AGGREGATES, BUILTINS, CONSTANTS
 from rulewright.dsl.errata.check_patches import check_patches, too_many_configurations
 from rulewright.dsl.check.kinds import Locals, local_kinds, value_kind
 from rulewright.dsl.check.labels import check_label
-from rulewright.dsl.check.offered import CHOICE_NAMES, check_choice, choice_locals
+from rulewright.dsl.check.offered import CHOICE_NAMES, check_choice, choice_locals, labelled
 from rulewright.dsl.compile.layout import MAX_COMPONENTS
 from rulewright.dsl.language.locate import Locate, Locator, no_locate
 from rulewright.dsl.language.near import Near
@@ -826,8 +826,10 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
             for t in d.tiebreaks:
                 ck.expr(t.expr, {d.var})
         elif isinstance(d, ast.InvariantDecl):
-            ck.expr(d.expr, {*CHOICE_NAMES, *choice_locals(decls, d.choice)} if d.choice
-                    else set())
+            if not d.choice:
+                ck.expr(d.expr, set())
+            elif labelled(decls, d.choice):  # else a warning: never checked, not compiled
+                ck.expr(d.expr, {*CHOICE_NAMES, *choice_locals(decls, d.choice)})
             constraints.check_phase(ck, d, pausing)
             check_choice(ck, d, decls)
         elif isinstance(d, ast.ExampleDecl):

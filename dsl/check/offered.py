@@ -15,8 +15,10 @@ So ``sorted(offered) == sorted([s for s in spaces where ...])`` restates "a gues
 on any free space" as a second statement of the book's sentence: a change to the rule code
 that narrows (or widens) the choice makes the two disagree, although every game it plays is
 a legal game. ``contains(offered, "reserve it") == (count(reserved[chooser]) < 3)`` says when
-one option is there. The checker requires the label to name at least one choice, and all the
-choices it names to be of one form (values, or named options): ``offered`` has one type.
+one option is there. The checker warns when no choice has the label (the invariant is then never checked, and
+verify reports it as not reached: a spec edit that deleted the choice is caught there, not
+refused), and requires all the choices it names to be of one form (values, or named
+options): ``offered`` has one type.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rulewright.dsl.language import ast
+from rulewright.errors import Diagnostic
 
 if TYPE_CHECKING:
     from rulewright.dsl.check.check import _Checker
@@ -103,10 +106,14 @@ def check_choice(ck: _Checker, d: ast.InvariantDecl, decls: Sequence[object]) ->
     span = ck.locate(d.span, "choice", "at")
     found = labelled(decls, d.choice)
     if not found:
+        # a warning, not an error: a spec edit that deletes the choice still runs, and verify
+        # reports the invariant as never reached (a misspelt label reads the same)
         every = {c.label: c for c in ast.walk(tuple(decls))
                  if isinstance(c, (ast.ChooseFrom, ast.ChooseOption)) and c.label}
-        ck.err(span, f"invariant {d.name!r} is checked at choice {d.choice!r}, but no choose "
-               "statement has that label", ck.near(d.choice, every, what="choice labels"))
+        ck.diags.append(Diagnostic(
+            span, f"invariant {d.name!r} is checked at choice {d.choice!r}, but no choose "
+            "statement has that label: it is never checked",
+            ck.near(d.choice, every, what="choice labels"), "warning"))
         return
     forms = {type(c) for c in found}
     if len(forms) > 1:

@@ -703,7 +703,8 @@ class Typer:
             self.decl(d)
         for inv in self.at_choice:  # once every choice's values are typed
             self.owner = inv.name
-            self.choice_invariant(inv)
+            if inv.choice in self.chosen:  # else never checked (the checker warns)
+                self.choice_invariant(inv)
         self.settle()
 
     def choice_invariant(self, d: ast.InvariantDecl) -> None:

@@ -16,7 +16,7 @@ import attrs
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.check.check import check, collect_symbols
-from rulewright.dsl.check.offered import CHOICE_NAMES, choice_locals, names_options
+from rulewright.dsl.check.offered import CHOICE_NAMES, choice_locals, labelled, names_options
 from rulewright.dsl.compile.coverage import PointTable
 from rulewright.dsl.check.constraints import compile_constraints, evaluator, score_bounds
 from rulewright.dsl.compile.expr import ExprCompiler, Scope
@@ -297,6 +297,12 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
     invariants = []
     for d in decls:
         if isinstance(d, ast.InvariantDecl):
+            if d.choice and not labelled(decls, d.choice):
+                # no choice has its label here: never checked (not reached, or n/a when
+                # only a variant not selected has it)
+                invariants.append(CompiledInvariant(d.name, d, d.at_end, lambda st: True,
+                                                    CHOICE_NAMES, lambda st: None))
+                continue
             local_names = tuple(sorted(choice_locals(decls, d.choice))) if d.choice else ()
             scope = Scope((*CHOICE_NAMES, *local_names) if d.choice else ())
             fn = _expr(x, d.expr, scope, diags)

@@ -71,3 +71,13 @@ def test_a_named_option_withheld_is_caught(tmp_path: Path) -> None:
     assert v.message.startswith(
         "take while the pile lasts; stop always: false at choice 'act' (chooser ")
     assert "contains(offered, \"take two\") == (count(pile) > 1) is false" in v.message
+
+
+def test_a_deleted_choice_leaves_its_invariant_not_reached(tmp_path: Path) -> None:
+    # a spec edit that deletes the choice (here: its label) still runs; the invariant that
+    # held before is never checked, which verify's --require-reached (and mutate) count
+    deleted = OFFERED.read_text(encoding="utf-8").replace(' label "pick"', '')
+    result = _verify(tmp_path, deleted)
+    assert result.status["spec:any_card"] == "not reached"  # type: ignore[attr-defined]
+    assert result.reasons["spec:any_card"] == (  # type: ignore[attr-defined]
+        "no rule of this configuration has a choice labelled 'pick'")
