@@ -70,11 +70,17 @@ def choice_label(game: Game, name: str) -> str | None:
     return None
 
 
-def has_choice(game: Game, label: str) -> bool:
-    """Whether the configuration's rules have a decision labelled ``label`` (a choice may
-    belong to a variant or erratum that is not selected)."""
+def decl_rule(game: Game, name: str) -> str:
+    """The rule spec invariant ``name`` names (its phase's, or its choice's), or ``""``."""
+    return next((inv.decl.rule for inv in game.machine.invariants
+                 if f"spec:{inv.name}" == name), "")
+
+
+def has_choice(game: Game, label: str, rule: str = "") -> bool:
+    """Whether the configuration's rules (rule ``rule`` when given) have a decision labelled
+    ``label`` (a choice may belong to a variant or erratum that is not selected)."""
     return any(type(ins) is Choice and ins.site.what == label
-               for r in game.machine.rules for ins in r.code)
+               for r in game.machine.rules if rule in ("", r.name) for ins in r.code)
 
 
 def phase_rule(game: Game, name: str) -> tuple[str, str] | None:

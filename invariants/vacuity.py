@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulewright.dsl.check.offered import elsewhere
-from rulewright.invariants.scope import choice_label, has_choice, phase_rule
+from rulewright.invariants.scope import choice_label, decl_rule, has_choice, phase_rule
 
 if TYPE_CHECKING:
     from rulewright.engines.game import Game
@@ -43,7 +43,7 @@ def may_reach(game: Game, name: str) -> bool:
     selected)."""
     label = choice_label(game, name)
     if label is not None:
-        return has_choice(game, label)
+        return has_choice(game, label, decl_rule(game, name))
     phase = phase_rule(game, name)
     return phase is None or phase[1] in game.machine.rule_index
 
@@ -53,10 +53,10 @@ def not_here(game: Game, name: str) -> bool:
     configuration does not select have (it has nothing to check here: "n/a"). A choice a
     selected rule should have but lacks (a spec edit deleted it) is "not reached"."""
     label = choice_label(game, name)
-    if label is None or has_choice(game, label):
+    if label is None or has_choice(game, label, decl_rule(game, name)):
         return False
     m = game.machine
-    return elsewhere(m.spec.decls, label, m.variants, m.errata)
+    return elsewhere(m.spec.decls, label, decl_rule(game, name), m.variants, m.errata)
 
 
 def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> str:
@@ -70,8 +70,10 @@ def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> s
         return "no game was played (the run's budget ran out first)"
     label = choice_label(game, invs[0].name)
     if label is not None:
-        if not has_choice(game, label):
-            return f"no rule of this configuration has a choice labelled {label!r}"
+        rule = decl_rule(game, invs[0].name)
+        if not has_choice(game, label, rule):
+            return (f"no rule of this configuration has a choice labelled {label!r}" if not rule
+                    else f"rule {rule} has no choice labelled {label!r} in this configuration")
         return f"no game reached a decision of choice {label!r} (in {_games(recorder.games)} begun)"
     phase = phase_rule(game, invs[0].name)
     if phase is not None:

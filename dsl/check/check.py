@@ -828,8 +828,8 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
         elif isinstance(d, ast.InvariantDecl):
             if not d.choice:
                 ck.expr(d.expr, set())
-            elif labelled(decls, d.choice):  # else a warning: never checked, not compiled
-                ck.expr(d.expr, {*CHOICE_NAMES, *choice_locals(decls, d.choice)})
+            elif labelled(decls, d.choice, d.rule):  # else a warning: never checked
+                ck.expr(d.expr, {*CHOICE_NAMES, *choice_locals(decls, d.choice, d.rule)})
             constraints.check_phase(ck, d, pausing)
             check_choice(ck, d, decls)
         elif isinstance(d, ast.ExampleDecl):

@@ -39,10 +39,14 @@ CHOICE_NAMES = (OFFERED, CHOOSER)
 Chooses = ast.ChooseFrom | ast.ChooseOption
 
 
-def labelled(decls: Iterable[object], label: str) -> list[Chooses]:
+def labelled(decls: Iterable[object], label: str, rule: str = "") -> list[Chooses]:
     """The ``choose`` statements labelled ``label`` anywhere in ``decls`` (rules, examples,
-    variants' and errata's patches), in source order."""
-    return [n for n in ast.walk(tuple(decls))
+    variants' and errata's patches), in source order; with ``rule`` (``at choice "L" in rule
+    R``), only those in the rules named so."""
+    where: object = tuple(decls)
+    if rule:
+        where = tuple(d for d in ast.walk(where) if isinstance(d, ast.RuleDecl) and d.name == rule)
+    return [n for n in ast.walk(where)
             if isinstance(n, (ast.ChooseFrom, ast.ChooseOption)) and n.label == label]
 
 
@@ -55,7 +59,7 @@ def _binds(n: object) -> str | None:
     return None
 
 
-def choice_locals(decls: Iterable[object], label: str) -> frozenset[str]:
+def choice_locals(decls: Iterable[object], label: str, rule: str = "") -> frozenset[str]:
     """The rule locals an ``at choice "label"`` invariant may read: those every rule with a
     choice labelled ``label`` has bound before it (its parameters, and the variables of the
     statements written above it: ``let``, loops, earlier choices, draws, rolls).
@@ -64,7 +68,7 @@ def choice_locals(decls: Iterable[object], label: str) -> frozenset[str]:
     """
     out: frozenset[str] | None = None
     for d in ast.walk(tuple(decls)):
-        if not isinstance(d, ast.RuleDecl):
+        if not isinstance(d, ast.RuleDecl) or (rule and d.name != rule):
             continue
         for c in ast.walk(d.body):
             if isinstance(c, (ast.ChooseFrom, ast.ChooseOption)) and c.label == label:
@@ -76,22 +80,22 @@ def choice_locals(decls: Iterable[object], label: str) -> frozenset[str]:
     return (out or frozenset()) - set(CHOICE_NAMES)
 
 
-def elsewhere(decls: Sequence[object], label: str, variants: Iterable[str],
+def elsewhere(decls: Sequence[object], label: str, rule: str, variants: Iterable[str],
               errata: Iterable[str]) -> bool:
     """Whether choice ``label`` belongs only to variants and errata not selected
     (``variants``, ``errata``: the selected ones): then a configuration has nothing to check
     (an ``at choice`` invariant is "n/a" there, not "not reached")."""
-    if any(labelled([d], label) for d in decls
+    if any(labelled([d], label, rule) for d in decls
            if isinstance(d, (ast.RuleDecl, ast.ExampleDecl))):
         return False
     chosen = {*variants, *errata}
-    return any(labelled([d], label) for d in decls
+    return any(labelled([d], label, rule) for d in decls
                if isinstance(d, (ast.VariantDecl, ast.ErratumDecl)) and d.name not in chosen)
 
 
-def names_options(decls: Iterable[object], label: str) -> bool:
+def names_options(decls: Iterable[object], label: str, rule: str = "") -> bool:
     """Whether the choices labelled ``label`` offer named options (``offered`` holds texts)."""
-    return any(isinstance(c, ast.ChooseOption) for c in labelled(decls, label))
+    return any(isinstance(c, ast.ChooseOption) for c in labelled(decls, label, rule))
 
 
 def check_choice(ck: _Checker, d: ast.InvariantDecl, decls: Sequence[object]) -> None:
@@ -104,7 +108,11 @@ def check_choice(ck: _Checker, d: ast.InvariantDecl, decls: Sequence[object]) ->
     if not d.choice:
         return
     span = ck.locate(d.span, "choice", "at")
-    found = labelled(decls, d.choice)
+    if d.rule and d.rule not in ck.sym.rules:
+        ck.err(ck.locate(d.span, d.rule, "rule"), f"invariant {d.name!r} is checked at a choice "
+               f"in unknown rule {d.rule!r}", ck.near(d.rule, ck.sym.rules, what="rules"))
+        return
+    found = labelled(decls, d.choice, d.rule)
     if not found:
         # a warning, not an error: a spec edit that deletes the choice still runs, and verify
         # reports the invariant as never reached (a misspelt label reads the same)
@@ -112,7 +120,8 @@ def check_choice(ck: _Checker, d: ast.InvariantDecl, decls: Sequence[object]) ->
                  if isinstance(c, (ast.ChooseFrom, ast.ChooseOption)) and c.label}
         ck.diags.append(Diagnostic(
             span, f"invariant {d.name!r} is checked at choice {d.choice!r}, but no choose "
-            "statement has that label: it is never checked",
+            f"statement{' of rule ' + d.rule if d.rule else ''} has that label: it is never "
+            "checked",
             ck.near(d.choice, every, what="choice labels"), "warning"))
         return
     forms = {type(c) for c in found}

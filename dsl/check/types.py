@@ -557,9 +557,9 @@ class Typer:
         self.lets: set[str] = set()
         #: a choice's label -> the types of the values its 'choose ... from's offer; its
         #: named options' texts (what an 'at choice' invariant's 'offered' holds)
-        self.chosen: dict[str, list[Ty]] = {}
-        #: a choice's label -> the locals bound at each choice with that label
-        self.choice_env: dict[str, list[dict[str, Ty]]] = {}
+        self.chosen: dict[str, list[tuple[str, Ty]]] = {}
+        #: a choice's label -> the locals bound at each choice with that label (in rules)
+        self.choice_env: dict[str, list[tuple[str, dict[str, Ty]]]] = {}
         self.at_choice: list[ast.InvariantDecl] = []
 
     def mixed_column(self, card: ast.CardDecl, attr: str, values: Sequence[int | str],
@@ -703,7 +703,8 @@ class Typer:
             self.decl(d)
         for inv in self.at_choice:  # once every choice's values are typed
             self.owner = inv.name
-            if inv.choice in self.chosen:  # else never checked (the checker warns)
+            if any(inv.rule in ("", r) for r, _ in self.chosen.get(inv.choice, [])):
+                # else never checked (the checker warns)
                 self.choice_invariant(inv)
         self.settle()
 
@@ -711,7 +712,9 @@ class Typer:
         """Type an ``at choice`` invariant: ``offered`` a list of what the choice offers,
         ``chooser`` a player (:mod:`rulewright.dsl.check.offered`)."""
         elem = Ty()
-        for t in self.chosen.get(d.choice, []):
+        for rule, t in self.chosen.get(d.choice, []):
+            if d.rule not in ("", rule):
+                continue
             try:
                 unify(elem, t)
             except Mismatch:
@@ -721,7 +724,9 @@ class Typer:
                 elem = anything()
                 break
         env: dict[str, Ty] = {}
-        for seen in self.choice_env.get(d.choice, []):
+        for rule, seen in self.choice_env.get(d.choice, []):
+            if d.rule not in ("", rule):
+                continue
             for name, t in seen.items():
                 if name in env:
                     try:
@@ -959,20 +964,21 @@ class Typer:
                     elem = Ty(nullable=True)  # an element, or none on a pass
                     unify(elem, self.element_of(s.source, env))
                 self.bind(env, s.var, elem, s)
-                self.chosen.setdefault(s.label, []).append(
-                    self.element_of(s.source, env) if s.pass_label is not None else elem)
+                self.chosen.setdefault(s.label, []).append((self.owner, (
+                    self.element_of(s.source, env) if s.pass_label is not None else elem)))
                 if self.owner in self.rules:
                     self.choice_env.setdefault(s.label, []).append(
-                        {k: v for k, v in env.items() if k != s.var})
+                        (self.owner, {k: v for k, v in env.items() if k != s.var}))
                 if s.where is not None:
                     self.expect(s.where, truth(), env, "a choice's 'where' needs")
                 if s.pass_when is not None:
                     self.expect(s.pass_when, truth(), env, "a pass's 'when' needs")
             case ast.ChooseOption():
                 self.player(s.player, env, "the chooser must be")
-                self.chosen.setdefault(s.label, []).append(text(*(o.label for o in s.options)))
+                self.chosen.setdefault(s.label, []).append(
+                    (self.owner, text(*(o.label for o in s.options))))
                 if self.owner in self.rules:
-                    self.choice_env.setdefault(s.label, []).append(dict(env))
+                    self.choice_env.setdefault(s.label, []).append((self.owner, dict(env)))
                 for o in s.options:
                     if o.when is not None:
                         self.expect(o.when, truth(), env, "an option's 'when' needs")

@@ -297,22 +297,25 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
     invariants = []
     for d in decls:
         if isinstance(d, ast.InvariantDecl):
-            if d.choice and not labelled(decls, d.choice):
+            if d.choice and not labelled(decls, d.choice, d.rule):
                 # no choice has its label here: never checked (not reached, or n/a when
                 # only a variant not selected has it)
                 invariants.append(CompiledInvariant(d.name, d, d.at_end, lambda st: True,
                                                     CHOICE_NAMES, lambda st: None))
                 continue
-            local_names = tuple(sorted(choice_locals(decls, d.choice))) if d.choice else ()
+            local_names = tuple(sorted(choice_locals(decls, d.choice, d.rule))) if d.choice \
+                else ()
             scope = Scope((*CHOICE_NAMES, *local_names) if d.choice else ())
             fn = _expr(x, d.expr, scope, diags)
             if not d.choice:
                 invariants.append(CompiledInvariant(d.name, d, d.at_end,
                                                     _invariant(fn, max(scope.size, 1))))
                 continue
-            values = _choice_bindings(d.choice, names_options(decls, d.choice), local_names, {
+            values = _choice_bindings(d.choice, names_options(decls, d.choice, d.rule),
+                                      local_names, {
                 rule: tuple(slots[n] for n in local_names)
-                for rule, slots in rule_slots.items() if all(n in slots for n in local_names)})
+                for rule, slots in rule_slots.items()
+                if all(n in slots for n in local_names) and d.rule in ("", rule)})
             invariants.append(CompiledInvariant(
                 d.name, d, d.at_end, _choice_invariant(fn, scope.size, values),
                 (*CHOICE_NAMES, *local_names), values))

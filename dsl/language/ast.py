@@ -759,10 +759,12 @@ class InvariantDecl:
     Attributes:
         phase: ``"after"`` (checked once rule ``rule`` has run), ``"during"`` (checked while
             rule ``rule`` runs) or ``""`` (always).
-        rule: the rule that scopes it, or ``""``.
+        rule: the rule that scopes it (its phase's, or the rule of ``at choice "L" in rule
+            R``), or ``""``.
         choice: ``at choice "LABEL"``: the label of the choice it is checked at (at every
-            decision of a ``choose`` with that label, the expression reading ``offered``, the
-            options offered there, and ``chooser``, the player to choose), or ``""``.
+            decision of a ``choose`` with that label, in rule ``rule`` when given, the
+            expression reading ``offered``, the options offered there, ``chooser``, the
+            player to choose, and the rule's locals), or ``""``.
     """
 
     span: Span
