@@ -195,6 +195,10 @@ class Game:
                        for p in range(machine.players)))
         self.config = (machine.game.id, machine.players, tuple(sorted(machine.variants)),
                        machine.errata)
+        #: the labels of the choices an ``at choice`` invariant is checked at: a decision of
+        #: one that makes itself (one option) is checked as it is made (State.forced)
+        self.watched = frozenset(inv.decl.choice for inv in machine.invariants
+                                 if inv.values is not None)
 
     def with_forced_nodes(self) -> Game:
         """The same configuration, with states that pause at one-option nodes too.

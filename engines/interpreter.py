@@ -101,6 +101,7 @@ class Interpreter:
         example: bool
         cover: bytearray | None
         ruled: tuple[Ruled, ...]
+        forced: tuple[tuple[str, int, Any], ...]
 
     def _resolve(self, p: Decision | ChanceNode, i: int) -> bool:
         """Store option ``i`` of the pending node (and move a drawn card); False on a finding."""
@@ -419,8 +420,29 @@ class Interpreter:
         pending = Decision(player, values, labels, ids, ins)  # ids: a tuple (OptionsFn)
         self.pending = pending
         if (len(values) == 1 and self.game.auto_resolve) or self.script:
+            if ins.site.what in self.game.watched:
+                self._check_forced()
             return self._auto(pending)
         return False
+
+    def _check_forced(self) -> None:
+        """Evaluate the ``at choice`` invariants of the pending decision, which makes itself
+        (one option, or a script's): no checked state shows it, and a choice narrowed to one
+        option is what they exist to catch. Kept in ``forced``: this step's results, and
+        every failure with a copy of the state (for the report)."""
+        step = len(self.history)
+        kept = [f for f in self.forced if f[1] == step or f[2] is not None]
+        work = self.work  # an invariant has its own budget; the step keeps what it had
+        for inv in self.game.machine.invariants:
+            if inv.values is None or inv.values(self) is None:
+                continue
+            try:
+                ok = bool(inv.check(self))
+            except SpecRuntimeError:  # reported as the invariant's defect at the copy
+                ok = False
+            kept.append((inv.name, step, None if ok else self.clone()))
+        self.work = work
+        self.forced = tuple(kept)
 
     def _twin_draw(self, values: tuple[int, ...], ins: Draw) -> ChanceNode:
         """A draw from ``values`` (ascending ids) with each set of twins one outcome.

@@ -92,13 +92,16 @@ class State(Interpreter):
         under each ruling). cover: the coverage flags, one per point of the machine, when the
         game records coverage, else None (a clone records none). watch: the sampled states
         since the last chance event, which a loop would come back to (see
-        :meth:`_watch_repeats`).
+        :meth:`_watch_repeats`). forced: the ``at choice`` invariants evaluated at
+        decisions that made themselves (one option, or a script's), as ``(invariant, step,
+        None when it held, else a copy of the state where it failed)``: those of the last
+        step, and every failure (:meth:`Interpreter._check_forced`).
     """
 
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
                  "history", "finding", "seed", "pending", "script", "events", "work", "result",
                  "example", "recall", "cover", "ruled", "known", "out",
-                 "together", "watch")
+                 "together", "watch", "forced")
 
     def __init__(self, game: Game, seed: int = 0, *, start: int | None = None,
                  coverage: bool = False) -> None:
@@ -136,6 +139,7 @@ class State(Interpreter):
         self.ruled: tuple[Ruled, ...] = ()
         self.cover: bytearray | None = None
         self.watch: tuple[tuple[tuple[Any, ...], int], ...] = ()
+        self.forced: tuple[tuple[str, int, State | None], ...] = ()
         if coverage:
             self.cover = bytearray(len(m.points))
             self.cover[m.rule_points[first]] = 1
@@ -492,6 +496,7 @@ class State(Interpreter):
         new.recall = self.recall
         new.ruled = self.ruled  # a tuple: shared, never changed in place
         new.watch = self.watch  # likewise
+        new.forced = self.forced  # likewise
         new.cover = None  # a clone is a check's copy: what it runs is not the game's coverage
         return new
 

@@ -128,14 +128,23 @@ def _check(inv: CompiledInvariant) -> Check:
 def _choice_check(inv: CompiledInvariant, text: str) -> Check:
     """An ``at choice`` invariant's check: evaluated at each decision of its choice (a label
     compared at other states), never skipped as unchanged -- two decisions of one choice
-    may follow each other with no slot changed between them."""
+    may follow each other with no slot changed between them. A decision that made itself
+    (one option) was evaluated as it was made (``State.forced``): a failure there is
+    reported, explained on the copy of the state kept."""
     values = inv.values
     assert values is not None
 
     def check(ctx: Context, state: State) -> str | None:
-        bound = values(state)
-        if bound is None:
+        for name, _, failed in state.forced:
+            if failed is not None and name == inv.name:
+                return explained(ctx, failed, " (a decision with one option, made by itself)")
+        if values(state) is None:
             return None
+        return explained(ctx, state, "")
+
+    def explained(ctx: Context, state: State, how: str) -> str | None:
+        bound = values(state)
+        assert bound is not None
         try:
             ok = inv.check(state)
         except SpecRuntimeError as err:
@@ -150,7 +159,7 @@ def _choice_check(inv: CompiledInvariant, text: str) -> Check:
             and all(type(v) is int for v in env[OFFERED]) else frozenset()
         why = explainer(ctx).explain(inv.decl.expr, state, env, comps)
         return "\n".join([f"{text}: false at choice {inv.decl.choice!r} (chooser "
-                          f"{env[CHOOSER]})", *("  " + line for line in why)])
+                          f"{env[CHOOSER]}){how}", *("  " + line for line in why)])
     return check
 
 

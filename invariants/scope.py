@@ -40,9 +40,13 @@ def _after(rule: str) -> Scope:
     return inside
 
 
-def _at_choice(values: Callable[[State], object]) -> Scope:
+def _at_choice(name: str, values: Callable[[State], object]) -> Scope:
+    # at a decision of the choice, or after a step that made one by itself (State.forced)
     def inside(ctx: Context, state: State) -> bool:
-        return values(state) is not None
+        if values(state) is not None:
+            return True
+        step = len(state.history)
+        return any(n == name and s == step for n, s, _ in state.forced)
     return inside
 
 
@@ -53,7 +57,7 @@ def scopes(game: Game) -> dict[str, Scope]:
     for inv in m.invariants:
         decl = inv.decl
         if inv.values is not None:
-            out[f"spec:{inv.name}"] = _at_choice(inv.values)
+            out[f"spec:{inv.name}"] = _at_choice(inv.name, inv.values)
         elif decl.phase == "during" and decl.rule in m.rule_index:
             out[f"spec:{inv.name}"] = _during(m.rule_index[decl.rule])
         elif decl.phase == "after":

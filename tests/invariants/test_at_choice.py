@@ -32,10 +32,10 @@ def test_checked_only_at_decisions_of_the_choice(tmp_path: Path) -> None:
     assert result.status["spec:any_card"] == "held"  # type: ignore[attr-defined]
     assert result.status["spec:take_or_stop"] == "held"  # type: ignore[attr-defined]
     checks = result.checks  # type: ignore[attr-defined]
-    # every decision is an "act" or a "pick": together they are the decisions checked, fewer
-    # than the checked states (the last state of each game is no decision)
+    # every decision is an "act" or a "pick" (the last "act" of a game, "stop" alone, made
+    # by itself and counted at the state after it): at most one of the two per checked state
     assert 0 < checks["spec:any_card"] < checks["spec:take_or_stop"]
-    assert checks["spec:any_card"] + checks["spec:take_or_stop"] < checks["conservation"]
+    assert checks["spec:any_card"] + checks["spec:take_or_stop"] <= checks["conservation"]
 
 
 def test_a_choice_no_game_reaches_is_not_held(tmp_path: Path) -> None:
@@ -81,3 +81,19 @@ def test_a_deleted_choice_leaves_its_invariant_not_reached(tmp_path: Path) -> No
     assert result.status["spec:any_card"] == "not reached"  # type: ignore[attr-defined]
     assert result.reasons["spec:any_card"] == (  # type: ignore[attr-defined]
         "no rule of this configuration has a choice labelled 'pick'")
+
+
+def test_a_choice_narrowed_to_one_option_is_checked_as_it_makes_itself(tmp_path: Path) -> None:
+    # with one card left, "take" is withheld: "stop" alone is offered, and the engine makes
+    # that decision by itself (no checked state shows it); it is checked as it is made
+    narrowed = OFFERED.read_text(encoding="utf-8").replace(
+        'option "take" when count(pile) > 0', 'option "take" when count(pile) > 1')
+    result = _verify(tmp_path, narrowed)
+    assert result.status["spec:take_or_stop"] == "violated"  # type: ignore[attr-defined]
+    (v,) = result.violations  # type: ignore[attr-defined]
+    assert v.message == (
+        "take while the pile lasts; stop always: false at choice 'act' (chooser 0) (a decision "
+        "with one option, made by itself)\n"
+        "  contains(offered, \"take\") == (count(pile) > 0) is false\n"
+        "    contains(offered, \"take\") = false\n"
+        "    count(pile) > 0 = true")
