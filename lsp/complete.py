@@ -17,7 +17,7 @@ from rulewright.lsp.index import Index
 #: The previous word(s) -> the kind of name that must follow.
 _KIND_AFTER: dict[str, str] = {
     "do": "rule", "start": "rule", "errata": "erratum", "variants": "variant",
-    "variant": "variant", "during rule": "rule", "after rule": "rule",
+    "variant": "variant", "during rule": "rule", "after rule": "rule", "in rule": "rule",
     **{f"{verb} {kw}": kind for verb in ("remove", "replace")
        for kw, kind in (("rule", "rule"), ("function", "function"), ("zone", "zone"),
                         ("var", "counter"), ("card", "card kind"), ("enum", "enum"),

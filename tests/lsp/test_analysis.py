@@ -161,6 +161,7 @@ def test_keywords_come_from_the_grammar() -> None:
     ("  do ", "rule"), ("  do sp", "rule"), ("  start ", "rule"), ("  errata ", "erratum"),
     ("  remove rule ", "rule"), ("  replace function f", "function"),
     ('example e "E" players 2 variant ', "variant"), ("invariant i during rule ", "rule"),
+    ('invariant i at choice "take" in rule ', "rule"),
     ("  let x = ", None), ("", None)])
 def test_completion_knows_the_kind_of_name_after_a_keyword(before: str, kind: str | None) -> None:
     assert expected_kind(before) == kind

@@ -131,6 +131,10 @@ def test_gap_intro_is_true_for_each_mix() -> None:
      "checked after every step while rule preparation runs"),
     ("perfect_shot", "piles_by_habitat",
      "checked after every step once rule setup has run, to the end of the game"),
+    ("perfect_shot", "any_free_slot",
+     "checked at every decision of choice \u201cslot\u201d, against the options it offers"),
+    ("snapshot", "research_options", "checked at every decision of choice \u201cresearch\u201d "
+     "in rule resolve_drawn, against the options it offers"),
 ])
 def test_scoped_invariants_are_labelled_by_their_rule(spec_name: str, inv: str,
                                                       text: str) -> None:
