@@ -51,8 +51,11 @@ KINDS = {"conservation": "conservation", "tokens": "conservation", "bounds": "co
          "hidden information": "hidden information", "determinism": "determinism"}
 
 
-def kind_of(inv: Invariant) -> str:
-    """The row an invariant is counted in."""
+def kind_of(inv: Invariant, at_choice: frozenset[str] = frozenset()) -> str:
+    """The row an invariant is counted in (``at_choice``: the names of the spec's ``at
+    choice`` invariants, a row of their own: what stating a decision's options costs)."""
+    if inv.name in at_choice:
+        return "at choice"
     if inv.name.startswith("spec:"):
         return "spec invariants"
     if inv.name.split(":")[0] in ("zone", "range", "never_decreases"):
@@ -133,8 +136,9 @@ def bench_spec(name: str, players: int, games: int) -> dict[str, Any]:
     checked = sum(len(states) for _, states in played)
     engine = engine_seconds(game, played)
     kinds: dict[str, list[Invariant]] = {}
+    at_choice = frozenset(f"spec:{i.name}" for i in game.machine.invariants if i.decl.choice)
     for inv in invariants:
-        kinds.setdefault(kind_of(inv), []).append(inv)
+        kinds.setdefault(kind_of(inv, at_choice), []).append(inv)
     row: dict[str, Any] = {"spec": name, "players": players, "games": games, "steps": steps,
                            "checked states": checked, "engine us/step": 1e6 * engine / steps,
                            "kinds": {}}
