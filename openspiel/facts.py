@@ -169,6 +169,9 @@ class Facts:
             OpenSpiel's (bounded by the compiler, no pass): the adapter's fast path.
         positional_choices: ``rule:line`` of each choice numbered by position (no bound on
             its values): its ids are not stable across states.
+        all_same: every choice and chance instruction is in ``same_ids``: OpenSpiel's ids
+            are the engine's at every node (Kuhn poker, tic-tac-toe), so the adapter passes
+            actions straight to the engine and its history is OpenSpiel's.
     """
 
     actions: ActionSpace
@@ -181,6 +184,7 @@ class Facts:
     max_game_length: int
     same_ids: frozenset[int] = frozenset()
     positional_choices: tuple[str, ...] = ()
+    all_same: bool = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Facts:
         return self  # immutable: OpenSpiel clones states with copy.deepcopy
@@ -193,9 +197,11 @@ def facts(game: Game) -> Facts:
     chances: list[int | None] = []
     passes = False
     same: set[int] = set()
+    nodes = 0
     positional: dict[str, None] = {}
     for rule in m.rules:
         for ins in rule.code:
+            nodes += type(ins) in (Choice, Chance, Draw)
             if type(ins) is Choice:
                 choices.append(ins.values_below if ins.ids_below is None else ins.ids_below)
                 if choices[-1] is None:
@@ -216,7 +222,7 @@ def facts(game: Game) -> Facts:
     return Facts(ActionSpace.of(choices, passes),
                  ActionSpace.of(chances, False) if chances else ActionSpace(0, None, 0, 0),
                  bool(chances), perfect, low, high, total, longest, frozenset(same),
-                 tuple(positional))
+                 tuple(positional), len(same) == nodes)
 
 
 def _declared(game: Game, walked: tuple[float, float, float | None, int]
