@@ -33,8 +33,9 @@ import pyspiel
 from rulewright.dsl.machine.machine import TERMINAL, ChanceNode, Decision, Together
 from rulewright.engines.game import MAX_SPEC_BYTES, Game, bundled_specs, cached_game, \
     load as load_engine
+from rulewright.engines.interpreter import Finding
 from rulewright.engines.state import State
-from rulewright.errors import UsageError
+from rulewright.errors import Diagnostic, RulewrightError, Span, UsageError
 from rulewright.openspiel.facts import Facts, facts, node_bound
 from rulewright.openspiel.recalls import Recalls
 from rulewright.openspiel.serialize import read_state, write_state
@@ -89,6 +90,38 @@ def _game_type(engine: Game, f: Facts, simultaneous: bool = False,
 def has_simultaneous_blocks(engine: Game) -> bool:
     """True when the spec has a ``simultaneously for`` block (in any rule of the machine)."""
     return any(type(ins) is Together for rule in engine.machine.rules for ins in rule.code)
+
+
+class SpecDefect(RulewrightError):
+    """A game through OpenSpiel met a spec defect (a run-time error in the spec's rules, a
+    supply that ran out with no rule for it, a deadlock, no end within the spec's ``bound``,
+    a failed ``expect``): the spec says nothing about how the game goes on, so there is no
+    state to return. Raised by ``apply_action`` (``apply_actions``, ``child``) and by
+    ``new_initial_state`` (a defect in setup), with the spec line, as verify reports it.
+
+    A game that ends at a rulebook ``gap`` without a ruling is no defect: its state is
+    terminal, and :attr:`RulewrightState.finding` says why.
+
+    Attributes:
+        finding: the engine's :class:`~rulewright.engines.interpreter.Finding` (kind, rule,
+            line, column, message, step).
+        history: OpenSpiel's ids of the actions that led there (the last one included).
+    """
+
+    def __init__(self, finding: Finding, path: str, source: str | None,
+                 history: list[int]) -> None:
+        self.finding = finding
+        self.history = history
+        f = finding
+        column = max(f.column, 1)
+        head = Diagnostic(Span(path, f.line, column, f.line, column + 1),
+                          f"spec defect ({f.kind}) in rule {f.rule or '?'}: {f.message}",
+                          "the spec does not say how the game goes on from here; 'rulewright "
+                          "verify' finds such defects with a trace to replay")
+        shown = ", ".join(map(str, history[-20:]))
+        n = len(history)
+        super().__init__(f"{head.render(source)}\n  after {n} OpenSpiel action{'s' * (n != 1)}"
+                         f"{' (last: ' + shown + ')' if history else ''}")
 
 
 class PlayerAction(NamedTuple):
@@ -172,8 +205,15 @@ class RulewrightGame(pyspiel.Game):
                                     self.layout.information_size > 0), info, params)
 
     def new_initial_state(self) -> RulewrightState:
-        """The state after setup, at the first decision or chance node."""
-        return RulewrightState(self, self._initial.clone())
+        """The state after setup, at the first decision or chance node.
+
+        Raises:
+            SpecDefect: setup meets a spec defect.
+        """
+        state = RulewrightState(self, self._initial.clone())
+        if self._initial.finding is not None:
+            state._stop()
+        return state
 
     def deserialize_state(self, text: str) -> RulewrightState:
         """The state that :meth:`RulewrightState.serialize` wrote, rebuilt by replaying its
@@ -336,7 +376,10 @@ class RulewrightState(pyspiel.State):
             UsageError: ``action`` is not legal here, or the game is over.
         """
         if self._direct:
-            self.state.apply_action(action)  # OpenSpiel's id is the engine's (which checks it)
+            s = self.state
+            s.apply_action(action)  # OpenSpiel's id is the engine's (which checks it)
+            if s.finding is not None:
+                self._stop()
         elif self.simultaneous:
             pyspiel.State.apply_action(self, action)
         else:
@@ -348,18 +391,43 @@ class RulewrightState(pyspiel.State):
         s = self.state
         if self._direct:
             s.apply_action(action)
-            return
-        if not self.simultaneous:
+        elif not self.simultaneous:
             node = s.pending
             if node is not TERMINAL and id(node.at) in self._same:  # type: ignore[union-attr]
                 s.apply_action(action)  # OpenSpiel's id is the engine's (which checks it)
             else:
                 s.apply_action(self._engine_id(action))
             self._ids.append(int(action))
+        else:
+            if self._joint_nodes() is not None:
+                raise UsageError("a simultaneous node takes one action per player: "
+                                 "apply_actions")
+            s.apply_action(self._engine_id(action))
+        if s.finding is not None:
+            self._stop(action)
+
+    @property
+    def finding(self) -> Finding | None:
+        """Why the game ended early: a rulebook ``gap`` without a ruling (the engine's
+        :class:`~rulewright.engines.interpreter.Finding`); None while it goes on and after a
+        normal end. (A spec defect raises :class:`SpecDefect` instead.)"""
+        return self.state.finding
+
+    def _stop(self, last: int | None = None) -> None:
+        """Raise :class:`SpecDefect` when the engine's game ended at a spec defect (its
+        finding is not a rulebook gap).
+
+        Args:
+            last: the action just applied through OpenSpiel's C++ path (which records it
+                only after ``_apply_action`` returns), or None.
+        """
+        f = self.state.finding
+        if f is None or f.kind == "gap":
             return
-        if self._joint_nodes() is not None:
-            raise UsageError("a simultaneous node takes one action per player: apply_actions")
-        s.apply_action(self._engine_id(action))
+        spec = self.state.game.machine.spec
+        history = self.history() if not self.simultaneous or last is None else \
+            [*self.history(), int(last)]
+        raise SpecDefect(f, spec.path, spec.source, history)
 
     def history(self) -> list[int]:
         """OpenSpiel's ids of the actions applied so far, in order (at a simultaneous node,
@@ -413,6 +481,8 @@ class RulewrightState(pyspiel.State):
                                  f"legal: {sorted(ids)}")
             engine_ids.append(int(node.ids[ids.index(actions[p])]))
         self.state.apply_joint_action(engine_ids)
+        if self.state.finding is not None:
+            self._stop()
 
     def _action_to_string(self, player: int, action: int) -> str:
         joint = self._joint_nodes()
