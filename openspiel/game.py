@@ -404,7 +404,7 @@ class RulewrightState(pyspiel.State):
                                  "apply_actions")
             s.apply_action(self._engine_id(action))
         if s.finding is not None:
-            self._stop(action)
+            self._stop([action])
 
     @property
     def finding(self) -> Finding | None:
@@ -413,20 +413,21 @@ class RulewrightState(pyspiel.State):
         normal end. (A spec defect raises :class:`SpecDefect` instead.)"""
         return self.state.finding
 
-    def _stop(self, last: int | None = None) -> None:
+    def _stop(self, last: Sequence[int] = ()) -> None:
         """Raise :class:`SpecDefect` when the engine's game ended at a spec defect (its
         finding is not a rulebook gap).
 
         Args:
-            last: the action just applied through OpenSpiel's C++ path (which records it
-                only after ``_apply_action`` returns), or None.
+            last: the action or joint action just applied through OpenSpiel's C++ path,
+                which a simultaneous game's history holds only once it returns.
         """
         f = self.state.finding
         if f is None or f.kind == "gap":
             return
         spec = self.state.game.machine.spec
-        history = self.history() if not self.simultaneous or last is None else \
-            [*self.history(), int(last)]
+        history = self.history()
+        if self.simultaneous:
+            history += [int(a) for a in last]
         raise SpecDefect(f, spec.path, spec.source, history)
 
     def history(self) -> list[int]:
@@ -482,7 +483,7 @@ class RulewrightState(pyspiel.State):
             engine_ids.append(int(node.ids[ids.index(actions[p])]))
         self.state.apply_joint_action(engine_ids)
         if self.state.finding is not None:
-            self._stop()
+            self._stop(actions)
 
     def _action_to_string(self, player: int, action: int) -> str:
         joint = self._joint_nodes()

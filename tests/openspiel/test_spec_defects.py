@@ -110,3 +110,36 @@ def test_a_rulebook_gap_without_a_ruling_ends_the_game_with_its_finding() -> Non
     assert f is not None and (f.kind, f.message, f.line) == \
         ("gap", "the book prints no payment for a 4", 19)
     assert state.returns() == [0.0, 0.0]
+
+
+SIMULTANEOUS = """\
+game sim "Sim" {
+  rulebook "none" language "en"
+  players 2..2
+  start play
+  bound 20 steps
+}
+var bid[player] = 0
+table payout { 0 -> 1 }
+rule play cite "Play" "Both bid at once; a bid of 0 each pays 1." {
+  simultaneously for p in players { turn p { choose p x from [0, 1] label "bid" bid[p] = x } }
+  bid[0] = payout[bid[0] + bid[1]]
+}
+scoring(p) { score bid[p] then shared }
+"""
+
+
+def test_a_defect_after_a_joint_action_raises_with_the_joint_action(tmp_path: Path) -> None:
+    path = tmp_path / "sim.rules"
+    path.write_text(SIMULTANEOUS, encoding="utf-8")
+    game = ro.load(str(path), simultaneous=True)
+    state = game.new_initial_state()
+    assert state.is_simultaneous_node()
+    with pytest.raises(ro.SpecDefect, match=r"sim.rules:11:3: error: spec defect \(runtime "
+                                            r"error\) in rule play: table 'payout' has no "
+                                            r"entry for 1") as caught:
+        state.apply_actions([1, 0])
+    assert caught.value.history == [1, 0]
+    state = game.new_initial_state()
+    state.apply_actions([0, 0])
+    assert state.is_terminal() and state.returns() == [1.0, 0.0]
