@@ -26,7 +26,8 @@ except ImportError as err:  # pragma: no cover - depends on the installation
                       f"(or open-spiel) ({err})") from err
 
 from rulewright.openspiel.facts import ActionSpace, Facts, facts
-from rulewright.openspiel.game import Observer, RulewrightGame, RulewrightState, load, register
+from rulewright.openspiel.game import Observer, RulewrightGame, RulewrightState, SpecDefect, \
+    load, register
 from rulewright.openspiel import bots
 from rulewright.openspiel.serialize import install
 
@@ -36,5 +37,5 @@ install()
 # and its C++ MCTSBot crashes the process on Python games: refused on rulewright games
 bots.install()
 
-__all__ = ["ActionSpace", "Facts", "Observer", "RulewrightGame", "RulewrightState", "facts",
-           "install", "load", "register"]
+__all__ = ["ActionSpace", "Facts", "Observer", "RulewrightGame", "RulewrightState", "SpecDefect",
+           "facts", "install", "load", "register"]

@@ -20,7 +20,10 @@ computed from the :class:`~rulewright.dsl.machine.machine.Machine`, never sample
   falls back to numbering by position in the option list, after the pass id, up to the
   engine's list limit (:data:`~rulewright.dsl.machine.runtime.MAX_LIST`): those ids are not stable
   across states, and :attr:`Facts.positional_choices` names them. Chance outcomes: a
-  draw's outcomes are component ids, a roll's its values.
+  draw's outcomes are component ids, a roll's its values, a ``random x from`` pick's are
+  numbered by value as a choice's options are (a component its id, a text of a fixed list
+  its index in the whole list, an enum member its index: a zero ``weight`` that leaves a
+  value out moves no other value's id).
 - **Kind.** Chance mode: explicit stochastic when the machine has a draw, roll or random
   pick. Information: perfect when every zone but the decks (whose order nobody knows: a draw
   is a chance event) and every counter is public.
@@ -100,8 +103,8 @@ class ActionSpace:
         """
         engine_ids = node.ids
         at = node.at
-        if type(at) is Choice and at.values_below is not None:
-            return self._by_value(node, at)
+        if type(at) in (Choice, Chance) and at.values_below is not None:  # type: ignore[union-attr]
+            return self._by_value(node, at)  # type: ignore[arg-type]
         if bound is not None and engine_ids and PASS not in engine_ids:
             # the common case: the engine's own ids (a compiler bound, no pass)
             if not (0 <= min(engine_ids) and max(engine_ids) < bound):
@@ -127,9 +130,10 @@ class ActionSpace:
                                 f"action space of {self.size}")
         return out
 
-    def _by_value(self, node: Decision | ChanceNode, at: Choice) -> list[int]:
-        """The ids of a choice numbered by value (:mod:`rulewright.dsl.compile.value_ids`): an enum
-        member's index, a whole number itself, the pass its id.
+    def _by_value(self, node: Decision | ChanceNode, at: Choice | Chance) -> list[int]:
+        """The ids of a choice or random pick numbered by value
+        (:mod:`rulewright.dsl.compile.value_ids`): an enum member's index, a whole number
+        itself, the pass its id.
 
         Raises:
             InternalError: a value outside the declared set (e.g. a counter beyond its
@@ -169,6 +173,9 @@ class Facts:
             OpenSpiel's (bounded by the compiler, no pass): the adapter's fast path.
         positional_choices: ``rule:line`` of each choice numbered by position (no bound on
             its values): its ids are not stable across states.
+        all_same: every choice and chance instruction is in ``same_ids``: OpenSpiel's ids
+            are the engine's at every node (Kuhn poker, tic-tac-toe), so the adapter passes
+            actions straight to the engine and its history is OpenSpiel's.
     """
 
     actions: ActionSpace
@@ -181,6 +188,7 @@ class Facts:
     max_game_length: int
     same_ids: frozenset[int] = frozenset()
     positional_choices: tuple[str, ...] = ()
+    all_same: bool = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Facts:
         return self  # immutable: OpenSpiel clones states with copy.deepcopy
@@ -193,9 +201,11 @@ def facts(game: Game) -> Facts:
     chances: list[int | None] = []
     passes = False
     same: set[int] = set()
+    nodes = 0
     positional: dict[str, None] = {}
     for rule in m.rules:
         for ins in rule.code:
+            nodes += type(ins) in (Choice, Chance, Draw)
             if type(ins) is Choice:
                 choices.append(ins.values_below if ins.ids_below is None else ins.ids_below)
                 if choices[-1] is None:
@@ -204,8 +214,8 @@ def facts(game: Game) -> Facts:
                 if ins.ids_below is not None and not ins.passes and ins.values_below is None:
                     same.add(id(ins))
             elif type(ins) is Chance:
-                chances.append(ins.ids_below)
-                if ins.ids_below is not None:
+                chances.append(ins.values_below if ins.ids_below is None else ins.ids_below)
+                if ins.ids_below is not None and ins.values_below is None:
                     same.add(id(ins))
             elif type(ins) is Draw:
                 chances.append(len(m.components))
@@ -216,7 +226,7 @@ def facts(game: Game) -> Facts:
     return Facts(ActionSpace.of(choices, passes),
                  ActionSpace.of(chances, False) if chances else ActionSpace(0, None, 0, 0),
                  bool(chances), perfect, low, high, total, longest, frozenset(same),
-                 tuple(positional))
+                 tuple(positional), len(same) == nodes)
 
 
 def _declared(game: Game, walked: tuple[float, float, float | None, int]

@@ -6,7 +6,9 @@ renumbers actions (:mod:`rulewright.openspiel.facts`) and converts types. Inform
 and observation strings are the engine's (:meth:`State.information_state_string`,
 :meth:`State.observation_string`); tensors are laid out by
 :mod:`rulewright.openspiel.tensors`. States clone and pickle as the
-engine's do, by (configuration, seed, history).
+engine's do, by (configuration, seed, history). A Python caller's ``apply_action`` is
+answered in Python, without OpenSpiel's C++ ``ApplyAction`` (which calls back into Python
+twice per action); the adapter keeps the history, and ``history`` and its kin read it.
 
 With ``simultaneous=True`` the game is a simultaneous-move game (``Dynamics.SIMULTANEOUS``):
 the first decision of a ``simultaneously for`` block is one joint-action node
@@ -19,10 +21,11 @@ allows in simultaneous games.
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import warnings
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 import pyspiel
@@ -30,8 +33,9 @@ import pyspiel
 from rulewright.dsl.machine.machine import TERMINAL, ChanceNode, Decision, Together
 from rulewright.engines.game import MAX_SPEC_BYTES, Game, bundled_specs, cached_game, \
     load as load_engine
+from rulewright.engines.interpreter import Finding
 from rulewright.engines.state import State
-from rulewright.errors import UsageError
+from rulewright.errors import Diagnostic, RulewrightError, Span, UsageError
 from rulewright.openspiel.facts import Facts, facts, node_bound
 from rulewright.openspiel.recalls import Recalls
 from rulewright.openspiel.serialize import read_state, write_state
@@ -86,6 +90,45 @@ def _game_type(engine: Game, f: Facts, simultaneous: bool = False,
 def has_simultaneous_blocks(engine: Game) -> bool:
     """True when the spec has a ``simultaneously for`` block (in any rule of the machine)."""
     return any(type(ins) is Together for rule in engine.machine.rules for ins in rule.code)
+
+
+class SpecDefect(RulewrightError):
+    """A game through OpenSpiel met a spec defect (a run-time error in the spec's rules, a
+    supply that ran out with no rule for it, a deadlock, no end within the spec's ``bound``,
+    a failed ``expect``): the spec says nothing about how the game goes on, so there is no
+    state to return. Raised by ``apply_action`` (``apply_actions``, ``child``) and by
+    ``new_initial_state`` (a defect in setup), with the spec line, as verify reports it.
+
+    A game that ends at a rulebook ``gap`` without a ruling is no defect: its state is
+    terminal, and :attr:`RulewrightState.finding` says why.
+
+    Attributes:
+        finding: the engine's :class:`~rulewright.engines.interpreter.Finding` (kind, rule,
+            line, column, message, step).
+        history: OpenSpiel's ids of the actions that led there (the last one included).
+    """
+
+    def __init__(self, finding: Finding, path: str, source: str | None,
+                 history: list[int]) -> None:
+        self.finding = finding
+        self.history = history
+        f = finding
+        column = max(f.column, 1)
+        head = Diagnostic(Span(path, f.line, column, f.line, column + 1),
+                          f"spec defect ({f.kind}) in rule {f.rule or '?'}: {f.message}",
+                          "the spec does not say how the game goes on from here; 'rulewright "
+                          "verify' finds such defects with a trace to replay")
+        shown = ", ".join(map(str, history[-20:]))
+        n = len(history)
+        super().__init__(f"{head.render(source)}\n  after {n} OpenSpiel action{'s' * (n != 1)}"
+                         f"{' (last: ' + shown + ')' if history else ''}")
+
+
+class PlayerAction(NamedTuple):
+    """One step of :meth:`RulewrightState.full_history`, as OpenSpiel's ``PlayerAction``."""
+
+    player: int
+    action: int
 
 
 class _NodeCache:
@@ -162,8 +205,15 @@ class RulewrightGame(pyspiel.Game):
                                     self.layout.information_size > 0), info, params)
 
     def new_initial_state(self) -> RulewrightState:
-        """The state after setup, at the first decision or chance node."""
-        return RulewrightState(self, self._initial.clone())
+        """The state after setup, at the first decision or chance node.
+
+        Raises:
+            SpecDefect: setup meets a spec defect.
+        """
+        state = RulewrightState(self, self._initial.clone())
+        if self._initial.finding is not None:
+            state._stop()
+        return state
 
     def deserialize_state(self, text: str) -> RulewrightState:
         """The state that :meth:`RulewrightState.serialize` wrote, rebuilt by replaying its
@@ -198,6 +248,11 @@ class RulewrightState(pyspiel.State):
         # the pending node's cache (_node) is made when first needed: a playout through
         # the engine's own ids never needs one
         self._cache: _NodeCache | None = None
+        # OpenSpiel's ids are the engine's at every node: actions go straight to the engine,
+        # and the engine's history is OpenSpiel's
+        self._direct = game.facts.all_same and not game.simultaneous
+        # else (sequential games) OpenSpiel's ids of the actions applied, in order
+        self._ids: list[int] = []
 
     def _node(self) -> _NodeCache:
         """The cache of the pending node, with OpenSpiel's ids of its options (computed once
@@ -307,16 +362,108 @@ class RulewrightState(pyspiel.State):
             return int(action)
         return int(self.state.pending.ids[list(cache.ids).index(action)])  # type: ignore[union-attr]
 
+    # A Python caller's apply_action is answered here, in Python. OpenSpiel's C++ ApplyAction
+    # (what pyspiel.State.apply_action is) calls back into Python twice per action
+    # (current_player, _apply_action): a third of the adapter's cost over the engine in a
+    # playout. So the history is kept on this side (the engine's, or _ids), and the
+    # history queries below read it; C++ callers (child, C++ algorithms) still come in
+    # through _apply_action, which keeps it too. Simultaneous games keep OpenSpiel's own
+    # path and record (a joint action is one entry per player there).
+    def apply_action(self, action: int) -> None:
+        """Apply ``action`` (OpenSpiel's id) at a chance or one-player decision node.
+
+        Raises:
+            UsageError: ``action`` is not legal here, or the game is over.
+        """
+        if self._direct:
+            s = self.state
+            s.apply_action(action)  # OpenSpiel's id is the engine's (which checks it)
+            if s.finding is not None:
+                self._stop()
+        elif self.simultaneous:
+            pyspiel.State.apply_action(self, action)
+        else:
+            if action.__class__ is not int:  # as OpenSpiel's C++ would: 1.0 and True are no ids
+                action = _whole(action)
+            self._apply_action(action)
+
     def _apply_action(self, action: int) -> None:
         s = self.state
-        if not self.simultaneous:
+        if self._direct:
+            s.apply_action(action)
+        elif not self.simultaneous:
             node = s.pending
             if node is not TERMINAL and id(node.at) in self._same:  # type: ignore[union-attr]
                 s.apply_action(action)  # OpenSpiel's id is the engine's (which checks it)
-                return
-        elif self._joint_nodes() is not None:
-            raise UsageError("a simultaneous node takes one action per player: apply_actions")
-        s.apply_action(self._engine_id(action))
+            else:
+                s.apply_action(self._engine_id(action))
+            self._ids.append(int(action))
+        else:
+            if self._joint_nodes() is not None:
+                raise UsageError("a simultaneous node takes one action per player: "
+                                 "apply_actions")
+            s.apply_action(self._engine_id(action))
+        if s.finding is not None:
+            self._stop([action])
+
+    @property
+    def finding(self) -> Finding | None:
+        """Why the game ended early: a rulebook ``gap`` without a ruling (the engine's
+        :class:`~rulewright.engines.interpreter.Finding`); None while it goes on and after a
+        normal end. (A spec defect raises :class:`SpecDefect` instead.)"""
+        return self.state.finding
+
+    def _stop(self, last: Sequence[int] = ()) -> None:
+        """Raise :class:`SpecDefect` when the engine's game ended at a spec defect (its
+        finding is not a rulebook gap).
+
+        Args:
+            last: the action or joint action just applied through OpenSpiel's C++ path,
+                which a simultaneous game's history holds only once it returns.
+        """
+        f = self.state.finding
+        if f is None or f.kind == "gap":
+            return
+        spec = self.state.game.machine.spec
+        history = self.history()
+        if self.simultaneous:
+            history += [int(a) for a in last]
+        raise SpecDefect(f, spec.path, spec.source, history)
+
+    def history(self) -> list[int]:
+        """OpenSpiel's ids of the actions applied so far, in order (at a simultaneous node,
+        one entry per player)."""
+        if self._direct:
+            return self.state.history[:]
+        if self.simultaneous:
+            return pyspiel.State.history(self)  # type: ignore[no-any-return]
+        return self._ids[:]
+
+    def history_str(self) -> str:
+        """The history as OpenSpiel writes it: ``0, 1, 0``."""
+        return ", ".join(map(str, self.history()))
+
+    def full_history(self) -> list[PlayerAction]:
+        """(player, action) of each step of the history, the player -1 for chance
+        (OpenSpiel's ``PlayerAction``: ``.player``, ``.action``), by replaying it."""
+        if self.simultaneous:
+            return pyspiel.State.full_history(self)  # type: ignore[no-any-return]
+        replay = self.get_game().new_initial_state()
+        out = []
+        for action in self.history():
+            out.append(PlayerAction(replay.current_player(), action))
+            replay.apply_action(action)
+        return out
+
+    def move_number(self) -> int:
+        """The number of actions applied (a joint action counts once)."""
+        if self.simultaneous:
+            return pyspiel.State.move_number(self)  # type: ignore[no-any-return]
+        return len(self.state.history) if self._direct else len(self._ids)
+
+    def is_initial_state(self) -> bool:
+        """True before any action is applied."""
+        return self.move_number() == 0
 
     def _apply_actions(self, actions: list[int]) -> None:
         """Apply a joint action: ``actions[p]`` is player ``p``'s (any value for a player who
@@ -335,6 +482,8 @@ class RulewrightState(pyspiel.State):
                                  f"legal: {sorted(ids)}")
             engine_ids.append(int(node.ids[ids.index(actions[p])]))
         self.state.apply_joint_action(engine_ids)
+        if self.state.finding is not None:
+            self._stop(actions)
 
     def _action_to_string(self, player: int, action: int) -> str:
         joint = self._joint_nodes()
@@ -366,6 +515,18 @@ class RulewrightState(pyspiel.State):
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as (game, state string): unpickling replays the history."""
         return (_state_from_string, (self.get_game(), write_state(self)))
+
+
+def _whole(action: Any) -> int:
+    """An action id of an integer type other than ``int`` (NumPy's) as an ``int``.
+
+    Raises:
+        UsageError: not a whole number (a bool, a float, text).
+    """
+    if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+        raise UsageError(f"action {action!r} is not an action id (a whole number, not "
+                         f"{type(action).__name__})")
+    return operator.index(action)
 
 
 def _state_from_string(game: RulewrightGame, text: str) -> RulewrightState:

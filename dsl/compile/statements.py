@@ -309,11 +309,12 @@ class RuleCompiler:
             self.patch(at, at + 1)
 
     def value_ids(self, source: ast.Expr, bound: int | None, fixed: Any) -> dict[str, Any]:
-        """A choice's numbering by value (:mod:`rulewright.dsl.compile.value_ids`), as the
-        :class:`Choice` fields ``values_below`` and ``members``: a run-time choice's from its
-        source; a fixed list of texts (``choose h from habitat where ...``), whose engine
-        ids are positions in the kept subset, by its index in the whole list; none when
-        the engine's ids are already the values."""
+        """A choice's or a random pick's numbering by value
+        (:mod:`rulewright.dsl.compile.value_ids`), as the :class:`Choice` and :class:`Chance`
+        fields ``values_below`` and ``members``: a run-time choice's from its source; a fixed
+        list of texts (``choose h from habitat where ...``, ``random s from [unseen, partly,
+        fully] weight ...``), whose engine ids are positions in the kept subset, by its
+        index in the whole list; none when the engine's ids are already the values."""
         if isinstance(fixed, tuple) and fixed and all(v.__class__ is str for v in fixed):
             texts = tuple(dict.fromkeys(fixed))
             return {"values_below": len(texts), "members": texts}
@@ -457,9 +458,13 @@ class RuleCompiler:
                 lambda: distinct([f"{label}: {comps[v].label if comps is not None else v}"
                                   for v in values], values), tuple(_ids(list(values)))
         source = self.x.code(s.source, self.scope)
-        bound = len(self.x.comps) if comps is not None else _fixed_ids_below(
-            self.x.space.value(source.node) if self.x.space.is_const(source.node) else None)
-        self.emit(Chance(outcomes, slot, self.site(s, label), bound))
+        fixed = self.x.space.value(source.node) if self.x.space.is_const(source.node) else None
+        bound = len(self.x.comps) if comps is not None else _fixed_ids_below(fixed)
+        # numbered by value as a choice is: the engine's ids are positions among the values
+        # drawn from (a zero weight leaves a value out), so the same outcome would get
+        # another id in another state
+        self.emit(Chance(outcomes, slot, self.site(s, label), bound,
+                         **self.value_ids(s.source, bound, fixed)))
 
     # ---- control flow
     def s_If(self, s: ast.If) -> None:

@@ -301,13 +301,16 @@ class Draw:
 class Chance:
     """A chance node with explicit outcomes (``roll``, ``random``); the value goes to ``slot``.
 
-    ``ids_below`` bounds its outcome ids as :attr:`Choice.ids_below` does.
+    ``ids_below`` bounds its outcome ids as :attr:`Choice.ids_below` does; ``values_below``
+    and ``members`` number a ``random`` pick's outcomes by value as :class:`Choice`'s do.
     """
 
     outcomes: OutcomesFn = field(repr=False)
     slot: int
     site: Site
     ids_below: int | None = field(default=None, repr=False)
+    values_below: int | None = field(default=None, repr=False, metadata=WHEN_SET)
+    members: tuple[str, ...] = field(default=(), repr=False, metadata=WHEN_SET)
 
 
 @final

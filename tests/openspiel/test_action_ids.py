@@ -16,7 +16,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed "
                               "(pip install -e '.[test]' installs it)")
 
 import rulewright as rw  # noqa: E402
-from rulewright.dsl.machine.machine import Choice  # noqa: E402
+from rulewright.dsl.machine.machine import Chance, Choice  # noqa: E402
 from rulewright.dsl.machine.runtime import MAX_LIST  # noqa: E402
 import rulewright.openspiel as ro  # noqa: E402
 
@@ -125,3 +125,59 @@ def test_a_choice_with_no_bounded_values_falls_back_to_positions_and_says_so(
     assert state.legal_actions() == list(range(9))  # positions 0..8
     state.apply_action(4)
     assert state.legal_actions() == list(range(8))  # a position no longer names one cell
+
+
+PICKS = """\
+game picks "Picks" {
+  rulebook "none" language "en"
+  players 2..2
+  start play
+  bound 20 steps
+}
+enum colour { red green blue }
+function odds(c, round) = cond(c == red and round == 2, 0, 1)
+rule play cite "Play" "Draw three colours at random." {
+  random a from [red, green, blue] weight odds(a, 1) label "first"
+  random b from [red, green, blue] weight odds(b, 2) label "second"
+  random c from [x for x in colour where x != a] label "third"
+}
+scoring(p) { score 0 then shared }
+"""
+
+
+def test_random_pick_outcomes_are_numbered_by_value(tmp_path: Path) -> None:
+    """``random x from`` a list of texts: an outcome's id is its index in the whole list (or
+    its enum), also when a zero weight leaves a value out (``second``: red has weight 0)
+    or the list is filtered in play (``third``); the engine's ids are positions among the
+    values drawn from, so green was id 0 at ``second`` and id 1 at ``first``."""
+    path = tmp_path / "picks.rules"
+    path.write_text(PICKS, encoding="utf-8")
+    game = ro.load(str(path))
+    assert game.max_chance_outcomes() == 3 and game.facts.positional_choices == ()
+    for first in ("red", "green", "blue"):
+        state = game.new_initial_state()
+        seen = []
+        while not state.is_terminal():
+            outcomes = state.chance_outcomes()
+            seen.append({state.action_to_string(-1, a).split(": ")[1]: (a, p)
+                         for a, p in outcomes})
+            pick = first if len(seen) == 1 else next(iter(seen[-1]))
+            state.apply_action(seen[-1][pick][0])
+        third = {"red": {"green": (1, 0.5), "blue": (2, 0.5)},
+                 "green": {"red": (0, 0.5), "blue": (2, 0.5)},
+                 "blue": {"red": (0, 0.5), "green": (1, 0.5)}}[first]
+        assert seen == [{"red": (0, 1 / 3), "green": (1, 1 / 3), "blue": (2, 1 / 3)},
+                        {"green": (1, 0.5), "blue": (2, 0.5)}, third]
+    engine = game.new_initial_state().state
+    engine.apply_action(0)
+    assert engine.chance_outcomes() == [(0, 0.5), (1, 0.5)]  # the engine's own: positions
+
+
+def test_perfect_shots_lens_is_numbered_by_value() -> None:
+    """Perfect Shot's ``random seen from [unseen, partly, fully] weight lens_odds(a, seen)``
+    leaves out a sighting of weight 0: its outcomes are numbered by value."""
+    game = ro.load("perfect_shot", players=2)
+    (lens,) = [ins for r in game.engine.machine.rules for ins in r.code
+               if type(ins) is Chance and ins.site.what == "lens"]
+    assert (lens.values_below, lens.members) == (3, ("unseen", "partly", "fully"))
+    assert id(lens) not in game.facts.same_ids
