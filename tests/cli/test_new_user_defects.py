@@ -85,3 +85,29 @@ def test_json_dash_is_refused_not_written_as_a_file(
         "rulewright: --json -: name a file to write (the report is on standard output; the "
         "JSON goes to a file, e.g. --json out.json)")
     assert not (tmp_path / "-").exists()
+
+
+SPIN = """game spin "Spin" { players 2..2 start play bound 50 steps }
+var pot = 0
+scoring(p) { score pot }
+rule play {
+  choose 0 { option "a" { pot += 1 } option "b" { pot += 2 } }
+  while true {
+    pot += 0
+  }
+}
+"""
+
+
+def test_verify_reports_a_loop_that_changes_nothing_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # every step of every test run re-entered the loop and paid the whole jump budget: 80
+    # CPU-s for one configuration; a repeated state ends each game after two slices
+    spec = tmp_path / "spin.rules"
+    spec.write_text(SPIN)
+    assert main(["verify", str(spec), "--profile", "ci", "--seed", "1", "--no-database"]) == 1
+    out = capsys.readouterr().out
+    assert "VIOLATED termination [2p]: livelock in rule play (line 6): a loop that changes " \
+        "nothing: after 8,193 jumps and calls without a decision or chance event, the game " \
+        "is back in a state it was in (same layout, counters, locals and position), so it " \
+        "repeats forever" in " ".join(out.split())
