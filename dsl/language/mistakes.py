@@ -241,6 +241,19 @@ TYPE_MISTAKES: dict[str, list[str]] = {
     "narrow it first: 'if ": [
         'for c in [first(bag), first(purse)] { move c to hand[0] }',
     ],
+    # literal mistakes found before play (rulewright.dsl.check.check)
+    "divide by a number that is never 0": [
+        'gold[0] = gold[1] / 0',
+        'gold[0] = count(hand[0]) % 0',
+    ],
+    "write the smaller bound first": [
+        'roll d in 6..1 label "die"\n  gold[0] += d',
+        'roll d in -1..-3\n  gold[0] += d',
+    ],
+    "to repeat the rule, loop inside it": [
+        'gold[0] += 1\n  do play',
+        'if gold[0] > 1 { gold[0] -= 1 }\n  do play',
+    ],
     # the may-be-none rule (rulewright.dsl.check.nones): none reaching arithmetic unchecked
     "check it first: 'if ": [
         'let best = none\n  if count(hand[0]) > 2 { let best = 2 }\n  gold[0] = best + 1',
