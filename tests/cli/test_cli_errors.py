@@ -196,8 +196,8 @@ def test_replay_with_the_spec_of_another_game_names_both(
     edited.write_text(tiny.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert main(["replay", trace, "--spec", str(edited)]) == 1
     assert capsys.readouterr().err.startswith(
-        "rulewright: trace error: the trace was made with another version of spec 'tiny' "
-        "(fingerprint ")
+        f"rulewright: trace error: {trace}: the trace was made with another version of spec "
+        "'tiny' (fingerprint ")
 
 
 def test_replay_with_a_spec_file_of_another_game_is_a_usage_error(
