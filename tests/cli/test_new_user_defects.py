@@ -3,6 +3,7 @@ way out was found only in play."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,21 @@ def test_verify_reports_a_loop_that_changes_nothing_at_once(
         "nothing: after 8,193 jumps and calls without a decision or chance event, the game " \
         "is back in a state it was in (same layout, counters, locals and position), so it " \
         "repeats forever" in " ".join(out.split())
+
+
+def test_simulate_findings_give_their_line_as_verify_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "250")  # one table row on one line
+    spec = tmp_path / "spin.rules"
+    spec.write_text(SPIN)
+    assert main(["simulate", str(spec), "--games", "3"]) == 1
+    rows = [line for line in capsys.readouterr().out.splitlines() if "livelock" in line]
+    assert [" ".join(row.replace("│", " ").split()) for row in rows] == [
+        "livelock play 6 a loop that changes nothing: after 8,193 jumps and calls without a "
+        "decision or chance event, the game is back in a state it was in (same layout, "
+        "counters, locals and position), so it repeats forever 3"]
+    assert main(["simulate", str(spec), "--games", "3", "--json"]) == 1
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
+    assert (finding["kind"], finding["rule"], finding["line"], finding["count"]) == (
+        "livelock", "play", 6, 3)
