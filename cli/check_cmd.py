@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.checking import check, compile_errors
-from rulewright.cli.common import positive
+from rulewright.cli.common import one_player_count, positive
 from rulewright.dsl.language import ast
 from rulewright.dsl.compile.compile import compile_spec
 from rulewright.dsl.compile.listing import machine_listing
@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
     p.add_argument("--listing", nargs="?", const="", metavar="RULE",
                    help="after checking one spec, print the compiled instructions and generated "
                         "Python code of RULE (default: every rule), each line with its spec line")
-    p.add_argument("--players", type=positive, default=None, metavar="N",
+    p.add_argument("--players", type=one_player_count, default=None, metavar="N",
                    help="with --listing: compile for N players (default: the smallest count)")
     p.add_argument("--book", nargs="?", const="", metavar="FILE", type=str,
                    help="also read the rulebook's text (FILE, or without FILE the spec's own "

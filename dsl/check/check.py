@@ -23,7 +23,7 @@ from rulewright.dsl.check.nones import none_errors
 from rulewright.dsl.check.types import type_errors
 from rulewright.dsl.check.purity import check_call_nesting, check_recursion, nonconstant
 from rulewright.dsl.language.unparse import expr_text
-from rulewright.errors import Diagnostic, Span
+from rulewright.errors import Diagnostic, Span, player_span
 
 
 class Symbols:
@@ -910,5 +910,5 @@ def _check_example(ck: _Checker, d: ast.ExampleDecl, games: list[ast.Game]) -> N
         lo, hi = games[0].players
         if not lo <= d.players <= hi:
             ck.err(ck.locate(d.span, str(d.players), "players"), f"example {d.name!r} is for "
-                   f"{d.players} players; the game is for {lo} to {hi}",
+                   f"{d.players} players; the game is for {player_span(lo, hi)}",
                    f"use a player count in {lo}..{hi}")

@@ -130,3 +130,37 @@ def test_simulate_findings_give_their_line_as_verify_does(
     (finding,) = json.loads(capsys.readouterr().out)["findings"]
     assert (finding["kind"], finding["rule"], finding["line"], finding["count"]) == (
         "livelock", "play", 6, 3)
+
+
+@pytest.mark.parametrize("command", ["simulate", "explore", "diff", "check", "verify",
+                                     "mutate"])
+def test_every_command_reads_players_with_one_parser(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # simulate, explore, diff and check took only '3' ("'2,3' is not a whole number"),
+    # verify and mutate '2,3' and '2-4', with other messages for the same mistake
+    assert main([command, "tic_tac_toe", "--players", "2,x"]) == 2
+    assert capsys.readouterr().err == (
+        f"rulewright {command}: argument --players: whole numbers like 2,3,4 or 2-4, not 'x' "
+        f"(in '2,x')\n(see 'rulewright {command} --help')\n")
+    assert main([command, "tic_tac_toe", "--players", "0"]) == 2
+    assert f"rulewright {command}: argument --players: at least one count of 1 or more, not " \
+        "'0'\n" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["simulate", "explore", "diff", "check"])
+def test_a_command_of_one_configuration_says_it_takes_one_count(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "tic_tac_toe", "--players", "2-4"]) == 2
+    assert capsys.readouterr().err == (
+        f"rulewright {command}: argument --players: '2-4' names 3 player counts; this command "
+        "works on one configuration: give one count (verify and mutate take several; run "
+        f"this once per count)\n(see 'rulewright {command} --help')\n")
+
+
+def test_a_game_of_one_player_count_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    # "tic_tac_toe is for 2 to 2 players" from verify and mutate
+    assert main(["simulate", "tic_tac_toe", "--players", "2-2", "--games", "1"]) == 0
+    capsys.readouterr()
+    for command in ("verify", "simulate"):
+        assert main([command, "tic_tac_toe", "--players", "3"]) == 2
+        assert capsys.readouterr().err.strip().endswith("tic_tac_toe is for 2 players, not 3")
