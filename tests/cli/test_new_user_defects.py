@@ -164,3 +164,22 @@ def test_a_game_of_one_player_count_says_so(capsys: pytest.CaptureFixture[str]) 
     for command in ("verify", "simulate"):
         assert main([command, "tic_tac_toe", "--players", "3"]) == 2
         assert capsys.readouterr().err.strip().endswith("tic_tac_toe is for 2 players, not 3")
+
+
+@pytest.mark.parametrize("flags", [["--book"], ["--books", "."], ["--book", "tiny.en.txt"]])
+def test_a_rulebook_that_is_not_utf8_is_named_as_the_user_gave_it(
+        flags: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # found by the spec's rulebook name, it was reported as "--book tiny.en.txt", a flag the
+    # user never wrote
+    monkeypatch.chdir(tmp_path)
+    tiny = (Path(__file__).parents[1] / "specs" / "tiny.rules").read_text(encoding="utf-8")
+    Path("tiny.rules").write_text(tiny.replace('rulebook "none"', 'rulebook "tiny.en.txt"'),
+                                  encoding="utf-8")
+    Path("tiny.en.txt").write_bytes(b"Play\n\xff Each player draws until the deck is empty.\n")
+    assert main(["check", "tiny.rules", *flags]) == 2
+    named = "--book tiny.en.txt" if len(flags) == 2 and flags[0] == "--book" else \
+        "tiny.en.txt (the rulebook of tiny.rules)"
+    assert capsys.readouterr().err == (
+        f"rulewright: {named}: cannot be read as UTF-8 text ('utf-8' codec can't decode byte "
+        "0xff in position 5: invalid start byte)\n")
