@@ -49,18 +49,18 @@ class RulesProtocol(LanguageServerProtocol):
         parameters do not structure: answered at once with ``InvalidParams``."""
         method = data.get("method")
         kind = self.get_message_type(method) if isinstance(method, str) else None
-        if "jsonrpc" not in data or "id" not in data or "error" in data or kind is None:
+        msg_id = data.get("id")
+        # an id that is not a number or a string cannot be answered by it: pygls' way
+        answerable = isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool)
+        if "jsonrpc" not in data or "error" in data or kind is None or not answerable:
             return super().structure_message(data)
+        assert isinstance(msg_id, (int, str))
         try:
             return self._converter.structure(data, kind)
         except ClassValidationError as exc:
-            msg_id = data["id"]
-            # JSON-RPC: an id that is not a number or a string cannot be answered by it
-            answer_to = msg_id if isinstance(msg_id, (int, str)) and \
-                not isinstance(msg_id, bool) else None
             message = invalid_params(str(method), exc)
-            log.warning("request %r: %s", answer_to, message)
-            self._send_response(answer_to, error=types.ResponseError(
+            log.warning("request %r: %s", msg_id, message)
+            self._send_response(msg_id, error=types.ResponseError(
                 code=types.ErrorCodes.InvalidParams, message=message))
             return ANSWERED
 
