@@ -183,3 +183,24 @@ def test_a_rulebook_that_is_not_utf8_is_named_as_the_user_gave_it(
     assert capsys.readouterr().err == (
         f"rulewright: {named}: cannot be read as UTF-8 text ('utf-8' codec can't decode byte "
         "0xff in position 5: invalid start byte)\n")
+
+
+@pytest.mark.parametrize("body, message", [
+    ("let x = [1, 2]\n  pot = x[5]", "index 5 is outside the list (a list of 2 values, "
+                                      "indices 0..1)"),
+    ("let x = [c for c in range(0, 3) where c > 5]\n  pot = x[0]",
+     "index 0 is outside the list (an empty list)"),
+    ("let x = range(1, 100000)\n  pot = x[200000]",
+     "index 200000 is outside the list (a list of 100000 values, indices 0..99999)"),
+])
+def test_an_index_outside_a_list_names_the_list_without_spelling_it_out(
+        tmp_path: Path, body: str, message: str) -> None:
+    # it printed the list as Python's repr: "(1, 2)", a list of 100,000 numbers in full
+    import rulewright as rw
+    spec = tmp_path / "ix.rules"
+    spec.write_text('game ix "Ix" { players 2..2 start play bound 5 steps }\nvar pot = 0\n'
+                    f"rule play {{\n  {body}\n}}\nscoring(p) {{ score pot }}\n")
+    state = rw.load(spec, players=2).new_initial_state()
+    assert state.finding is not None
+    assert (state.finding.kind, state.finding.line, state.finding.message) == (
+        "runtime error", 5, message)
