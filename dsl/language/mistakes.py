@@ -76,6 +76,11 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
     "write 'elif' for 'else if'": [
         'rule r { if a { } else if b { } }',
     ],
+    "one player count is written as a range too: players 2..2": [
+        'game g "G" { players 2 start main }',
+        'game g "G" { players 3 bound 9 steps }',
+        'game g "G" { players 2 rulebook "b.txt" }',
+    ],
     "a range is written low..high, e.g. players 2..4": [
         'game g "G" { players 2-4 }',
         'game g "G" { players 2 to 4 }',
