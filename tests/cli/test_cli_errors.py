@@ -261,7 +261,7 @@ def test_simulate_with_no_game_ended_normally_shows_no_means(
      "allowed\n(see 'rulewright mutate --help')\n"),
     # 0 meant "the smallest count" and printed a listing
     (["check", "tic_tac_toe", "--listing", "--players", "0"],
-     "rulewright check: argument --players: 0 must be 1 or more\n"
+     "rulewright check: argument --players: at least one count of 1 or more, not '0'\n"
      "(see 'rulewright check --help')\n"),
 ])
 def test_numeric_flags_out_of_range_are_argparse_usage_errors(
