@@ -34,10 +34,11 @@ if TYPE_CHECKING:
 #: Jumps and calls run without reaching a decision before the run counts as a livelock.
 INSTRUCTION_BUDGET = 1_000_000
 #: Jumps and calls between two looks for a repeated state (see Interpreter._checkpoint): a
-#: loop that changes nothing is a livelock found after a few slices, not after the whole
-#: budget. A look copies the state's key (tens of microseconds); a slice of jumps takes
-#: about a millisecond, so a long loop that does change the state pays a few per cent.
-SLICE = 4096
+#: loop that changes nothing is a livelock found after a few slices (milliseconds), not
+#: after the whole budget. A look copies the state's key: 90-360 us for the bundled specs
+#: (Braff to Złap Kadr, measured); a slice of the tightest loop (one addition per pass)
+#: takes about 1.3 ms, so a long loop pays at most a fifth, and a step of fewer jumps nothing.
+SLICE = 16384
 #: Work units (see rulewright.dsl.machine.runtime.spend) one scoring, invariant or options evaluation
 #: may use.
 QUERY_WORK = STEP_WORK
