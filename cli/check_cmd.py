@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.checking import check, compile_errors
-from rulewright.cli.common import positive
+from rulewright.cli.common import one_player_count, positive
 from rulewright.dsl.language import ast
 from rulewright.dsl.compile.compile import compile_spec
 from rulewright.dsl.compile.listing import machine_listing
@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
     p.add_argument("--listing", nargs="?", const="", metavar="RULE",
                    help="after checking one spec, print the compiled instructions and generated "
                         "Python code of RULE (default: every rule), each line with its spec line")
-    p.add_argument("--players", type=positive, default=None, metavar="N",
+    p.add_argument("--players", type=one_player_count, default=None, metavar="N",
                    help="with --listing: compile for N players (default: the smallest count)")
     p.add_argument("--book", nargs="?", const="", metavar="FILE", type=str,
                    help="also read the rulebook's text (FILE, or without FILE the spec's own "
@@ -153,8 +153,13 @@ def book_file(args: argparse.Namespace, path: Path, spec: ast.Spec) -> Path | No
     return found
 
 
-def book_coverage(book: Path, spec: ast.Spec) -> Coverage:
+def book_coverage(book: Path, spec: ast.Spec, given: str | None = None) -> Coverage:
     """The spec's cites matched against the book's sentences.
+
+    Args:
+        book: the rulebook's text file. spec: the spec. given: the ``--book FILE`` the user
+            named, or None when the file was found by the spec's rulebook name (``--book``
+            alone, ``--books DIR``): the message names what the user gave.
 
     Raises:
         UsageError: the book is not readable UTF-8 text.
@@ -163,7 +168,9 @@ def book_coverage(book: Path, spec: ast.Spec) -> Coverage:
         text = read_book(book, sections=[c.section for d in spec.decls
                                          for c in getattr(getattr(d, "prov", None), "cites", ())])
     except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(f"--book {book}: cannot be read as UTF-8 text ({err})") from None
+        what = f"--book {given}" if given else \
+            f"{display_path(book)} (the rulebook of {display_path(Path(spec.path))})"
+        raise UsageError(f"{what}: cannot be read as UTF-8 text ({err})") from None
     return match_cites(text, spec)
 
 
@@ -236,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"rulewright: note: {note}", file=sys.stderr)
                 book = None
             if book is not None:
-                cov = book_coverage(book, spec)
+                cov = book_coverage(book, spec, args.book or None)
                 diags = diags + book_diagnostics(cov)
         errors = [d for d in diags if d.severity == "error"]
         failed |= bool(errors)

@@ -87,6 +87,24 @@ def player_list(text: str) -> list[int]:
     return out
 
 
+def one_player_count(text: str) -> int:
+    """An argparse type for a command that plays one configuration: ``--players`` in the
+    same forms and with the same messages as :func:`player_list` (``3``, ``3-3``), naming
+    one count.
+
+    Raises:
+        argparse.ArgumentTypeError: as :func:`player_list`, or more than one count.
+    """
+    counts = player_list(text)
+    if len(counts) > 1:
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise argparse.ArgumentTypeError(
+            f"{shown!r} names {len(counts)} player counts; this command works on one "
+            "configuration: give one count (verify and mutate take several; run this once "
+            "per count)")
+    return counts[0]
+
+
 def positive(text: str) -> int:
     """An argparse type: a whole number >= 1 (see :func:`bounded`)."""
     return bounded(text, 1, None, "")
@@ -193,7 +211,8 @@ def backend(args: Any) -> AbstractContextManager[Backend | None]:
 
 def add_config(p: argparse.ArgumentParser) -> None:
     """--players N, --variant V (repeatable), --erratum E (repeatable), --edition E."""
-    p.add_argument("--players", type=positive, help="player count (default: the smallest)")
+    p.add_argument("--players", type=one_player_count, metavar="N",
+                   help="player count (default: the smallest)")
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help="select a variant (repeatable)")
     p.add_argument("--erratum", action="append", default=[], metavar="E",

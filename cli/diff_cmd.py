@@ -13,7 +13,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from rulewright.cli.common import add_edition, game_count, positive
+from rulewright.cli.common import add_edition, game_count, one_player_count
 from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.common import seed_number
 from rulewright.engines.simulate import POLICIES
@@ -36,7 +36,7 @@ def register(sub: Any) -> None:
     p.add_argument("--erratum", action="append", default=[], metavar="E",
                    help="compare with this erratum applied (repeatable)")
     add_edition(p)
-    p.add_argument("--players", type=positive,
+    p.add_argument("--players", type=one_player_count, metavar="N",
                    help="player count (default: the smallest both sides allow)")
     p.add_argument("--games", type=game_count, default=200,
                    help="games per side, on the same seeds (default 200)")

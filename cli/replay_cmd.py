@@ -9,7 +9,7 @@ from typing import Any
 
 from rulewright.cli.common import EXIT_SPEC
 from rulewright.engines.trace import play_by_play, read_trace, replay
-from rulewright.errors import SpecError
+from rulewright.errors import SpecError, TraceError
 
 
 def register(sub: Any) -> None:
@@ -29,19 +29,29 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+def named(err: TraceError, trace: str) -> TraceError:
+    """``err`` with the trace file's name in front, where its message does not start with it
+    (a step that does not replay, a recorded result or violation that does not come back)."""
+    text = str(err)
+    return err if text.startswith(f"{trace}:") or text.startswith(f"{trace} ") \
+        else TraceError(f"{trace}: {text}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay and print; a recorded violation is re-checked first (exit 1 either way: it
     reproduces, or the trace does not replay)."""
     doc = read_trace(args.trace)
+    reproduced = None
     try:
         game, states = replay(doc, args.spec, what=str(args.trace))
+        if doc.get("violation") is not None:
+            from rulewright.invariants.recheck import recheck  # Hypothesis: only when needed
+            reproduced = recheck(game, doc, states)
     except SpecError as err:  # the --spec file's own errors, each with its line
         print(err.render(), file=sys.stderr)
         return EXIT_SPEC
-    reproduced = None
-    if doc.get("violation") is not None:
-        from rulewright.invariants.recheck import recheck  # Hypothesis: only when needed
-        reproduced = recheck(game, doc, states)
+    except TraceError as err:
+        raise named(err, str(args.trace)) from None
     print(f"{game.machine.game.title}: {doc['players']} players, {len(doc['history'])} steps, "
           f"replayed exactly")
     for line in play_by_play(game, doc, states):

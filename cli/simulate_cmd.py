@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             summary = _here(args, game)
     raise_if_interrupted()  # an interrupted run has no results to print
-    defects = sum(n for (kind, _, _), n in summary.findings.items() if kind != "gap")
+    defects = sum(n for (kind, _, _, _), n in summary.findings.items() if kind != "gap")
     code = 1 if defects else 0
     if args.json:
         print(json.dumps({"format": FORMAT, "config": game.describe(), "seed": args.seed,
@@ -110,9 +110,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         out.print("no game ended normally: no scores or wins to show")
     if summary.findings:
-        ft = Table("finding", "rule", "message", "games")
-        for (kind, rule, msg), n in sorted(summary.findings.items(), key=lambda kv: -kv[1]):
-            ft.add_row(kind, Text(rule), Text(msg), str(n))
+        # the line as verify and the rulings table below give it ("-": the finding has no
+        # place in the spec)
+        ft = Table("finding", "rule", "line", "message", "games")
+        for (kind, rule, line, msg), n in sorted(summary.findings.items(),
+                                                 key=lambda kv: -kv[1]):
+            ft.add_row(kind, Text(rule), str(line) if line else "-", Text(msg), str(n))
         out.print(ft)
     else:
         out.print("no findings")
@@ -123,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             rt.add_row(f"{escape(msg)}\n[dim]ruling:[/] {escape(ruling)}", Text(rule), str(line),
                        str(n))
         out.print(rt)
-    reached = [(rule, msg, n) for (kind, rule, msg), n in summary.findings.items()
+    reached = [(rule, msg, n) for (kind, rule, _, msg), n in summary.findings.items()
                if kind == "gap"]
     reached += [(rule, msg, n) for (rule, _, msg, _), n in summary.rulings.items()]
     for rule, msg, n in sorted(reached, key=lambda r: -r[2]):

@@ -31,6 +31,12 @@ ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u20
                      "\u2066-\u2069\ufeff]")
 
 
+def player_span(lo: int, hi: int) -> str:
+    """A game's player counts in a message: ``2 players``, ``2 to 4 players`` (never ``2 to
+    2 players``)."""
+    return f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+
+
 def _escape(m: re.Match[str]) -> str:
     code = ord(m.group())
     if code == 0x0D:

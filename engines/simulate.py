@@ -98,7 +98,7 @@ class Summary:
         scores: per seat (mean, standard deviation). wins: per seat, share of games won
         (shared wins count for each winner) with a 95% Wilson interval. Both are over the
         games that ended normally, and empty when none did.
-        findings: (kind, rule, message) -> count (the games a finding ended).
+        findings: (kind, rule, line, message) -> count (the games a finding ended).
         rulings: (rule, line, gap text, ruling) -> the games that reached that gap and went
         on under its ruling. coverage: the games that ran each rule and branch, or None.
         defect_seeds: the seeds of the games that ended with a spec defect (a finding that
@@ -110,7 +110,7 @@ class Summary:
     steps: tuple[float, int, int]
     scores: tuple[tuple[float, float], ...]
     wins: tuple[tuple[float, float, float], ...]
-    findings: dict[tuple[str, str, str], int]
+    findings: dict[tuple[str, str, int, str], int]
     rulings: dict[tuple[str, int, str, str], int] = field(factory=dict)
     coverage: Coverage | None = None
     defect_seeds: tuple[int, ...] = ()
@@ -127,8 +127,8 @@ class Summary:
                "steps": dict(zip(("mean", "min", "max"), self.steps)),
                "scores": [{"mean": m, "stdev": s} for m, s in self.scores],
                "wins": [{"share": w, "low95": lo, "high95": hi} for w, lo, hi in self.wins],
-               "findings": [{"kind": k, "rule": r, "message": msg, "count": n}
-                            for (k, r, msg), n in sorted(self.findings.items())],
+               "findings": [{"kind": k, "rule": r, "line": line, "message": msg, "count": n}
+                            for (k, r, line, msg), n in sorted(self.findings.items())],
                "ended_normally": self.normal,
                "defect_seeds": list(self.defect_seeds),
                "rulings": [{"rule": r, "line": line, "message": msg, "ruling": ruling,
@@ -171,7 +171,7 @@ class Tally:
     Attributes:
         players: seats. games: games played. turns, steps: per game, in seed order.
         scores: per seat, the scores of the games that ended normally. wins: per seat, games
-        won. findings: (kind, rule, message) -> count. rulings: (rule, line, gap text,
+        won. findings: (kind, rule, line, message) -> count. rulings: (rule, line, gap text,
         ruling) -> games that went on under it. coverage: games that ran each rule and
         branch. traces: (seed, trace document) of each game, when recorded. defect_seeds:
         the seeds of the games that ended with a spec defect (not a gap).
@@ -183,7 +183,7 @@ class Tally:
     steps: list[int] = field(factory=list)
     scores: list[list[int]] = field(factory=list)
     wins: list[int] = field(factory=list)
-    findings: Counter[tuple[str, str, str]] = field(factory=Counter)
+    findings: Counter[tuple[str, str, int, str]] = field(factory=Counter)
     traces: list[tuple[int, dict[str, Any]]] = field(factory=list)
     rulings: Counter[tuple[str, int, str, str]] = field(factory=Counter)
     coverage: Coverage | None = None
@@ -240,7 +240,7 @@ def tally(game: Game, games: int, seed: int = 0, policy: Policy = random_policy,
         out.steps.append(len(state.history))
         if state.finding is not None:
             f = state.finding
-            out.findings[(f.kind, f.rule, f.message)] += 1
+            out.findings[(f.kind, f.rule, f.line, f.message)] += 1
             if f.kind != "gap":
                 out.defect_seeds.append(seed + i)
         else:

@@ -39,7 +39,7 @@ from rulewright.dsl.errata.spec_diff import DeclDiff, declaration_diffs
 from rulewright.engines.game import Game, load, load_spec, selection
 from rulewright.engines.simulate import Policy, playout, random_policy, wilson
 from rulewright.engines.state import State
-from rulewright.errors import UsageError
+from rulewright.errors import UsageError, player_span
 
 #: The ``--json`` document's format (schema: rulewright.engines.schemas).
 FORMAT = "rulewright-diff/1"
@@ -223,12 +223,12 @@ def common_players(parsed: ast.Spec, a: Side, b: Side, players: int | None) -> i
     low, high = max(r[0] for r in ranges), min(r[1] for r in ranges)
     if players is None:
         if low > high:
-            raise UsageError(f"{a.label} is for {ranges[0][0]} to {ranges[0][1]} players and "
-                             f"{b.label} for {ranges[1][0]} to {ranges[1][1]}: no count in both")
+            raise UsageError(f"{a.label} is for {player_span(*ranges[0])} and {b.label} for "
+                             f"{player_span(*ranges[1])}: no count in both")
         return low
     for s, (lo, hi) in zip((a, b), ranges):
         if not lo <= players <= hi:
-            raise UsageError(f"--players {players}: {s.label} is for {lo} to {hi} players")
+            raise UsageError(f"--players {players}: {s.label} is for {player_span(lo, hi)}")
     return players
 
 

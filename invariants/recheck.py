@@ -23,6 +23,7 @@ from rulewright.errors import TraceError
 from rulewright.invariants.base import Context, InvariantViolation
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.library import invariants_for, names
+from rulewright.invariants.report import plain
 from rulewright.invariants.sampling import deep_game, deep_step
 from rulewright.invariants.stateful import Checker, Recorder
 
@@ -40,13 +41,20 @@ class Reproduced:
     message: str
 
     def line(self) -> str:
-        """``reproduced: tokens at step 2: token chip: ...`` (what ``replay`` prints)."""
-        return f"reproduced: {self.invariant} at step {self.step}: {self.message}"
+        """``reproduced: tokens at step 2: token chip: ...`` (what ``replay`` prints; the
+        check's name as verify's table shows it, the message's own lines below it)."""
+        return f"reproduced: {plain(self.invariant)} at step {self.step}: {self.message}"
 
 
 def _cut(text: str, most: int = 300) -> str:
     """A recorded text for a message, cut so that a forged trace cannot flood it."""
     return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def _block(title: str, text: str) -> str:
+    """A message quoted below a sentence, on lines of its own: ``title:`` then each of its
+    lines indented (a violation's message has several: the values it read)."""
+    return f"\n  {title}:\n" + "\n".join("    " + line for line in _cut(text).splitlines())
 
 
 def recorded_step(doc: dict[str, Any]) -> int:
@@ -75,14 +83,16 @@ def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
     rec = doc["violation"]
     name, message = str(rec["invariant"]), str(rec["message"])
     step = recorded_step(doc)
-    said = (f"the trace records a violation of {_cut(name, 100)!r} at step {step}: "
-            f"{_cut(message)}; replaying does not reproduce it: ")
+    said = (f"the trace records a violation of {_cut(plain(name), 100)!r} at step {step}; "
+            "replaying does not reproduce it: ")
+    recorded = _block("recorded message", message)
     invariants = [inv for inv in invariants_for(game) if inv.name == name]
     if not invariants:
-        known = ", ".join(names(invariants_for(game)))
-        raise TraceError(said + f"the spec has no invariant of that name (it has: {known})")
+        known = ", ".join(plain(n) for n in names(invariants_for(game)))
+        raise TraceError(said + f"the spec has no check of that name (it has: {known})"
+                         + recorded)
     if step >= len(states):
-        raise TraceError(said + f"the trace has {len(states) - 1} steps")
+        raise TraceError(said + f"the trace has {len(states) - 1} steps" + recorded)
     checker = Checker(game, invariants, Recorder())
     # the costly checks on verify's sample of steps and games (.sampling): the same draws
     seed = int(doc["seed"])
@@ -102,10 +112,10 @@ def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
             checker.check(ctx, state)
         except InvariantViolation as v:
             if n < step:
-                raise TraceError(said + f"it breaks earlier, at step {n}: "
-                                 f"{_cut(v.message)}") from None
+                raise TraceError(said + f"it breaks earlier, at step {n}" + recorded
+                                 + _block(f"message at step {n}", v.message)) from None
             if v.message != message:
-                raise TraceError(said + f"it breaks at step {n} with another "
-                                 f"message: {_cut(v.message)}") from None
+                raise TraceError(said + f"it breaks at step {n} with another message"
+                                 + recorded + _block("replayed message", v.message)) from None
             return Reproduced(name, step, message)
-    raise TraceError(said + f"{name} holds at step {step}")
+    raise TraceError(said + f"{plain(name)} holds at step {step}" + recorded)

@@ -30,7 +30,7 @@ from rulewright.engines.coverage import almost_every
 from rulewright.engines.game import Game, load, load_spec
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
-from rulewright.errors import SpecError, UsageError
+from rulewright.errors import SpecError, UsageError, player_span
 from rulewright.invariants.base import Invariant, InvariantViolation
 from rulewright.invariants.blame import blame
 from rulewright.invariants.explain import Explainer
@@ -177,9 +177,9 @@ def configurations(spec: str | Path, players: Sequence[int] | None = None,
         if wrong:
             # every count asked for that no setting allows, as ranges (--players 2-100 asked
             # for 7..100, not for 7)
-            span = f"{min(allowed_anywhere)} to {max(allowed_anywhere)}" if allowed_anywhere \
-                else "no"
-            raise UsageError(f"{spec_id} is for {span} players, not {_ranges(wrong)}")
+            span = player_span(min(allowed_anywhere), max(allowed_anywhere)) \
+                if allowed_anywhere else "no players"
+            raise UsageError(f"{spec_id} is for {span}, not {_ranges(wrong)}")
     return [c for *_, c in sorted(found, key=lambda f: f[:3])]
 
 

@@ -14,6 +14,7 @@ import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -29,6 +30,7 @@ from rulewright.lsp.edits import RenameError, quick_fixes, rename_edits
 from rulewright.lsp.hover import hover_text
 from rulewright.lsp.index import Index, Occurrence
 from rulewright.lsp.positions import Positions
+from rulewright.lsp.protocol import RulesProtocol
 from rulewright.lsp.symbols import document_symbols, symbol_kind
 
 #: Seconds to wait after a change before analysing: a burst of keystrokes is analysed once.
@@ -46,7 +48,7 @@ class RulesServer(LanguageServer):
     """The language server: per-document analyses and the tasks that compute them."""
 
     def __init__(self) -> None:
-        super().__init__("rulewright", __version__)
+        super().__init__("rulewright", __version__, protocol_cls=RulesProtocol)
         self.analyses: dict[str, Analysis] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulewright-analysis")
@@ -103,8 +105,13 @@ class RulesServer(LanguageServer):
             self.analyses[uri] = full
             self.publish(uri, version, full)
 
+    def is_open(self, uri: str) -> bool:
+        """Whether the client opened ``uri`` (pygls keys documents by the URI with its
+        %-escapes decoded: a file named ``my game.rules`` is ``my%20game.rules`` in a URI)."""
+        return unquote(uri) in self.workspace.text_documents
+
     def _current(self, uri: str, version: int | None) -> bool:
-        if uri not in self.workspace.text_documents:
+        if not self.is_open(uri):
             return False
         return self.workspace.get_text_document(uri).version == version
 
@@ -134,7 +141,7 @@ class RulesServer(LanguageServer):
         """
         found = self.analyses.get(uri)
         if found is None:
-            if uri not in self.workspace.text_documents:
+            if not self.is_open(uri):
                 raise JsonRpcInvalidParams(f"{uri} is not open")
             doc = self.workspace.get_text_document(uri)
             path = self.path_of(uri)
@@ -185,9 +192,9 @@ def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams) -> None
 def files_changed(ls: RulesServer, params: types.DidChangeWatchedFilesParams) -> None:
     """A spec or card data file changed on disk: analyse every open document again (a
     document's compile step reads its card data files)."""
-    for uri in list(ls.workspace.text_documents):
-        ls.analyses.pop(uri, None)
-        ls.schedule(uri)
+    for doc in list(ls.workspace.text_documents.values()):
+        ls.analyses.pop(doc.uri, None)  # the URI as the client sent it (the key is decoded)
+        ls.schedule(doc.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -247,7 +254,8 @@ def workspace_symbols(ls: RulesServer,
     folders = [to_fs_path(f.uri) for f in ls.workspace.folders.values()]
     if ls.workspace.root_path:
         folders.append(ls.workspace.root_path)
-    folders += [str(Path(ls.path_of(uri)).parent) for uri in ls.workspace.text_documents]
+    folders += [str(Path(ls.path_of(doc.uri)).parent)
+                for doc in ls.workspace.text_documents.values()]
     out: list[types.SymbolInformation] = []
     for path, symbol in workspace.find(params.query, [f for f in folders if f]):
         text = workspace.text_of(path)

@@ -28,7 +28,7 @@ from sphinx.util.typing import OptionSpec
 from rulewright.dsl.language import ast
 from rulewright.dsl.compile.compile import compile_spec, fingerprint
 from rulewright.engines.game import Game, load_spec, spec_path
-from rulewright.errors import RulewrightError, SpecError
+from rulewright.errors import RulewrightError, SpecError, player_span
 from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.flow import flow_dot, phases
 from rulewright.sphinx.html_nodes import flow_diagram
@@ -91,7 +91,7 @@ def parse_players(text: str, allowed: tuple[int, int]) -> list[int]:
                                   f"not {text!r}") from None
     wrong = [n for n in out if not lo <= n <= hi]
     if wrong or not out:
-        raise RulewrightDocsError(f"the game is for {lo} to {hi} players, not {wrong or text}")
+        raise RulewrightDocsError(f"the game is for {player_span(lo, hi)}, not {wrong or text}")
     return out
 
 

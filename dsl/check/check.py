@@ -23,7 +23,7 @@ from rulewright.dsl.check.nones import none_errors
 from rulewright.dsl.check.types import type_errors
 from rulewright.dsl.check.purity import check_call_nesting, check_recursion, nonconstant
 from rulewright.dsl.language.unparse import expr_text
-from rulewright.errors import Diagnostic, Span
+from rulewright.errors import Diagnostic, Span, player_span
 
 
 class Symbols:
@@ -263,6 +263,13 @@ class _Checker:
         if isinstance(e, (ast.BinOp, ast.Compare)):
             self.expr(e.left, scope)
             self.expr(e.right, scope)
+            if isinstance(e, ast.BinOp) and e.op in ("/", "%") and _literal(e.right) == 0:
+                # always a runtime error where it runs: found here, with its line, not only
+                # by the game that happens to reach it
+                what = "division" if e.op == "/" else "the remainder of a division"
+                self.err(e.right.span, f"'{e.op} 0': {what} by zero has no value",
+                         "divide by a number that is never 0 (a count, a table value), or "
+                         f"test it first: if n > 0 {{ x = y {e.op} n }}")
             return
         if isinstance(e, ast.BoolOp):
             for i in e.items:
@@ -349,6 +356,11 @@ class _Checker:
                 self.expr(s.low, scope)
                 self.expr(s.high, scope)
                 scope.add(s.var)
+                low, high = _literal(s.low), _literal(s.high)
+                if low is not None and high is not None and low > high:
+                    self.err(s.span, f"roll range {low}..{high} is empty ({low} > {high}): "
+                             "the roll has no outcome",
+                             f"write the smaller bound first: roll {s.var} in {high}..{low}")
             case ast.RandomPick():
                 self.expr(s.source, scope)
                 scope.add(s.var)
@@ -597,6 +609,30 @@ def _may_leave(body: Iterable[ast.Stmt]) -> bool:
                or (isinstance(x, ast.Gap) and x.ruling is None) for x in _walk_stmts(body))
 
 
+def _literal(e: ast.Expr) -> int | None:
+    """The value of a whole-number literal (``7``, ``-7``), else None."""
+    if isinstance(e, ast.Neg) and isinstance(e.operand, ast.Int):
+        return -e.operand.value
+    return e.value if isinstance(e, ast.Int) else None
+
+
+#: Statements that wait for a decision or a chance event.
+_PAUSING = (ast.Draw, ast.Roll, ast.RandomPick, ast.ChooseFrom, ast.ChooseOption)
+
+
+def _endless_self_call(d: ast.RuleDecl) -> ast.CallRule | None:
+    """The call of ``d`` by itself at the top of its body when nothing before it waits for a
+    decision or chance event or may leave the rule (a break, return or end, a gap without a
+    ruling, an elimination, another rule's call): then every run calls it again, without end.
+    A call under a condition, or after a way out, may be a bounded recursion: not reported."""
+    for s in d.body:
+        if isinstance(s, ast.CallRule) and s.rule == d.name:
+            return s
+        if any(isinstance(x, _PAUSING) for x in _walk_stmts([s])) or _may_leave([s]):
+            return None
+    return None
+
+
 def walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
     """Every statement of a body, nested ones included, in source order."""
     return _walk_stmts(body)
@@ -820,6 +856,14 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
         elif isinstance(d, ast.RuleDecl):
             ck.locals_of(d.body, d.params)
             ck.block(d.body, set(d.params), False)
+            call = _endless_self_call(d)
+            if call is not None:
+                ck.err(call.span, f"rule {d.name!r} calls itself with no decision, chance event "
+                       "or way out before the call, so the calls nest without end (in play, "
+                       "a runtime error 1,000 calls deep)",
+                       f"to repeat the rule, loop inside it: while <condition> {{ ... }}; or "
+                       f"call it under a condition: if <condition> {{ do {d.name}"
+                       f"{'(...)' if d.params else ''} }}")
         elif isinstance(d, ast.ScoringDecl):
             ck.expr(d.score, {d.var})
             constraints.check_score_bounds(ck, d)
@@ -866,5 +910,5 @@ def _check_example(ck: _Checker, d: ast.ExampleDecl, games: list[ast.Game]) -> N
         lo, hi = games[0].players
         if not lo <= d.players <= hi:
             ck.err(ck.locate(d.span, str(d.players), "players"), f"example {d.name!r} is for "
-                   f"{d.players} players; the game is for {lo} to {hi}",
+                   f"{d.players} players; the game is for {player_span(lo, hi)}",
                    f"use a player count in {lo}..{hi}")

@@ -32,7 +32,7 @@ from rulewright.dsl.machine.runtime import STEP_WORK, offered_at
 from rulewright.dsl.compile.statements import RuleCompiler
 from rulewright.dsl.compile.value_ids import let_values
 from rulewright.dsl.check.types import Typer, proofs, type_decls
-from rulewright.errors import Diagnostic, SpecError, UsageError
+from rulewright.errors import Diagnostic, SpecError, UsageError, player_span
 
 
 def effective_decls(spec: ast.Spec, errata: Sequence[str],
@@ -190,7 +190,7 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
     game = applied.header() or declared_game
     lo, hi = game.players
     if not lo <= players <= hi:
-        span = f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+        span = player_span(lo, hi)
         selected = f" with {', '.join([*errata, *variants])}" if errata or variants else ""
         raise UsageError(f"{game.id} is for {span}{selected}, not {players}")
     sym = collect_symbols(decls, [])

@@ -76,6 +76,11 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
     "write 'elif' for 'else if'": [
         'rule r { if a { } else if b { } }',
     ],
+    "one player count is written as a range too: players 2..2": [
+        'game g "G" { players 2 start main }',
+        'game g "G" { players 3 bound 9 steps }',
+        'game g "G" { players 2 rulebook "b.txt" }',
+    ],
     "a range is written low..high, e.g. players 2..4": [
         'game g "G" { players 2-4 }',
         'game g "G" { players 2 to 4 }',
@@ -240,6 +245,19 @@ TYPE_MISTAKES: dict[str, list[str]] = {
     ],
     "narrow it first: 'if ": [
         'for c in [first(bag), first(purse)] { move c to hand[0] }',
+    ],
+    # literal mistakes found before play (rulewright.dsl.check.check)
+    "divide by a number that is never 0": [
+        'gold[0] = gold[1] / 0',
+        'gold[0] = count(hand[0]) % 0',
+    ],
+    "write the smaller bound first": [
+        'roll d in 6..1 label "die"\n  gold[0] += d',
+        'roll d in -1..-3\n  gold[0] += d',
+    ],
+    "to repeat the rule, loop inside it": [
+        'gold[0] += 1\n  do play',
+        'if gold[0] > 1 { gold[0] -= 1 }\n  do play',
     ],
     # the may-be-none rule (rulewright.dsl.check.nones): none reaching arithmetic unchecked
     "check it first: 'if ": [

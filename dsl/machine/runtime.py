@@ -348,10 +348,18 @@ def member_check(mapping: dict[Any, int], v: Any, what: str) -> int:
 
 
 def item(seq: Any, i: Any) -> Any:
-    """``seq[i]`` for a list, with a readable error (no negative indexing)."""
-    if not isinstance(seq, tuple) or i.__class__ is not int or not 0 <= i < len(seq):
-        raise SpecRuntimeError(f"cannot index {seq!r} with {i!r}")
-    return seq[i]
+    """``seq[i]`` for a list, with a readable error (no negative indexing). The message
+    names values as the spec does (:func:`spec_value`): a list is never spelled out (it may
+    hold a million items, or components, which are internal ids at run time)."""
+    if isinstance(seq, tuple) and i.__class__ is int and 0 <= i < len(seq):
+        return seq[i]
+    if not isinstance(seq, tuple):
+        raise SpecRuntimeError(f"cannot index {spec_value(seq)}: only a list has items")
+    if i.__class__ is not int:
+        raise SpecRuntimeError(f"cannot index a list with {spec_value(i)}: an index is a "
+                               "whole number")
+    raise SpecRuntimeError(f"index {i} is outside the list ({spec_value(seq)}" + (
+        f", indices 0..{len(seq) - 1})" if seq else ")"))
 
 
 def seq(x: Any, what: str) -> tuple[Any, ...]:

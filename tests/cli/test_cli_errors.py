@@ -196,8 +196,8 @@ def test_replay_with_the_spec_of_another_game_names_both(
     edited.write_text(tiny.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert main(["replay", trace, "--spec", str(edited)]) == 1
     assert capsys.readouterr().err.startswith(
-        "rulewright: trace error: the trace was made with another version of spec 'tiny' "
-        "(fingerprint ")
+        f"rulewright: trace error: {trace}: the trace was made with another version of spec "
+        "'tiny' (fingerprint ")
 
 
 def test_replay_with_a_spec_file_of_another_game_is_a_usage_error(
@@ -261,7 +261,7 @@ def test_simulate_with_no_game_ended_normally_shows_no_means(
      "allowed\n(see 'rulewright mutate --help')\n"),
     # 0 meant "the smallest count" and printed a listing
     (["check", "tic_tac_toe", "--listing", "--players", "0"],
-     "rulewright check: argument --players: 0 must be 1 or more\n"
+     "rulewright check: argument --players: at least one count of 1 or more, not '0'\n"
      "(see 'rulewright check --help')\n"),
 ])
 def test_numeric_flags_out_of_range_are_argparse_usage_errors(

@@ -143,6 +143,8 @@ def test_a_hostile_trace_is_exit_1_with_one_line(name: str, tmp_path: Path,
     code, out, err = _replay([str(path)], capsys)
     assert time.monotonic() - start < 20
     message = message.replace("{p}", str(path))
+    if not message.startswith(str(path)):  # every trace error names the trace file
+        message = f"{path}: {message}"
     assert (code, out, err) == (1, "", f"rulewright: trace error: {message}\n")
 
 
@@ -248,8 +250,8 @@ def test_a_forged_fingerprint_of_a_non_spec_file_shows_none_of_it(
     trace = tmp_path / "t.json"
     trace.write_text(json.dumps(doc), encoding="utf-8")
     assert _replay([str(trace), "--spec", str(fake)], capsys) == (
-        1, "", f"rulewright: trace error: {fake} does not parse as a spec; run 'rulewright "
-               "check' on it\n")
+        1, "", f"rulewright: trace error: {trace}: {fake} does not parse as a spec; run "
+               "'rulewright check' on it\n")
 
 
 def test_a_file_named_like_a_bundled_spec_does_not_stand_in_for_it(
@@ -263,7 +265,8 @@ def test_a_file_named_like_a_bundled_spec_does_not_stand_in_for_it(
     monkeypatch.chdir(tmp_path)
     code, out, err = _replay(["t.json"], capsys)
     assert (code, out) == (1, "")
-    assert err.startswith("rulewright: trace error: the trace was made with another version of "
+    assert err.startswith("rulewright: trace error: t.json: the trace was made with another "
+                          "version of "
                           f"spec 'tic_tac_toe' (fingerprint {doc['fingerprint']}; "
                           "spec/tic_tac_toe.rules has 5d05d9e340d448e5)")
     assert SECRET not in err

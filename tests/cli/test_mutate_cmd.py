@@ -88,7 +88,7 @@ def test_a_logged_run_prints_a_line_per_mutant_and_exits_1_below_min_score(
     (["--min-score", "most"], "argument --min-score: 'most' is not a number; write a fraction "
                               "(0.8) or a percentage (80%)"),
     (["--profile", "fast"], "argument --profile: invalid choice: 'fast'"),
-    (["--players", "9"], "race is for 2 to 2 players, not 9"),
+    (["--players", "9"], "race is for 2 players, not 9"),
     (["--only", "7,x"], "argument --only: '7,x' is not a list of mutant ids like 12,407"),
     (["--only", "7,28", "--examples", "1"], "no mutant #28; the spec has 28 (#0 to #27)"),
     (["--only", "99", "--list"], "no mutant #99; the spec has 28 (#0 to #27)"),

@@ -88,32 +88,44 @@ def test_verify_records_the_step_and_its_trace_reproduces(
         1, f"reproduced: tokens at step 2: {MESSAGE}", "")
 
 
+def block(title: str, text: str) -> str:
+    return f"\n  {title}:\n" + "\n".join("    " + line for line in text.splitlines())
+
+
 @pytest.mark.parametrize("steps, violation, why", [
     (2, {"invariant": "tokens", "message": "made up", "step": 2},
-     f"'tokens' at step 2: made up; replaying does not reproduce it: it breaks at step 2 "
-     f"with another message: {MESSAGE}"),
+     "'tokens' at step 2; replaying does not reproduce it: it breaks at step 2 with another "
+     "message" + block("recorded message", "made up") + block("replayed message", MESSAGE)),
     (2, {"invariant": "tokens", "message": MESSAGE, "step": 1},
-     f"'tokens' at step 1: {MESSAGE}; replaying does not reproduce it: tokens holds at step 1"),
+     "'tokens' at step 1; replaying does not reproduce it: tokens holds at step 1"
+     + block("recorded message", MESSAGE)),
     (4, {"invariant": "tokens", "message": MESSAGE_4, "step": 4},
-     f"'tokens' at step 4: {MESSAGE_4}; replaying does not reproduce it: it breaks earlier, "
-     f"at step 2: {MESSAGE}"),
+     "'tokens' at step 4; replaying does not reproduce it: it breaks earlier, at step 2"
+     + block("recorded message", MESSAGE_4) + block("message at step 2", MESSAGE)),
     (2, {"invariant": "conservation", "message": "x", "step": 2},
-     "'conservation' at step 2: x; replaying does not reproduce it: conservation holds at "
-     "step 2"),
+     "'conservation' at step 2; replaying does not reproduce it: conservation holds at "
+     "step 2" + block("recorded message", "x")),
     (2, {"invariant": "tokens", "message": "x", "step": 9},
-     "'tokens' at step 9: x; replaying does not reproduce it: the trace has 2 steps"),
+     "'tokens' at step 9; replaying does not reproduce it: the trace has 2 steps"
+     + block("recorded message", "x")),
+    # the names verify's table shows ("unexplained stop", not the JSON's "engine finding")
     (2, {"invariant": "spec:none", "message": "x", "step": 2},
-     "'spec:none' at step 2: x; replaying does not reproduce it: the spec has no invariant of "
+     "'spec:none' at step 2; replaying does not reproduce it: the spec has no check of "
      "that name (it has: conservation, tokens, bounds, tie-break, termination, no deadlock, "
-     "determinism, chance, hidden information, runs cleanly, supplies, expectations, engine "
-     "finding)"),
+     "determinism, chance odds, hidden information, runs cleanly, empty supplies handled, "
+     "expect statements, unexplained stop)" + block("recorded message", "x")),
+    (2, {"invariant": "engine finding", "message": "line one\n  line two", "step": 2},
+     "'unexplained stop' at step 2; replaying does not reproduce it: unexplained stop holds "
+     "at step 2\n  recorded message:\n    line one\n      line two"),
 ])
 def test_a_violation_that_does_not_reproduce_is_a_trace_that_does_not_replay(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], steps: int,
         violation: dict[str, Any], why: str) -> None:
+    # the recorded message (several lines: the values it read) is a block of its own, not
+    # pasted mid-sentence; the trace file is named first
     path = _trace(tmp_path, steps, violation)
     assert _replay(capsys, path) == (
-        1, "", f"rulewright: trace error: the trace records a violation of {why}\n")
+        1, "", f"rulewright: trace error: {path}: the trace records a violation of {why}\n")
 
 
 def test_a_violation_of_another_spec_version_is_refused_before_the_check(
@@ -125,8 +137,8 @@ def test_a_violation_of_another_spec_version_is_refused_before_the_check(
         encoding="utf-8")
     code, out, err = _replay(capsys, path, fixed)
     assert (code, out) == (1, "")
-    assert err.startswith("rulewright: trace error: the trace was made with another version "
-                          "of spec 'token_from_nothing'")
+    assert err.startswith(f"rulewright: trace error: {path}: the trace was made with another "
+                          "version of spec 'token_from_nothing'")
 
 
 def test_a_spec_with_syntax_errors_shows_them_and_exits_2(

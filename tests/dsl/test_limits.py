@@ -83,11 +83,12 @@ def test_each_number_too_large_is_reported() -> None:
 
 
 def test_a_rule_calling_itself_without_end_is_a_finding() -> None:
-    text = HEADER + "rule main {\n  do main()\n}"
+    # under a condition (an unconditional call is a check error, tests/dsl/bad), so play meets it
+    text = HEADER + "rule main {\n  if true { do main() }\n}"
     state = Game(compile_spec(parse(text, "loop.rules"), players=2)).new_initial_state(0)
     assert state.is_terminal()
     assert state.finding is not None
-    assert (state.finding.kind, state.finding.line, state.finding.column) == ("runtime error", 4, 3)
+    assert (state.finding.kind, state.finding.line, state.finding.column) == ("runtime error", 4, 13)
     assert state.finding.message == (f"rule calls nested more than {MAX_CALL_DEPTH} deep "
                                      "(a rule that calls itself without end?)")
 

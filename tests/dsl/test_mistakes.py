@@ -53,6 +53,8 @@ FRESH: dict[str, str] = {
         HEAD + 'rule setup {\n  repeat 3:\n    gold[0] += 1\n}',
     "write 'elif' for 'else if'":
         HEAD + 'rule setup { if gold[0] > 1 { end } elif gold[0] > 0 { end } else if true { end } }',
+    "one player count is written as a range too: players 2..2":
+        'game fresh "Fresh" {\n  rulebook "f.txt"\n  players 4\n  start setup\n}',
     "a range is written low..high, e.g. players 2..4":
         'game fresh "Fresh" { players 1 - 4 start setup }',
     "a function is one expression: function name(a, b) = expr":

@@ -62,6 +62,53 @@ def test_a_livelock_is_found_at_the_same_jump(tmp_path: Path, monkeypatch: pytes
     assert fast.counters == slow.counters
 
 
+#: a loop whose state repeats: {body} runs forever without a decision or chance event
+SPIN = ('game spin "Spin" {{ players 2..2 start play }}\nvar pot = 0\n'
+        'rule play {{\n  let k = 0\n  while true {{\n    {body}\n  }}\n}}\n'
+        'scoring(p) {{ score pot }}\n')
+
+
+def spin_finding(tmp_path: Path, body: str) -> tuple[str, str, int]:
+    spec = tmp_path / "spin.rules"
+    spec.write_text(SPIN.format(body=body))
+    game = rw.load(spec, players=2)
+    fast, slow = game.new_initial_state(), interpreter_only(game).new_initial_state()
+    assert fast.finding is not None and fast.finding == slow.finding
+    return fast.finding.kind, fast.finding.message, fast.finding.line
+
+
+def test_a_loop_that_changes_nothing_is_a_livelock_at_once(tmp_path: Path) -> None:
+    # the same state after one pass: found at the second look, not after the whole budget
+    assert interpreter.SLICE * 3 < interpreter.INSTRUCTION_BUDGET
+    assert spin_finding(tmp_path, "pot += 0") == (
+        "livelock", "a loop that changes nothing: after 32,769 jumps and calls without a "
+        "decision or chance event, the game is back in a state it was in (same layout, "
+        "counters, locals and position), so it repeats forever", 5)
+
+
+def test_a_loop_whose_state_cycles_is_a_livelock_at_once(tmp_path: Path) -> None:
+    # a period of 3 passes (and of 7 through a local): Brent's looks find it within a few
+    kind, message, line = spin_finding(tmp_path, "pot = (pot + 1) % 3")
+    assert (kind, line) == ("livelock", 5) and message.startswith("a loop that changes nothing")
+    kind, message, line = spin_finding(tmp_path, "let k = (k + 1) % 7")
+    assert (kind, line) == ("livelock", 5) and message.startswith("a loop that changes nothing")
+
+
+def test_a_loop_that_keeps_changing_runs_out_the_budget(tmp_path: Path) -> None:
+    # pot grows: no state repeats, so the budget ends it, with the budget's message
+    assert spin_finding(tmp_path, "pot += 1") == (
+        "livelock", "1000000 jumps without a decision or chance event", 5)
+
+
+def test_a_long_loop_that_ends_is_not_a_livelock(tmp_path: Path) -> None:
+    spec = tmp_path / "long.rules"
+    spec.write_text(SPIN.format(body="pot += 1\n    if pot == 100000 { break }")
+                    .replace("while true", "while pot < 200000"))
+    game = rw.load(spec, players=2)
+    state = game.new_initial_state()
+    assert state.finding is None and state.is_terminal() and state.counters == [100000]
+
+
 def test_a_spec_error_in_a_flow_names_its_statement(tmp_path: Path) -> None:
     spec = tmp_path / "loop.rules"
     spec.write_text(LOOP.format(step=FAILS))

@@ -120,7 +120,7 @@ def test_the_normal_ending_share_matches_the_known_odds() -> None:
     assert abs(share - 9 / 16) < 4 * sigma
     # every normal ending went on under the ruling; every other one ended at the 4
     assert summary.rulings == {("pay", 27, BANK, RULING): summary.normal}
-    assert summary.findings == {("gap", "play", FOUR): summary.games - summary.normal}
+    assert summary.findings == {("gap", "play", 19, FOUR): summary.games - summary.normal}
 
 
 def test_verify_reports_the_ruled_gap_as_reached_and_counts_normal_endings() -> None:

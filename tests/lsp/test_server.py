@@ -110,6 +110,26 @@ async def test_a_clean_spec_then_an_error_at_its_range_then_clean_again(
     assert await diagnostics(client, uri, lambda d: d == []) == []
 
 
+async def test_a_file_whose_name_needs_escaping_in_its_uri_is_served(
+        client: LanguageClient) -> None:
+    # "my game.rules" is "my%20game.rules" in a URI; pygls keys its documents by the decoded
+    # URI, so such a file had no diagnostics and every request said it was not open
+    uri = (SPEC / "braff copy #1.rules").as_uri()
+    assert "%20" in uri and "%23" in uri
+    line = line_of("rule spy(p)")
+    broken = "\n".join([*LINES[:line], LINES[line] + " {{", *LINES[line + 1:]]) + "\n"
+    open_braff(client, uri, broken)
+    found = await diagnostics(client, uri, lambda d: len(d) > 0)
+    assert found[0].message.startswith("unexpected '{'")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=TEXT)]))
+    assert await diagnostics(client, uri, lambda d: d == []) == []
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=doc(uri), position=at("rule spy(p)", "spy")))
+    assert hover is not None
+
+
 async def test_a_syntax_error_at_its_place(client: LanguageClient, uri: str) -> None:
     line = line_of("rule spy(p)")
     broken = "\n".join([*LINES[:line], LINES[line] + " {{", *LINES[line + 1:]]) + "\n"
@@ -288,6 +308,47 @@ async def test_malformed_requests_get_errors_and_the_server_stays(
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=doc(uri), position=at("rule spy(p)", "spy")))
     assert hover is not None
+
+
+def unchecked(make: Callable[[], Any]) -> Any:
+    """Protocol values no client would build (lsprotocol validates them): a line of -1."""
+    import attrs
+    with attrs.validators.disabled():
+        return make()
+
+
+@pytest.mark.parametrize("method, make, where", [
+    ("textDocument/hover", lambda d: types.HoverParams(
+        text_document=d, position=types.Position(line=-1, character=0)),
+     "Position.line should be in range [0:2147483647], but was -1 @ params.position"),
+    ("textDocument/definition", lambda d: types.DefinitionParams(
+        text_document=d, position=types.Position(line=0, character=-5)),
+     "Position.character should be in range [0:2147483647], but was -5 @ params.position"),
+    ("textDocument/completion", lambda d: types.CompletionParams(
+        text_document=d, position=types.Position(line=2 ** 40, character=0)),
+     "Position.line should be in range [0:2147483647], but was 1099511627776 @ "
+     "params.position"),
+    ("textDocument/codeAction", lambda d: types.CodeActionParams(
+        text_document=d, range=types.Range(start=types.Position(line=-1, character=0),
+                                           end=types.Position(line=0, character=0)),
+        context=types.CodeActionContext(diagnostics=[])),
+     "Position.line should be in range [0:2147483647], but was -1 @ params.range.start"),
+])
+async def test_a_position_out_of_the_protocols_range_gets_an_invalid_params_error(
+        client: LanguageClient, uri: str, method: str, make: Callable[[Any], Any],
+        where: str) -> None:
+    # it was answered by a window/showMessage notification and never by a response, so the
+    # editor waited for ever; the protocol's answer is a ResponseError, InvalidParams
+    from pygls.exceptions import JsonRpcInvalidParams
+    open_braff(client, uri)
+    raw: Any = client.protocol
+    params = unchecked(lambda: make(doc(uri)))
+    with pytest.raises(JsonRpcInvalidParams) as info:
+        await asyncio.wait_for(raw.send_request_async(method, params), 30)
+    assert info.value.message == f"{method}: invalid params: {where}"
+    # positions in the protocol's range but past the text are clamped, as before
+    assert await client.text_document_hover_async(types.HoverParams(
+        text_document=doc(uri), position=types.Position(line=2 ** 31 - 1, character=0))) is None
 
 
 async def test_a_huge_document_gets_an_error_and_no_hang(
