@@ -16,6 +16,7 @@ from attrs import define, field, frozen
 if TYPE_CHECKING:
     from rulewright.engines.game import Game
     from rulewright.invariants.changes import Changes
+    from rulewright.invariants.reads import Reads
     from rulewright.engines.state import State
 
 #: When an invariant runs: after every transition ("step", the initial state included), only
@@ -84,6 +85,12 @@ class Invariant:
         sampled: a costly check verify runs only where ``Context.deep`` says so (a sample of
             steps and games, :mod:`rulewright.invariants.sampling`); elsewhere not run and not
             counted as evaluated.
+        reads: for a check that looks only at known slots and nothing else (no history, no
+            phase): ``reads(game)`` gives those slots (a
+            :class:`~rulewright.invariants.reads.Reads`). The verify checker then does not
+            call it at a state where it held at the game's last checked state and none of
+            those slots changed since (:class:`~rulewright.invariants.changes.Watch`): it
+            still holds there, and counts as evaluated. None: called at every state.
     """
 
     name: str
@@ -95,6 +102,7 @@ class Invariant:
     normal_end: bool = False
     history_check: Check | None = None
     sampled: bool = False
+    reads: Callable[[Game], Reads] | None = None
 
 
 class InvariantViolation(AssertionError):

@@ -33,9 +33,10 @@ from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.declared import explainer
 from rulewright.invariants.findings import scored_end
-from rulewright.invariants.reads import wrapped_reads
+from rulewright.invariants.reads import Reads, wrapped_reads
 
 if TYPE_CHECKING:
+    from rulewright.engines.game import Game
     from rulewright.engines.state import State
 
 
@@ -74,8 +75,10 @@ def _zone(c: ZoneCondition, source: str) -> Invariant:
         return "\n".join([f"{where} holds {m.components[comp].label} (#{comp}){more}, but "
                           f"{c.zone} may hold only {c.decl.of} where {condition}",
                           *("  " + line for line in why)])
+    def reads(game: Game) -> Reads:
+        return wrapped_reads(c.offending, game.machine.code_space)
     return Invariant(f"zone:{c.zone}", title, "step", check, c.decl.span.line,
-                     _cites(c.decl))
+                     _cites(c.decl), reads=reads)
 
 
 def _range(c: CounterRange) -> Invariant:
@@ -99,8 +102,10 @@ def _range(c: CounterRange) -> Invariant:
                 label = ctx.game.machine.counters[slot].label
                 return f"{label} is {v!r}, outside its range {c.low}..{c.high}"
         return None
+    def reads(game: Game) -> Reads:
+        return Reads(counters=slots)
     return Invariant(f"range:{c.counter}", f"counter {c.counter} stays within {c.low}..{c.high}",
-                     "step", check, c.decl.span.line, _cites(c.decl))
+                     "step", check, c.decl.span.line, _cites(c.decl), reads=reads)
 
 
 def _never_decreases(c: NeverDecreases) -> Invariant:

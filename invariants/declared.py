@@ -33,7 +33,7 @@ checked state.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from rulewright.dsl.check.offered import CHOOSER, OFFERED
 from rulewright.dsl.machine.machine import CompiledInvariant, Machine, SpecRuntimeError
@@ -44,6 +44,7 @@ from rulewright.invariants.findings import scored_end
 from rulewright.invariants.reads import Reads, wrapped_reads
 
 if TYPE_CHECKING:
+    from rulewright.engines.game import Game
     from rulewright.engines.state import State
 
 
@@ -163,8 +164,16 @@ def _choice_check(inv: CompiledInvariant, text: str) -> Check:
     return check
 
 
+def _reads(inv: CompiledInvariant) -> Callable[[Game], Reads]:
+    def reads(game: Game) -> Reads:
+        return wrapped_reads(inv.check, game.machine.code_space)
+    return reads
+
+
 def spec_invariants(invariants: tuple[CompiledInvariant, ...]) -> list[Invariant]:
-    """One :class:`Invariant` per spec declaration, named ``spec:NAME``."""
+    """One :class:`Invariant` per spec declaration, named ``spec:NAME``; one without a
+    phase, ``at end`` or ``at choice`` with the slots its expression reads
+    (``Invariant.reads``)."""
     out = []
     for inv in invariants:
         check = _check(inv)
@@ -172,5 +181,7 @@ def spec_invariants(invariants: tuple[CompiledInvariant, ...]) -> list[Invariant
                              "terminal" if inv.at_end else "step", check, inv.decl.span.line,
                              tuple(f"{c.section}: {c.quote}" for c in inv.decl.prov.cites),
                              normal_end=inv.at_end,
-                             history_check=check if inv.decl.phase == "after" else None))
+                             history_check=check if inv.decl.phase == "after" else None,
+                             reads=None if inv.at_end or inv.decl.phase or inv.decl.choice
+                             else _reads(inv)))
     return out

@@ -11,8 +11,9 @@ Conservative by construction: a read by a literal slot number counts as that slo
 with a computed index counts as the slots the index can reach, found by interval arithmetic
 over its parts (literal numbers, ``+``, ``-``, ``*``; an index guard ``v if v.__class__ is int
 and 0 <= v < N else index_check(v, N, ...)`` is 0..N-1, also without the class test where the
-types proved v a number; an enum guard ``K[v] if v in K else member_check(K, v, ...)``, or the
-bare lookup ``K[v]`` of a proven member, is the values of the table K; a temporary bound by ``:=`` is what its
+types proved v a number, and as the call ``index_check(v, N, ...)``; an enum guard ``K[v] if
+v in K else member_check(K, v, ...)``, the call ``member_check(K, v, ...)``, or the bare lookup ``K[v]`` of a proven member, is the
+values of the table K; a temporary bound by ``:=`` is what its
 expression is; a comprehension's variable over ``range(a, b)`` is a..b-1), and as the whole
 list (every zone, every counter) where a part is none of those; a call of
 another generated function adds what that one reads; a helper that reads only what its
@@ -29,7 +30,7 @@ from typing import Any
 from attrs import frozen
 
 from rulewright.dsl.compile.codegen import generated_tree
-from rulewright.dsl.machine.runtime import METERED
+from rulewright.dsl.machine.runtime import METERED, index_check, member_check
 
 #: Helpers that use their state argument only to charge work.
 _CHARGE_ONLY = frozenset({"spend", "charge", "add", "sub", "mul",
@@ -218,6 +219,22 @@ class Finder:
             return min(ends), max(ends)
         if isinstance(node, ast.IfExp):
             return self._guard(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "index_check" and len(node.args) == 3 \
+                and not node.keywords and self.space.ns.get("index_check") is index_check:
+            # the guard as a call: its value when that is in 0..size-1, else it raises
+            size = _slot(node.args[1])
+            return (0, size - 1) if size is not None and size > 0 else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "member_check" and len(node.args) == 3 \
+                and not node.keywords and self.space.ns.get("member_check") is member_check \
+                and isinstance(node.args[0], ast.Name):
+            # the enum guard as a call: a value of its table, else it raises
+            values = self.space.ns.get(node.args[0].id)
+            if isinstance(values, dict) and values \
+                    and all(x.__class__ is int for x in values.values()):
+                return min(values.values()), max(values.values())
+            return None
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
             # a proven enum member's position, read straight from its map (no guard): the
             # lookup gives one of the map's values or raises

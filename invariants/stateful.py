@@ -229,6 +229,9 @@ def rule_cites(state: State, rule: str) -> tuple[str, ...]:
     return tuple(f"{c.section}: {c.quote}" for c in m.rules[idx].decl.prov.cites)
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
 class Checker:
     """Runs the applicable invariants on a state and raises the first violation."""
 
@@ -255,6 +258,12 @@ class Checker:
             when: [(inv.name, inv.check, inv.normal_end, inv.sampled, scoped.get(inv.name))
                    for inv in self.by_when["step"] + self.by_when[when]]
             for when in ("decision", "chance", "terminal")}
+        # the checks of known slots, not called at a state where none of those changed
+        # since they held (rulewright.invariants.changes.Watch)
+        watched = {inv.name: inv.reads(game) for inv in invariants
+                   if inv.reads is not None and inv.when == "step" and not inv.normal_end
+                   and not inv.sampled and inv.name not in scoped}
+        self.watch = changes.Watch(watched) if self.incremental and watched else None
 
     def check(self, ctx: Context, state: State) -> None:
         """Check ``state``; count the game's end when it is terminal.
@@ -273,14 +282,26 @@ class Checker:
         memo, deep = ctx.memo, ctx.deep
         ch = changes.begin(memo, state) if self.incremental else None
         ctx.changes = ch
+        held: frozenset[str] | set[str] = _NOTHING
+        watched: frozenset[str] = _NOTHING
+        clean: set[str] = set()
+        if ch is not None:
+            clean = ch.clean
+            if self.watch is not None:
+                held, watched = self.watch.untouched(ch), self.watch.names
         try:
             for name, check, normal_end, sampled, scope in rows:
                 if unscored and normal_end or sampled and not deep:
                     continue  # not run here, not counted (see .sampling)
-                message = check(ctx, state)
-                if message is not None:
-                    memo.pop(changes.LAYOUT, None)  # a later check checks everything
-                    raise violation_type(name)(name, message, state.clone(), [])
+                if name in held:
+                    clean.add(name)  # held, and nothing it reads changed since
+                else:
+                    message = check(ctx, state)
+                    if message is not None:
+                        memo.pop(changes.LAYOUT, None)  # a later check checks everything
+                        raise violation_type(name)(name, message, state.clone(), [])
+                    if name in watched:
+                        clean.add(name)  # it held: skipped until what it reads changes
                 if scope is not None and not scope(ctx, state):
                     continue  # outside its phase: the check looked at nothing
                 checks[name] += 1

@@ -20,7 +20,7 @@ from rulewright.dsl.machine.machine import SpecRuntimeError
 from rulewright.engines.game import Game, bundled_configurations
 from rulewright.engines.state import State
 from rulewright.invariants import hidden
-from rulewright.invariants.base import Context, InvariantViolation
+from rulewright.invariants.base import Context, Invariant, InvariantViolation
 from rulewright.invariants.changes import LAYOUT, Layout, differing
 from rulewright.invariants.library import invariants_for
 from rulewright.invariants.reads import EVERYTHING, Reads, wrapped_reads
@@ -315,3 +315,49 @@ def test_incremental_checks_where_the_state_is_large_enough() -> None:
     assert not Checker(rulewright.load("kuhn_poker", players=2), [], Recorder()).incremental
     assert Checker(rulewright.load("kuhn_poker", players=2), [], Recorder(),
                    incremental=True).incremental
+
+
+def test_reads_of_guards_written_as_calls() -> None:
+    """An index guard or enum guard written as a call (``index_check(v, 34, ...)``,
+    ``member_check(K, v, ...)``) bounds the index: Perfect Shot's album-slot invariants read
+    the album slots only (they read every zone), Picture Perfect's preferences the
+    ``pref_envelope`` counters (they read every counter)."""
+    m = rulewright.load("perfect_shot", players=2).machine
+    found = {inv.name: wrapped_reads(inv.check, m.code_space) for inv in m.invariants}
+    slots = frozenset(z.index for z in m.zones if z.name == "album_slot")
+    assert len(slots) == 136
+    assert found["album_slot_capacity"] == Reads(zones=slots)
+    assert found["albums_are_owned"].zones == slots
+    m = rulewright.load("picture_perfect", players=2).machine
+    found = {inv.name: wrapped_reads(inv.check, m.code_space) for inv in m.invariants}
+    envelopes = frozenset(c.index for c in m.counters if c.name == "pref_envelope")
+    assert len(envelopes) == 42
+    assert found["preferences_stay_put"].counters == envelopes
+    assert found["preferences_stay_put"].zones is not None
+
+
+def test_a_check_is_not_called_where_nothing_it_reads_changed() -> None:
+    """The checker does not call a check with ``reads`` at a state where it held at the
+    last checked state and none of its slots changed; it counts it as evaluated there; it
+    calls it at the game's first and last state and wherever one of its slots changed."""
+    game = rulewright.load("zlap_kadr", players=2)
+    slot = next(c.index for c in game.machine.counters if c.name == "round_no")
+    called: list[int] = []
+
+    def check(ctx: Context, state: State) -> str | None:
+        called.append(len(state.history))
+        return None
+    probe = Invariant("probe", "a probe", "step", check,
+                      reads=lambda g: Reads(counters=frozenset({slot})))
+    recorder = Recorder()
+    checker = Checker(game, [probe], recorder, incremental=True)
+    states = random_game(game, 4, 10_000)
+    assert states[-1].is_terminal()
+    ctx = Context(game, [], random.Random(0))
+    for state in states:
+        checker.check(ctx, state)
+    expected = [0] + [len(s.history) for prev, s in zip(states, states[1:])
+                      if s.counters[slot] != prev.counters[slot] or s.is_terminal()]
+    assert called == sorted(set(expected))
+    assert 1 < len(called) < len(states) // 4
+    assert recorder.checks["probe"] == len(states)
