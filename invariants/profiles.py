@@ -10,7 +10,8 @@ ci         2..8          10     60,000 acts     20,000 acts     ``.ci/run``: a q
                                                                 check; an invariant not
                                                                 reached fails it
 thorough   50..600       80     none            600,000 acts    before a release; as long
-                                                                as it takes
+                                                                as it takes; every state
+                                                                checked in depth
 =========  ============  =====  ==============  ==============  ===========================
 
 ``examples`` is Hypothesis' ``max_examples`` range: a run shares its budget equally among its
@@ -22,7 +23,9 @@ seconds, so that ``--seed S`` repeats a run exactly on any machine at any load; 
 specs' roughly 1,000 checked actions per second the dev budget is about 6 minutes. The budget
 is a target, not a limit: with many configurations the low end decides (the 92 bundled
 configurations at 5 runs each took about 1,100 CPU seconds in the dev profile, 400 in ci;
-README.md has the figures). Every profile plays on (``play_on`` games, each to its end,
+README.md has the figures). The dev and ci profiles run the costly checks (hidden
+information, determinism) on a sample of steps and games (:mod:`.sampling`); the thorough
+profile, the one for a release, at every state of every game. Every profile plays on (``play_on`` games, each to its end,
 checked) in a configuration whose test runs left a check unevaluated.
 
 Failures are saved in Hypothesis' example database, one directory per spec version and
@@ -66,6 +69,8 @@ class Profile:
         checks: the test runs' steps ran out before any game's end), one more Hypothesis
         run of this many test runs, each one game played to its end, checked (so a failure
         there shrinks; Hypothesis may run a game or two more of its own). A count, not seconds, so a seed repeats the run on any machine.
+        sampled: the costly checks run on verify's sample of steps and games
+        (:mod:`rulewright.invariants.sampling`); False: at every state of every game.
     """
 
     name: str
@@ -77,12 +82,13 @@ class Profile:
     aim: bool = True
     require_reached: bool = False
     play_on: int = PLAY_ON
+    sampled: bool = True
 
 
 PROFILES: dict[str, Profile] = {
     "dev": Profile("dev", 5, 60, 40, 360_000, 60_000),
     "ci": Profile("ci", 2, 8, 10, 60_000, 20_000, require_reached=True),
-    "thorough": Profile("thorough", 50, 600, 80, None, 600_000),
+    "thorough": Profile("thorough", 50, 600, 80, None, 600_000, sampled=False),
 }
 
 DEFAULT_PROFILE = "dev"

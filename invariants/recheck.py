@@ -96,13 +96,15 @@ def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
     checker = Checker(game, invariants, Recorder())
     # the costly checks on verify's sample of steps and games (.sampling): the same draws
     seed = int(doc["seed"])
-    replayed = deep_game(seed)
+    # a thorough run checks every state (its traces say so)
+    every = rec.get("every_state") is True
+    replayed = every or deep_game(seed)
     ctx = Context(game, [states[0].key()] if replayed else [], random.Random(seed))
     keep_before = has_secrets(game)
     for n in range(step + 1):
         state = states[n].clone()
         if n:
-            ctx.deep = deep_step(seed, n)
+            ctx.deep = every or deep_step(seed, n)
             if replayed:
                 ctx.keys.append(state.key() if ctx.deep or state.is_terminal() else None)
             ctx.before = states[n - 1].clone() if keep_before and ctx.deep else None

@@ -257,13 +257,18 @@ def write_traces(traces: Traces) -> None:
 
 
 def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Invariant | None,
-                     trace_dir: Path, traces: Traces | None = None) -> ViolationReport:
+                     trace_dir: Path, traces: Traces | None = None,
+                     sampled: bool = True) -> ViolationReport:
     """A violation with its rules, play-by-play and trace file (written to ``trace_dir``, or
-    kept in ``traces``)."""
+    kept in ``traces``). ``sampled``: found with the costly checks on verify's sample of
+    steps (:mod:`.sampling`); False (the thorough profile): at every state, which the trace
+    records (``"every_state": true``) for the replay's re-check."""
     states: list[State] = []
     state, doc = game_trace(game, v.state.seed, v.state.history, states)
     doc["violation"] = {"invariant": v.invariant, "message": v.message,
                         "step": len(v.state.history)}
+    if not sampled:
+        doc["violation"]["every_state"] = True
     path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-{v.invariant}.json")
     _keep(path, doc, traces)
     lines = play_by_play(game, doc, states)
@@ -365,7 +370,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
                                       and (shrink or p is not Phase.shrink)])
     for _ in range(rounds if result.internal_error is None else 0):
         cls = machine_class(game, active, plan, recorder, aim=profile.aim,
-                            game_seconds=game_seconds)
+                            game_seconds=game_seconds, sampled=profile.sampled)
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:
@@ -407,12 +412,13 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             continue
         seen.add(v.invariant)
         result.violations.append(violation_report(game, config, v, by_name.get(v.invariant),
-                                                  trace_dir, traces))
+                                                  trace_dir, traces, profile.sampled))
     for v in replayed:  # a saved failure the seeded run did not find itself
         if v.invariant in seen:
             continue
         seen.add(v.invariant)
-        report = violation_report(game, config, v, by_name.get(v.invariant), trace_dir, traces)
+        report = violation_report(game, config, v, by_name.get(v.invariant), trace_dir, traces,
+                                  profile.sampled)
         report.replayed = True
         result.violations.append(report)
     for name in names(invariants):
@@ -465,7 +471,7 @@ def _replay_saved(game: Game, invariants: list[Invariant], plan: Plan, recorder:
         BaseException: an interrupt.
     """
     cls = machine_class(game, invariants, plan, recorder, aim=profile.aim,
-                        game_seconds=game_seconds)
+                        game_seconds=game_seconds, sampled=profile.sampled)
     if seed is not None:
         cls = hypothesis_seed(seed)(cls)
     chosen = settings(hypothesis_settings(profile, examples, database), phases=[Phase.reuse])
@@ -510,7 +516,8 @@ def _play_on(game: Game, invariants: list[Invariant], plan: Plan, recorder: Reco
     """
     before = recorder.games
     cls = machine_class(game, invariants, plan, recorder, aim=profile.aim,
-                        game_seconds=game_seconds, finish_only=True)
+                        game_seconds=game_seconds, finish_only=True,
+                        sampled=profile.sampled)
     if seed is not None:
         cls = hypothesis_seed(seed)(cls)
     chosen = settings(hypothesis_settings(evolve(profile, step_count=2), profile.play_on, None),

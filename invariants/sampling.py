@@ -20,7 +20,10 @@ one kind or in every game, not once. So verify runs them (``Invariant.sampled``)
 A sampled check not run at a state is not counted as evaluated there (``Recorder.checks``).
 The schedule depends only on the game's seed and the step, so a trace's violation replays
 (:mod:`.recheck`) with the same draws of the checks' generator. Outside verify (exploration, a
-test calling a check) a ``Context`` is deep at every state: every check runs everywhere.
+test calling a check) a ``Context`` is deep at every state: every check runs everywhere. So
+it is in verify's thorough profile, the one for a release (``Profile.sampled`` False): every
+state of every game checked in depth and every game replayed; its traces say so
+(``"every_state": true`` in the violation), and the replay re-checks them the same way.
 """
 
 from __future__ import annotations

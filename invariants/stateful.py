@@ -320,8 +320,11 @@ class Playing:
 
     def __init__(self, game: Game, checker: Checker, seed: int,
                  policy: str = "uniform", game_seconds: float | None = GAME_SECONDS,
-                 index: int = 0) -> None:
+                 index: int = 0, sampled: bool = True) -> None:
+        """``sampled``: the costly checks on verify's sample of steps and games
+        (:mod:`.sampling`); False: at every state (the thorough profile)."""
         self.index = index  # the game's place in its test run (see chance_pick)
+        self.sampled = sampled
         self.game_seconds = game_seconds
         self.deadline = None if game_seconds is None else time.thread_time() + game_seconds
         self.state = game.new_initial_state(seed, coverage=True)
@@ -330,7 +333,7 @@ class Playing:
         self.previous = 0
         # the costly checks run on a sample of steps and games (.sampling): only a game
         # replayed at its end records its keys
-        self.deep_game = sampling.deep_game(seed)
+        self.deep_game = sampling.deep_game(seed) or not sampled
         self.ctx = Context(game, [self.state.key()] if self.deep_game else [],
                            random.Random(seed),
                            deep=self.deep_game or not self.state.is_terminal())
@@ -358,7 +361,7 @@ class Playing:
     def apply(self, action: int, check: bool) -> None:
         """Apply ``action``; check the new state unless the caller checks it later."""
         s, ctx = self.state, self.ctx
-        deep = sampling.deep_step(s.seed, len(s.history) + 1)
+        deep = not self.sampled or sampling.deep_step(s.seed, len(s.history) + 1)
         # the state before the step, for the hidden-information check's replay of it: kept
         # only where that check runs
         ctx.before = s.clone() if deep and self.keep_before else None
@@ -471,7 +474,7 @@ def forget(cls: type[RuleBasedStateMachine]) -> None:
 def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                   recorder: Recorder, aim: bool = True,
                   game_seconds: float | None = GAME_SECONDS,
-                  finish_only: bool = False) -> type[RuleBasedStateMachine]:
+                  finish_only: bool = False, sampled: bool = True) -> type[RuleBasedStateMachine]:
     """A ``RuleBasedStateMachine`` subclass that plays ``game`` and checks ``invariants``.
 
     Args:
@@ -486,6 +489,9 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             ``finish``, checked (the play-on run of
             :func:`~rulewright.invariants.runner.verify_config`; run it with a
             ``stateful_step_count`` of 2: a test run is then one whole game).
+        sampled: the costly checks on verify's sample of steps and games
+            (:mod:`rulewright.invariants.sampling`); False: at every state of every game
+            (the thorough profile).
 
     Run it with ``hypothesis.stateful.run_state_machine_as_test``.
     """
@@ -513,7 +519,7 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                 done.ctx.keys, done.ctx.before = [], None
                 done.ctx.memo.clear()
             self.current = Playing(game, checker, seed, policy, game_seconds,
-                                   len(self.played))
+                                   len(self.played), sampled)
             self.played.append(self.current)
 
         def _playing(self) -> bool:
