@@ -6,13 +6,15 @@ game's odds whatever Hypothesis draws (:func:`chance_pick`). The machine's rules
 
 - ``start`` (``@initialize``) and ``new_game`` (only at terminal states) begin a game;
 - ``step`` applies one drawn action;
-- ``play`` applies up to :attr:`Plan.chunk` actions, drawn as one list of small integers
-  (at a decision ``i`` picks the option, and shrinking it to 0 means "the first option"; at a
-  chance node it picks an outcome by the game's odds).
+- ``play`` applies up to :attr:`Plan.chunk` actions, drawn as one string of bytes, one
+  small integer per action (at a decision ``i`` picks the option, and shrinking it to 0
+  means "the first option"; at a chance node it picks an outcome by the game's odds): one
+  Hypothesis draw for many actions, since a draw costs Hypothesis several engine steps;
   Hypothesis runs at most ``stateful_step_count`` rules per example; :func:`plan_for` sizes the
   chunk from measured game lengths so a whole game fits in one example;
 - ``finish`` plays the current game to its end (at most the spec's ``bound`` actions), so one
-  example can hold one long game: that is how a loop that never ends is found;
+  example can hold one long game: that is how a loop that never ends is found; it draws its
+  picks :data:`FINISH_CHUNK` at a time, as bytes;
 - for very long games (more actions than Hypothesis' choice budget allows, see
   :data:`DRAW_BUDGET`) ``play`` and ``finish`` draw one seed instead and play with it.
 
@@ -46,8 +48,13 @@ from rulewright.invariants.findings import classify, scored_end
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.scope import scopes
 
-#: Actions drawn one by one per example, at most; longer games use seeded chunks.
+#: Actions drawn per example, at most; longer games use seeded chunks.
 DRAW_BUDGET = 4000
+#: The most picks ``finish`` draws at once (bytes, each 0..255: one Hypothesis draw); any
+#: number from 1, so that shrinking can drop a pick (a shorter game), as it could drop a
+#: draw of one.
+FINISH_CHUNK = 32
+FINISH_PICKS = st.binary(min_size=1, max_size=FINISH_CHUNK)
 #: CPU seconds (of the thread playing it) one game may use before it ends with a "time
 #: limit" finding. CPU time, not wall-clock time: a verdict must not depend on how loaded the
 #: machine is (at load 12 a long, legal Snapshot game passed 60 s of wall-clock time and was
@@ -498,9 +505,12 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
     checker = Checker(game, invariants, recorder)
     chunk = plan.chunk
     policies = st.sampled_from(aiming.POLICIES) if aim else st.just("uniform")
+    # the picks as bytes (each 0..255): one Hypothesis draw for a whole chunk, which
+    # shrinks like a list of small integers (shorter, and each toward 0); a list of
+    # integers cost Hypothesis 20 us per pick, one integer draw 55 us (issue 37), an
+    # engine step 10 to 20 us
     choices: Any = (st.integers(0, 2**32 - 1) if plan.seeded
-                    else st.lists(st.integers(0, 255), min_size=max(1, chunk // 2),
-                                  max_size=chunk))
+                    else st.binary(min_size=max(1, chunk // 2), max_size=chunk))
 
     class GameMachine(RuleBasedStateMachine):
         """Plays one configuration; see the module docstring."""
@@ -575,8 +585,21 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             # away and another one played)
             rng = random.Random(data.draw(st.integers(0, 2**32 - 1))) \
                 if plan.seeded or finish_only else None
+            # the picks of decisions and of chance events from two streams, each drawn up
+            # to FINISH_CHUNK at a time: dropping a decision's pick while shrinking moves
+            # the next decision's into its place, not a chance event's
+            picks = {False: b"", True: b""}
+            used = {False: 0, True: 0}
             while True:
-                pick = rng.randrange(256) if rng else data.draw(st.integers(0, 255))
+                if rng:
+                    pick = rng.randrange(256)
+                else:
+                    chance = g.state.is_chance_node()
+                    n = used[chance]
+                    if n == len(picks[chance]):
+                        picks[chance], n = data.draw(FINISH_PICKS), 0
+                    pick = picks[chance][n]
+                    used[chance] = n + 1
                 g.apply(g.choose(pick), check=False)
                 if g.state.is_terminal():
                     break
