@@ -99,6 +99,13 @@ class Proxy:
             setattr(self, name, Recording(getattr(state, name), into, name))
         self.state = state
         self.work = 0
+        self.into = into
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other part of the state (an ``at choice`` invariant reads the decision
+        waiting and the stack): no slot, so only a check found to read everything may."""
+        self.into.add(("other", None))
+        return getattr(self.state, name)
 
     def out_of_work(self) -> None:
         self.state.work = self.work
@@ -116,6 +123,9 @@ def within(read: set[Any], found: Reads) -> list[Any]:
         elif store in ("turns", "out", "known"):
             if not getattr(found, store):
                 out.append((store, k))
+            continue
+        elif store == "other":
+            out.append((store, k))
             continue
         else:
             allowed = getattr(found, store)
