@@ -2,7 +2,8 @@
 
 Exit codes: 0 every invariant held where reached (reached gaps and checks not reached are
 listed, and the summary line counts the latter), 1 an invariant was violated or a worked
-example failed (or, with ``--strict``, a gap was reached; with ``--require-reached``, the
+example failed, a checker warning or a gap reached in almost every game is not acknowledged
+in the spec (or, with ``--strict``, a gap was reached; with ``--require-reached``, the
 ci profile's default, an invariant was never evaluated), 2 a usage or spec error, 3 an
 internal error (from :func:`rulewright.cli.main.main`). The seed is printed (stderr) once the
 specs and flags are checked and the run starts, and in the summary line; progress goes to stderr, results to stdout (:mod:`.verify_output`).
@@ -53,7 +54,9 @@ def register(sub: Any) -> None:
                     "terminal) one line per finished configuration, and one at least every "
                     "30 s.",
         epilog="Exit codes: 0 all invariants held where reached (gaps and checks not "
-               "reached listed), 1 a violation or failed example (or a gap with --strict, "
+               "reached listed), 1 a violation or failed example, a checker warning the "
+               "spec does not acknowledge or a gap reached in almost every game that does "
+               "not say why (gap \"...\" often \"why\") (or a gap with --strict, "
                "or a check not reached with --require-reached, the ci profile's default), "
                "2 a usage or spec error, 3 an internal error (a bug in rulewright).")
     p.add_argument("games", nargs="*", metavar="GAME",
@@ -141,7 +144,13 @@ def gap_line(c: ConfigResult, gap: GapReport) -> str:
     the ruling play went on under, the shortest game's trace."""
     games = f"{gap.count} of {c.finished} games ({gap.share:.0%})" if c.finished \
         else f"{gap.count} game(s)"
-    flag = " - REACHED IN ALMOST EVERY GAME" if gap.flagged else ""
+    flag = ""
+    if gap.flagged and gap.often is not None:
+        flag = f" - reached in almost every game, as the spec says: {gap.often}"
+    elif gap.flagged:
+        flag = (" - REACHED IN ALMOST EVERY GAME and the gap does not say why: this fails "
+                "the run (a gap this common usually sits behind a wrong condition; if the "
+                "book's game does reach it so often, write gap \"...\" often \"why\")")
     ruling = f"; play went on under the ruling: {gap.ruling}" if gap.ruling is not None else ""
     return (f"rulebook gap reached [{c.label}]: {gap.kind} in rule {gap.rule} (line "
             f"{gap.line}), {games}{flag}: {gap.message}{ruling}; shortest {gap.shortest} "
@@ -347,9 +356,14 @@ def _print_report(args: argparse.Namespace, report: Report) -> int:
         configs = len({(spec, label) for spec, label, _, _ in unreached})
         not_checked = (f"{len(unreached)} check(s) NOT REACHED in {configs} "
                        f"configuration(s), listed above")
-    if code == 1 and any(g.warnings for g in report.games) and \
-            not any(g.violated and not g.warnings for g in report.games):
-        verdict = "[bold red]checker warnings the spec does not acknowledge[/]"
+    failures = set().union(*(g.failures() for g in report.games))
+    if code == 1 and failures and "violation" not in failures:
+        # only what the spec does not acknowledge or explain fails it: say which
+        verdict = "[bold red]" + "; ".join(
+            text for kind, text in (
+                ("warning", "checker warnings the spec does not acknowledge"),
+                ("often", "gaps reached in almost every game that do not say why"))
+            if kind in failures) + "[/]"
     elif code == 1 and not any(g.violated for g in report.games):
         if report.strict and any(g.gaps_reached for g in report.games):
             verdict = "[bold red]gaps reached (--strict)[/]"

@@ -26,8 +26,11 @@ from rulewright.dsl.machine.machine import POINT_KINDS, CoverPoint, Machine
 #: A gap reached in at least this share of the finished games is flagged "reached in almost
 #: every game" ...
 ALMOST_EVERY = 0.9
-#: ... once at least this many games finished (fewer say little about a share).
-FLAG_MIN_GAMES = 5
+#: ... once at least this many games finished (fewer say little about a share). A flagged gap
+#: fails verify unless it says why (``often "..."``), so the flag must not fire by chance: a gap
+#: the games reach half the time is reached in 5 of 5 games in 3% of runs, in 9 or 10 of 10
+#: in 1% (issue 38; the bundled specs have such gaps, in configurations of 5 to 10 ci games).
+FLAG_MIN_GAMES = 10
 
 
 def almost_every(games: int, finished: int) -> bool:

@@ -10,6 +10,12 @@ How a warning is acknowledged: overlapping table keys, when the book prints them
 ``assume`` of that table which names the shared key (``assume "30 is in two printed bands;
 the first entry wins"``): the reader then sees which row applies, and why. Any other warning
 is fixed, not acknowledged.
+
+A gap reached in almost every game (:func:`rulewright.engines.coverage.almost_every`) usually
+sits behind a wrong condition, and fails ``verify`` too, unless the gap says why the book's
+game reaches it so often: ``gap "..." often "why" ruling "..." { ... }`` (Snapshot's bank, which
+four players empty in most games). :func:`gap_reasons` reads those reasons from the compiled
+rules.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import re
 from rulewright.errors import Diagnostic
 from rulewright.dsl.language import ast
 from rulewright.dsl.check.check import check
+from rulewright.dsl.machine.machine import Gap, Machine
 
 _OVERLAP = re.compile(r"table '([^']+)': keys (-?\d+)\.\.(-?\d+) overlap (-?\d+)\.\.(-?\d+)")
 
@@ -46,3 +53,15 @@ def open_warnings(spec: ast.Spec) -> list[str]:
             "the spec does not acknowledge"
             if _OVERLAP.match(d.message) else d.render(spec.source).rstrip()
             for d in check(spec) if d.severity == "warning" and not _acknowledged(d, spec)]
+
+
+def gap_reasons(machine: Machine) -> dict[tuple[str, int], str]:
+    """Each gap of ``machine`` that says why it is reached in almost every game (its
+    ``often "..."``), by (rule, line) as verify reports gaps, to that reason.
+
+    Args:
+        machine: a compiled configuration (:attr:`rulewright.engines.game.Game.machine`).
+    """
+    return {(ins.site.rule, ins.site.span.line): ins.often
+            for rule in machine.rules for ins in rule.code
+            if isinstance(ins, Gap) and ins.often is not None}

@@ -224,6 +224,13 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
             if result.violations:
                 return done("killed", kills=tuple(
                     Kill(config.label, v.invariant, v.message) for v in result.violations))
+            common = [g for g in result.gaps if g.unexplained]
+            if common:  # verify fails on it too (rulewright.invariants.acknowledged)
+                return done("killed", kills=tuple(
+                    Kill(config.label, "gap in almost every game",
+                         f"gap in rule {g.rule} (line {g.line}) reached in {g.count} of "
+                         f"{result.finished} games and it does not say why: {g.message}")
+                    for g in common))
             finished.append((config.label, result.finished))
             statuses += [(config.label, name, st) for name, st in result.status.items()]
             gaps += [GapCount(config.label, g.kind, g.rule, g.line, g.message, g.count)

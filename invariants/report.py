@@ -56,7 +56,9 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
                     "shortest": 14, "trace": "/abs/path/...json" | null,
                     "ruling": null | "pay what is left",  # play went on under this ruling
                     "share": 0.14,                 # count / finished
-                    "almost_every_game": false}],  # share >= 0.9 of >= 5 finished games
+                    "almost_every_game": false,  # share >= 0.9 of >= 10 finished games
+                    "often": null | "why"}],  # the gap's `often "..."`: a gap reached in
+                                              # almost every game without one fails the run
           "endings": {"normal": 40, "ruled": 12},  # finished games that ended without a
                                       # finding; of those, games that went on under a ruling
           "normal_share": 0.78 | null,              # normal / finished (null: none finished)
@@ -99,7 +101,8 @@ from rulewright.engines.coverage import Coverage, almost_every, point_json, unio
 #: configuration's "coverage", "endings" and "normal_share", each gap's "ruling", "share" and
 #: "almost_every_game"; the run's "require_reached", each configuration's "evaluated" and
 #: "not_reached", each configuration's "replayed", "played_out" and "played_on" and each violation's "replayed" and
-#: "blame" (issue 39); the run's "compile" counts; each game's "warnings" (issue 38).
+#: "blame" (issue 39); the run's "compile" counts; each game's "warnings" (issue 38); each
+#: gap's "often" (issue 38).
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -176,7 +179,9 @@ class GapReport:
         count: finished games that reached it. ruling: the provisional ruling play went on
             under (None: the gap ended those games). share: ``count`` of the finished games
             (0.0 when none finished). flagged: reached in almost every game
-            (:func:`rulewright.engines.coverage.almost_every`).
+            (:func:`rulewright.engines.coverage.almost_every`). often: why the book's game
+            reaches it so often (the gap's ``often "..."``), or None: a flagged gap without
+            it fails the run (:mod:`rulewright.invariants.acknowledged`).
     """
 
     kind: str
@@ -190,6 +195,14 @@ class GapReport:
     ruling: str | None = None
     share: float = 0.0
     flagged: bool = False
+    often: str | None = None
+
+    @property
+    def unexplained(self) -> bool:
+        """Reached in almost every game, and the spec does not say why: fails the run. Not
+        the scoring block's ``then gap`` (a tie for first place): whether games tie is play's,
+        not a condition's, and the block has no statement to write ``often`` on."""
+        return self.flagged and self.often is None and self.rule != "scoring"
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: every field ("flagged" as "almost_every_game")."""
@@ -364,11 +377,31 @@ class GameResult:
 
     @property
     def violated(self) -> bool:
-        """A violation in any configuration, a failed worked example, an information leak or
-        a checker warning the spec does not acknowledge."""
+        """A violation in any configuration, a failed worked example, an information leak,
+        a checker warning the spec does not acknowledge or a gap reached in almost every
+        game that does not say why (:attr:`GapReport.unexplained`)."""
         return (any(c.violations for c in self.configs)
                 or any(not e.passed for e in self.examples) or bool(self.leaks)
-                or bool(self.warnings))
+                or bool(self.warnings) or bool(self.unexplained_gaps()))
+
+    def unexplained_gaps(self) -> list[tuple[str, GapReport]]:
+        """Every gap reached in almost every game of a configuration that does not say why,
+        as (configuration label, gap)."""
+        return [(c.label, g) for c in self.configs for g in c.gaps if g.unexplained]
+
+    def failures(self) -> set[str]:
+        """What fails this spec's run: "violation" (a violation, a failed worked example or
+        an information leak), "warning" (a checker warning the spec does not acknowledge),
+        "often" (an unexplained gap reached in almost every game); empty when none does."""
+        found = set()
+        if (any(c.violations for c in self.configs)
+                or any(not e.passed for e in self.examples) or self.leaks):
+            found.add("violation")
+        if self.warnings:
+            found.add("warning")
+        if self.unexplained_gaps():
+            found.add("often")
+        return found
 
     @property
     def internal_error(self) -> bool:

@@ -43,7 +43,7 @@ from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResul
                                           Report, ViolationReport, leak_reports)
 from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, forget, machine_class,
                                             plan_for)
-from rulewright.invariants.acknowledged import open_warnings
+from rulewright.invariants.acknowledged import gap_reasons, open_warnings
 from rulewright.invariants.vacuity import may_reach, not_here, unreached_reason
 
 if TYPE_CHECKING:
@@ -435,6 +435,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             result.status[name] = "held"
     result.checks = {name: recorder.checks[name] for name in names(invariants)}
     result.checked_games = {name: recorder.checked_games[name] for name in names(invariants)}
+    often = gap_reasons(game.machine)
     for rec in sorted(recorder.gaps.values(), key=lambda r: (-r.count, r.rule, r.line)):
         _, doc = game_trace(game, rec.seed, rec.history)
         path = trace_dir / _safe(f"{game.machine.game.id}-{config.label}-gap-{rec.rule}-"
@@ -444,7 +445,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         result.gaps.append(GapReport(rec.kind, rec.rule, rec.line, rec.message, list(rec.cites),
                                      rec.count, len(rec.history), str(path.resolve()),
                                      rec.ruling, share,
-                                     almost_every(rec.count, recorder.finished)))
+                                     almost_every(rec.count, recorder.finished),
+                                     often.get((rec.rule, rec.line))))
     result.games, result.finished, result.steps = (recorder.games, recorder.finished,
                                                    recorder.steps)
     result.normal, result.ruled = recorder.normal, recorder.ruled

@@ -459,6 +459,10 @@ class _Checker:
             case ast.Expect():
                 self.expr(s.cond, scope)
             case ast.Gap():
+                if s.often is not None and not s.often.strip():
+                    self.err(s.span, "the gap's 'often' says nothing",
+                             "write why the book's game reaches this gap in almost every "
+                             "game: verify accepts such a gap only with a reason")
                 if s.ruling is not None:
                     self.ruling(s, s.ruling, scope, loop)
             case ast.Simple():

@@ -620,7 +620,7 @@ class RuleCompiler:
     def s_Gap(self, s: ast.Gap) -> None:
         ruling = s.ruling
         self.emit(Gap(s.text, self.site(s, "gap"), self.point("gap", s.span, s.text),
-                      ruling.text if ruling is not None else None))
+                      ruling.text if ruling is not None else None, s.often))
         if ruling is not None:
             self.block(ruling.body)  # run in place: the rule's locals, then what follows
 

@@ -456,11 +456,15 @@ class Gap:
         text: what the book does not say.
         ruling: a provisional ruling (not the book's): reaching the gap is still reported,
             and play goes on under the ruling instead of ending; None for none.
+        often: ``often "..."``: why the book's game reaches this gap in almost every game
+            (verify fails on a gap reached in almost every game unless the spec says why);
+            None for none.
     """
 
     span: Span
     text: str
     ruling: Ruling | None = None
+    often: str | None = None
 
 
 @frozen

@@ -492,8 +492,12 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def ruling(self, meta: Meta, c: list[Any]) -> ast.Ruling:
         return ast.Ruling(self.s(c[0]), _unquote(c[0]), _body(c))
 
+    def often(self, meta: Meta, c: list[Token]) -> tuple[str, str]:
+        return ("often", _unquote(c[0]))
+
     def gap_stmt(self, meta: Meta, c: list[Any]) -> ast.Gap:
-        return ast.Gap(self.s(meta), _unquote(c[0]), c[1] if len(c) > 1 else None)
+        ruling = next((x for x in c[1:] if isinstance(x, ast.Ruling)), None)
+        return ast.Gap(self.s(meta), _unquote(c[0]), ruling, _opt(c[1:], "often"))
 
     def expect_stmt(self, meta: Meta, c: list[Any]) -> ast.Expect:
         return ast.Expect(self.s(meta), c[0], _unquote(c[1]) if len(c) > 1 else "")

@@ -156,8 +156,9 @@ def stmt_text(s: ast.Stmt | ast.Option) -> str:
     if isinstance(s, ast.Eliminate):
         return f"eliminate {expr_text(s.player)}"
     if isinstance(s, ast.Gap):
-        return f"gap {quote(s.text)}" + (f" ruling {quote(s.ruling.text)} {{ ... }}"
-                                         if s.ruling is not None else "")
+        often = f" often {quote(s.often)}" if s.often is not None else ""
+        return f"gap {quote(s.text)}{often}" + (f" ruling {quote(s.ruling.text)} {{ ... }}"
+                                                if s.ruling is not None else "")
     if isinstance(s, ast.Expect):
         return f"expect {expr_text(s.cond)}" + (f" {quote(s.message)}" if s.message else "")
     if isinstance(s, ast.Script):

@@ -350,13 +350,15 @@ class Gap:
 
     With a ``ruling`` (its text), the game does not end: the gap is recorded in the state's
     ``ruled`` and play goes on with the next instruction, where the ruling's block is compiled.
-    ``point`` is its coverage point.
+    ``point`` is its coverage point. ``often``: why the game reaches it in almost every game
+    (``gap "..." often "..."``), or None.
     """
 
     text: str
     site: Site
     point: int = 0
     ruling: str | None = None
+    often: str | None = None
 
 
 @final
