@@ -146,7 +146,7 @@ def gap_line(c: ConfigResult, gap: GapReport) -> str:
         else f"{gap.count} game(s)"
     flag = ""
     if gap.flagged and gap.often is not None:
-        flag = f" - reached in almost every game, as the spec says: {gap.often}"
+        flag = f" - reached in almost every game (the gap says why: {gap.often})"
     elif gap.flagged:
         flag = (" - REACHED IN ALMOST EVERY GAME and the gap does not say why: this fails "
                 "the run (a gap this common usually sits behind a wrong condition; if the "

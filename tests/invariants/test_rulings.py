@@ -154,7 +154,8 @@ def test_a_ruled_gap_fails_a_strict_run_like_any_reached_gap(tmp_path: Path) -> 
                     'var bank = 0\n'
                     'rule play {\n'
                     '  roll r in 1..2 label "die"\n'
-                    '  if bank == 0 { gap "the bank is empty" ruling "nobody is paid" { } }\n'
+                    '  if bank == 0 { gap "the bank is empty" often "the bank starts empty"\n'
+                    '                 ruling "nobody is paid" { } }\n'
                     '}\n'
                     'scoring(p) { score 0 then shared }\n', encoding="utf-8")
     kw = dict(profile="ci", examples=4, trace_dir=tmp_path / "t", use_database=False, seed=1)
