@@ -131,6 +131,8 @@ def _gap_text(gap: ast.Gap) -> str:
         text += f"  \n*ruling:* {md(gap.ruling.text)}"
     else:
         text += "  \n*no ruling*: reaching it ends the game with a finding"
+    if gap.often is not None:
+        text += f"  \n*often:* {md(gap.often)}"
     return text
 
 

@@ -181,6 +181,8 @@ def gap_nodes(body: object) -> list[nodes.Node]:
         if g.ruling is not None:
             parts.append(para(strong("Provisional ruling (not the book's): "), g.ruling.text,
                               " - play goes on under it; reaching the gap is still reported."))
+        if g.often is not None:
+            parts.append(para(strong("Reached in almost every game: "), g.often))
         out.append(admonition("gap", f"Gap in the rulebook (line {g.span.line})", *parts))
     return out
 

@@ -110,6 +110,14 @@ def test_hover_on_a_gap_and_on_a_local() -> None:
     assert shown.startswith("*gap* (line 338): The spy may look at the top 5 cards but the deck "
                             "holds fewer than 5.")
     assert "*ruling:* the spy looks at the cards the deck holds" in shown
+    assert "*often:*" not in shown
+    bonus = hover_text(index, text.index('gap "The deck is empty when bonus') + 8, spec, "")
+    # the reason in markdown: its brackets and hyphens escaped
+    assert bonus is not None and bonus.endswith(
+        "  \n*often:* In the tiny variant \\(not the book's game: only the cats and dogs\\) "
+        "the deck is too small for six players' collections and bonus cards, so it is empty at "
+        "the bonus in almost every 6\\-player game; in the book's game it happens only with "
+        "many kept bonus cards or tied players.")
     local = hover_text(index, text.index("rule take(p") + len("rule take("), spec, "")
     assert local is not None and local.startswith("**local** `p` of rule `take`, bound at line 265")
 
