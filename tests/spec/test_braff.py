@@ -168,7 +168,12 @@ SCENARIOS = {"components": 5, "beauty_first_and_second": 3, "beauty_tie_for_seco
 
 def test_every_example_is_a_book_example_or_a_scenario() -> None:
     names = {d.name for d in rw.load("braff").machine.spec.decls if isinstance(d, ast.ExampleDecl)}
-    assert names == set(BOOK_EXAMPLES) | set(SCENARIOS) | {"two_player_forced_keep"}
+    assert names == set(BOOK_EXAMPLES) | set(SCENARIOS) | {"two_player_forced_keep", "tiny_sizes"}
+
+
+def test_the_tiny_variant_sizes_example_holds() -> None:
+    state = rw.load("braff", players=2, variants=["tiny"]).example_state("tiny_sizes")
+    assert state.finding is None and state.script == []
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

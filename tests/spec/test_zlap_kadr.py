@@ -452,9 +452,20 @@ SCENARIOS = {"components": ((), 2), "board_sides": ((), 2),
              "solo_end": ((), 1), "solo_crown_removal": ((), 1)}
 
 
+#: examples that evaluate a table of the book's rules without playing (issue 38)
+TABLES = {"icon_colours": ((), 2)}
+
+
 def test_every_example_is_the_books_or_a_scenario() -> None:
     names = {d.name for d in load(2).machine.spec.decls if isinstance(d, ast.ExampleDecl)}
-    assert names == set(SCENARIOS) | {"kamila_turn"}
+    assert names == set(SCENARIOS) | set(TABLES) | {"kamila_turn"}
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_table_example_holds(name: str) -> None:
+    variants, players = TABLES[name]
+    state = load(players, variants).example_state(name)
+    assert state.finding is None and state.script == []
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
