@@ -56,7 +56,7 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
                     "shortest": 14, "trace": "/abs/path/...json" | null,
                     "ruling": null | "pay what is left",  # play went on under this ruling
                     "share": 0.14,                 # count / finished
-                    "almost_every_game": false,  # share >= 0.9 of >= 10 finished games
+                    "almost_every_game": false,  # share >= 0.9 of >= 20 finished games
                     "often": null | "why"}],  # the gap's `often "..."`: a gap reached in
                                               # almost every game without one fails the run
           "endings": {"normal": 40, "ruled": 12},  # finished games that ended without a
