@@ -491,6 +491,9 @@ class Interpreter:
         every failure with a copy of the state (for the report)."""
         step = len(self.history)
         kept = [f for f in self.forced if f[1] == step or f[2] is not None]
+        # an invariant's first failure is the one reported: a copy per later failure made
+        # a game of many forced decisions quadratic (a mutant ran for 10 minutes)
+        failed = {f[0] for f in kept if f[2] is not None}
         work = self.work  # an invariant has its own budget; the step keeps what it had
         for inv in self.game.machine.invariants:
             if inv.values is None or inv.values(self) is None:
@@ -499,7 +502,10 @@ class Interpreter:
                 ok = bool(inv.check(self))
             except SpecRuntimeError:  # reported as the invariant's defect at the copy
                 ok = False
-            kept.append((inv.name, step, None if ok else self.clone()))
+            keep = ok or inv.name in failed
+            kept.append((inv.name, step, None if keep else self.clone()))
+            if not keep:
+                failed.add(inv.name)
         self.work = work
         self.forced = tuple(kept)
 
