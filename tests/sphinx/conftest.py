@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 from html.parser import HTMLParser
 import io
@@ -111,12 +112,58 @@ class _SectionText(HTMLParser):
 VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "col", "wbr", "source"})
 
 
+class _AllSections(HTMLParser):
+    """The text inside every element with an id, in one pass (as :class:`_SectionText` reads
+    one: nested elements included, ``<script>`` and line numbers inside it left out)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[tuple[str | None, bool]] = []   # (id, hides its text) per open element
+        self.parts: dict[str, list[str]] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:
+            return
+        wanted = next((v for k, v in attrs if k == "id"), None)
+        if wanted is not None:
+            self.parts.setdefault(wanted, [])
+        self.open.append((wanted, tag == "script" or ("class", "linenos") in attrs))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID and self.open:
+            self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        hidden = False      # an element inside this one hides the text
+        for wanted, hides in reversed(self.open):
+            if wanted is not None and not hidden:
+                self.parts[wanted].append(data)
+            hidden = hidden or hides
+
+
+@functools.lru_cache(maxsize=8)
+def _sections(path: Path, mtime_ns: int, size: int) -> dict[str, str]:
+    parser = _AllSections()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return {k: "".join(v) for k, v in parser.parts.items()}
+
+
 def section_text(path: Path, element_id: str) -> str:
-    """The plain text of the element ``id="element_id"`` on an HTML page.
+    """The plain text of the element ``id="element_id"`` on an HTML page (each page is
+    parsed once, for all its ids: a spec page is asked for each of its rules).
 
     Raises:
         AssertionError: there is no such element.
     """
+    stat = path.stat()
+    sections = _sections(path, stat.st_mtime_ns, stat.st_size)
+    assert element_id in sections, f"no element with id {element_id!r} in {path}"
+    return sections[element_id]
+
+
+def _section_text_one(path: Path, element_id: str) -> str:
+    """:func:`section_text` by one parse for one id (the reference the single pass is
+    tested against)."""
     parser = _SectionText(element_id)
     parser.feed(path.read_text(encoding="utf-8"))
     assert parser.found, f"no element with id {element_id!r} in {path}"

@@ -403,3 +403,14 @@ def test_each_rule_shows_its_coverage_from_the_verify_json(build_site: Builder,
     assert f"Coverage: ran in {games_of('rule', 33)} of the {total} games verification began" in extra
     scoring = " ".join(section_text(html_page, "cover-scoring").split())
     assert f"Coverage: ran in {games_of('scoring', 36)} of the {total} games verification began" in scoring
+
+
+def test_section_text_reads_every_id_as_one_parse_per_id_does(site: Path) -> None:
+    """section_text parses a page once for all its ids: on the tiny spec's page every element
+    with an id has the same text as the one-id parser gives it."""
+    from tests.sphinx.conftest import _section_text_one
+    page = site / "spec-tiny.html"
+    ids = re.findall(r'\bid="([^"]+)"', page.read_text(encoding="utf-8"))
+    assert len(ids) > 20
+    for element_id in ids:
+        assert section_text(page, element_id) == _section_text_one(page, element_id), element_id
