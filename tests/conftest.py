@@ -33,6 +33,7 @@ def specs_dir() -> Path:
 #: (or folder) runs on one worker, so the fixture is built once, not once per worker.
 SHARED_FIXTURES = {"tests/sphinx/test_pages.py": "sphinx-site",
                    "tests/sphinx/test_hostile.py": "sphinx-hostile",
+                   "tests/sphinx/test_layout.py": "sphinx-layout",
                    "tests/cluster/": "dask-cluster",
                    "tests/classic/test_counts.py": "classic-counts",
                    "tests/dsl/test_hostile_specs.py": "hostile-specs",
