@@ -411,6 +411,6 @@ def test_section_text_reads_every_id_as_one_parse_per_id_does(site: Path) -> Non
     from tests.sphinx.conftest import _section_text_one
     page = site / "spec-tiny.html"
     ids = re.findall(r'\bid="([^"]+)"', page.read_text(encoding="utf-8"))
-    assert len(ids) > 20
+    assert len(ids) > 10   # 19 on the tiny page: title, overview, components, zones, rules...
     for element_id in ids:
         assert section_text(page, element_id) == _section_text_one(page, element_id), element_id
