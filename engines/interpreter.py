@@ -240,14 +240,10 @@ class Interpreter:
                         return
                     budget -= 1
                     if budget < 0:
-                        take = self._checkpoint(reserve, looks, ins.site)
-                        if take < 0:
+                        sliced = self._next_slice(budget, reserve, looks, ins.site, "calls")
+                        if sliced is None:
                             return
-                        budget, reserve = budget + take, reserve - take
-                        if budget < 0:
-                            self._finish("livelock", f"{INSTRUCTION_BUDGET} calls without a "
-                                         "decision or chance event", ins.site)
-                            return
+                        budget, reserve = sliced
                 elif cls is Return:
                     stack.pop()
                     if not stack:
@@ -278,14 +274,10 @@ class Interpreter:
                     budget -= 1
                     if budget < 0:
                         fr[1] = pc
-                        take = self._checkpoint(reserve, looks, ins.site)
-                        if take < 0:
+                        sliced = self._next_slice(budget, reserve, looks, ins.site, "jumps")
+                        if sliced is None:
                             return
-                        budget, reserve = budget + take, reserve - take
-                        if budget < 0:
-                            self._finish("livelock", f"{INSTRUCTION_BUDGET} jumps without a "
-                                         "decision or chance event", ins.site)
-                            return
+                        budget, reserve = sliced
                 elif cls is ForNext:
                     items, k = loc[ins.list_slot], loc[ins.index_slot]
                     if k >= len(items):
@@ -346,6 +338,21 @@ class Interpreter:
         except SpecRuntimeError as err:
             fr[1] = pc
             self._fail(err, ins.site)
+
+    def _next_slice(self, budget: int, reserve: int, looks: list[Any], site: Site,
+                    what: str) -> tuple[int, int] | None:
+        """The budget of ``what`` (jumps or calls) ran out: the next slice's budget and
+        reserve after :meth:`_checkpoint`, or None when the run ended in a livelock finding
+        (a repeated state, or the whole budget spent)."""
+        take = self._checkpoint(reserve, looks, site)
+        if take < 0:
+            return None
+        budget, reserve = budget + take, reserve - take
+        if budget < 0:
+            self._finish("livelock", f"{INSTRUCTION_BUDGET} {what} without a decision or "
+                         "chance event", site)
+            return None
+        return budget, reserve
 
     def _checkpoint(self, reserve: int, looks: list[Any], site: Site) -> int:
         """A slice of the jump budget is used up: look for a repeated state, then hand out
