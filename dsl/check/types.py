@@ -39,6 +39,7 @@ from rulewright.dsl.language import ast
 from rulewright.dsl.language.builtins import BUILTIN, parse_signature
 from rulewright.dsl.check.offered import CHOOSER, OFFERED
 from rulewright.dsl.compile.layout import card_rows
+from rulewright.dsl.language.near import did_you_mean
 from rulewright.dsl.language.unparse import expr_text
 from rulewright.errors import Diagnostic, Span
 
@@ -1528,7 +1529,23 @@ class Typer:
             return truth()
         if e.op not in ("==", "!="):
             self.ordered(e, left, f"'{e.op}' compares")
+        self.kind_name(e)
         return truth()
+
+    def kind_name(self, e: ast.Compare) -> None:
+        """``x.kind == "K"``: ``K`` must name a card kind, or the test is always false (or
+        always true with ``!=``) and narrows nothing -- a misspelt kind (a new user's
+        trial)."""
+        for side, other in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(side, ast.Attr) and side.name == "kind" and \
+                    isinstance(other, ast.Str) and self.cards and \
+                    other.value not in self.cards:
+                kinds = ", ".join(repr(k) for k in sorted(self.cards))
+                self.err(other.span, f"{other.value!r} is not a card kind, so "
+                         f"'{expr_text(e)}' is always {'false' if e.op == '==' else 'true'}: "
+                         f"a component's kind is one of {kinds}",
+                         did_you_mean(other.value, self.cards) or
+                         "compare with the name of a card kind")
 
 
 def type_decls(decls: Sequence[ast.Decl],

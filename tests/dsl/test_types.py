@@ -262,3 +262,14 @@ def test_a_join_learns_what_its_sides_learn_later() -> None:
     got = types_of('rule r(c) {\n  let v = c.colour\n  let xs = [c, first(purse)]\n}\n'
                    'rule play {\n  do r(first(bag))\n  do r(none)\n}\n')
     assert (got["c"], got["[c, first(purse)]"]) == ("component gem?", "list[component coin|gem?]")
+
+
+def test_a_kind_test_names_a_card_kind() -> None:
+    # a misspelt kind was accepted: the test is always false and narrows nothing (a new
+    # user's trial)
+    assert errors('rule play {\n  for c in bag + purse { if c.kind == "gems" { gold[0] += 1 } }\n'
+                  '}\n') == [
+        "2:39: 'gems' is not a card kind, so 'c.kind == \"gems\"' is always false: a "
+        "component's kind is one of 'coin', 'gem'"]
+    assert errors('rule play {\n  for c in bag + purse { if c.kind != "Gem" { gold[0] += 1 } }\n'
+                  '}\n')[0].endswith("is always true: a component's kind is one of 'coin', 'gem'")
