@@ -177,9 +177,10 @@ class Interpreter:
         self.work = STEP_WORK
         budget = min(SLICE, INSTRUCTION_BUDGET)
         # the rest of the budget, handed out a slice at a time; looks[0] counts the looks for
-        # a repeated state, looks[1] is the state saved at the last power-of-two look
+        # a repeated state, looks[1] is the state saved at the last power-of-two look,
+        # looks[2] the earlier looks' states without their numbers (see _no_progress)
         reserve = INSTRUCTION_BUDGET - budget
-        looks: list[Any] = [0, None]
+        looks: list[Any] = [0, None, None]
         fr = stack[-1]
         r, pc, loc = fr  # a frame is [rule index, pc, locals]
         code = codes[r]
@@ -378,16 +379,65 @@ class Interpreter:
         """
         key = (deepcopy(self.key()), tuple(self.script))
         looks[0] += 1
+        jumps = INSTRUCTION_BUDGET - reserve + 1
         if key == looks[1]:
-            jumps = INSTRUCTION_BUDGET - reserve + 1
             self._finish("livelock", f"a loop that changes nothing: after {jumps:,} "
                          "jumps and calls without a decision or chance event, the game is "
                          "back in a state it was in (same layout, counters, locals and "
                          "position), so it repeats forever", site)
             return -1
+        if self._no_progress(key, jumps, looks, site):
+            return -1
         if looks[0] & (looks[0] - 1) == 0:
             looks[1] = key
         return min(SLICE, reserve)
+
+    def _no_progress(self, key: tuple[Any, ...], jumps: int, looks: list[Any],
+                     site: Site) -> bool:
+        """Whether the run makes no progress: ``key`` (this look's :meth:`_checkpoint` key)
+        equals an earlier look's in everything but numbers, and turns went by. Then a
+        "livelock" finding that names the numbers that changed, and True.
+
+        No progress, precisely: between two looks, with no decision or chance event between
+        (a choice with one option makes itself: it is no decision), the layout, every frame's
+        rule, position and locals, the known and out lists and the scripted labels are the
+        same; counters differ only where both values are numbers; and at least one player's
+        turn count rose. Players' turns go by and nothing but numbers changes: nobody can do
+        anything about it, and the engine does not wait for a counter to reach a bound
+        (within the jump budget it would still be a livelock at the budget). A loop that
+        takes no turn (a computation counting up to a bound) is left to the jump budget, and
+        a loop whose state repeats exactly is found by the look itself. The looks are every
+        :data:`SLICE` jumps, so a loop of turns is found after two to a few dozen slices
+        (its jumps per pass over the slice decide the phase at which it is seen again).
+
+        Args:
+            key: ``(state key, scripted labels)``, a deep copy; jumps: the jumps and calls
+                so far; looks: as :meth:`_checkpoint`, ``looks[2]`` the earlier looks as
+                ``(masked key, jumps, turns, counters)`` (created here); site: where the
+                slice ended.
+        """
+        state, script = key
+        counters, turns = state[3], state[4]
+        masked = (state[:3], tuple([None if c.__class__ is int else c for c in counters]),
+                  state[5:], script)
+        seen: list[Any] | None = looks[2]
+        if seen is None:
+            seen = looks[2] = []
+        for earlier, at, turns0, counters0 in seen:
+            if earlier == masked and turns0 != turns:
+                message = _no_progress_message(self.game.machine, jumps, jumps - at,
+                                               (turns0, turns), (counters0, counters))
+                # the choice that makes itself, when it is the last node set up: what a
+                # reader of the finding goes to (a slice ends at whatever jump it reached)
+                node = self.pending
+                if type(node) is Decision and len(node.values) == 1:
+                    site = node.at.site
+                    message += (f"; the choice '{site.what}' (line {site.span.line}) has one "
+                                "option at each pass and makes itself")
+                self._finish("livelock", message, site)
+                return True
+        seen.append((masked, jumps, turns, counters))
+        return False
 
     def _pause(self, ins: Choice | Draw | Chance, loc: list[Any]) -> bool:
         """Set up the pending decision or chance event of ``ins``.
@@ -501,6 +551,9 @@ class Interpreter:
         # an invariant's first failure is the one reported: a copy per later failure made
         # a game of many forced decisions quadratic (a mutant ran for 10 minutes)
         failed = {f[0] for f in kept if f[2] is not None}
+        # and one entry per invariant and step is all a scope test reads: an entry per
+        # forced decision made a loop of them within one step quadratic too
+        noted = {f[0] for f in kept if f[1] == step}
         work = self.work  # an invariant has its own budget; the step keeps what it had
         for inv in self.game.machine.invariants:
             if inv.values is None or inv.values(self) is None:
@@ -510,6 +563,9 @@ class Interpreter:
             except SpecRuntimeError:  # reported as the invariant's defect at the copy
                 ok = False
             keep = ok or inv.name in failed
+            if keep and inv.name in noted:
+                continue
+            noted.add(inv.name)
             kept.append((inv.name, step, None if keep else self.clone()))
             if not keep:
                 failed.add(inv.name)
@@ -633,6 +689,24 @@ class Interpreter:
                 err.site = Site("scoring", tb.span, "tiebreak")  # type: ignore[attr-defined]
                 raise
         return scores, tuple([tuple(k) for k in keys])
+
+
+def _no_progress_message(m: Any, jumps: int, since: int,
+                         turns: tuple[tuple[int, ...], tuple[int, ...]],
+                         counters: tuple[tuple[Any, ...], tuple[Any, ...]]) -> str:
+    """The finding of :meth:`Interpreter._no_progress`: the numbers that changed
+    (``turns``, ``counters``: their values at the earlier look and now) over ``since`` of
+    ``jumps`` jumps and calls (``m``: the machine, for the counters' names)."""
+    changed = [f"turns of player {p} {b - a:+,}" for p, (a, b) in enumerate(zip(*turns))
+               if a != b]
+    changed += [f"{m.counters[k].label} {b - a:+,}" for k, (a, b) in enumerate(zip(*counters))
+                if a != b]
+    shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6
+                                      else "")
+    return (f"no progress: after {jumps:,} jumps and calls without a decision or chance "
+            f"event (a choice with one option makes itself), the game is where it was "
+            f"{since:,} jumps and calls before (same layout, locals and position) and only "
+            f"numbers that count changed ({shown}): turns go by forever and nothing happens")
 
 
 def _draw_labels(what: str, comps: Any, drawn: tuple[int, ...]) -> tuple[str, ...]:

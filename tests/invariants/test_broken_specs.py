@@ -22,6 +22,7 @@ CASES = {
     "turn_skipped": ("spec:equal_turns", 12),
     "tiebreak_reversed": ("spec:most_chips_wins_ties", 8),
     "endless_loop": ("termination", 60),
+    "turns_without_end": ("termination", 10),
     "hidden_dependency": ("hidden information", 10),
     "secret_in_variable": ("hidden information", 2),
     "secret_in_branch": ("hidden information", 2),
