@@ -27,8 +27,9 @@ and the verify table shows it as ``spec:equal_turns``.
 
 Inside verify (``Context.changes`` given, :mod:`.changes`) an invariant that held at the
 game's last checked state is evaluated again only when a slot its expression reads changed
-since (:mod:`.reads`: found once in its generated code); its phase is followed at every
-checked state.
+since (:mod:`.reads`: found once in its generated code), and then only the parts of its
+expression whose slots changed (:mod:`.parts`); its phase is followed at every checked
+state.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from rulewright.invariants.base import Check, Context, Invariant
 from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.explain import Explainer
 from rulewright.invariants.findings import scored_end
+from rulewright.invariants.parts import Parts, parts_of
 from rulewright.invariants.reads import Reads, wrapped_reads
 
 if TYPE_CHECKING:
@@ -98,7 +100,8 @@ def in_phase(inv: CompiledInvariant, ctx: Context, state: State) -> bool:
 def _check(inv: CompiledInvariant) -> Check:
     text = inv.decl.description or inv.name
     key = f"spec:{inv.name}"
-    found: list[Reads] = []  # what its expression reads, once read
+    # what its expression reads, and its parts (None: one), once read
+    found: list[tuple[Reads, Parts | None]] = []
 
     if inv.decl.choice:
         return _choice_check(inv, text)
@@ -110,8 +113,11 @@ def _check(inv: CompiledInvariant) -> Check:
             return None
         def untouched(ch: Changes) -> bool:
             if not found:
-                found.append(wrapped_reads(inv.check, ctx.game.machine.code_space))
-            return not found[0].touched(ch)
+                space = ctx.game.machine.code_space
+                found.append((wrapped_reads(inv.check, space), parts_of(inv.check, space)))
+            reads, parts = found[0]
+            # nothing it reads changed, or every part whose slots changed still holds
+            return not reads.touched(ch) or parts is not None and parts.hold(state, ch)
         return checked_since(ctx, state, key, untouched, _evaluate)
 
     def _evaluate(ctx: Context, state: State) -> str | None:
@@ -171,9 +177,13 @@ def _reads(inv: CompiledInvariant) -> Callable[[Game], Reads]:
 
 
 def spec_invariants(invariants: tuple[CompiledInvariant, ...]) -> list[Invariant]:
-    """One :class:`Invariant` per spec declaration, named ``spec:NAME``; one without a
-    phase, ``at end`` or ``at choice`` with the slots its expression reads
-    (``Invariant.reads``)."""
+    """One :class:`Invariant` per spec declaration, named ``spec:NAME``; one not ``at
+    end`` or ``at choice`` with the slots its expression reads (``Invariant.reads``). One
+    scoped to a phase marks itself held only where it was evaluated inside its phase, so the
+    checker skips it only after such a state, with none of those slots changed since: its
+    expression still holds, and outside its phase it is not evaluated anyway (the phase of
+    an ``after rule`` one, once entered, lasts to the game's end, so its memory is final by
+    then)."""
     out = []
     for inv in invariants:
         check = _check(inv)
@@ -182,6 +192,6 @@ def spec_invariants(invariants: tuple[CompiledInvariant, ...]) -> list[Invariant
                              tuple(f"{c.section}: {c.quote}" for c in inv.decl.prov.cites),
                              normal_end=inv.at_end,
                              history_check=check if inv.decl.phase == "after" else None,
-                             reads=None if inv.at_end or inv.decl.phase or inv.decl.choice
+                             reads=None if inv.at_end or inv.decl.choice
                              else _reads(inv)))
     return out

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from attrs import frozen
 
@@ -110,29 +111,57 @@ class Finder:
 
     def __init__(self, space: Any) -> None:
         self.space = space
-        self.done: dict[int, Reads] = {}
-        # the function being read: per name its bindings, and the intervals found
+        self.done: dict[tuple[int, Args], Reads] = {}
+        # the function being read: per name its bindings, and the values found (whole
+        # numbers, or texts)
         self.binds: dict[str, list[Any]] = {}
-        self.ranges: dict[str, tuple[int, int] | None] = {}
+        self.ranges: dict[str, frozenset[int] | None] = {}
+        self.texts: dict[str, frozenset[str] | None] = {}
+        # per kept tree (by id), its bindings
+        self.bound: dict[int, dict[str, list[Any]]] = {}
 
-    def of(self, fn: Any) -> Reads:
-        """What ``fn`` (``fn(st, locals)``) may read, as :func:`reads_of`."""
-        key = id(getattr(fn, "__code__", fn))
+    def of(self, fn: Any, args: Args = ()) -> Reads:
+        """What ``fn`` (``fn(st, locals)``) may read, as :func:`reads_of`; ``args``: what
+        is known of the values of its parameters after ``st`` (:data:`Args`), as a call
+        with literal arguments (``tree_count(st, 0, 'tree1', 'red')``) passes them."""
+        key = (id(getattr(fn, "__code__", fn)), args)
         found = self.done.get(key)
         if found is None:
             self.done[key] = EVERYTHING  # a function that calls itself: as if anything
             tree = generated_tree(fn, self.space)
-            # the caller's names, kept while a called function is read
-            outer = self.binds, self.ranges
-            found = self.done[key] = EVERYTHING if tree is None else self._tree(tree)
-            self.binds, self.ranges = outer
+            found = self.done[key] = EVERYTHING if tree is None else self.tree(tree, args, True)
         return found
 
-    def _tree(self, tree: ast.FunctionDef) -> Reads:
+    def tree(self, tree: ast.FunctionDef, args: Args = (), kept: bool = False) -> Reads:
+        """What the generated function ``tree`` (a syntax tree whose first parameter is
+        ``st``) may read, ``args`` known of its other parameters (:data:`Args`); ``kept``:
+        the tree is a generated function's, kept as long as its namespace (its bindings are
+        then found once for all the calls read)."""
+        # the caller's names, kept while a called function is read
+        outer = self.binds, self.ranges, self.texts
+        try:
+            return self._tree(tree, args, kept)
+        finally:
+            self.binds, self.ranges, self.texts = outer
+
+    def _tree(self, tree: ast.FunctionDef, args: Args, kept: bool) -> Reads:
         params = tree.args.args
         if not params or params[0].arg != "st" or any(a.arg == "st" for a in params[1:]):
             return EVERYTHING
-        self.binds, self.ranges = _bindings(tree), {}
+        binds = self.bound.get(id(tree)) if kept else None
+        if binds is None:
+            binds = _bindings(tree)
+            if kept:
+                self.bound[id(tree)] = binds
+        self.binds, self.ranges, self.texts = binds, {}, {}
+        if len(args) == len(params) - 1:
+            for param, known in zip(params[1:], args):
+                if known is None or self.binds.get(param.arg) != [None]:
+                    continue  # unknown, or bound again in the body
+                if all(x.__class__ is int for x in known):
+                    self.ranges[param.arg] = frozenset(known)  # type: ignore[arg-type]
+                elif all(x.__class__ is str for x in known):
+                    self.texts[param.arg] = frozenset(known)  # type: ignore[arg-type]
         # a generated tree shares subtrees (one ``st`` node under many parents): walked
         # with each node's own parent and grandparent, not a table by node
         out = Reads()
@@ -184,98 +213,141 @@ class Finder:
                 return Reads(loc=one)
             fn = self.space.ns.get(fname)
             if fn is not None and fname.startswith("fn"):
-                return self.of(fn)
+                return self.of(fn, tuple(self._known(a) for a in up.args[1:]))
         return EVERYTHING
+
+    def _known(self, node: ast.AST) -> frozenset[int] | frozenset[str] | None:
+        """What is known of an argument's value (in the function being read): the whole
+        numbers or the texts it can be, or None."""
+        ints = self._values(node, 0)
+        if ints is not None:
+            return ints if len(ints) <= _ARG_MOST else None
+        return self._texts(node, 0)
 
 
     def _slots(self, index: ast.AST) -> frozenset[int] | None:
         """The slots an index expression can give, or None (any)."""
-        found = self._interval(index, 0)
-        if found is None or found[0] < 0 or found[1] - found[0] > _MOST:
+        found = self._values(index, 0)
+        if found is None or not found or min(found) < 0:
             return None
-        return frozenset(range(found[0], found[1] + 1))
+        return found
 
-    def _interval(self, node: ast.AST, depth: int) -> tuple[int, int] | None:
-        """The least and greatest value of an index expression, or None when unbounded."""
+    def _values(self, node: ast.AST, depth: int) -> frozenset[int] | None:
+        """The whole numbers an index expression can be (at most :data:`_MOST`), or None
+        when not known."""
         if depth > 50:
             return None
         k = _slot(node)
         if k is not None:
-            return k, k
+            return frozenset((k,))
         if isinstance(node, ast.NamedExpr):
-            return self._interval(node.value, depth + 1)
+            return self._values(node.value, depth + 1)
         if isinstance(node, ast.Name):
             return self._name(node.id, depth)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
-            a = self._interval(node.left, depth + 1)
-            b = self._interval(node.right, depth + 1)
+            a = self._values(node.left, depth + 1)
+            b = self._values(node.right, depth + 1)
             if a is None or b is None:
                 return None
-            if isinstance(node.op, ast.Add):
-                return a[0] + b[0], a[1] + b[1]
-            if isinstance(node.op, ast.Sub):
-                return a[0] - b[1], a[1] - b[0]
-            ends = [x * y for x in a for y in b]
-            return min(ends), max(ends)
+            return _combine(node.op, a, b)
         if isinstance(node, ast.IfExp):
-            return self._guard(node)
+            return self._guard(node, depth)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id == "index_check" and len(node.args) == 3 \
                 and not node.keywords and self.space.ns.get("index_check") is index_check:
             # the guard as a call: its value when that is in 0..size-1, else it raises
-            size = _slot(node.args[1])
-            return (0, size - 1) if size is not None and size > 0 else None
+            return self._within(node.args[0], _slot(node.args[1]), depth)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id == "member_check" and len(node.args) == 3 \
                 and not node.keywords and self.space.ns.get("member_check") is member_check \
                 and isinstance(node.args[0], ast.Name):
             # the enum guard as a call: a value of its table, else it raises
-            values = self.space.ns.get(node.args[0].id)
-            if isinstance(values, dict) and values \
-                    and all(x.__class__ is int for x in values.values()):
-                return min(values.values()), max(values.values())
-            return None
+            return self._member(node.args[0].id, node.args[1], depth)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
             # a proven enum member's position, read straight from its map (no guard): the
             # lookup gives one of the map's values or raises
-            values = self.space.ns.get(node.value.id)
-            if isinstance(values, dict) and values \
-                    and all(x.__class__ is int for x in values.values()):
-                return min(values.values()), max(values.values())
+            return self._member(node.value.id, node.slice, depth)
         return None
 
-    def _name(self, ident: str, depth: int) -> tuple[int, int] | None:
-        """The interval of a name: of every place that binds it (remembered)."""
+    def _within(self, value: ast.AST, size: int | None,
+                depth: int) -> frozenset[int] | None:
+        """What an index guard of ``value`` gives: its values in 0..size-1 (it raises on
+        the others), all of 0..size-1 where they are not known."""
+        if size is None or size <= 0 or size > _MOST:
+            return None
+        known = self._values(value, depth + 1)
+        inside = frozenset(range(size)) if known is None \
+            else frozenset(v for v in known if 0 <= v < size)
+        return inside or frozenset(range(size))
+
+    def _member(self, table: str, key: ast.AST, depth: int) -> frozenset[int] | None:
+        """The positions an enum map ``table`` of the namespace gives for ``key``: those of
+        the texts ``key`` can be, else every one of the map's."""
+        values = self.space.ns.get(table)
+        if not isinstance(values, dict) or not values \
+                or any(x.__class__ is not int for x in values.values()):
+            return None
+        texts = self._texts(key, depth + 1)
+        if texts is not None:
+            hit = frozenset(values[t] for t in texts if t in values)
+            if hit:
+                return hit
+        return frozenset(values.values())
+
+    def _texts(self, node: ast.AST, depth: int) -> frozenset[str] | None:
+        """The texts an expression can be (a literal, a name bound to literals), or None."""
+        if depth > 50:
+            return None
+        if isinstance(node, ast.Constant) and node.value.__class__ is str:
+            return frozenset((node.value,))
+        if isinstance(node, ast.NamedExpr):
+            return self._texts(node.value, depth + 1)
+        if not isinstance(node, ast.Name):
+            return None
+        ident = node.id
+        if ident in self.texts:
+            return self.texts[ident]
+        self.texts[ident] = None  # a binding that refers to itself: unknown
+        found: set[str] = set()
+        for site in self.binds.get(ident) or [None]:
+            one = self._texts(site.value, depth + 1) if isinstance(site, ast.NamedExpr) \
+                else constants(site.iter, self.space, str) \
+                if isinstance(site, ast.comprehension) else None
+            if one is None:
+                return None
+            found |= one
+        self.texts[ident] = frozenset(found)
+        return self.texts[ident]
+
+    def _name(self, ident: str, depth: int) -> frozenset[int] | None:
+        """The values of a name: of every place that binds it (remembered)."""
         if ident in self.ranges:
             return self.ranges[ident]
         self.ranges[ident] = None  # a binding that refers to itself: unbounded
         sites = self.binds.get(ident)
-        found: tuple[int, int] | None = None
+        found: frozenset[int] | None = None
         for site in sites or ():
-            one = self._interval(site.value, depth + 1) if isinstance(site, ast.NamedExpr) \
+            one = self._values(site.value, depth + 1) if isinstance(site, ast.NamedExpr) \
                 else self._iterable(site.iter) if isinstance(site, ast.comprehension) else None
             if one is None:
                 found = None
                 break
-            found = one if found is None else (min(found[0], one[0]), max(found[1], one[1]))
+            found = one if found is None else found | one
         self.ranges[ident] = found
         return found
 
-    def _iterable(self, node: ast.AST) -> tuple[int, int] | None:
-        """The interval of what a comprehension's variable takes from ``node``:
-        ``range(a, b)``, or a constant of the namespace holding whole numbers."""
-        if isinstance(node, ast.Name):
-            values = self.space.ns.get(node.id)
-            if isinstance(values, (tuple, frozenset)) and values \
-                    and all(x.__class__ is int for x in values):
-                return min(values), max(values)
-            return None
+    def _iterable(self, node: ast.AST) -> frozenset[int] | None:
+        """The values a comprehension's variable takes from ``node``: ``range(a, b)``, a
+        tuple of whole numbers written out, or a constant of the namespace holding them."""
+        found = constants(node, self.space, int)
+        if found is not None or isinstance(node, (ast.Name, ast.Tuple)):
+            return found
         if self.space.ns.get("range", range) is not range:
             return None  # ``range`` is not the built-in here
         return _range_call(node)
 
-    def _guard(self, node: ast.IfExp) -> tuple[int, int] | None:
-        """The interval of an index or enum guard (see the module doc), else None."""
+    def _guard(self, node: ast.IfExp, depth: int) -> frozenset[int] | None:
+        """The values of an index or enum guard (see the module doc), else None."""
         other = node.orelse
         if not (isinstance(other, ast.Call) and isinstance(other.func, ast.Name)
                 and not other.keywords):
@@ -287,7 +359,7 @@ class Finder:
                     or body.id != v.id or ast.dump(test) not in (
                         ast.dump(_index_test(v.id, size)), ast.dump(_range_test(v.id, size))):
                 return None
-            return (0, size - 1) if size > 0 else None
+            return self._within(v, size, depth)
         if other.func.id == "member_check" and len(other.args) == 3:
             table, v = other.args[0], other.args[1]
             if not (isinstance(table, ast.Name) and isinstance(v, ast.Name)
@@ -299,16 +371,49 @@ class Finder:
                     and isinstance(test.comparators[0], ast.Name)
                     and test.comparators[0].id == table.id):
                 return None
-            values = self.space.ns.get(table.id)
-            if not isinstance(values, dict) or not values \
-                    or any(x.__class__ is not int for x in values.values()):
-                return None
-            return min(values.values()), max(values.values())
+            return self._member(table.id, v, depth)
         return None
 
 
 #: The most slots one computed index is taken to read as a set (more: the whole list).
 _MOST = 1 << 16
+#: The most values of an argument told to the function it calls (more: not known).
+_ARG_MOST = 1 << 10
+
+#: What is known of a called function's parameters after ``st``, in order: per parameter,
+#: the whole numbers or the texts it can be, or None (not known).
+Args = tuple[frozenset[int] | frozenset[str] | None, ...]
+
+
+def _combine(op: ast.operator, a: frozenset[int], b: frozenset[int]) -> frozenset[int] | None:
+    """``a OP b`` for every pair (``+``, ``-``, ``*``): exact while that stays small, else
+    every number between the least and the greatest (None beyond :data:`_MOST`)."""
+    def one(x: int, y: int) -> int:
+        return x + y if isinstance(op, ast.Add) else x - y if isinstance(op, ast.Sub) \
+            else x * y
+    if len(a) * len(b) <= _MOST:
+        return frozenset(one(x, y) for x in a for y in b)
+    ends = [one(x, y) for x in (min(a), max(a)) for y in (min(b), max(b))]
+    low, high = min(ends), max(ends)
+    return frozenset(range(low, high + 1)) if high - low <= _MOST else None
+
+
+def constants(node: ast.AST, space: Any, cls: type) -> frozenset[Any] | None:
+    """The values of a tuple of ``cls`` (int or str) literals written out, or of a constant
+    of the namespace ``space`` (a :class:`~rulewright.dsl.compile.codegen.Namespace`)
+    holding them (a tuple or a frozenset), else None: what a comprehension over ``node``
+    takes."""
+    if isinstance(node, ast.Tuple):
+        values: Any = [e.value if isinstance(e, ast.Constant) else None for e in node.elts]
+    elif isinstance(node, ast.Name):
+        values = space.ns.get(node.id)
+        if not isinstance(values, (tuple, frozenset)):
+            return None
+    else:
+        return None
+    if values and all(x.__class__ is cls for x in values):
+        return frozenset(values)
+    return None
 
 
 def _range_test(ident: str, size: int) -> ast.expr:
@@ -326,13 +431,13 @@ def _index_test(ident: str, size: int) -> ast.expr:
         _range_test(ident, size)])
 
 
-def _range_call(node: ast.AST) -> tuple[int, int] | None:
-    """The interval of ``range(a, b)`` (literal a < b) as a comprehension's iterable."""
+def _range_call(node: ast.AST) -> frozenset[int] | None:
+    """The values of ``range(a, b)`` (literal a < b) as a comprehension's iterable."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id == "range" and len(node.args) == 2 and not node.keywords:
         a, b = _slot(node.args[0]), _slot(node.args[1])
-        if a is not None and b is not None and a < b:
-            return a, b - 1
+        if a is not None and b is not None and a < b and b - a <= _MOST:
+            return frozenset(range(a, b))
     return None
 
 
@@ -360,11 +465,24 @@ def _bindings(tree: ast.FunctionDef) -> dict[str, list[Any]]:
     return out
 
 
+_FINDERS: WeakKeyDictionary[Any, Finder] = WeakKeyDictionary()
+
+
+def finder(space: Any) -> Finder:
+    """The :class:`Finder` of the namespace ``space``, kept while the namespace lives: what a
+    function reads is found once per process, not once per checker (a configuration's
+    checkers, its mutants' sharing nothing)."""
+    found = _FINDERS.get(space)
+    if found is None:
+        found = _FINDERS[space] = Finder(space)
+    return found
+
+
 def reads_of(fn: Any, space: Any) -> Reads:
     """What the generated function ``fn`` (``fn(st, locals)``) of the namespace ``space``
     (a :class:`~rulewright.dsl.compile.codegen.Namespace`) may read; :data:`EVERYTHING` when it is
     not a generated function or does something this module does not follow."""
-    return Finder(space).of(fn)
+    return finder(space).of(fn) if space is not None else Finder(space).of(fn)
 
 
 #: The wrappers compiled checks come in: each gives a fresh work budget and calls one

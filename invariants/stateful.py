@@ -266,11 +266,15 @@ class Checker:
                    for inv in self.by_when["step"] + self.by_when[when]]
             for when in ("decision", "chance", "terminal")}
         # the checks of known slots, not called at a state where none of those changed
-        # since they held (rulewright.invariants.changes.Watch)
+        # since they held (rulewright.invariants.changes.Watch); one scoped to a phase
+        # marks itself held only where it was evaluated inside it (see
+        # rulewright.invariants.declared.spec_invariants), the others are marked here
         watched = {inv.name: inv.reads(game) for inv in invariants
                    if inv.reads is not None and inv.when == "step" and not inv.normal_end
-                   and not inv.sampled and inv.name not in scoped}
+                   and not inv.sampled}
         self.watch = changes.Watch(watched) if self.incremental and watched else None
+        self.marked = frozenset(n for n in watched if n not in scoped) \
+            if self.watch is not None else _NOTHING
 
     def check(self, ctx: Context, state: State) -> None:
         """Check ``state``; count the game's end when it is terminal.
@@ -295,7 +299,7 @@ class Checker:
         if ch is not None:
             clean = ch.clean
             if self.watch is not None:
-                held, watched = self.watch.untouched(ch), self.watch.names
+                held, watched = self.watch.untouched(ch), self.marked
         try:
             for name, check, normal_end, sampled, scope in rows:
                 if unscored and normal_end or sampled and not deep:
