@@ -66,6 +66,7 @@ from attrs import frozen
 from rulewright.dsl.compile.codegen import generated_tree
 from rulewright.dsl.check.constraints import CounterRange
 from rulewright.dsl.machine.machine import Call, SpecRuntimeError
+from rulewright.dsl.machine.runtime import contents
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.changes import Changes
@@ -610,11 +611,65 @@ def option_labels(state: State) -> list[str]:
     return sorted([label for _, label in zip(state.legal_actions(), state.labels())])
 
 
-def _seen(state: State, player: int) -> dict[str, Any]:
-    """``state.observation(player)`` without the options (the thing compared)."""
-    obs = state.observation(player)
-    obs.pop("choice", None)
-    return obs
+@frozen
+class _ViewTables:
+    """What one player sees of a game's state, as :meth:`State.observation` shows it.
+
+    Attributes:
+        shown: the zones whose contents they see (not decks), as (slot, whether a set zone:
+            its order is not shown). sized: the other zones (only their sizes show).
+        counters: the counter slots they see.
+    """
+
+    shown: tuple[tuple[int, bool], ...]
+    sized: tuple[int, ...]
+    counters: tuple[int, ...]
+
+
+_VIEWS: WeakKeyDictionary[Any, tuple[_ViewTables, ...]] = WeakKeyDictionary()
+
+
+def _views(game: Any) -> tuple[_ViewTables, ...]:
+    """Per player, the :class:`_ViewTables` of ``game``, cached."""
+    found = _VIEWS.get(game)
+    if found is None:
+        m = game.machine
+        out = []
+        for player in range(m.players):
+            shown, sized = [], []
+            for z in m.zones:
+                if (z.visibility == "public" or (z.visibility == "owner" and z.owner == player)) \
+                        and z.kind != "deck":
+                    shown.append((z.index, z.kind == "set"))
+                else:
+                    sized.append(z.index)
+            out.append(_ViewTables(tuple(shown), tuple(sized),
+                                   tuple(game.visible_counters[player][1])))
+        found = _VIEWS[game] = tuple(out)
+    return found
+
+
+def same_view(a: State, b: State, player: int) -> bool:
+    """Whether ``player`` sees the same in two states of one game: their observations
+    (:meth:`~rulewright.engines.state.State.observation`) are equal but for the options,
+    found without building either (an observation lists every zone and counter, and the
+    options' labels, and was built for each alternative the check plays)."""
+    if a.turns != b.turns or a.out != b.out or a.current_player() != b.current_player():
+        return False
+    view = _views(a.game)[player]
+    ac, bc = a.counters, b.counters
+    for k in view.counters:
+        if ac[k] != bc[k]:
+            return False
+    for z, is_set in view.shown:
+        x, y = contents(a, z), contents(b, z)
+        if x != y and (not is_set or sorted(x) != sorted(y)):
+            return False
+    az, am, ab, bz, bm, bb = a.zones, a.mids, a.bottoms, b.zones, b.mids, b.bottoms
+    for z in view.sized:
+        if len(az[z]) + len(am[z]) + len(ab[z]) != len(bz[z]) + len(bm[z]) + len(bb[z]):
+            return False
+    return a.knowledge(player) == b.knowledge(player)
 
 
 def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> str | None:
@@ -630,7 +685,6 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
             or not has_secrets(state.game):
         return None  # with nothing hidden from anyone, every other step shows
     done = state.history[-1]
-    seen: list[dict[str, Any]] = []  # the mover's observation, made when first compared
 
     def differs(alt: State, action: int) -> list[str] | None:
         """The options ``alt`` reaches with ``action`` where the mover sees the same."""
@@ -641,14 +695,13 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         alt.apply_action(action)
         if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
             return None
-        other = option_labels(alt)
-        if other == real:
+        # what the mover sees first: most alternatives show them something else (another
+        # card drawn), and then their options do not matter
+        if not same_view(alt, state, player):
             return None
-        if not seen:
-            seen.append(_seen(state, player))
-        return other if _seen(alt, player) == seen[0] else None
+        other = option_labels(alt)
+        return None if other == real else other
 
-    step = before.action_label(done)
     copies: list[State] = []  # derive_locals's copy of ``before``, shared
     # (the copy, its first changes, readable): both made before either is played
     made: list[tuple[State, Callable[[], list[str]], Changes]] = []
@@ -664,7 +717,7 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         other = differs(alt, done)
         if other is not None:
             return (f"player {player} sees the same{_where(state)}, but with what they "
-                    f"cannot see changed before the step {step!r} "
+                    f"cannot see changed before the step {before.action_label(done)!r} "
                     f"({'; '.join(changes() + derived)}) the options change from {real} "
                     f"to {other}")
     if before.is_chance_node():
@@ -681,7 +734,8 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         if other is not None:
             return (f"player {player} sees the same{_where(state)}, but if the step before it "
                     f"({what}) had gone {before.action_label(instead)!r} instead of "
-                    f"{step!r}, the options change from {real} to {other}")
+                    f"{before.action_label(done)!r}, the options change from {real} to "
+                    f"{other}")
     return None
 
 
