@@ -41,6 +41,7 @@ import rulewright
 from rulewright.engines.game import Game, bundled_configurations
 from rulewright.engines.state import State
 from rulewright.invariants.base import Context, Invariant
+from rulewright.invariants.determinism import copy_before
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.library import invariants_for
 from rulewright.invariants.sampling import deep_game, deep_step
@@ -111,7 +112,8 @@ def check_seconds(game: Game, invariants: list[Invariant],
         for n, s in enumerate(states):
             if previous is not None:
                 ctx.deep = deep_step(seed, n)
-                ctx.before = previous.clone() if before and ctx.deep else None
+                # as verify keeps it (stateful.Playing.apply)
+                ctx.before = copy_before(ctx, previous) if before and ctx.deep else None
             if keys and replayed:
                 ctx.keys.append(s.key() if ctx.deep or s.is_terminal() else None)
             if s.is_terminal():

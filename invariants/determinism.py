@@ -32,17 +32,35 @@ def same_value(a: State, b: State) -> bool:
             and a.mids == b.mids and a.bottoms == b.bottoms and a.finding == b.finding)
 
 
+#: The ``Context.memo`` key of the clone :func:`clone_equal` made and found equal, with the
+#: state it copies and that state's length: (state, steps, clone).
+KEPT_CLONE = "determinism: a checked clone"
+
+
 def clone_equal(ctx: Context, state: State) -> str | None:
     """A clone has the state's configuration, history and key (equal keys mean equal states
     and equal hashes): its parts are compared with the state's (:func:`same_value`), its key
-    only where they differ."""
+    only where they differ. The clone is kept for :func:`copy_before`."""
     copy = state.clone()
     if copy.game.config != state.game.config \
             or not same_value(copy, state) and copy.key() != state.key():
         return "a clone of the state differs from the state"
     if copy.history != state.history:
         return "a clone has another history"
+    ctx.memo[KEPT_CLONE] = (state, len(state.history), copy)
     return None
+
+
+def copy_before(ctx: Context, state: State) -> State:
+    """A copy of ``state`` about to take a step, for the hidden-information check's replay of
+    that step (``Context.before``): the clone :func:`clone_equal` made of it when it checked
+    this state (it was just found equal, and nothing changes it), else a new one. A sampled
+    step's state was cloned twice otherwise (a clone costs about an engine step)."""
+    kept = ctx.memo.pop(KEPT_CLONE, None)
+    if kept is not None and kept[0] is state and kept[1] == len(state.history):
+        copy: State = kept[2]
+        return copy
+    return state.clone()
 
 
 def replays(ctx: Context, state: State) -> str | None:

@@ -44,6 +44,7 @@ from rulewright.engines.state import State
 from rulewright.invariants import aim as aiming
 from rulewright.invariants import changes, sampling
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
+from rulewright.invariants.determinism import copy_before
 from rulewright.invariants.findings import classify, scored_end
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.scope import scopes
@@ -375,7 +376,7 @@ class Playing:
         deep = not self.sampled or sampling.deep_step(s.seed, len(s.history) + 1)
         # the state before the step, for the hidden-information check's replay of it: kept
         # only where that check runs
-        ctx.before = s.clone() if deep and self.keep_before else None
+        ctx.before = copy_before(ctx, s) if deep and self.keep_before else None
         s.apply_action(action)
         # The CPU clock is read every 64 steps (after steps 1, 65, 129, ...), as playout
         # reads its clock: one step (with its checks) is bounded by the work budgets, so a
