@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulewright.dsl.compile.codegen import generated_tree
 from rulewright.dsl.machine.machine import SpecRuntimeError
 from rulewright.dsl.machine.runtime import STEP_WORK
-from rulewright.invariants.reads import Reads, constants, finder
+from rulewright.invariants.reads import Reads, bindings, constants, finder
 
 if TYPE_CHECKING:
     from rulewright.invariants.changes import Changes
@@ -186,11 +186,11 @@ def parts_of(wrapper: Any, space: Any) -> Parts | None:
                          ["st", "l", "values"])
         fn = space.function(space.temp("part"), ["st", "l", "values"],
                             copy.deepcopy(made.body))
+        # read once per value: the comprehension as if over that value alone (the tree's
+        # bindings found once)
+        binds = bindings(made)
         for v in values:
-            one = ast.GeneratorExp(gen.elt, [ast.comprehension(
-                comp.target, ast.Tuple([ast.Constant(v)], ast.Load()), comp.ifs, 0)])
-            reads.append(found.tree(_function(ast.Call(ast.Name("all", ast.Load()), [one], []),
-                                               ["st", "l"])))
+            reads.append(found.tree(made, over=(each.generators[0], v, binds)))
             units.append((fn, (v,)))
         if len(units) > MOST_PARTS:
             return None

@@ -132,23 +132,32 @@ class Finder:
             found = self.done[key] = EVERYTHING if tree is None else self.tree(tree, args, True)
         return found
 
-    def tree(self, tree: ast.FunctionDef, args: Args = (), kept: bool = False) -> Reads:
+    def tree(self, tree: ast.FunctionDef, args: Args = (), kept: bool = False,
+             over: Over | None = None) -> Reads:
         """What the generated function ``tree`` (a syntax tree whose first parameter is
         ``st``) may read, ``args`` known of its other parameters (:data:`Args`); ``kept``:
         the tree is a generated function's, kept as long as its namespace (its bindings are
-        then found once for all the calls read)."""
+        then found once for all the calls read); ``over``: as if one comprehension of the
+        tree went over one value alone (:data:`Over`)."""
         # the caller's names, kept while a called function is read
         outer = self.binds, self.ranges, self.texts
         try:
-            return self._tree(tree, args, kept)
+            return self._tree(tree, args, kept, over)
         finally:
             self.binds, self.ranges, self.texts = outer
 
-    def _tree(self, tree: ast.FunctionDef, args: Args, kept: bool) -> Reads:
+    def _tree(self, tree: ast.FunctionDef, args: Args, kept: bool,
+              over: Over | None = None) -> Reads:
         params = tree.args.args
         if not params or params[0].arg != "st" or any(a.arg == "st" for a in params[1:]):
             return EVERYTHING
         binds = self.bound.get(id(tree)) if kept else None
+        if over is not None:
+            comp, value, binds = over
+            one = ast.comprehension(comp.target, ast.Tuple([ast.Constant(value)], ast.Load()),
+                                    comp.ifs, 0)
+            binds = {k: [one if site is comp else site for site in sites]
+                     for k, sites in binds.items()}
         if binds is None:
             binds = _bindings(tree)
             if kept:
@@ -356,8 +365,7 @@ class Finder:
         if other.func.id == "index_check" and len(other.args) == 3:
             v, size = other.args[0], _slot(other.args[1])
             if size is None or not isinstance(v, ast.Name) or not isinstance(body, ast.Name) \
-                    or body.id != v.id or ast.dump(test) not in (
-                        ast.dump(_index_test(v.id, size)), ast.dump(_range_test(v.id, size))):
+                    or body.id != v.id or not _is_index_test(test, v.id, size):
                 return None
             return self._within(v, size, depth)
         if other.func.id == "member_check" and len(other.args) == 3:
@@ -383,6 +391,10 @@ _ARG_MOST = 1 << 10
 #: What is known of a called function's parameters after ``st``, in order: per parameter,
 #: the whole numbers or the texts it can be, or None (not known).
 Args = tuple[frozenset[int] | frozenset[str] | None, ...]
+
+#: A comprehension of a tree to be read as if over one value: (the comprehension, the
+#: value, the tree's :func:`bindings`).
+Over = tuple[ast.comprehension, Any, dict[str, list[Any]]]
 
 
 def _combine(op: ast.operator, a: frozenset[int], b: frozenset[int]) -> frozenset[int] | None:
@@ -416,6 +428,26 @@ def constants(node: ast.AST, space: Any, cls: type) -> frozenset[Any] | None:
     return None
 
 
+def _is_index_test(test: ast.AST, ident: str, size: int) -> bool:
+    """Whether ``test`` is an index guard's test (:func:`_index_test` or
+    :func:`_range_test` of ``ident`` and ``size``): compared node by node, not printed (this
+    runs for every guard of every function read)."""
+    if isinstance(test, ast.BoolOp):
+        if not (isinstance(test.op, ast.And) and len(test.values) == 2):
+            return False
+        cls, test = test.values
+        if not (isinstance(cls, ast.Compare) and len(cls.ops) == 1
+                and isinstance(cls.ops[0], ast.Is) and isinstance(cls.left, ast.Attribute)
+                and cls.left.attr == "__class__" and isinstance(cls.left.value, ast.Name)
+                and cls.left.value.id == ident and isinstance(cls.comparators[0], ast.Name)
+                and cls.comparators[0].id == "int"):
+            return False
+    return (isinstance(test, ast.Compare) and len(test.ops) == 2
+            and isinstance(test.ops[0], ast.LtE) and isinstance(test.ops[1], ast.Lt)
+            and _slot(test.left) == 0 and isinstance(test.comparators[0], ast.Name)
+            and test.comparators[0].id == ident and _slot(test.comparators[1]) == size)
+
+
 def _range_test(ident: str, size: int) -> ast.expr:
     """The test of a proven number's index guard (the types dropped the class test):
     ``0 <= v < size``."""
@@ -439,6 +471,12 @@ def _range_call(node: ast.AST) -> frozenset[int] | None:
         if a is not None and b is not None and a < b and b - a <= _MOST:
             return frozenset(range(a, b))
     return None
+
+
+def bindings(tree: ast.FunctionDef) -> dict[str, list[Any]]:
+    """Per name of the generated function ``tree``, the places that bind it (as
+    :meth:`Finder.tree` takes them in :data:`Over`)."""
+    return _bindings(tree)
 
 
 def _bindings(tree: ast.FunctionDef) -> dict[str, list[Any]]:

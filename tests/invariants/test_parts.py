@@ -8,6 +8,7 @@ expression at every state of random games, on every bundled spec.
 
 from __future__ import annotations
 
+import ast
 import random
 from typing import Any
 
@@ -133,3 +134,17 @@ def test_parts_agree_with_the_whole_expression(spec: str) -> None:
             for inv in invariants:
                 if inv.when == "step":
                     assert inv.check(full, state) is None, inv.name
+
+
+def test_an_index_guards_test_is_recognised_node_by_node() -> None:
+    """The shapes the compiler writes an index guard's test in, and nothing near them."""
+    from rulewright.invariants.reads import _index_test, _is_index_test, _range_test
+    for made in (_index_test("v", 5), _range_test("v", 5)):
+        assert _is_index_test(made, "v", 5)
+        assert not _is_index_test(made, "v", 6)
+        assert not _is_index_test(made, "w", 5)
+    assert not _is_index_test(ast.parse("0 <= v <= 5", mode="eval").body, "v", 5)
+    assert not _is_index_test(ast.parse("v.__class__ is str and 0 <= v < 5",
+                                        mode="eval").body, "v", 5)
+    assert _is_index_test(ast.parse("v.__class__ is int and 0 <= v < 5", mode="eval").body,
+                          "v", 5)
