@@ -42,7 +42,7 @@ from rulewright.invariants.base import Check, Context, Invariant
 from rulewright.invariants.changes import Changes, checked_since
 from rulewright.invariants.explain import Explainer
 from rulewright.invariants.findings import scored_end
-from rulewright.invariants.parts import Parts, parts_of
+from rulewright.invariants.parts import parts_of
 from rulewright.invariants.reads import Reads, wrapped_reads
 
 if TYPE_CHECKING:
@@ -97,11 +97,19 @@ def in_phase(inv: CompiledInvariant, ctx: Context, state: State) -> bool:
     return bool(ended)
 
 
+#: A spec invariant is split into its parts (:mod:`.parts`) once it has been evaluated this
+#: many times in one configuration: most are evaluated a few times per game, and a short
+#: run would spend more on splitting them than it saves.
+SPLIT_AFTER = 64
+
+
 def _check(inv: CompiledInvariant) -> Check:
     text = inv.decl.description or inv.name
     key = f"spec:{inv.name}"
-    # what its expression reads, and its parts (None: one), once read
-    found: list[tuple[Reads, Parts | None]] = []
+    # what its expression reads, once read; its parts (None: one, or not split yet), split
+    # once it has been evaluated SPLIT_AFTER times (the split costs 0.1-1 ms per part);
+    # how often it was evaluated
+    found: list[Any] = []
 
     if inv.decl.choice:
         return _choice_check(inv, text)
@@ -113,11 +121,17 @@ def _check(inv: CompiledInvariant) -> Check:
             return None
         def untouched(ch: Changes) -> bool:
             if not found:
-                space = ctx.game.machine.code_space
-                found.append((wrapped_reads(inv.check, space), parts_of(inv.check, space)))
-            reads, parts = found[0]
-            # nothing it reads changed, or every part whose slots changed still holds
-            return not reads.touched(ch) or parts is not None and parts.hold(state, ch)
+                found[:] = [wrapped_reads(inv.check, ctx.game.machine.code_space), None, 0]
+            reads, parts, evaluated = found
+            if not reads.touched(ch):
+                return True  # nothing it reads changed
+            if parts is None:
+                found[2] = evaluated = evaluated + 1
+                if evaluated != SPLIT_AFTER:
+                    return False
+                parts = found[1] = parts_of(inv.check, ctx.game.machine.code_space)
+            # every part whose slots changed still holds
+            return parts is not None and parts.hold(state, ch)
         return checked_since(ctx, state, key, untouched, _evaluate)
 
     def _evaluate(ctx: Context, state: State) -> str | None:

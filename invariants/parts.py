@@ -20,7 +20,6 @@ of the configuration's generated code (:meth:`~rulewright.dsl.compile.codegen.Na
 from __future__ import annotations
 
 import ast
-import copy
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulewright.dsl.compile.codegen import generated_tree
@@ -33,6 +32,10 @@ if TYPE_CHECKING:
 
 #: The most parts an expression is split into (more: not split).
 MOST_PARTS = 4096
+#: After this many evaluations in a row that touched most of its parts, an expression is
+#: evaluated whole (Picture Perfect's ``preferences_stay_put``: every card's part reads every
+#: envelope). Only the cost depends on it, never a verdict or a message.
+WIDE = 16
 
 
 class Parts:
@@ -49,6 +52,8 @@ class Parts:
                  reads: list[Reads], size: int) -> None:
         self.units = units
         self.size = size
+        # how many evaluations in a row touched most parts (see WIDE)
+        self.wide = 0
         self.every: set[int] = set()
         self.zones: dict[int, set[int]] = {}
         self.loc: dict[int, set[int]] = {}
@@ -91,17 +96,41 @@ class Parts:
     def hold(self, state: Any, ch: Changes) -> bool:
         """Whether every part ``ch`` touched is true in ``state`` (then, the expression
         having held before ``ch``, it holds); False where one is false or cannot be
-        evaluated (the caller evaluates the whole expression then). Spends the state's work
-        budget, reset first, as the whole expression's evaluation does."""
+        evaluated, and where most parts were touched (the caller evaluates the whole
+        expression then). Spends the state's work budget, reset first, as the whole
+        expression's evaluation does."""
+        if self.wide >= WIDE:
+            return False
+        hit = self.touched(ch)
+        if 2 * len(hit) > len(self.units):
+            # most parts touched: the whole expression costs as much and less overhead;
+            # an expression whose steps keep touching most of it is no longer split
+            self.wide += 1
+            return False
+        self.wide = 0
         state.work = STEP_WORK
         size = self.size
         units = self.units
         try:
-            for i in self.touched(ch):
+            # the touched elements of one ``all`` in one call (in their order): a step that
+            # touches many of them costs one evaluation of the ``all``, not one per element
+            run: list[Any] = []
+            last: Any = None
+            for i in hit:
                 fn, values = units[i]
-                if not (fn(state, [None] * size) if values is None
-                        else fn(state, [None] * size, values)):
+                if values is not None and fn is last:
+                    run.extend(values)
+                    continue
+                if run and not last(state, [None] * size, tuple(run)):
                     return False
+                run, last = [], None
+                if values is None:
+                    if not fn(state, [None] * size):
+                        return False
+                else:
+                    run, last = list(values), fn
+            if run and not last(state, [None] * size, tuple(run)):
+                return False
         except SpecRuntimeError:
             return False  # evaluated whole again: the defect is reported from there
         return True
@@ -167,10 +196,13 @@ def parts_of(wrapper: Any, space: Any) -> Parts | None:
     found = finder(space)
     units: list[tuple[Callable[..., Any], tuple[Any, ...] | None]] = []
     reads: list[Reads] = []
-    # a copy: compiling a part numbers its nodes' lines, and the invariant's own tree is
-    # its listing
-    whole = copy.deepcopy(tree.body[0].body[0].value)
-    for part in _conjuncts(whole):
+    # a part's function shares the nodes of the invariant's tree (as generated trees share
+    # subtrees): compiling it numbers their lines as the invariant's own (the expression
+    # on the third line, inside the ``try``)
+    conjuncts = _conjuncts(tree.body[0].body[0].value)
+    if len(conjuncts) == 1 and _over_constant(conjuncts[0], space) is None:
+        return None
+    for part in conjuncts:
         over = _over_constant(part, space)
         if over is None:
             made = _function(part, ["st", "l"])
@@ -184,8 +216,7 @@ def parts_of(wrapper: Any, space: Any) -> Parts | None:
             comp.target, ast.Name("values", ast.Load()), comp.ifs, 0)])
         made = _function(ast.Call(ast.Name("all", ast.Load()), [each], []),
                          ["st", "l", "values"])
-        fn = space.function(space.temp("part"), ["st", "l", "values"],
-                            copy.deepcopy(made.body))
+        fn = space.function(space.temp("part"), ["st", "l", "values"], made.body)
         # read once per value: the comprehension as if over that value alone (the tree's
         # bindings found once)
         binds = bindings(made)

@@ -16,10 +16,11 @@ import pytest
 
 import rulewright
 from rulewright.dsl.machine.machine import SpecRuntimeError
-from rulewright.invariants.base import Context
+from rulewright.invariants.base import Context, InvariantViolation
 from rulewright.invariants.changes import Changes
 from rulewright.invariants.declared import spec_invariants
-from rulewright.invariants.parts import parts_of
+from rulewright.invariants import declared
+from rulewright.invariants.parts import Parts, parts_of
 from rulewright.invariants.reads import Reads, finder
 from rulewright.invariants.stateful import Checker, Recorder
 from tests.invariants.test_incremental import Proxy, random_game, smallest, within
@@ -119,10 +120,20 @@ def test_a_spec_functions_reads_follow_its_literal_arguments() -> None:
 
 
 @pytest.mark.parametrize("spec", ["perfect_shot", "zlap_kadr", "braff", "picture_perfect"])
-def test_parts_agree_with_the_whole_expression(spec: str) -> None:
+def test_parts_agree_with_the_whole_expression(spec: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The checker's incremental spec invariants (skipped where untouched, evaluated in
-    parts where touched) hold exactly where the whole expressions hold, and a broken part
-    is reported with the whole expression's message."""
+    parts where touched: split at once here) hold exactly where the whole expressions
+    hold, and the parts path was taken."""
+    monkeypatch.setattr(declared, "SPLIT_AFTER", 1)
+    held = []
+    real = Parts.hold
+
+    def hold(self: Parts, state: Any, ch: Changes) -> bool:
+        out = real(self, state, ch)
+        held.append(out)
+        return out
+    monkeypatch.setattr(Parts, "hold", hold)
     game = rulewright.load(spec, players=2)
     invariants = spec_invariants(game.machine.invariants)
     checker = Checker(game, invariants, Recorder(), incremental=True)
@@ -134,6 +145,7 @@ def test_parts_agree_with_the_whole_expression(spec: str) -> None:
             for inv in invariants:
                 if inv.when == "step":
                     assert inv.check(full, state) is None, inv.name
+    assert held.count(True) > 20
 
 
 def test_an_index_guards_test_is_recognised_node_by_node() -> None:
@@ -148,3 +160,28 @@ def test_an_index_guards_test_is_recognised_node_by_node() -> None:
                                         mode="eval").body, "v", 5)
     assert _is_index_test(ast.parse("v.__class__ is int and 0 <= v < 5", mode="eval").body,
                           "v", 5)
+
+
+def test_a_broken_part_is_reported_with_the_whole_expressions_message(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parrot added to one branch breaks the red part of Zlap Kadr's parrots_conserved:
+    the checker, evaluating that part only, reports what the whole expression reports."""
+    monkeypatch.setattr(declared, "SPLIT_AFTER", 1)
+    game = rulewright.load("zlap_kadr", players=2)
+    invariants = spec_invariants(game.machine.invariants)
+    checker = Checker(game, invariants, Recorder(), incremental=True)
+    ctx = Context(game, [], random.Random(0))
+    states = random_game(game, 3, 80)
+    for state in states[:60]:
+        checker.check(ctx, state)
+    bad = states[59].clone()
+    slot = next(c.index for c in game.machine.counters
+                if c.label == "perched[0, tree1, 0, red]")
+    bad.counters[slot] += 1
+    with pytest.raises(InvariantViolation) as caught:
+        checker.check(ctx, bad)
+    assert caught.value.invariant == "spec:parrots_conserved"
+    whole = next(inv for inv in invariants if inv.name == "spec:parrots_conserved")
+    message = whole.check(Context(game, [], random.Random(0)), bad)
+    assert message is not None and caught.value.message == message
+    assert message.startswith("every colour has its 20 parrots")
