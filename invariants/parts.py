@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulewright.dsl.compile.codegen import generated_tree
 from rulewright.dsl.machine.machine import SpecRuntimeError
 from rulewright.dsl.machine.runtime import STEP_WORK
-from rulewright.invariants.reads import Reads, bindings, constants, finder
+from rulewright.invariants.reads import Reads, bindings, constants, finder, st_uses
 
 if TYPE_CHECKING:
     from rulewright.invariants.changes import Changes
@@ -219,9 +219,9 @@ def parts_of(wrapper: Any, space: Any) -> Parts | None:
         fn = space.function(space.temp("part"), ["st", "l", "values"], made.body)
         # read once per value: the comprehension as if over that value alone (the tree's
         # bindings found once)
-        binds = bindings(made)
+        binds, uses = bindings(made), st_uses(made)
         for v in values:
-            reads.append(found.tree(made, over=(each.generators[0], v, binds)))
+            reads.append(found.tree(made, over=(each.generators[0], v, binds, uses)))
             units.append((fn, (v,)))
         if len(units) > MOST_PARTS:
             return None

@@ -117,8 +117,11 @@ class Finder:
         self.binds: dict[str, list[Any]] = {}
         self.ranges: dict[str, frozenset[int] | None] = {}
         self.texts: dict[str, frozenset[str] | None] = {}
-        # per kept tree (by id), its bindings
+        # per kept tree (by id), its bindings and its uses of ``st``
         self.bound: dict[int, dict[str, list[Any]]] = {}
+        self.used: dict[int, list[tuple[ast.Name, ast.AST | None, ast.AST | None]]] = {}
+        # per (name of the namespace, class), the values of that constant (constants())
+        self.held: dict[tuple[str, type], frozenset[Any] | None] = {}
 
     def of(self, fn: Any, args: Args = ()) -> Reads:
         """What ``fn`` (``fn(st, locals)``) may read, as :func:`reads_of`; ``args``: what
@@ -152,8 +155,9 @@ class Finder:
         if not params or params[0].arg != "st" or any(a.arg == "st" for a in params[1:]):
             return EVERYTHING
         binds = self.bound.get(id(tree)) if kept else None
+        uses: list[tuple[ast.Name, ast.AST | None, ast.AST | None]] | None = None
         if over is not None:
-            comp, value, binds = over
+            comp, value, binds, uses = over
             one = ast.comprehension(comp.target, ast.Tuple([ast.Constant(value)], ast.Load()),
                                     comp.ifs, 0)
             binds = {k: [one if site is comp else site for site in sites]
@@ -171,19 +175,17 @@ class Finder:
                     self.ranges[param.arg] = frozenset(known)  # type: ignore[arg-type]
                 elif all(x.__class__ is str for x in known):
                     self.texts[param.arg] = frozenset(known)  # type: ignore[arg-type]
-        # a generated tree shares subtrees (one ``st`` node under many parents): walked
-        # with each node's own parent and grandparent, not a table by node
+        if uses is None:
+            uses = self.used.get(id(tree)) if kept else None
+            if uses is None:
+                uses = st_uses(tree)
+                if kept:
+                    self.used[id(tree)] = uses
         out = Reads()
-        todo: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(tree, None, None)]
-        while todo:
-            node, up, upper = todo.pop()
-            if isinstance(node, ast.Name) and node.id == "st":
-                out = _union(out, self._use(node, up, upper))
-                if out.everything:
-                    return out
-            for child in ast.iter_child_nodes(node):
-                if child is not tree.args:
-                    todo.append((child, node, up))
+        for node, up, upper in uses:
+            out = _union(out, self._use(node, up, upper))
+            if out.everything:
+                return out
         return out
 
     def _use(self, node: ast.Name, up: ast.AST | None, sub: ast.AST | None) -> Reads:
@@ -320,7 +322,7 @@ class Finder:
         found: set[str] = set()
         for site in self.binds.get(ident) or [None]:
             one = self._texts(site.value, depth + 1) if isinstance(site, ast.NamedExpr) \
-                else constants(site.iter, self.space, str) \
+                else self._constants(site.iter, str) \
                 if isinstance(site, ast.comprehension) else None
             if one is None:
                 return None
@@ -348,12 +350,21 @@ class Finder:
     def _iterable(self, node: ast.AST) -> frozenset[int] | None:
         """The values a comprehension's variable takes from ``node``: ``range(a, b)``, a
         tuple of whole numbers written out, or a constant of the namespace holding them."""
-        found = constants(node, self.space, int)
+        found = self._constants(node, int)
         if found is not None or isinstance(node, (ast.Name, ast.Tuple)):
             return found
         if self.space.ns.get("range", range) is not range:
             return None  # ``range`` is not the built-in here
         return _range_call(node)
+
+    def _constants(self, node: ast.AST, cls: type) -> frozenset[Any] | None:
+        """:func:`constants` of ``node``, remembered for a name of the namespace."""
+        if not isinstance(node, ast.Name):
+            return constants(node, self.space, cls)
+        key = (node.id, cls)
+        if key not in self.held:
+            self.held[key] = constants(node, self.space, cls)
+        return self.held[key]
 
     def _guard(self, node: ast.IfExp, depth: int) -> frozenset[int] | None:
         """The values of an index or enum guard (see the module doc), else None."""
@@ -393,18 +404,26 @@ _ARG_MOST = 1 << 10
 Args = tuple[frozenset[int] | frozenset[str] | None, ...]
 
 #: A comprehension of a tree to be read as if over one value: (the comprehension, the
-#: value, the tree's :func:`bindings`).
-Over = tuple[ast.comprehension, Any, dict[str, list[Any]]]
+#: value, the tree's :func:`bindings` and :func:`st_uses`, found once for every value).
+Over = tuple[ast.comprehension, Any, dict[str, list[Any]],
+             list[tuple[ast.Name, ast.AST | None, ast.AST | None]]]
 
 
 def _combine(op: ast.operator, a: frozenset[int], b: frozenset[int]) -> frozenset[int] | None:
     """``a OP b`` for every pair (``+``, ``-``, ``*``): exact while that stays small, else
     every number between the least and the greatest (None beyond :data:`_MOST`)."""
+    add, sub = isinstance(op, ast.Add), isinstance(op, ast.Sub)
+
     def one(x: int, y: int) -> int:
-        return x + y if isinstance(op, ast.Add) else x - y if isinstance(op, ast.Sub) \
-            else x * y
+        return x + y if add else x - y if sub else x * y
+    if len(b) == 1:  # the common case (an offset, a stride): no call per element
+        y = next(iter(b))
+        return frozenset({x + y for x in a} if add else {x - y for x in a} if sub
+                         else {x * y for x in a})
     if len(a) * len(b) <= _MOST:
-        return frozenset(one(x, y) for x in a for y in b)
+        return frozenset({x + y for x in a for y in b} if add else
+                         {x - y for x in a for y in b} if sub else
+                         {x * y for x in a for y in b})
     ends = [one(x, y) for x in (min(a), max(a)) for y in (min(b), max(b))]
     low, high = min(ends), max(ends)
     return frozenset(range(low, high + 1)) if high - low <= _MOST else None
@@ -471,6 +490,23 @@ def _range_call(node: ast.AST) -> frozenset[int] | None:
         if a is not None and b is not None and a < b and b - a <= _MOST:
             return frozenset(range(a, b))
     return None
+
+
+def st_uses(tree: ast.FunctionDef) -> list[tuple[ast.Name, ast.AST | None, ast.AST | None]]:
+    """Every use of the name ``st`` in ``tree``, with its parent and grandparent (as
+    :meth:`Finder.tree` takes them in :data:`Over`). A generated tree shares subtrees (one
+    ``st`` node under many parents): walked with each node's own parent and grandparent,
+    not a table by node."""
+    out = []
+    todo: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(tree, None, None)]
+    while todo:
+        node, up, upper = todo.pop()
+        if isinstance(node, ast.Name) and node.id == "st":
+            out.append((node, up, upper))
+        for child in ast.iter_child_nodes(node):
+            if child is not tree.args:
+                todo.append((child, node, up))
+    return out
 
 
 def bindings(tree: ast.FunctionDef) -> dict[str, list[Any]]:
