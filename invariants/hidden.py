@@ -703,12 +703,9 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         alt.apply_action(action)
         if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
             return None
-        # what the mover sees first: most alternatives show them something else (another
-        # card drawn), and then their options do not matter
-        if not same_view(alt, state, player):
-            return None
         other = option_labels(alt)
-        return None if other == real else other
+        # then what the mover sees, compared in place (same_view: no observation built)
+        return None if other == real or not same_view(alt, state, player) else other
 
     copies: list[State] = []  # derive_locals's copy of ``before``, shared
     # (the copy, its first changes, readable): both made before either is played
