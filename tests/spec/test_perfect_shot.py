@@ -444,7 +444,8 @@ def test_taking_albums_empties_the_pile_and_reaches_the_refill_gap_then_plays_on
 SCENARIOS = ["components", "setup_sorts_the_tokens", "first_photograph_shows_the_backdrop",
              "photograph_goes_on_top", "lens_outcomes", "take_a_face_up_album",
              "album_bonus_needs_every_token", "tie_broken_by_yeti_tokens",
-             "every_bonus_condition", "any_photo_in_any_album", "yeti_sighting"]
+             "every_bonus_condition", "any_photo_in_any_album", "yeti_sighting",
+             "removed_landscapes_per_player_count", "any_player_may_start"]
 
 
 def test_the_scenarios_are_all_there() -> None:
@@ -460,6 +461,12 @@ def test_scenario_runs_its_whole_script(name: str) -> None:
     state = _game(players).example_state(name)
     assert state.is_terminal() and state.finding is None, state.finding
     assert state.script == []
+
+
+def test_every_player_may_hold_the_first_player_token_and_takes_the_first_turn() -> None:
+    # the draw is over all the players: 12 seeded set-ups of a 4-player game give each seat
+    firsts = {_counter(_first_decision(_game(4), seed), "first_player") for seed in range(12)}
+    assert firsts == {0, 1, 2, 3}
 
 
 def test_the_first_photograph_takes_the_backdrops_three_animals() -> None:
