@@ -5,8 +5,10 @@ auction game."""
 from __future__ import annotations
 
 import random
+import shutil
 from collections import Counter
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from rulewright.invariants.base import Context
 from rulewright.invariants.declared import in_phase
 
 SPEC = "picture_perfect"
+SPEC_DIR = Path(__file__).resolve().parents[2] / "spec"
 GIFTS_GAP = ("gap", "exchange_gifts")
 
 
@@ -305,3 +308,49 @@ def test_declared_ranges_and_zone_constraints() -> None:
               if isinstance(d, ast.VarDecl) and d.low is not None}
     assert ranges["round"] == (0, 6, True) and ranges["vips_in"] == (0, 4, True)
     assert ranges["vip_used"] == (0, 1, True) and ranges["spot"] == (-1, 19, False)
+
+
+# ---- issue 38: the auction's bounds, stated apart from the rules that build the bids ----
+
+AUCTION_CHECKS = {"spec:bid_beats_the_high_bid", "spec:single_bid_beats_the_high_bid",
+                  "spec:price_from_one", "spec:pay_the_named_price",
+                  "spec:single_round_own_envelope", "spec:open_auction_own_envelope",
+                  "spec:fixed_price_own_envelope"}
+
+
+def test_the_auction_checks_belong_to_the_auction_game_only() -> None:
+    # added by the variant: the basic game, which never auctions, has nothing to check there
+    def names(g: Game) -> set[str]:
+        return {f"spec:{inv.name}" for inv in g.machine.invariants}
+    assert AUCTION_CHECKS <= names(game(2, auction=True))
+    assert AUCTION_CHECKS & names(game(2)) == set()
+
+
+def _verify_auction(tmp_path: Path, source: str) -> Any:
+    from rulewright.invariants.profiles import Profile
+    from rulewright.invariants.runner import Config, verify_config
+    spec = tmp_path / "picture_perfect.rules"
+    spec.write_text(source, encoding="utf-8")
+    shutil.copy(SPEC_DIR / "picture_perfect_preferences.csv", tmp_path)
+    g = rw.load(spec, players=2, variants=("auction",))
+    return verify_config(g, Config(2, ("auction",)), Profile("test", 10, 30, 12, None, 4_000),
+                         examples=3, trace_dir=tmp_path, seed=1, shrink=False, rounds=1)
+
+
+@pytest.mark.parametrize(("written", "narrowed", "caught"), [
+    # a bid that only raises by 2 or more: legal games, and nothing else notices
+    ('choose q b from range(high_bid + 1, decorations[q]) label "bid"',
+     'choose q b from range(high_bid + 2, decorations[q]) label "bid"',
+     "spec:bid_beats_the_high_bid"),
+    # a price of 0 offered
+    ('choose a price from range(1, 10) label "price"',
+     'choose a price from range(0, 10) label "price"', "spec:price_from_one"),
+])
+def test_a_narrowed_or_widened_auction_choice_is_caught(tmp_path: Path, written: str,
+                                                        narrowed: str, caught: str) -> None:
+    source = (SPEC_DIR / "picture_perfect.rules").read_text(encoding="utf-8")
+    assert source.count(written) == 1
+    result = _verify_auction(tmp_path, source.replace(written, narrowed))
+    assert result.status[caught] == "violated"
+    (v,) = [v for v in result.violations if v.invariant == caught]
+    assert "false at choice" in v.message
