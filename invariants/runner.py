@@ -279,7 +279,8 @@ def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Inv
     blamed: list[str] = []
     for compiled in game.machine.invariants:
         if f"spec:{compiled.name}" == v.invariant:
-            blamed = blame(game, v.state.seed, v.state.history, compiled.decl.expr)
+            blamed = blame(game, v.state.seed, v.state.history, compiled.decl.expr,
+                           compiled.decl.choice, compiled.decl.rule)
     return ViolationReport(v.invariant, v.message, rules, len(state.history), lines,
                            str(path.resolve()), blame=blamed)
 
