@@ -584,11 +584,18 @@ class EnumDecl:
 
 @frozen
 class CardRow:
-    """One row of a card table; ``count`` copies of it exist."""
+    """One row of a card table; ``count`` copies of it exist.
+
+    Attributes:
+        written: the attributes an erratum's or variant's ``set`` changed in this row, each
+            with that ``set``'s span (where a problem its value causes is reported); empty
+            for a row as written. Not part of the row's equality.
+    """
 
     span: Span
     values: tuple[int | str, ...]
     count: int
+    written: tuple[tuple[str, Span], ...] = attrs.field(default=(), eq=False)
 
 
 @frozen
