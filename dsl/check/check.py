@@ -460,7 +460,7 @@ class _Checker:
                 self.expr(s.cond, scope)
             case ast.Gap():
                 if s.often is not None and not s.often.strip():
-                    self.err(s.span, "the gap's 'often' says nothing",
+                    self.err(s.often_span or s.span, "the gap's 'often' says nothing",
                              "write why the book's game reaches this gap in almost every "
                              "game: verify accepts such a gap only with a reason")
                 if s.ruling is not None:
