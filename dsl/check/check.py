@@ -173,6 +173,16 @@ class _Checker:
                 self.err(e.span, f"{e.id!r} is a {kind}, not a value",
                          "call a rule with 'do name(...)'" if kind == "rule" else "")
                 return
+            if e.id in CHOICE_NAMES:
+                # known only where a decision is checked (a new user's trial)
+                what = "the options a decision offers" if e.id == CHOICE_NAMES[0] else \
+                    "the player to choose at a decision"
+                self.err(e.span, f"unknown name {e.id!r}: it is {what}, known only in an "
+                         "invariant checked at a choice",
+                         f"write: invariant NAME \"...\" at choice \"LABEL\" cite ... : "
+                         f"EXPR, where LABEL is a choose statement's label "
+                         f"(choose p x from ... label \"LABEL\")")
+                return
             self.err(e.span, f"unknown name {e.id!r}", self.near(e.id, scope, self.values))
             return
         if isinstance(e, ast.Attr):
