@@ -226,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
         except UsageError as err:  # that name's error; the other specs are still checked
             if len(args.specs) == 1:
                 raise
-            print(f"rulewright: {err}", file=sys.stderr)
+            print(f"rulewright check: {err}", file=sys.stderr)
             missing = True
             continue
         spec: ast.Spec | None = None

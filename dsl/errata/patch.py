@@ -18,7 +18,7 @@ variant's change is applied last).
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import attrs
 from attrs import define, frozen
@@ -161,6 +161,15 @@ def declared(spec: ast.Spec, kind: type[ast.ErratumDecl] | type[ast.VariantDecl]
     return [d.name for d in spec.decls if isinstance(d, kind)]
 
 
+def declares(kind: str, names: Iterable[str]) -> str:
+    """What a spec declares of ``kind`` ("variant", "erratum", "edition"), for a usage
+    error: ``the spec declares no variant`` or ``the spec's variants: a, b``."""
+    plural = {"erratum": "errata"}.get(kind, f"{kind}s")
+    shown = list(names)
+    return f"the spec's {plural}: {', '.join(shown)}" if shown else \
+        f"the spec declares no {kind}"
+
+
 def edition_selection(spec: ast.Spec, name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(errata, variants) of edition ``name``.
 
@@ -171,7 +180,7 @@ def edition_selection(spec: ast.Spec, name: str) -> tuple[tuple[str, ...], tuple
         if isinstance(d, ast.EditionDecl) and d.name == name:
             return d.errata, d.variants
     names = declared(spec, ast.EditionDecl)
-    raise UsageError(f"unknown edition {name!r}; the spec declares: {', '.join(names) or 'none'}")
+    raise UsageError(f"unknown edition {name!r}; {declares('edition', names)}")
 
 
 def loose_errata(spec: ast.Spec) -> tuple[str, ...]:
@@ -496,12 +505,11 @@ def apply_patches(spec: ast.Spec, errata: Sequence[str] = (),
     known_variants = {d.name: d for d in spec.decls if isinstance(d, ast.VariantDecl)}
     for name in errata:
         if name not in known_errata:
-            raise UsageError(f"unknown erratum {name!r}; the spec declares: "
-                             f"{', '.join(known_errata) or 'none'}")
+            raise UsageError(f"unknown erratum {name!r}; {declares('erratum', known_errata)}")
     for name in variants:
         if name not in known_variants:
-            raise UsageError(f"unknown variant {name!r}; the spec declares: "
-                             f"{', '.join(known_variants) or 'none'}")
+            raise UsageError(f"unknown variant {name!r}; "
+                             f"{declares('variant', known_variants)}")
     applier = _Applier(spec)
     for er in known_errata.values():
         if er.name in errata:

@@ -140,13 +140,13 @@ def test_a_missing_file_is_a_usage_error(tmp_path: Path,
     code, out, err = run(capsys, str(tmp_path / "nothing.rules"))
     assert code == 2
     assert out == ""
-    assert err == f"rulewright: no spec file {str(tmp_path / 'nothing.rules')!r}\n"
+    assert err == f"rulewright check: no spec file {str(tmp_path / 'nothing.rules')!r}\n"
 
 
 def test_an_unknown_bundled_name_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "no_such_game")
     assert code == 2
-    assert err.startswith("rulewright: unknown spec 'no_such_game'; bundled specs:")
+    assert err.startswith("rulewright check: unknown spec 'no_such_game'; bundled specs:")
 
 
 def test_a_bad_flag_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -179,7 +179,7 @@ def test_a_missing_file_among_several_is_reported_and_the_rest_checked(
     code, out, err = run(capsys, str(SPECS / "tiny.rules"), str(missing), "kuhn_poker")
     assert code == 2
     assert out == f"{SPECS / 'tiny.rules'}: ok\nspec/kuhn_poker.rules: ok\n"
-    assert err == f"rulewright: no spec file {str(missing)!r}\n"
+    assert err == f"rulewright check: no spec file {str(missing)!r}\n"
 
 
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -189,7 +189,7 @@ def test_replay_with_the_spec_of_another_game_names_both(
     trace = str(tmp_path / "tiny-0.json")
     assert main(["replay", trace, "--spec", "braff"]) == 2
     assert capsys.readouterr() == (
-        "", f"rulewright: the trace is of spec 'tiny' (made from the spec file {str(tiny)!r}), "
+        "", f"rulewright replay: the trace is of spec 'tiny' (made from the spec file {str(tiny)!r}), "
             "but --spec names spec 'braff' (spec/braff.rules)\n")
     # the same game in another text is still another version of it (exit 1)
     edited = tmp_path / "tiny.rules"
@@ -214,7 +214,7 @@ def test_replay_with_a_spec_file_of_another_game_is_a_usage_error(
     trace.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["replay", str(trace), "--spec", str(tiny)]) == 2
     assert capsys.readouterr() == (
-        "", "rulewright: the trace is of spec 'braff' (made from the bundled spec 'braff'), "
+        "", "rulewright replay: the trace is of spec 'braff' (made from the bundled spec 'braff'), "
             f"but --spec names spec 'tiny' ({tiny})\n")
 
 
@@ -274,10 +274,22 @@ def test_numeric_flags_out_of_range_are_argparse_usage_errors(
 
 @pytest.mark.parametrize("argv, message", [
     (["verify", "nosuch"],
-     "rulewright: unknown spec 'nosuch'; bundled specs: braff, kuhn_poker, love_letter, "
+     "rulewright verify: unknown spec 'nosuch'; bundled specs: braff, kuhn_poker, love_letter, "
      "perfect_shot, picture_perfect, snapshot, tic_tac_toe, zlap_kadr"),
     (["verify", "braff", "--edition", "nosuch"],
-     "rulewright: unknown edition 'nosuch'; the spec declares: none")])
+     "rulewright verify: unknown edition 'nosuch'; the spec declares no edition"),
+    # a new user's trial: usage errors found once the command is known did not name it
+    (["verify", "--variant", "nope", "kuhn_poker"],
+     "rulewright verify: unknown variant 'nope'; the spec declares no variant"),
+    (["verify", "kuhn_poker", "--players", "5"],
+     "rulewright verify: kuhn_poker is for 2 players, not 5"),
+    (["simulate", "snapshot", "--variant", "nope"],
+     "rulewright simulate: unknown variant 'nope'; the spec's variants: raccoon, "
+     "no_assignments, no_tokens, no_reserving"),
+    (["explore", "kuhn_poker", "--players", "3"],
+     "rulewright explore: kuhn_poker is for 2 players, not 3"),
+    (["simulate", "love_letter", "--edition", "2020"],
+     "rulewright simulate: unknown edition '2020'; the spec's editions: 2012, 2019")])
 def test_verify_prints_no_seed_line_before_a_usage_error(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
