@@ -277,7 +277,11 @@ class _Checker:
                 # always a runtime error where it runs: found here, with its line, not only
                 # by the game that happens to reach it
                 what = "division" if e.op == "/" else "the remainder of a division"
-                self.err(e.right.span, f"'{e.op} 0': {what} by zero has no value",
+                # as written ('/ -0' was shown as '/ 0', which is not in the spec)
+                written = expr_text(e.right)
+                zero = "" if written == "0" else f" ({written} is 0)"
+                self.err(e.right.span, f"'{e.op} {written}': {what} by zero has no "
+                         f"value{zero}",
                          "divide by a number that is never 0 (a count, a table value), or "
                          f"test it first: if n > 0 {{ x = y {e.op} n }}")
             return
