@@ -50,16 +50,22 @@ def _delete(path: str) -> Edit:
 FORGED_FINDING = {"kind": "gap", "message": "forged", "rule": "x", "line": 1, "column": 1,
                   "cites": [], "step": 1}
 
+#: What a trace's seed out of the schema's range gets.
+SEED = "{p}: seed must be a whole number from 0 to 2**63-1 (as --seed takes)"
+
 # name -> (an edit of the golden tic-tac-toe trace, the exact message after "trace error: ")
 TRACE_EDITS: dict[str, tuple[Edit, str]] = {
     "seed as text": (_set("seed", "abc"),
-                     "{p}: seed must be a whole number from -2**63 to 2**63-1"),
-    "seed null": (_set("seed", None), "{p}: seed must be a whole number from -2**63 to 2**63-1"),
-    "seed a list": (_set("seed", [1]), "{p}: seed must be a whole number from -2**63 to 2**63-1"),
-    "seed a float": (_set("seed", 1.5), "{p}: seed must be a whole number from -2**63 to 2**63-1"),
-    "seed true": (_set("seed", True), "{p}: seed must be a whole number from -2**63 to 2**63-1"),
+                     SEED),
+    # a new user's trial: a forged negative seed replayed (the schema allowed -2**63..)
+    "seed negative": (_set("seed", -3),
+                      SEED),
+    "seed null": (_set("seed", None), SEED),
+    "seed a list": (_set("seed", [1]), SEED),
+    "seed a float": (_set("seed", 1.5), SEED),
+    "seed true": (_set("seed", True), SEED),
     "seed past 64 bits": (_set("seed", 2**70),
-                          "{p}: seed must be a whole number from -2**63 to 2**63-1"),
+                          SEED),
     "missing seed": (_delete("seed"), "{p}: missing field 'seed'"),
     "step player as text": (_set("steps.0.player", "x"),
                             "{p}: steps[0].player must be a player from 0 to 999, or -1 for "
