@@ -697,6 +697,13 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     Returns:
         Every diagnostic, errors and warnings, in source order. An empty list means clean.
     """
+    if not spec.decls:  # an empty file (or comments only): one error, not one per part
+        what = "is empty" if not spec.source.strip() else "holds only comments"
+        return [Diagnostic(Span(spec.path, 1, 1, 1, 2),
+                           f"the spec file {what}: it declares no game",
+                           'start it with a game header, rules and a scoring block: game id '
+                           '"Title" { players 2..4 start setup }, rule setup { ... }, '
+                           'scoring(p) { score ... }')]
     loc = Locator(spec.source)
     near = Near()  # one budget for the spec as written and every selection of patches
     too_many = too_many_configurations(spec, loc)

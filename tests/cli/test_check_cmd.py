@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -141,6 +142,19 @@ def test_a_missing_file_is_a_usage_error(tmp_path: Path,
     assert code == 2
     assert out == ""
     assert err == f"rulewright check: no spec file {str(tmp_path / 'nothing.rules')!r}\n"
+
+
+def test_a_device_or_a_pipe_is_named_for_what_it_is(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user's trial: 'rulewright check /dev/null' said "no spec file '/dev/null'"
+    assert run(capsys, "/dev/null") == (
+        2, "", "rulewright check: '/dev/null' is a character device, not a spec file; name a "
+               ".rules file\n")
+    pipe = tmp_path / "game.rules"
+    os.mkfifo(pipe)
+    assert run(capsys, str(pipe)) == (
+        2, "", f"rulewright check: {str(pipe)!r} is a named pipe, not a spec file; name a "
+               ".rules file\n")
 
 
 def test_an_unknown_bundled_name_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
