@@ -43,12 +43,13 @@ def seed_number(text: str) -> int:
 
 
 #: One item of a player list: a count or a range of counts, in ASCII digits (``int`` alone
-#: also reads ``1_0`` and ``２``).
-PLAYER_ITEM = re.compile(r"([0-9]+)(?:-([0-9]+))?")
+#: also reads ``1_0`` and ``２``); a range as ``2-4``, or ``2..4`` as a spec's header writes it
+#: (a new user's trial: ``--players 2..3`` was refused).
+PLAYER_ITEM = re.compile(r"([0-9]+)(?:(?:-|\.\.)([0-9]+))?")
 
 
 def player_list(text: str) -> list[int]:
-    """Parse ``2,3,4`` or ``2-4`` into player counts (an argparse type: a bad list is the
+    """Parse ``2,3,4``, ``2-4`` or ``2..4`` into player counts (an argparse type: a bad list is the
     subcommand's usage error, pointing to its ``--help``).
 
     Raises:

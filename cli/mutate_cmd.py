@@ -75,7 +75,7 @@ def register(sub: Any) -> None:
                    help="test runs (Hypothesis examples) per configuration (default: the "
                         "profile's largest; at most 100,000)")
     p.add_argument("--players", type=player_list,
-                   help="player counts, e.g. 2,3 or 2-4 (default: all the spec allows)")
+                   help="player counts, e.g. 2,3 or 2-4 or 2..4 (default: all the spec allows)")
     p.add_argument("--playouts", type=playout_count, default=PLAYOUTS, metavar="N",
                    help=f"seeded random games per configuration that decide 'possibly "
                         f"equivalent' (default {PLAYOUTS}, at most {MAX_PLAYOUTS:,})")

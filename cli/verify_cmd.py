@@ -62,7 +62,7 @@ def register(sub: Any) -> None:
     p.add_argument("games", nargs="*", metavar="GAME",
                    help="bundled spec names or .rules paths (default: every bundled spec)")
     p.add_argument("--players", type=player_list,
-                   help="player counts, e.g. 2,3,4 or 2-4 (default: all the spec allows)")
+                   help="player counts, e.g. 2,3,4 or 2-4 or 2..4 (default: all the spec allows)")
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help="verify with exactly these variants (repeatable; default: none, then "
                         "each variant alone)")

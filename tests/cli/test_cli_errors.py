@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
+from rulewright.cli.common import one_player_count, player_list
 from rulewright.cli.main import main
 
 GAP_AT_SETUP = ('game g0 "Gap" { players 2..2 start play }\n'
@@ -79,6 +81,18 @@ def test_usage_errors_are_prefixed_once(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["simulate", "braff", "--games", "0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rulewright simulate: argument --games")
+
+
+def test_players_range_as_a_spec_writes_it() -> None:
+    # a new user's trial: a spec's header says 'players 2..3', and '--players 2..3' was
+    # refused ("whole numbers like 2,3,4 or 2-4, not '2..3'")
+    assert player_list("2..4") == player_list("2-4") == [2, 3, 4]
+    assert player_list("1,3..4") == [1, 3, 4]
+    assert one_player_count("3..3") == 3
+    with pytest.raises(argparse.ArgumentTypeError, match="runs backwards; write 2-4"):
+        player_list("4..2")
+    with pytest.raises(argparse.ArgumentTypeError, match="not '2...4'"):
+        player_list("2...4")
 
 
 def test_players_range_backwards(capsys: pytest.CaptureFixture[str]) -> None:
