@@ -9,7 +9,7 @@ from typing import Any
 
 from rulewright.cli.common import EXIT_SPEC
 from rulewright.engines.trace import play_by_play, read_trace, replay
-from rulewright.errors import SpecError, TraceError
+from rulewright.errors import SpecError, TraceError, UsageError
 
 
 def register(sub: Any) -> None:
@@ -40,6 +40,11 @@ def named(err: TraceError, trace: str) -> TraceError:
 def run(args: argparse.Namespace) -> int:
     """Replay and print; a recorded violation is re-checked first (exit 1 either way: it
     reproduces, or the trace does not replay)."""
+    if args.trace.suffix == ".rules":  # a new user's trial: it said "not JSON (Expecting ...)"
+        raise UsageError(f"{args.trace} is a spec, not a trace: replay re-runs a trace (a "
+                         "JSON file that simulate --trace-dir or verify writes); to make one, "
+                         f"run rulewright simulate {args.trace} --games 1 --trace-dir traces, "
+                         f"then replay the file it writes with --spec {args.trace}")
     doc = read_trace(args.trace)
     reproduced = None
     try:

@@ -308,3 +308,16 @@ def test_verify_prints_no_seed_line_before_a_usage_error(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert capsys.readouterr().err.splitlines() == [message]
+
+
+def test_replay_of_a_spec_file_says_what_replay_takes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user's trial: it said "trace error: duel.rules: not JSON (Expecting value: line 1
+    # column 1)", exit 1
+    tiny = str(Path(__file__).parent.parent / "specs" / "tiny.rules")
+    assert main(["replay", tiny]) == 2
+    assert capsys.readouterr() == (
+        "", f"rulewright replay: {tiny} is a spec, not a trace: replay re-runs a trace (a JSON "
+            "file that simulate --trace-dir or verify writes); to make one, run rulewright "
+            f"simulate {tiny} --games 1 --trace-dir traces, then replay the file it writes "
+            f"with --spec {tiny}\n")
