@@ -300,6 +300,10 @@ class _Checker:
             kind = self.sym.kinds.get(base.id)
             if kind is not None:
                 self.err(e.span, f"{what} needs a zone; {base.id!r} is a {kind}")
+        elif isinstance(e, ast.Name) and e.id not in scope and self.sym.zones[e.id].dims:
+            # one zone of the family is meant: without its index the machine took the first
+            # (a new user's trial: 'move c to table' filled table[0] for every player)
+            self._dims_error(e.span, self.sym.zones[e.id], 0)
 
     def target(self, t: ast.Target, scope: set[str]) -> None:
         for a in t.args:
