@@ -305,7 +305,9 @@ class _Checker:
             # (a new user's trial: 'move c to table' filled table[0] for every player)
             self._dims_error(e.span, self.sym.zones[e.id], 0)
 
-    def target(self, t: ast.Target, scope: set[str]) -> None:
+    def target(self, t: ast.Target, scope: set[str], plain: bool = False) -> None:
+        """An assignment's target must be a counter, with its indices; ``plain``: an ``=``
+        (a local's first value is written with ``let``)."""
         for a in t.args:
             self.expr(a, scope)
         decl = self.sym.counters.get(t.name)
@@ -318,8 +320,12 @@ class _Checker:
                 self.err(t.span, f"cannot assign to {t.name!r}: it is a {kind}, not a counter",
                          hint)
             else:
+                # a new user's trial: 'best = max(...)' for a local only said to use 'var'
+                local = f", or give a local its value with 'let {t.name} = ...'" \
+                    if plain and not t.args else ""
                 self.err(t.span, f"unknown counter {t.name!r}",
-                         self.near(t.name, self.sym.counters) or "declare it with 'var'")
+                         self.near(t.name, self.sym.counters) or
+                         f"declare it with 'var'{local}")
             return
         if len(decl.dims) != len(t.args):
             self._dims_error(t.span, decl, len(t.args))
@@ -349,7 +355,7 @@ class _Checker:
                 scope.add(s.name)
             case ast.Assign():
                 self.expr(s.value, scope)
-                self.target(s.target, scope)
+                self.target(s.target, scope, s.op == "=")
             case ast.Move():
                 self.expr(s.what, scope)
                 self.zone(s.dest, scope, "move ... to")

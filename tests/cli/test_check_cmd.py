@@ -75,7 +75,7 @@ THREE_DIAGNOSTICS = [
     "{path}:7:3: error: unknown counter 'x'\n"
     "      x = 1\n"
     "      ^\n"
-    "  hint: declare it with 'var'\n\n",
+    "  hint: declare it with 'var', or give a local its value with 'let x = ...'\n\n",
 ]
 
 
