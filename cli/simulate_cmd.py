@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
                                    "over the games that ended normally. Exit 1 when a game ended "
                                    "with a spec defect (anything but a gap), 2 on usage errors "
                                    "and when the spec has errors.")
-    p.add_argument("game", help="bundled spec name or .rules path")
+    p.add_argument("game", metavar="SPEC", help="a bundled spec name or a .rules path")
     add_config(p)
     p.add_argument("--games", type=game_count, default=100,
                    help="how many games (default 100; at most 2**32)")

@@ -321,3 +321,13 @@ def test_replay_of_a_spec_file_says_what_replay_takes(
             "file that simulate --trace-dir or verify writes); to make one, run rulewright "
             f"simulate {tiny} --games 1 --trace-dir traces, then replay the file it writes "
             f"with --spec {tiny}\n")
+
+
+@pytest.mark.parametrize("command", ["simulate", "explore", "diff", "mutate"])
+def test_a_missing_spec_is_named_alike_by_every_command(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user's trial: simulate and explore said "required: game", mutate "required: SPEC"
+    assert main([command]) == 2
+    assert capsys.readouterr().err == (
+        f"rulewright {command}: the following arguments are required: SPEC\n"
+        f"(see 'rulewright {command} --help')\n")
