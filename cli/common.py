@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any
 
 from rulewright.errors import UsageError
@@ -28,6 +29,18 @@ def version_line() -> str:
 #: number (the trace schema), so simulate's seeds, and verify's and mutate's with them, are
 #: 0 to 2**63-1 (they were -2**63..2**63-1 in simulate and 0..2**64-1 in verify).
 SEED_MAX = 2**63 - 1
+
+
+def path_arg(text: str) -> Path:
+    """An argparse type: a path that is not empty (``Path("")`` is the current folder, so
+    ``--trace-dir "$UNSET"`` wrote into it; a new user's trial).
+
+    Raises:
+        argparse.ArgumentTypeError: an empty (or all-blank) text.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"an empty path ({text!r}): name a file or folder")
+    return Path(text)
 
 
 def seed_number(text: str) -> int:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rulewright.cli.common import EXIT_SPEC
+from rulewright.cli.common import EXIT_SPEC, path_arg
 from rulewright.engines.trace import play_by_play, read_trace, replay
 from rulewright.errors import SpecError, TraceError, UsageError
 
@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
                                    "records a violation that does not reproduce; 2 on usage "
                                    "errors (a trace of a spec file without --spec, a --spec "
                                    "of another game) and when the --spec file has errors.")
-    p.add_argument("trace", type=Path, help="a trace JSON file (from simulate or verify)")
+    p.add_argument("trace", type=path_arg, help="a trace JSON file (from simulate or verify)")
     p.add_argument("--spec", help="use this .rules file instead of the bundled spec")
     p.set_defaults(run=run)
 

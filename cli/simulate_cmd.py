@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulewright.cli.common import (add_backend, add_config, backend, config, flag_error,
-                                   game_count, SEED_MAX, seed_number)
+                                   game_count, path_arg, SEED_MAX, seed_number)
 from rulewright.cli.coverage_output import simulate_lines
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.output import SafeConsole as Console
@@ -58,7 +58,7 @@ def register(sub: Any) -> None:
     p.add_argument("--policy", choices=sorted(POLICIES), default="random",
                    help="how the players choose: random (a uniformly random legal action, the "
                         "default) or first (the legal action with the smallest id)")
-    p.add_argument("--trace-dir", type=Path, metavar="DIR",
+    p.add_argument("--trace-dir", type=path_arg, metavar="DIR",
                    help="write one trace file per game into DIR (created if missing), named "
                         "GAME-SEED.json; 'rulewright replay FILE' plays one back")
     p.add_argument("--json", action="store_true",

@@ -331,3 +331,22 @@ def test_a_missing_spec_is_named_alike_by_every_command(
     assert capsys.readouterr().err == (
         f"rulewright {command}: the following arguments are required: SPEC\n"
         f"(see 'rulewright {command} --help')\n")
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["simulate", "tic_tac_toe", "--games", "1", "--trace-dir", ""], "--trace-dir"),
+    (["verify", "tic_tac_toe", "--json", " "], "--json"),
+    (["docs", "tic_tac_toe", "--out", ""], "--out"),
+    (["replay", ""], "trace")])
+def test_an_empty_path_is_a_usage_error(argv: list[str], flag: str, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user's trial: '--trace-dir ""' (an unset variable) wrote traces into the current
+    # folder: Path("") is "."
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    given = argv[argv.index(flag) + 1] if flag in argv else ""
+    assert capsys.readouterr() == (
+        "", f"rulewright {argv[0]}: argument {flag}: an empty path ({given!r}): name a file "
+            f"or folder\n(see 'rulewright {argv[0]} --help')\n")
+    assert list(tmp_path.iterdir()) == []
