@@ -52,6 +52,7 @@ _TOKEN_WORDS = {
     "VISIBILITY": "public, owner or hidden", "ZONE_KIND": "deck, list or set",
     "POSITION": "top or bottom", "TB_DIR": "most or fewest", "AUGOP": "'+=' or '-='",
     "SIGN": "'-'", "$END": "end of file", "ASSUME_NAMED": "assume name",
+    "PHASE_WORD": "after or during",  # was shown as "phase_word" (a new user's trial)
 }
 
 # Keyword groups: when most of a group is acceptable, "expected" names the group instead of

@@ -222,3 +222,12 @@ def test_offered_outside_an_at_choice_invariant_says_where_it_is_known() -> None
                 "an invariant checked at a choice", hint),
         (5, 60, "unknown name 'chooser': it is the player to choose at a decision, known "
                 "only in an invariant checked at a choice", hint)]
+
+
+def test_expected_words_name_no_grammar_rule() -> None:
+    # a new user's trial: "expected ':', 'at', a string in double quotes, phase_word or cite,
+    # assume or note" (the grammar's own name for 'after'/'during')
+    text = HEAD + 'rule setup { end }\nscoring(p) { score 0 }\ninvariant hands-even "x": true\n'
+    assert _located(text)[:3] == (
+        5, 16, "unexpected '-'; expected ':', 'at', a string in double quotes, after or "
+               "during or cite, assume or note")
