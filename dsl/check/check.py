@@ -245,6 +245,11 @@ class _Checker:
             elif e.func in sym.rules:
                 self.err(e.span, f"{e.func!r} is a rule, not a function",
                          f"rules are run as statements, 'do {e.func}(...)', and give no value")
+            elif (e.func in CONSTANTS or sym.kinds.get(e.func) in ("zone", "counter")) \
+                    and not e.args:
+                # a value written as a call (a new user's trial: 'for p in players()')
+                self.err(e.span, f"{e.func!r} is a value, not a function",
+                         f"write it without parentheses: {e.func}")
             else:
                 self.err(e.span, f"unknown function {e.func!r}",
                          self.near(e.func, BUILTINS, sym.functions))
