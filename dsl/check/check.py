@@ -168,6 +168,14 @@ class _Checker:
                     self.err(e.span, f"counter {e.id!r} is indexed; give "
                              f"{_plural(len(dims), 'index')}: {e.id}[...]",
                              f"declared as {e.id}[{', '.join(str(d) for d in dims)}]")
+                elif kind == "zone" and sym.zones[e.id].dims:
+                    # the machine read the family's first zone (a new user's trial: 'move c
+                    # to table' filled table[0], 'count(hand)' counted hand[0])
+                    dims = sym.zones[e.id].dims
+                    self.err(e.span, f"zone {e.id!r} is indexed; give "
+                             f"{_plural(len(dims), 'index')}: {e.id}[...]",
+                             f"declared as {e.id}[{', '.join(str(d) for d in dims)}]; "
+                             f"{e.id}[*] is every instance's components")
                 return
             if kind is not None:
                 self.err(e.span, f"{e.id!r} is a {kind}, not a value",
@@ -305,10 +313,6 @@ class _Checker:
             kind = self.sym.kinds.get(base.id)
             if kind is not None:
                 self.err(e.span, f"{what} needs a zone; {base.id!r} is a {kind}")
-        elif isinstance(e, ast.Name) and e.id not in scope and self.sym.zones[e.id].dims:
-            # one zone of the family is meant: without its index the machine took the first
-            # (a new user's trial: 'move c to table' filled table[0] for every player)
-            self._dims_error(e.span, self.sym.zones[e.id], 0)
 
     def target(self, t: ast.Target, scope: set[str], plain: bool = False) -> None:
         """An assignment's target must be a counter, with its indices; ``plain``: an ``=``
