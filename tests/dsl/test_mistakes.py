@@ -41,6 +41,8 @@ FRESH: dict[str, str] = {
         HEAD + 'rule setup { while gold[0] = 3 { end } }',
     "call a rule with 'do': do name(args)":
         HEAD + 'rule setup { pay_out(0, 2) }',
+    "a choice names the player who chooses first: choose p c from hand[p]":
+        HEAD + 'rule setup {\n  for p in players {\n    choose k from range(1, 3) label "bid"\n  }\n}',
     "a choice between options lists them as option \"label\" { ... }":
         HEAD + 'rule setup { choose 1 label "bid" { "raise" when true { end } } }',
     "write 'and' and 'or' (not '&&' and '||')":
