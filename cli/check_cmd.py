@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.checking import check, compile_errors
-from rulewright.cli.common import one_player_count, positive
+from rulewright.cli.common import one_player_count, path_arg, positive
 from rulewright.dsl.language import ast
 from rulewright.dsl.compile.compile import compile_spec
 from rulewright.dsl.compile.listing import machine_listing
@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
                         "folder above it) and list, in book order with their sections, the "
                         "sentences no cite quotes and no 'uncited' declares; a quote the book "
                         "does not have is an error")
-    p.add_argument("--books", type=Path, metavar="DIR",
+    p.add_argument("--books", type=path_arg, metavar="DIR",
                    help="like --book, for every spec named: each one's rulebook file from DIR")
     p.add_argument("--max-diagnostics", type=positive, default=MAX_SHOWN, metavar="N",
                    help=f"print at most N diagnostics per spec (default {MAX_SHOWN}); the count "
@@ -226,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
         except UsageError as err:  # that name's error; the other specs are still checked
             if len(args.specs) == 1:
                 raise
-            print(f"rulewright: {err}", file=sys.stderr)
+            print(f"rulewright check: {err}", file=sys.stderr)
             missing = True
             continue
         spec: ast.Spec | None = None

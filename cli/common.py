@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any
 
 from rulewright.errors import UsageError
@@ -30,6 +31,18 @@ def version_line() -> str:
 SEED_MAX = 2**63 - 1
 
 
+def path_arg(text: str) -> Path:
+    """An argparse type: a path that is not empty (``Path("")`` is the current folder, so
+    ``--trace-dir "$UNSET"`` wrote into it; a new user's trial).
+
+    Raises:
+        argparse.ArgumentTypeError: an empty (or all-blank) text.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"an empty path ({text!r}): name a file or folder")
+    return Path(text)
+
+
 def seed_number(text: str) -> int:
     """An argparse type: a seed, a whole number from 0 to 2**63-1 (:data:`SEED_MAX`)."""
     try:
@@ -43,12 +56,13 @@ def seed_number(text: str) -> int:
 
 
 #: One item of a player list: a count or a range of counts, in ASCII digits (``int`` alone
-#: also reads ``1_0`` and ``２``).
-PLAYER_ITEM = re.compile(r"([0-9]+)(?:-([0-9]+))?")
+#: also reads ``1_0`` and ``２``); a range as ``2-4``, or ``2..4`` as a spec's header writes it
+#: (a new user's trial: ``--players 2..3`` was refused).
+PLAYER_ITEM = re.compile(r"([0-9]+)(?:(?:-|\.\.)([0-9]+))?")
 
 
 def player_list(text: str) -> list[int]:
-    """Parse ``2,3,4`` or ``2-4`` into player counts (an argparse type: a bad list is the
+    """Parse ``2,3,4``, ``2-4`` or ``2..4`` into player counts (an argparse type: a bad list is the
     subcommand's usage error, pointing to its ``--help``).
 
     Raises:

@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
                     "with 95% Wilson intervals (a shared win counts for each winner) and game "
                     "length. Exit 1 when a game on either side ended with a spec defect, "
                     "2 on usage errors and when the spec has errors.")
-    p.add_argument("game", help="bundled spec name or .rules path")
+    p.add_argument("game", metavar="SPEC", help="a bundled spec name or a .rules path")
     p.add_argument("--erratum", action="append", default=[], metavar="E",
                    help="compare with this erratum applied (repeatable)")
     add_edition(p)

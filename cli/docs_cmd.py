@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from rulewright.cli.common import EXIT_SPEC, MAX_GAMES, bounded, positive
+from rulewright.cli.common import EXIT_SPEC, MAX_GAMES, bounded, path_arg, positive
 from rulewright.dsl.language import ast
 from rulewright.cli.paths import docs_output
 from rulewright.engines.game import bundled_specs, display_path, load_spec, spec_path
@@ -57,18 +57,18 @@ def register(sub: Any) -> None:
                                    "or errors, 2 on usage errors and spec errors.")
     p.add_argument("specs", nargs="*", metavar="SPEC",
                    help="build pages for these specs (.rules files or bundled names) only")
-    p.add_argument("--out", type=Path, default=Path("_build/html"),
+    p.add_argument("--out", type=path_arg, default=Path("_build/html"),
                    help="output folder (default _build/html)")
-    p.add_argument("--source", type=Path,
+    p.add_argument("--source", type=path_arg,
                    help="a Sphinx project folder (default ./docs when it has a conf.py)")
-    p.add_argument("--verify-json", type=Path, metavar="FILE",
+    p.add_argument("--verify-json", type=path_arg, metavar="FILE",
                    help="results of 'rulewright verify --json FILE' to show on the pages")
     p.add_argument("--verify", nargs="?", const=QUICK_PROFILE, default=None, metavar="PROFILE",
                    choices=sorted(PROFILES),
                    help="first verify the specs the pages show (profile PROFILE, default "
                         f"{QUICK_PROFILE}) and show those results: the pages then describe "
                         "exactly the spec versions being built")
-    p.add_argument("--mutate-json", type=Path, metavar="FILE", action="append", default=[],
+    p.add_argument("--mutate-json", type=path_arg, metavar="FILE", action="append", default=[],
                    help="results of 'rulewright mutate SPEC --json FILE': each page shows its "
                         "spec's mutation score with the strength of its check (repeat for "
                         "several specs); without it a page shows the score checked in beside "

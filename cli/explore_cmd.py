@@ -40,7 +40,7 @@ def register(sub: Any) -> None:
                     "on trees of at most 100,000 nodes), depth. "
                     "Exit code 1 when an invariant fails, 2 on usage errors and "
                     "when the spec has errors.")
-    p.add_argument("game", help="bundled spec name or .rules path")
+    p.add_argument("game", metavar="SPEC", help="a bundled spec name or a .rules path")
     add_config(p)
     p.add_argument("--max-states", type=positive, default=1_000_000, metavar="K",
                    help="stop after K distinct states (default 1,000,000)")

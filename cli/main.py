@@ -135,9 +135,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
+    prog = "rulewright"  # with the command once known: a usage error names it
     try:
         parser = build_parser()
         args = parse(parser, args_list)
+        if getattr(args, "command", None):
+            prog = f"rulewright {args.command}"
         if args.version:
             print(version_line())
             return EXIT_OK
@@ -157,7 +160,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_FAIL
     except UsageError as err:
         text = str(err)
-        print(text if text.startswith("rulewright") else f"rulewright: {text}", file=sys.stderr)
+        print(text if text.startswith("rulewright") else f"{prog}: {text}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # the reader left (``| head``): what was asked for ran; as other tools, say nothing
@@ -173,7 +176,7 @@ def _main(argv: Sequence[str] | None) -> int:
         raise
     except OSError as err:  # a file or folder named on the command line cannot be used
         where = f": {err.filename}" if err.filename else ""
-        print(f"rulewright: {err.strerror or err}{where}", file=sys.stderr)
+        print(f"{prog}: {err.strerror or err}{where}", file=sys.stderr)
         return EXIT_USAGE
     except RulewrightError as err:
         print(f"rulewright: {err}", file=sys.stderr)

@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from rulewright.cli.common import (EXIT_SPEC, MAX_PLAYOUTS, add_backend, backend,
                                    example_count, player_list, playout_count, positive,
-                                   seed_number)
+                                   path_arg, seed_number)
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.paths import output_file
@@ -75,7 +75,7 @@ def register(sub: Any) -> None:
                    help="test runs (Hypothesis examples) per configuration (default: the "
                         "profile's largest; at most 100,000)")
     p.add_argument("--players", type=player_list,
-                   help="player counts, e.g. 2,3 or 2-4 (default: all the spec allows)")
+                   help="player counts, e.g. 2,3 or 2-4 or 2..4 (default: all the spec allows)")
     p.add_argument("--playouts", type=playout_count, default=PLAYOUTS, metavar="N",
                    help=f"seeded random games per configuration that decide 'possibly "
                         f"equivalent' (default {PLAYOUTS}, at most {MAX_PLAYOUTS:,})")
@@ -86,10 +86,10 @@ def register(sub: Any) -> None:
     p.add_argument("--all-sites", action="store_true",
                    help="run one mutant at every site (every place a change is made), its "
                         "kind of change chosen from the seed, instead of a sample")
-    p.add_argument("--record", type=Path, metavar="FILE",
+    p.add_argument("--record", type=path_arg, metavar="FILE",
                    help="after the run, add its seed and the sites of the mutants run to this "
                         "record (created if missing): what strengthening the spec used")
-    p.add_argument("--held-out", type=Path, metavar="FILE",
+    p.add_argument("--held-out", type=path_arg, metavar="FILE",
                    help="a held-out score: refuse a seed this record lists and draw only "
                         "mutants at sites it does not list")
     p.add_argument("--all-configurations", action="store_true",
@@ -100,7 +100,7 @@ def register(sub: Any) -> None:
     p.add_argument("--min-score", type=score_fraction, metavar="X",
                    help="exit 1 when the score is below X: a fraction (0.8) or a percentage "
                         "(80%%)")
-    p.add_argument("--json", type=Path, metavar="OUT",
+    p.add_argument("--json", type=path_arg, metavar="OUT",
                    help=f"write the results as JSON here (format {FORMAT})")
     p.add_argument("--list", action="store_true",
                    help="list the sampled mutants without running them")

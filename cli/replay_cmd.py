@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rulewright.cli.common import EXIT_SPEC
+from rulewright.cli.common import EXIT_SPEC, path_arg
 from rulewright.engines.trace import play_by_play, read_trace, replay
-from rulewright.errors import SpecError, TraceError
+from rulewright.errors import SpecError, TraceError, UsageError
 
 
 def register(sub: Any) -> None:
@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
                                    "records a violation that does not reproduce; 2 on usage "
                                    "errors (a trace of a spec file without --spec, a --spec "
                                    "of another game) and when the --spec file has errors.")
-    p.add_argument("trace", type=Path, help="a trace JSON file (from simulate or verify)")
+    p.add_argument("trace", type=path_arg, help="a trace JSON file (from simulate or verify)")
     p.add_argument("--spec", help="use this .rules file instead of the bundled spec")
     p.set_defaults(run=run)
 
@@ -40,6 +40,11 @@ def named(err: TraceError, trace: str) -> TraceError:
 def run(args: argparse.Namespace) -> int:
     """Replay and print; a recorded violation is re-checked first (exit 1 either way: it
     reproduces, or the trace does not replay)."""
+    if args.trace.suffix == ".rules":  # a new user's trial: it said "not JSON (Expecting ...)"
+        raise UsageError(f"{args.trace} is a spec, not a trace: replay re-runs a trace (a "
+                         "JSON file that simulate --trace-dir or verify writes); to make one, "
+                         f"run rulewright simulate {args.trace} --games 1 --trace-dir traces, "
+                         f"then replay the file it writes with --spec {args.trace}")
     doc = read_trace(args.trace)
     reproduced = None
     try:

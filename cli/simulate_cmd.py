@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulewright.cli.common import (add_backend, add_config, backend, config, flag_error,
-                                   game_count, SEED_MAX, seed_number)
+                                   game_count, path_arg, SEED_MAX, seed_number)
 from rulewright.cli.coverage_output import simulate_lines
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.output import SafeConsole as Console
@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
                                    "over the games that ended normally. Exit 1 when a game ended "
                                    "with a spec defect (anything but a gap), 2 on usage errors "
                                    "and when the spec has errors.")
-    p.add_argument("game", help="bundled spec name or .rules path")
+    p.add_argument("game", metavar="SPEC", help="a bundled spec name or a .rules path")
     add_config(p)
     p.add_argument("--games", type=game_count, default=100,
                    help="how many games (default 100; at most 2**32)")
@@ -58,7 +58,7 @@ def register(sub: Any) -> None:
     p.add_argument("--policy", choices=sorted(POLICIES), default="random",
                    help="how the players choose: random (a uniformly random legal action, the "
                         "default) or first (the legal action with the smallest id)")
-    p.add_argument("--trace-dir", type=Path, metavar="DIR",
+    p.add_argument("--trace-dir", type=path_arg, metavar="DIR",
                    help="write one trace file per game into DIR (created if missing), named "
                         "GAME-SEED.json; 'rulewright replay FILE' plays one back")
     p.add_argument("--json", action="store_true",

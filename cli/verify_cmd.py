@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rulewright.cli.common import (add_backend, backend, example_count, player_list,
-                                   positive, seed_number)
+                                   path_arg, positive, seed_number)
 from rulewright.cli.coverage_output import coverage_lines
 from rulewright.cli.interrupt import raise_if_interrupted
 from rulewright.cli.output import SafeConsole as Console
@@ -62,7 +62,7 @@ def register(sub: Any) -> None:
     p.add_argument("games", nargs="*", metavar="GAME",
                    help="bundled spec names or .rules paths (default: every bundled spec)")
     p.add_argument("--players", type=player_list,
-                   help="player counts, e.g. 2,3,4 or 2-4 (default: all the spec allows)")
+                   help="player counts, e.g. 2,3,4 or 2-4 or 2..4 (default: all the spec allows)")
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help="verify with exactly these variants (repeatable; default: none, then "
                         "each variant alone)")
@@ -82,7 +82,7 @@ def register(sub: Any) -> None:
     p.add_argument("--profile", choices=sorted(PROFILES), default=DEFAULT_PROFILE,
                    help=f"settings profile (default {DEFAULT_PROFILE}; ci is quick, "
                         "thorough is long)")
-    p.add_argument("--json", type=Path, metavar="OUT",
+    p.add_argument("--json", type=path_arg, metavar="OUT",
                    help=f"write all results as JSON here (format {FORMAT})")
     p.add_argument("--strict", action="store_true", help="fail (exit 1) when a gap is reached")
     p.add_argument("--require-reached", action=argparse.BooleanOptionalAction, default=None,
@@ -93,7 +93,7 @@ def register(sub: Any) -> None:
     p.add_argument("--no-aim", action="store_true",
                    help="plain random play: no per-game policy mix, no Hypothesis targeting "
                         "toward long games and rarely run rules (to compare coverage)")
-    p.add_argument("--trace-dir", type=Path, metavar="DIR",
+    p.add_argument("--trace-dir", type=path_arg, metavar="DIR",
                    help="where counterexample and gap traces go (default: the user cache)")
     db = p.add_mutually_exclusive_group()
     db.add_argument("--no-database", action="store_true",

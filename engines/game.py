@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -34,6 +35,16 @@ def bundled_configurations() -> list[tuple[str, int]]:
     return out
 
 
+def _file_kind(p: Path) -> str:
+    """What a path that exists and is neither a regular file nor a folder is, in words."""
+    mode = p.stat().st_mode
+    for test, what in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "a special file (not a regular file)"
+
+
 def spec_path(spec: str | Path) -> Path:
     """Resolve a bundled spec name or a file path.
 
@@ -51,6 +62,9 @@ def spec_path(spec: str | Path) -> Path:
     if p.is_dir():
         raise UsageError(f"{str(p)!r} is a folder; name a .rules file")
     if p.suffix == ".rules" or p.exists() or "/" in str(spec):
+        if p.exists() and not p.is_file():  # /dev/null, a pipe: say what it is
+            raise UsageError(f"{str(p)!r} is {_file_kind(p)}, not a spec file; name a .rules "
+                             "file")
         if not p.is_file():
             raise UsageError(f"no spec file {str(p)!r}")
         folder = p.parent.resolve()

@@ -91,6 +91,12 @@ def _statements(body: Sequence[Any]) -> Iterator[Any]:
 def writers(machine: Machine) -> dict[str, list[Writer]]:
     """Zone or counter name -> the statements of the spec's rules that write it."""
     stored = {z.name for z in machine.zones} | {c.name for c in machine.counters}
+    # a move takes its components from wherever they are, a zone its text does not name: any
+    # zone of the destination's card kind (a move puts a component only into its kind's zones)
+    kind_of = {d.name: d.of for d in machine.spec.decls if isinstance(d, ast.ZoneDecl)}
+    zones_of: dict[str, list[str]] = {}
+    for name, kind in kind_of.items():
+        zones_of.setdefault(kind, []).append(name)
     source = machine.spec.source
     out: dict[str, list[Writer]] = {}
     for d in machine.spec.decls:
@@ -99,7 +105,11 @@ def writers(machine: Machine) -> dict[str, list[Writer]]:
         for s in _statements(d.body):
             if isinstance(s, WRITERS):
                 w = Writer(d.name, s.span.line, span_text(source, s.span, 10**6))
-                for name in dict.fromkeys(_names(s)):
+                names = list(_names(s))
+                if isinstance(s, ast.Move):
+                    names += [z for n in _names(s.dest) if n in kind_of
+                              for z in zones_of[kind_of[n]]]
+                for name in dict.fromkeys(names):
                     if name in stored:
                         out.setdefault(name, []).append(w)
     return out
@@ -115,20 +125,52 @@ def _values(state: State, zone_slots: list[Any], counter_slots: list[Any]) -> li
             + [state.counters[c.index] for c in counter_slots])
 
 
-def blame(game: Game, seed: int, history: Sequence[int], expr: ast.Expr) -> list[str]:
+def offered_by(machine: Machine, choice: str, rule: str = "") -> str:
+    """The line naming the statement(s) that offer the options of choice ``choice``.
+
+    Args:
+        choice: an ``at choice`` invariant's label; rule: its ``in rule R``, or "".
+
+    Returns:
+        ``offered: the options of choice 'L' (rule R, line N: choose ...)``, with each
+        ``choose`` statement of that label (in rule ``rule`` when given) by its first line;
+        "" when no rule has such a choice (verify warns of that apart).
+    """
+    source = machine.spec.source
+    # a choice of named options by its head (its options follow in braces)
+    found = [Writer(d.name, s.span.line,
+                    span_text(source, s.span, 10**6).split(" {", 1)[0]
+                    if isinstance(s, ast.ChooseOption) else span_text(source, s.span, 10**6))
+             for d in machine.spec.decls
+             if isinstance(d, ast.RuleDecl) and (not rule or d.name == rule)
+             for s in _statements(d.body)
+             if isinstance(s, (ast.ChooseFrom, ast.ChooseOption)) and s.label == choice]
+    if not found:
+        return ""
+    return (f"offered: the options of choice '{choice}' ("
+            + ("" if len(found) == 1 else "one of: ") + "; ".join(map(str, found)) + ")")
+
+
+def blame(game: Game, seed: int, history: Sequence[int], expr: ast.Expr,
+          choice: str = "", rule: str = "") -> list[str]:
     """Lines naming, for each value ``expr`` reads, the step and statement that last wrote it.
 
     Args:
         game: the configuration. seed, history: the counterexample.
         expr: the broken invariant's expression.
+        choice, rule: an ``at choice "L" [in rule R]`` invariant's label and rule: ``offered``
+            is then blamed on the choice statement(s) that offer it (:func:`offered_by`).
     """
     m = game.machine
     names = read_names(expr, m)
     zone_slots = [z for z in m.zones if z.name in names]
     counter_slots = [c for c in m.counters if c.name in names]
     slots = zone_slots + counter_slots
+    head = []
+    if choice and any(isinstance(n, ast.Name) and n.id == "offered" for n in ast.walk(expr)):
+        head = [line for line in [offered_by(m, choice, rule)] if line]
     if not slots:
-        return []
+        return head
     by_name = writers(m)
     state = game.new_initial_state(seed, coverage=True)
     # step 0 is the setup (the start rule up to the first decision or chance event)
@@ -150,7 +192,7 @@ def blame(game: Game, seed: int, history: Sequence[int], expr: ast.Expr) -> list
             if old != new:
                 last[i] = (step, label, ran)
         before = after
-    out = []
+    out = head
     for i, slot in enumerate(slots):
         step, label, ran = last[i]
         if step == 0:
@@ -162,12 +204,15 @@ def blame(game: Game, seed: int, history: Sequence[int], expr: ast.Expr) -> list
         found = [w for w in by_name.get(slot.name, []) if w.rule in ran]
         where = "during setup" if step == 0 else f"at step {step} ({label})"
         if not found:
-            who = f"in rule(s) {', '.join(sorted(ran))}" if ran else ""
+            # only the spec's rules can write a value (not the scoring block, nor the
+            # coverage table's unnamed first entry)
+            rules = sorted(ran & {r.decl.name for r in m.rules})
+            who = f"in rule(s) {', '.join(rules)}" if rules else ""
         elif len(found) == 1:
             who = f"by {found[0]}"
         else:
             who = "by one of: " + "; ".join(str(w) for w in found)
         out.append(f"{_label(slot)} last written {where} {who}".rstrip())
-        if len(out) == MAX_VALUES:
+        if len(out) == MAX_VALUES + len(head):
             break
     return out

@@ -25,7 +25,8 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.compile.compile import fingerprint
-from rulewright.dsl.errata.patch import apply_patches, edition_selection, examples_of, loose_errata
+from rulewright.dsl.errata.patch import (apply_patches, declares, edition_selection, examples_of,
+                                         loose_errata)
 from rulewright.engines.coverage import almost_every
 from rulewright.engines.game import Game, load, load_spec
 from rulewright.engines.state import State
@@ -136,8 +137,7 @@ def configurations(spec: str | Path, players: Sequence[int] | None = None,
     if variants:
         for v in variants:
             if v not in declared:
-                raise UsageError(f"unknown variant {v!r}; the spec declares: "
-                                 f"{', '.join(declared) or 'none'}")
+                raise UsageError(f"unknown variant {v!r}; {declares('variant', declared)}")
         variant_sets: list[tuple[str, ...]] = [tuple(variants)]
     else:
         variant_sets = [(), *((v,) for v in declared)]
@@ -279,7 +279,8 @@ def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Inv
     blamed: list[str] = []
     for compiled in game.machine.invariants:
         if f"spec:{compiled.name}" == v.invariant:
-            blamed = blame(game, v.state.seed, v.state.history, compiled.decl.expr)
+            blamed = blame(game, v.state.seed, v.state.history, compiled.decl.expr,
+                           compiled.decl.choice, compiled.decl.rule)
     return ViolationReport(v.invariant, v.message, rules, len(state.history), lines,
                            str(path.resolve()), blame=blamed)
 

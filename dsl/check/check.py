@@ -168,10 +168,28 @@ class _Checker:
                     self.err(e.span, f"counter {e.id!r} is indexed; give "
                              f"{_plural(len(dims), 'index')}: {e.id}[...]",
                              f"declared as {e.id}[{', '.join(str(d) for d in dims)}]")
+                elif kind == "zone" and sym.zones[e.id].dims:
+                    # the machine read the family's first zone (a new user's trial: 'move c
+                    # to table' filled table[0], 'count(hand)' counted hand[0])
+                    dims = sym.zones[e.id].dims
+                    self.err(e.span, f"zone {e.id!r} is indexed; give "
+                             f"{_plural(len(dims), 'index')}: {e.id}[...]",
+                             f"declared as {e.id}[{', '.join(str(d) for d in dims)}]; "
+                             f"{e.id}[*] is every instance's components")
                 return
             if kind is not None:
                 self.err(e.span, f"{e.id!r} is a {kind}, not a value",
                          "call a rule with 'do name(...)'" if kind == "rule" else "")
+                return
+            if e.id in CHOICE_NAMES:
+                # known only where a decision is checked (a new user's trial)
+                what = "the options a decision offers" if e.id == CHOICE_NAMES[0] else \
+                    "the player to choose at a decision"
+                self.err(e.span, f"unknown name {e.id!r}: it is {what}, known only in an "
+                         "invariant checked at a choice",
+                         f"write: invariant NAME \"...\" at choice \"LABEL\" cite ... : "
+                         f"EXPR, where LABEL is a choose statement's label "
+                         f"(choose p x from ... label \"LABEL\")")
                 return
             self.err(e.span, f"unknown name {e.id!r}", self.near(e.id, scope, self.values))
             return
@@ -235,6 +253,11 @@ class _Checker:
             elif e.func in sym.rules:
                 self.err(e.span, f"{e.func!r} is a rule, not a function",
                          f"rules are run as statements, 'do {e.func}(...)', and give no value")
+            elif (e.func in CONSTANTS or sym.kinds.get(e.func) in ("zone", "counter")) \
+                    and not e.args:
+                # a value written as a call (a new user's trial: 'for p in players()')
+                self.err(e.span, f"{e.func!r} is a value, not a function",
+                         f"write it without parentheses: {e.func}")
             else:
                 self.err(e.span, f"unknown function {e.func!r}",
                          self.near(e.func, BUILTINS, sym.functions))
@@ -267,7 +290,11 @@ class _Checker:
                 # always a runtime error where it runs: found here, with its line, not only
                 # by the game that happens to reach it
                 what = "division" if e.op == "/" else "the remainder of a division"
-                self.err(e.right.span, f"'{e.op} 0': {what} by zero has no value",
+                # as written ('/ -0' was shown as '/ 0', which is not in the spec)
+                written = expr_text(e.right)
+                zero = "" if written == "0" else f" ({written} is 0)"
+                self.err(e.right.span, f"'{e.op} {written}': {what} by zero has no "
+                         f"value{zero}",
                          "divide by a number that is never 0 (a count, a table value), or "
                          f"test it first: if n > 0 {{ x = y {e.op} n }}")
             return
@@ -287,7 +314,9 @@ class _Checker:
             if kind is not None:
                 self.err(e.span, f"{what} needs a zone; {base.id!r} is a {kind}")
 
-    def target(self, t: ast.Target, scope: set[str]) -> None:
+    def target(self, t: ast.Target, scope: set[str], plain: bool = False) -> None:
+        """An assignment's target must be a counter, with its indices; ``plain``: an ``=``
+        (a local's first value is written with ``let``)."""
         for a in t.args:
             self.expr(a, scope)
         decl = self.sym.counters.get(t.name)
@@ -300,8 +329,12 @@ class _Checker:
                 self.err(t.span, f"cannot assign to {t.name!r}: it is a {kind}, not a counter",
                          hint)
             else:
+                # a new user's trial: 'best = max(...)' for a local only said to use 'var'
+                local = f", or give a local its value with 'let {t.name} = ...'" \
+                    if plain and not t.args else ""
                 self.err(t.span, f"unknown counter {t.name!r}",
-                         self.near(t.name, self.sym.counters) or "declare it with 'var'")
+                         self.near(t.name, self.sym.counters) or
+                         f"declare it with 'var'{local}")
             return
         if len(decl.dims) != len(t.args):
             self._dims_error(t.span, decl, len(t.args))
@@ -331,7 +364,7 @@ class _Checker:
                 scope.add(s.name)
             case ast.Assign():
                 self.expr(s.value, scope)
-                self.target(s.target, scope)
+                self.target(s.target, scope, s.op == "=")
             case ast.Move():
                 self.expr(s.what, scope)
                 self.zone(s.dest, scope, "move ... to")
@@ -460,7 +493,7 @@ class _Checker:
                 self.expr(s.cond, scope)
             case ast.Gap():
                 if s.often is not None and not s.often.strip():
-                    self.err(s.span, "the gap's 'often' says nothing",
+                    self.err(s.often_span or s.span, "the gap's 'often' says nothing",
                              "write why the book's game reaches this gap in almost every "
                              "game: verify accepts such a gap only with a reason")
                 if s.ruling is not None:
@@ -683,6 +716,13 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
     Returns:
         Every diagnostic, errors and warnings, in source order. An empty list means clean.
     """
+    if not spec.decls:  # an empty file (or comments only): one error, not one per part
+        what = "is empty" if not spec.source.strip() else "holds only comments"
+        return [Diagnostic(Span(spec.path, 1, 1, 1, 2),
+                           f"the spec file {what}: it declares no game",
+                           'start it with a game header, rules and a scoring block: game id '
+                           '"Title" { players 2..4 start setup }, rule setup { ... }, '
+                           'scoring(p) { score ... }')]
     loc = Locator(spec.source)
     near = Near()  # one budget for the spec as written and every selection of patches
     too_many = too_many_configurations(spec, loc)

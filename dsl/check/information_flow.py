@@ -167,7 +167,8 @@ class Leak:
             also = f"; the same flow reaches line{'s' * (len(self.also) > 1)} " + ", ".join(
                 str(span.line) for span in self.also)
         where = f"with {self.selection}: " if self.selection else ""
-        return (f"{where}information leak: {self.sink} depends on {self.source.text}, "
+        verb = "depend" if self.sink.startswith("the options") else "depends"  # a plural sink
+        return (f"{where}information leak: {self.sink} {verb} on {self.source.text}, "
                 f"{unseen}; {self.observer} observes it: {flow}{also}")
 
     def diagnostic(self) -> Diagnostic:

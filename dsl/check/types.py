@@ -566,8 +566,12 @@ class Typer:
     def mixed_column(self, card: ast.CardDecl, attr: str, values: Sequence[int | str],
                      lines: Sequence[int]) -> None:
         """Report a card column that holds numbers in some rows and texts in others (play
-        would compare or add a number with a text): at the first row of the rarer type, with
-        a row of the other type beside it.
+        would compare or add a number with a text), with a row of the other type beside it.
+
+        Which row is blamed: a value an erratum's or variant's ``set`` wrote, at that
+        ``set`` (the patch is the change); else the first row of the rarer type; when as
+        many rows hold numbers as texts, the first row of the type the column's first row
+        does not have (the column's first row sets the type it is taken to mean).
 
         Args:
             values: the column's value in each row. lines: each row's line (in the CSV file
@@ -577,10 +581,16 @@ class Typer:
         texts = [i for i, v in enumerate(values) if not isinstance(v, int)]
         if not numbers or not texts:
             return
-        # the rarer type is the likely slip (a tie blames the later row)
-        odd, usual = (numbers, texts) if len(numbers) < len(texts) or (
-            len(numbers) == len(texts) and numbers[0] > texts[0]) else (texts, numbers)
-        i, j = odd[0], usual[0]
+        written = {k: dict(card.rows[k].written).get(attr) for k in range(len(values))
+                   if card.data_file is None and k < len(card.rows)}
+        patched = [k for k, span in written.items() if span is not None]
+        tie = len(numbers) == len(texts)
+        if patched:
+            odd, usual = (texts, numbers) if patched[0] in texts else (numbers, texts)
+        else:
+            odd, usual = (numbers, texts) if len(numbers) < len(texts) or (
+                tie and numbers[0] > texts[0]) else (texts, numbers)
+        i, j = next((k for k in odd if k in patched), odd[0]), usual[0]
 
         def shown(k: int) -> str:
             v = values[k]
@@ -593,15 +603,24 @@ class Typer:
 
         where = f"{card.data_file}:{lines[i]}: " if card.data_file is not None and \
             len(lines) == len(values) else ""
-        span = card.rows[i].span if card.data_file is None and i < len(card.rows) \
-            else card.span
-        others = f"{len(usual)} other row{'s' if len(usual) > 1 else ''}"
-        hint = (f"a column holds one type: write a whole number here, as the {others} of "
-                f"{attr!r} do (an empty field is a text, not 0)") if odd is texts else (
-                f"a column holds one type: the {others} of {attr!r} hold texts, so write "
-                "this value as a word, or make the column numbers in every row")
+        span = written.get(i) or (card.rows[i].span if card.data_file is None and
+                                  i < len(card.rows) else card.span)
+        n = len(usual)
+        rows = f"{n} of the {len(values)} rows of {attr!r}"
+        if odd is texts:
+            hint = (f"a column holds one type: write a whole number here, as {rows} "
+                    f"{'does' if n == 1 else 'do'} (an empty field is a text, not 0)")
+        else:
+            hint = (f"a column holds one type: {rows} {'holds a text' if n == 1 else 'hold texts'}"
+                    ", so write this value as a word, or make the column numbers in every row")
+        if tie and not patched:
+            hint += (f"; as many rows hold numbers as texts ({n} each), so the type of the "
+                     f"column's first row ({'a number' if 0 in numbers else 'a text'}) is "
+                     "taken as meant")
+        what = f"this set gives {row(i)} {shown(i)}" if i in patched else \
+            f"{row(i)} holds {shown(i)}"
         self.err(span, f"{where}column {attr!r} of card {card.name!r} mixes numbers and texts: "
-                 f"{row(i)} holds {shown(i)}, {row(j)} holds {shown(j)}", hint)
+                 f"{what}, {row(j)} holds {shown(j)}", hint)
 
     # ---- diagnostics
     def err(self, span: Span, message: str, hint: str = "") -> None:

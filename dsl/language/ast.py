@@ -458,13 +458,15 @@ class Gap:
             and play goes on under the ruling instead of ending; None for none.
         often: ``often "..."``: why the book's game reaches this gap in almost every game
             (verify fails on a gap reached in almost every game unless the spec says why);
-            None for none.
+            None for none. often_span: where its text is (the quoted string), for
+            diagnostics; None for none.
     """
 
     span: Span
     text: str
     ruling: Ruling | None = None
     often: str | None = None
+    often_span: Span | None = attrs.field(default=None, eq=False)
 
 
 @frozen
@@ -584,11 +586,18 @@ class EnumDecl:
 
 @frozen
 class CardRow:
-    """One row of a card table; ``count`` copies of it exist."""
+    """One row of a card table; ``count`` copies of it exist.
+
+    Attributes:
+        written: the attributes an erratum's or variant's ``set`` changed in this row, each
+            with that ``set``'s span (where a problem its value causes is reported); empty
+            for a row as written. Not part of the row's equality.
+    """
 
     span: Span
     values: tuple[int | str, ...]
     count: int
+    written: tuple[tuple[str, Span], ...] = attrs.field(default=(), eq=False)
 
 
 @frozen

@@ -47,6 +47,10 @@ KNOWN_MISTAKES: dict[str, list[str]] = {
         'rule r { deal() }',
         'rule r { deal(p) }',
     ],
+    "a choice names the player who chooses first: choose p c from hand[p]": [
+        'rule r { choose c from hand label "x" }',
+        'rule r { choose c from hand[p] }',
+    ],
     "a choice between options lists them as option \"label\" { ... }": [
         'rule r { choose p { "keep" { } } }',
         'rule r { choose p { keep { } } }',

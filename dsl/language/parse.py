@@ -492,12 +492,15 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def ruling(self, meta: Meta, c: list[Any]) -> ast.Ruling:
         return ast.Ruling(self.s(c[0]), _unquote(c[0]), _body(c))
 
-    def often(self, meta: Meta, c: list[Token]) -> tuple[str, str]:
-        return ("often", _unquote(c[0]))
+    def often(self, meta: Meta, c: list[Token]) -> tuple[str, tuple[str, Span]]:
+        return ("often", (_unquote(c[0]), self.s(c[0])))
 
     def gap_stmt(self, meta: Meta, c: list[Any]) -> ast.Gap:
         ruling = next((x for x in c[1:] if isinstance(x, ast.Ruling)), None)
-        return ast.Gap(self.s(meta), _unquote(c[0]), ruling, _opt(c[1:], "often"))
+        often = _opt(c[1:], "often")
+        return ast.Gap(self.s(meta), _unquote(c[0]), ruling,
+                       None if often is None else often[0],
+                       None if often is None else often[1])
 
     def expect_stmt(self, meta: Meta, c: list[Any]) -> ast.Expect:
         return ast.Expect(self.s(meta), c[0], _unquote(c[1]) if len(c) > 1 else "")

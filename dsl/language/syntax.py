@@ -52,6 +52,7 @@ _TOKEN_WORDS = {
     "VISIBILITY": "public, owner or hidden", "ZONE_KIND": "deck, list or set",
     "POSITION": "top or bottom", "TB_DIR": "most or fewest", "AUGOP": "'+=' or '-='",
     "SIGN": "'-'", "$END": "end of file", "ASSUME_NAMED": "assume name",
+    "PHASE_WORD": "after or during",  # was shown as "phase_word" (a new user's trial)
 }
 
 # Keyword groups: when most of a group is acceptable, "expected" names the group instead of
@@ -280,6 +281,35 @@ def _unclosed_string(path: str, text: str, pos: int, found: str) -> Diagnostic |
         "the next string's opening quote)")
 
 
+_STR = r'"(?:\\.|[^"\\])*"'
+#: ``then gap "..."`` at the end of the text before an unexpected ``often``.
+_TIE_GAP = re.compile(rf"\bthen\s+gap\s+{_STR}\s*$")
+#: ``often`` after a block's ``}`` at the end of the text before an unexpected string.
+_OFTEN_AFTER_BLOCK = re.compile(r"\}\s*often\s*$")
+
+
+def _misplaced_often(text: str, err: UnexpectedInput) -> tuple[int, str, str] | None:
+    """A gap's ``often "..."`` written where it does not go (a new user's trial): after the
+    gap's ruling, or on the scoring block's ``then gap``. (offset of ``often``, message,
+    hint), or None."""
+    token = getattr(err, "token", None)
+    pos = getattr(token, "start_pos", None)
+    if not isinstance(err, UnexpectedToken) or not isinstance(pos, int):
+        return None
+    before = text[:pos]
+    if str(token) == "often" and _TIE_GAP.search(before):
+        return (pos, "a tie gap takes no 'often'",
+                "delete 'often \"...\"': verify does not fail on the scoring block's 'then "
+                "gap' however often games reach it (whether games tie is play's); to say why "
+                "ties are common, write an assume before the block's '{'")
+    m = _OFTEN_AFTER_BLOCK.search(before)
+    if token is not None and token.type == "STRING" and m is not None:
+        return (m.start() + before[m.start():].index("often"),
+                "a gap's 'often' goes before its ruling",
+                "write: gap \"...\" often \"why\" ruling \"...\" { ... }")
+    return None
+
+
 def syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
     """The diagnostic for a syntax error ``err`` raised while parsing ``text``."""
     err = _split_word(text, err)
@@ -295,6 +325,12 @@ def syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
     bare = _bare_keyword(path, text, line)
     if bare is not None:
         return bare
+    often = _misplaced_often(text, err)
+    if often is not None:
+        starts = line_starts(text)
+        at = bisect_right(starts, often[0])
+        col = often[0] - starts[at - 1] + 1
+        return Diagnostic(Span(path, at, col, at, col + len("often")), often[1], often[2])
     span = Span(path, line, column, line, column + 1)
     hint = (_open_brace_before(text, line, column) if isinstance(err, UnexpectedToken) and
             not at_end else "") or match_mistake(err, text)

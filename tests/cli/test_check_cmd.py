@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,7 @@ THREE_DIAGNOSTICS = [
     "{path}:7:3: error: unknown counter 'x'\n"
     "      x = 1\n"
     "      ^\n"
-    "  hint: declare it with 'var'\n\n",
+    "  hint: declare it with 'var', or give a local its value with 'let x = ...'\n\n",
 ]
 
 
@@ -140,13 +141,26 @@ def test_a_missing_file_is_a_usage_error(tmp_path: Path,
     code, out, err = run(capsys, str(tmp_path / "nothing.rules"))
     assert code == 2
     assert out == ""
-    assert err == f"rulewright: no spec file {str(tmp_path / 'nothing.rules')!r}\n"
+    assert err == f"rulewright check: no spec file {str(tmp_path / 'nothing.rules')!r}\n"
+
+
+def test_a_device_or_a_pipe_is_named_for_what_it_is(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user's trial: 'rulewright check /dev/null' said "no spec file '/dev/null'"
+    assert run(capsys, "/dev/null") == (
+        2, "", "rulewright check: '/dev/null' is a character device, not a spec file; name a "
+               ".rules file\n")
+    pipe = tmp_path / "game.rules"
+    os.mkfifo(pipe)
+    assert run(capsys, str(pipe)) == (
+        2, "", f"rulewright check: {str(pipe)!r} is a named pipe, not a spec file; name a "
+               ".rules file\n")
 
 
 def test_an_unknown_bundled_name_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "no_such_game")
     assert code == 2
-    assert err.startswith("rulewright: unknown spec 'no_such_game'; bundled specs:")
+    assert err.startswith("rulewright check: unknown spec 'no_such_game'; bundled specs:")
 
 
 def test_a_bad_flag_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -179,7 +193,7 @@ def test_a_missing_file_among_several_is_reported_and_the_rest_checked(
     code, out, err = run(capsys, str(SPECS / "tiny.rules"), str(missing), "kuhn_poker")
     assert code == 2
     assert out == f"{SPECS / 'tiny.rules'}: ok\nspec/kuhn_poker.rules: ok\n"
-    assert err == f"rulewright: no spec file {str(missing)!r}\n"
+    assert err == f"rulewright check: no spec file {str(missing)!r}\n"
 
 
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -223,7 +223,7 @@ def test_docs_refuse_verify_results_of_another_spec_version(
     capsys.readouterr()
     assert main(["docs", "--out", str(tmp_path / "site"), "--verify-json", str(results)]) == 2
     assert capsys.readouterr().err == (
-        f"rulewright: --verify-json {results}: the verify results for tiny are from another "
+        f"rulewright docs: --verify-json {results}: the verify results for tiny are from another "
         f"version of the spec (fingerprint {old}, the spec now is {new}): rerun rulewright "
         f"verify --json\n")
     del doc["games"][0]["fingerprint"]

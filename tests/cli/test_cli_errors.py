@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
+from rulewright.cli.common import one_player_count, player_list
 from rulewright.cli.main import main
 
 GAP_AT_SETUP = ('game g0 "Gap" { players 2..2 start play }\n'
@@ -79,6 +81,18 @@ def test_usage_errors_are_prefixed_once(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["simulate", "braff", "--games", "0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rulewright simulate: argument --games")
+
+
+def test_players_range_as_a_spec_writes_it() -> None:
+    # a new user's trial: a spec's header says 'players 2..3', and '--players 2..3' was
+    # refused ("whole numbers like 2,3,4 or 2-4, not '2..3'")
+    assert player_list("2..4") == player_list("2-4") == [2, 3, 4]
+    assert player_list("1,3..4") == [1, 3, 4]
+    assert one_player_count("3..3") == 3
+    with pytest.raises(argparse.ArgumentTypeError, match="runs backwards; write 2-4"):
+        player_list("4..2")
+    with pytest.raises(argparse.ArgumentTypeError, match="not '2...4'"):
+        player_list("2...4")
 
 
 def test_players_range_backwards(capsys: pytest.CaptureFixture[str]) -> None:
@@ -189,7 +203,7 @@ def test_replay_with_the_spec_of_another_game_names_both(
     trace = str(tmp_path / "tiny-0.json")
     assert main(["replay", trace, "--spec", "braff"]) == 2
     assert capsys.readouterr() == (
-        "", f"rulewright: the trace is of spec 'tiny' (made from the spec file {str(tiny)!r}), "
+        "", f"rulewright replay: the trace is of spec 'tiny' (made from the spec file {str(tiny)!r}), "
             "but --spec names spec 'braff' (spec/braff.rules)\n")
     # the same game in another text is still another version of it (exit 1)
     edited = tmp_path / "tiny.rules"
@@ -214,7 +228,7 @@ def test_replay_with_a_spec_file_of_another_game_is_a_usage_error(
     trace.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["replay", str(trace), "--spec", str(tiny)]) == 2
     assert capsys.readouterr() == (
-        "", "rulewright: the trace is of spec 'braff' (made from the bundled spec 'braff'), "
+        "", "rulewright replay: the trace is of spec 'braff' (made from the bundled spec 'braff'), "
             f"but --spec names spec 'tiny' ({tiny})\n")
 
 
@@ -274,11 +288,65 @@ def test_numeric_flags_out_of_range_are_argparse_usage_errors(
 
 @pytest.mark.parametrize("argv, message", [
     (["verify", "nosuch"],
-     "rulewright: unknown spec 'nosuch'; bundled specs: braff, kuhn_poker, love_letter, "
+     "rulewright verify: unknown spec 'nosuch'; bundled specs: braff, kuhn_poker, love_letter, "
      "perfect_shot, picture_perfect, snapshot, tic_tac_toe, zlap_kadr"),
     (["verify", "braff", "--edition", "nosuch"],
-     "rulewright: unknown edition 'nosuch'; the spec declares: none")])
+     "rulewright verify: unknown edition 'nosuch'; the spec declares no edition"),
+    # a new user's trial: usage errors found once the command is known did not name it
+    (["verify", "--variant", "nope", "kuhn_poker"],
+     "rulewright verify: unknown variant 'nope'; the spec declares no variant"),
+    (["verify", "kuhn_poker", "--players", "5"],
+     "rulewright verify: kuhn_poker is for 2 players, not 5"),
+    (["simulate", "snapshot", "--variant", "nope"],
+     "rulewright simulate: unknown variant 'nope'; the spec's variants: raccoon, "
+     "no_assignments, no_tokens, no_reserving"),
+    (["explore", "kuhn_poker", "--players", "3"],
+     "rulewright explore: kuhn_poker is for 2 players, not 3"),
+    (["simulate", "love_letter", "--edition", "2020"],
+     "rulewright simulate: unknown edition '2020'; the spec's editions: 2012, 2019")])
 def test_verify_prints_no_seed_line_before_a_usage_error(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert capsys.readouterr().err.splitlines() == [message]
+
+
+def test_replay_of_a_spec_file_says_what_replay_takes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user's trial: it said "trace error: duel.rules: not JSON (Expecting value: line 1
+    # column 1)", exit 1
+    tiny = str(Path(__file__).parent.parent / "specs" / "tiny.rules")
+    assert main(["replay", tiny]) == 2
+    assert capsys.readouterr() == (
+        "", f"rulewright replay: {tiny} is a spec, not a trace: replay re-runs a trace (a JSON "
+            "file that simulate --trace-dir or verify writes); to make one, run rulewright "
+            f"simulate {tiny} --games 1 --trace-dir traces, then replay the file it writes "
+            f"with --spec {tiny}\n")
+
+
+@pytest.mark.parametrize("command", ["simulate", "explore", "diff", "mutate"])
+def test_a_missing_spec_is_named_alike_by_every_command(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user's trial: simulate and explore said "required: game", mutate "required: SPEC"
+    assert main([command]) == 2
+    assert capsys.readouterr().err == (
+        f"rulewright {command}: the following arguments are required: SPEC\n"
+        f"(see 'rulewright {command} --help')\n")
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["simulate", "tic_tac_toe", "--games", "1", "--trace-dir", ""], "--trace-dir"),
+    (["verify", "tic_tac_toe", "--json", " "], "--json"),
+    (["docs", "tic_tac_toe", "--out", ""], "--out"),
+    (["replay", ""], "trace")])
+def test_an_empty_path_is_a_usage_error(argv: list[str], flag: str, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user's trial: '--trace-dir ""' (an unset variable) wrote traces into the current
+    # folder: Path("") is "."
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    given = argv[argv.index(flag) + 1] if flag in argv else ""
+    assert capsys.readouterr() == (
+        "", f"rulewright {argv[0]}: argument {flag}: an empty path ({given!r}): name a file "
+            f"or folder\n(see 'rulewright {argv[0]} --help')\n")
+    assert list(tmp_path.iterdir()) == []

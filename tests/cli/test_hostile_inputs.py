@@ -50,16 +50,22 @@ def _delete(path: str) -> Edit:
 FORGED_FINDING = {"kind": "gap", "message": "forged", "rule": "x", "line": 1, "column": 1,
                   "cites": [], "step": 1}
 
+#: What a trace's seed out of the schema's range gets.
+SEED = "{p}: seed must be a whole number from 0 to 2**63-1 (as --seed takes)"
+
 # name -> (an edit of the golden tic-tac-toe trace, the exact message after "trace error: ")
 TRACE_EDITS: dict[str, tuple[Edit, str]] = {
     "seed as text": (_set("seed", "abc"),
-                     "{p}: seed must be a whole number from -2**63 to 2**63-1"),
-    "seed null": (_set("seed", None), "{p}: seed must be a whole number from -2**63 to 2**63-1"),
-    "seed a list": (_set("seed", [1]), "{p}: seed must be a whole number from -2**63 to 2**63-1"),
-    "seed a float": (_set("seed", 1.5), "{p}: seed must be a whole number from -2**63 to 2**63-1"),
-    "seed true": (_set("seed", True), "{p}: seed must be a whole number from -2**63 to 2**63-1"),
+                     SEED),
+    # a new user's trial: a forged negative seed replayed (the schema allowed -2**63..)
+    "seed negative": (_set("seed", -3),
+                      SEED),
+    "seed null": (_set("seed", None), SEED),
+    "seed a list": (_set("seed", [1]), SEED),
+    "seed a float": (_set("seed", 1.5), SEED),
+    "seed true": (_set("seed", True), SEED),
     "seed past 64 bits": (_set("seed", 2**70),
-                          "{p}: seed must be a whole number from -2**63 to 2**63-1"),
+                          SEED),
     "missing seed": (_delete("seed"), "{p}: missing field 'seed'"),
     "step player as text": (_set("steps.0.player", "x"),
                             "{p}: steps[0].player must be a player from 0 to 999, or -1 for "
@@ -156,7 +162,7 @@ def test_a_trace_of_a_spec_file_without_spec_is_a_usage_error(
     path = tmp_path / "t.json"
     path.write_text(json.dumps(_set("source", source)(copy.deepcopy(TTT))), encoding="utf-8")
     assert _replay([str(path)], capsys) == (
-        2, "", f"rulewright: the trace was made from the spec file {source!r}, not a bundled "
+        2, "", f"rulewright replay: the trace was made from the spec file {source!r}, not a bundled "
                "spec; replay opens only bundled specs on a trace's word, so give the file with "
                "--spec\n")
 
@@ -216,7 +222,7 @@ def test_a_trace_that_is_no_regular_file_is_a_usage_error(
         assert (code, out) == (1, "")
         assert err.startswith(f"rulewright: trace error: {device}: not JSON (")
     else:
-        assert (code, out, err) == (2, "", f"rulewright: {device}: cannot read the trace: "
+        assert (code, out, err) == (2, "", f"rulewright replay: {device}: cannot read the trace: "
                                            f"{why}\n")
 
 
@@ -225,7 +231,7 @@ def test_a_trace_linking_to_dev_zero_is_a_usage_error(tmp_path: Path,
     link = tmp_path / "t.json"
     link.symlink_to("/dev/zero")
     assert _replay([str(link)], capsys) == (
-        2, "", f"rulewright: {link}: cannot read the trace: not a regular file\n")
+        2, "", f"rulewright replay: {link}: cannot read the trace: not a regular file\n")
 
 
 def test_spec_naming_a_password_file_shows_none_of_it(tmp_path: Path,
@@ -236,7 +242,7 @@ def test_spec_naming_a_password_file_shows_none_of_it(tmp_path: Path,
     fake.write_text(SECRET + ":root:/root:/bin/bash\n", encoding="utf-8")
     # another file named by mistake: a usage error (before: "another version of spec", exit 1)
     assert _replay([str(trace), "--spec", str(fake)], capsys) == (
-        2, "", "rulewright: the trace is of spec 'tic_tac_toe' (made from the bundled spec "
+        2, "", "rulewright replay: the trace is of spec 'tic_tac_toe' (made from the bundled spec "
                f"'tic_tac_toe'), but --spec names a file that declares no game ({fake})\n")
 
 
@@ -279,7 +285,7 @@ def test_a_file_spec_trace_replays_with_spec(tmp_path: Path,
     capsys.readouterr()
     trace = tmp_path / "tiny-0.json"
     code, _, err = _replay([str(trace)], capsys)
-    assert (code, err) == (2, f"rulewright: the trace was made from the spec file "
+    assert (code, err) == (2, f"rulewright replay: the trace was made from the spec file "
                               f"{str(spec)!r}, not a bundled spec; replay opens only bundled "
                               "specs on a trace's word, so give the file with --spec\n")
     code, out, err = _replay([str(trace), "--spec", str(spec)], capsys)
@@ -406,8 +412,8 @@ def test_a_spec_file_past_4_mib_is_refused_before_parsing(tmp_path: Path,
     (tmp_path / "big.rules").write_text("# c\n" * (1024 * 1024 + 1), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert main(["check", "big.rules"]) == 2
-    assert capsys.readouterr().err == ("rulewright: big.rules: 4194308 bytes; a spec file has at "
-                                       "most 4194304 bytes\n")
+    assert capsys.readouterr().err == ("rulewright check: big.rules: 4194308 bytes; a spec file "
+                                       "has at most 4194304 bytes\n")
 
 
 # ---- output paths: refused before the run starts, exit 2
@@ -420,7 +426,7 @@ def test_verify_json_under_a_file_fails_at_once(tmp_path: Path,
     start = time.monotonic()
     assert main(["verify", "--json", str(target)]) == 2  # all specs: minutes if it ran
     assert time.monotonic() - start < 5
-    assert capsys.readouterr().err == f"rulewright: --json {target}: {tmp_path / 'afile'} is " \
+    assert capsys.readouterr().err == f"rulewright verify: --json {target}: {tmp_path / 'afile'} is " \
                                       "not a folder\n"
 
 
@@ -430,7 +436,7 @@ def test_verify_json_into_a_read_only_folder_fails_at_once(
     folder = tmp_path / "ro"
     folder.mkdir(mode=0o500)
     assert main(["verify", "--json", str(folder / "x.json")]) == 2
-    assert capsys.readouterr().err == (f"rulewright: --json {folder / 'x.json'}: cannot write "
+    assert capsys.readouterr().err == (f"rulewright verify: --json {folder / 'x.json'}: cannot write "
                                        "there (Permission denied)\n")
 
 
@@ -438,7 +444,7 @@ def test_verify_json_into_proc_fails_at_once(capsys: pytest.CaptureFixture[str])
     if not Path("/proc/self").is_dir():
         pytest.skip("no /proc")
     assert main(["verify", "--json", "/proc/self/x.json"]) == 2
-    assert capsys.readouterr().err.startswith("rulewright: --json /proc/self/x.json: cannot "
+    assert capsys.readouterr().err.startswith("rulewright verify: --json /proc/self/x.json: cannot "
                                               "write there (")
 
 
@@ -448,8 +454,9 @@ def test_trace_dirs_that_are_files_are_refused(tmp_path: Path,
     afile.write_text("x")
     assert main(["verify", "--trace-dir", str(afile)]) == 2
     assert main(["simulate", "braff", "--trace-dir", str(afile)]) == 2
-    assert capsys.readouterr().err == 2 * f"rulewright: --trace-dir {afile}: exists and is not " \
-                                          "a folder\n"
+    assert capsys.readouterr().err == "".join(
+        f"rulewright {command}: --trace-dir {afile}: exists and is not a folder\n"
+        for command in ("verify", "simulate"))
 
 
 def test_docs_out_refuses_a_foreign_folder(tmp_path: Path,
@@ -459,7 +466,7 @@ def test_docs_out_refuses_a_foreign_folder(tmp_path: Path,
     (site / "index.html").write_text("mine")
     assert main(["docs", "tic_tac_toe", "--out", str(site), "--games", "0"]) == 2
     assert capsys.readouterr().err == (
-        f"rulewright: --out {site}: the folder is not empty and is not an earlier 'rulewright "
+        f"rulewright docs: --out {site}: the folder is not empty and is not an earlier 'rulewright "
         "docs' output; name a new or empty folder, or add --force to write into it anyway\n")
     assert (site / "index.html").read_text() == "mine"
     assert sorted(p.name for p in site.iterdir()) == ["index.html"]
@@ -470,7 +477,7 @@ def test_docs_out_under_a_file_is_refused(tmp_path: Path,
     (tmp_path / "afile").write_text("x")
     out = tmp_path / "afile" / "site"
     assert main(["docs", "tic_tac_toe", "--out", str(out)]) == 2
-    assert capsys.readouterr().err == f"rulewright: --out {out}: {tmp_path / 'afile'} is not " \
+    assert capsys.readouterr().err == f"rulewright docs: --out {out}: {tmp_path / 'afile'} is not " \
                                       "a folder\n"
 
 

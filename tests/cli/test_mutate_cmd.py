@@ -105,7 +105,7 @@ def test_usage_errors_exit_2_with_a_clear_message(args: list[str], message: str,
 
 def test_an_unknown_spec_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mutate", "nosuch"]) == 2
-    assert "rulewright: unknown spec 'nosuch'; bundled specs: braff," in capsys.readouterr().err
+    assert "rulewright mutate: unknown spec 'nosuch'; bundled specs: braff," in capsys.readouterr().err
 
 
 def test_a_sample_with_nothing_killed_or_survived_has_no_score() -> None:

@@ -83,7 +83,7 @@ def test_json_dash_is_refused_not_written_as_a_file(
     monkeypatch.chdir(tmp_path)
     assert main([command, "tic_tac_toe", "--profile", "ci", "--json", "-"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "rulewright: --json -: name a file to write (the report is on standard output; the "
+        f"rulewright {command}: --json -: name a file to write (the report is on standard output; the "
         "JSON goes to a file, e.g. --json out.json)")
     assert not (tmp_path / "-").exists()
 
@@ -181,7 +181,7 @@ def test_a_rulebook_that_is_not_utf8_is_named_as_the_user_gave_it(
     named = "--book tiny.en.txt" if len(flags) == 2 and flags[0] == "--book" else \
         "tiny.en.txt (the rulebook of tiny.rules)"
     assert capsys.readouterr().err == (
-        f"rulewright: {named}: cannot be read as UTF-8 text ('utf-8' codec can't decode byte "
+        f"rulewright check: {named}: cannot be read as UTF-8 text ('utf-8' codec can't decode byte "
         "0xff in position 5: invalid start byte)\n")
 
 

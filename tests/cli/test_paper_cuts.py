@@ -42,7 +42,7 @@ def test_no_suggestion_when_nothing_is_close(capsys: pytest.CaptureFixture[str])
 def test_did_you_mean_for_a_bundled_spec_name(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "zlap"]) == 2
     assert capsys.readouterr().err.startswith(
-        "rulewright: unknown spec 'zlap'; did you mean 'zlap_kadr'? bundled specs: braff, ")
+        "rulewright check: unknown spec 'zlap'; did you mean 'zlap_kadr'? bundled specs: braff, ")
 
 
 def test_diff_help_says_95_percent_and_explains_policy(capsys: pytest.CaptureFixture[str]) -> None:
@@ -91,5 +91,5 @@ def test_lsp_without_pygls_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setitem(sys.modules, "pygls", None)
     monkeypatch.delitem(sys.modules, "rulewright.lsp.server", raising=False)
     assert main(["lsp"]) == 2
-    assert capsys.readouterr().err == ("rulewright: the language server needs pygls and "
+    assert capsys.readouterr().err == ("rulewright lsp: the language server needs pygls and "
                                        "lsprotocol: pip install 'rulewright[lsp]'\n")

@@ -35,8 +35,9 @@ def link(tmp_path: Path) -> Path:
     return path
 
 
-def refused(path: Path) -> str:
-    return (f"rulewright: spec file {str(path)!r} leaves its folder through a symbolic link: "
+def refused(path: Path, command: str = "") -> str:
+    """The usage error for a linked spec, as ``rulewright COMMAND:`` prints it."""
+    return (f"rulewright{' ' + command if command else ''}: spec file {str(path)!r} leaves its folder through a symbolic link: "
             "copy the file into the folder instead of linking it\n")
 
 
@@ -50,7 +51,7 @@ def test_every_command_refuses_a_linked_spec(argv: list[str], link: Path,
     code = main([argv[0], str(link), *argv[1:]])
     out, err = capsys.readouterr()
     assert code == 2
-    assert err.splitlines(keepends=True)[-1] == refused(link)
+    assert err.splitlines(keepends=True)[-1] == refused(link, argv[0])
     assert "CANARY" not in out + err
 
 
@@ -61,14 +62,14 @@ def test_replay_refuses_a_linked_spec(link: Path, tmp_path: Path,
     capsys.readouterr()
     assert main(["replay", str(trace), "--spec", str(link)]) == 2
     out, err = capsys.readouterr()
-    assert err == refused(link) and "CANARY" not in out
+    assert err == refused(link, "replay") and "CANARY" not in out
 
 
 def test_check_reports_the_link_and_checks_the_other_specs(
         link: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(link), str(TINY)]) == 2
     out, err = capsys.readouterr()
-    assert err == refused(link)
+    assert err == refused(link, "check")
     assert out == f"{TINY}: ok\n"
 
 
@@ -124,7 +125,7 @@ def test_a_trace_is_not_written_through_a_planted_link(
     assert main(["simulate", "tic_tac_toe", "--games", "1", "--trace-dir",
                  str(tmp_path / "traces")]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"rulewright: {tmp_path / 'traces' / 'tic_tac_toe-0.json'} is a symbolic link: "
+        f"rulewright simulate: {tmp_path / 'traces' / 'tic_tac_toe-0.json'} is a symbolic link: "
         "rulewright writes no trace through a link; remove it or choose another --trace-dir")
     assert target.read_text() == "theirs\n"
 
@@ -145,5 +146,5 @@ def test_check_book_does_not_read_a_rulebook_linked_out_of_its_folder(
     out, err = capsys.readouterr()
     assert "CANARY" not in out + err
     assert err.splitlines()[-1] == (
-        f"rulewright: {spec}: its rulebook 'book.txt' is not a text file found beside the spec "
+        f"rulewright check: {spec}: its rulebook 'book.txt' is not a text file found beside the spec "
         "or in a shared/rulebooks folder above it; name the file with --book FILE")

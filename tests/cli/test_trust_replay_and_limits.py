@@ -222,14 +222,14 @@ def test_docs_refuse_results_of_another_spec(tmp_path: Path,
     assert main(["docs", "tic_tac_toe", "--out", str(tmp_path / "site"),
                  "--verify-json", str(results)]) == 2
     assert capsys.readouterr().err == (
-        f"rulewright: --verify-json {results}: the file holds results of braff_other, tiny, "
+        f"rulewright docs: --verify-json {results}: the file holds results of braff_other, tiny, "
         "but the docs build tic_tac_toe; give the results of a spec the docs build "
         "(rulewright verify SPEC --json FILE), or name its spec to build\n")
     _verify_json(results)
     assert main(["docs", "tic_tac_toe", "--out", str(tmp_path / "site"),
                  "--verify-json", str(results)]) == 2
     assert capsys.readouterr().err == (
-        f"rulewright: --verify-json {results}: the file holds no results of any spec, but the "
+        f"rulewright docs: --verify-json {results}: the file holds no results of any spec, but the "
         "docs build tic_tac_toe; give the results of a spec the docs build (rulewright verify "
         "SPEC --json FILE), or name its spec to build\n")
     assert not (tmp_path / "site").exists()
@@ -293,7 +293,7 @@ def test_check_reports_a_file_that_is_not_utf8_and_checks_the_others(
     # other commands need the file: a usage error, with its line and column
     assert main(["simulate", str(later)]) == 2
     assert capsys.readouterr().err == (
-        f"rulewright: {later}:4:6: not UTF-8 text (invalid continuation byte at byte 35)\n")
+        f"rulewright simulate: {later}:4:6: not UTF-8 text (invalid continuation byte at byte 35)\n")
 
 
 def test_docs_refuse_mutation_scores_of_another_spec(
@@ -304,7 +304,7 @@ def test_docs_refuse_mutation_scores_of_another_spec(
     assert main(["docs", "tic_tac_toe", "--out", str(tmp_path / "site"),
                  "--mutate-json", str(scores)]) == 2
     assert capsys.readouterr().err == (
-        f"rulewright: --mutate-json {scores}: the file holds results of braff, but the docs "
+        f"rulewright docs: --mutate-json {scores}: the file holds results of braff, but the docs "
         "build tic_tac_toe; give the results of a spec the docs build (rulewright mutate SPEC "
         "--json FILE), or name its spec to build\n")
     scores.write_text(json.dumps({"format": "rulewright-verify/2", "games": []}),
@@ -312,5 +312,5 @@ def test_docs_refuse_mutation_scores_of_another_spec(
     assert main(["docs", "tic_tac_toe", "--out", str(tmp_path / "site"),
                  "--mutate-json", str(scores)]) == 2
     assert capsys.readouterr().err == (
-        f"rulewright: --mutate-json {scores}: not a 'rulewright mutate --json' file\n")
+        f"rulewright docs: --mutate-json {scores}: not a 'rulewright mutate --json' file\n")
     assert not (tmp_path / "site").exists()

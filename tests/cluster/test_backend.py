@@ -214,14 +214,14 @@ def test_cluster_usage_errors(capsys: pytest.CaptureFixture[str],
     from rulewright.invariants import cluster
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
     assert main(["verify", str(TINY), "--scheduler", "tcp://127.0.0.1:9"]) == 2
-    assert "rulewright: cannot reach the Dask scheduler 'tcp://127.0.0.1:9'" in \
+    assert "rulewright verify: cannot reach the Dask scheduler 'tcp://127.0.0.1:9'" in \
         capsys.readouterr().err
     from dask.distributed import LocalCluster
     with LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as empty:
         address = empty.scheduler_address
         assert main(["verify", str(TINY), "--scheduler", address]) == 2
     assert capsys.readouterr().err.endswith(
-        f"rulewright: the scheduler {address} has no workers (waited 1 s): start some with "
+        f"rulewright verify: the scheduler {address} has no workers (waited 1 s): start some with "
         f"'dask worker {address}'\n")
     # a misspelt spec is reported before a cluster starts
     assert main(["verify", "no_such_spec", "--workers", "2"]) == 2

@@ -86,7 +86,7 @@ def test_an_unreachable_redis_is_a_usage_error(tmp_path: Path,
     assert main(["verify", "tic_tac_toe", "--database", "redis://127.0.0.1:9",
                  "--trace-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("rulewright: cannot use the example database redis://127.0.0.1:9: "
+    assert err.startswith("rulewright verify: cannot use the example database redis://127.0.0.1:9: "
                           "ConnectionError: "), err
 
 

@@ -176,3 +176,12 @@ def test_a_revealed_zone_is_secret_again_once_a_card_is_drawn_into_it() -> None:
         "information leak: whether option 'a' is offered (so whether player 0 is asked at "
         "all) depends on hand[1], which only player 1 sees; player 0 observes it: hand[1] "
         "(line 20) -> option 'a' (line 20)"))]
+
+
+def test_the_options_of_a_choice_from_another_players_hand_depend_on_it() -> None:
+    # a new user's trial: "the options of 'play' depends on" (the verb now agrees)
+    assert _leaks(_rule("  draw x from deck to hand[1]\n"
+                        "  choose 0 c from hand[1] label \"play\"\n  move c to table")) == [
+        (18, 3, "information leak: the options of 'play' depend on hand[1], which only "
+                "player 1 sees; player 0 observes it: hand[1] (line 18) -> the options of "
+                "'play' (line 18)")]

@@ -41,6 +41,8 @@ FRESH: dict[str, str] = {
         HEAD + 'rule setup { while gold[0] = 3 { end } }',
     "call a rule with 'do': do name(args)":
         HEAD + 'rule setup { pay_out(0, 2) }',
+    "a choice names the player who chooses first: choose p c from hand[p]":
+        HEAD + 'rule setup {\n  for p in players {\n    choose k from range(1, 3) label "bid"\n  }\n}',
     "a choice between options lists them as option \"label\" { ... }":
         HEAD + 'rule setup { choose 1 label "bid" { "raise" when true { end } } }',
     "write 'and' and 'or' (not '&&' and '||')":
@@ -180,3 +182,54 @@ def test_the_type_mistakes_spec_checks_clean_without_a_mistake() -> None:
 def test_type_mistakes_say_what_was_expected_and_found(body: str, message: str,
                                                        hint: str) -> None:
     assert type_hint_for(body) == (message, hint)
+
+
+def _located(text: str) -> tuple[int, int, str, str]:
+    with pytest.raises(SpecError) as info:
+        parse(text, "fresh.rules")
+    (diag,) = info.value.diagnostics
+    return diag.span.line, diag.span.column, diag.message, diag.hint
+
+
+def test_often_after_the_ruling_says_where_it_goes() -> None:
+    # a new user's trial: "unexpected '\"why\"'; expected '+=' or '-=', '=' or '['" at the
+    # reason (the parser read 'often' as a counter being assigned)
+    text = HEAD + 'rule setup {\n  gap "who pays" ruling "the first" { end } often "why"\n}'
+    assert _located(text) == (4, 45, "a gap's 'often' goes before its ruling",
+                              'write: gap "..." often "why" ruling "..." { ... }')
+
+
+def test_often_on_a_tie_gap_says_it_is_not_needed() -> None:
+    # was "unexpected 'often'; expected '}'", without a hint
+    text = HEAD + ('rule setup { end }\nscoring(p) {\n  score gold[p]\n'
+                   '  then gap "silent" often "ties are common"\n}')
+    assert _located(text) == (
+        6, 21, "a tie gap takes no 'often'",
+        "delete 'often \"...\"': verify does not fail on the scoring block's 'then gap' "
+        "however often games reach it (whether games tie is play's); to say why ties are "
+        "common, write an assume before the block's '{'")
+
+
+def test_offered_outside_an_at_choice_invariant_says_where_it_is_known() -> None:
+    # was "unknown name 'offered'", without a hint
+    text = HEAD + ('rule setup { choose 0 k from range(1, 3) label "bid" }\n'
+                   'scoring(p) { score gold[p] }\n'
+                   'invariant bids "a bid is offered" : count(offered) > 0 and chooser == 0\n')
+    got = [(d.span.line, d.span.column, d.message, d.hint)
+           for d in check(parse(text, "fresh.rules")) if d.severity == "error"]
+    hint = ('write: invariant NAME "..." at choice "LABEL" cite ... : EXPR, where LABEL is a '
+            'choose statement\'s label (choose p x from ... label "LABEL")')
+    assert got == [
+        (5, 43, "unknown name 'offered': it is the options a decision offers, known only in "
+                "an invariant checked at a choice", hint),
+        (5, 60, "unknown name 'chooser': it is the player to choose at a decision, known "
+                "only in an invariant checked at a choice", hint)]
+
+
+def test_expected_words_name_no_grammar_rule() -> None:
+    # a new user's trial: "expected ':', 'at', a string in double quotes, phase_word or cite,
+    # assume or note" (the grammar's own name for 'after'/'during')
+    text = HEAD + 'rule setup { end }\nscoring(p) { score 0 }\ninvariant hands-even "x": true\n'
+    assert _located(text)[:3] == (
+        5, 16, "unexpected '-'; expected ':', 'at', a string in double quotes, after or "
+               "during or cite, assume or note")

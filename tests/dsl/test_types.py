@@ -164,6 +164,7 @@ def test_a_card_column_mixing_numbers_and_texts_is_a_located_error(tmp_path: Pat
         'card gem "Gem" (name, points) in bag data "gems.csv"\n'
         'card coin "Coin" (value) in pile { (1) ("two") (3) }\n'
         'card tag "Tag" (word) in pile { ("a") (7) ("b") (9) }\n'
+        'card dot "Dot" (size) in pile { ("x") (5) }\n'
         'zone bag: deck of gem hidden\nzone pile: set of coin public\n'
         'var gold[player] = 0 public\n'
         'rule play { for p in players { if first(bag).points > 1 { gold[p] += 1 } } }\n'
@@ -173,21 +174,52 @@ def test_a_card_column_mixing_numbers_and_texts_is_a_located_error(tmp_path: Pat
     assert got == [
         (2, 1, "gems.csv:3: column 'points' of card 'gem' mixes numbers and texts: line 3 "
                "holds the text '-', line 2 holds the number 3",
-         "a column holds one type: write a whole number here, as the 2 other rows of "
+         "a column holds one type: write a whole number here, as 2 of the 3 rows of "
          "'points' do (an empty field is a text, not 0)"),
         (3, 40, "column 'value' of card 'coin' mixes numbers and texts: row 2 holds the text "
                 "'two', row 1 holds the number 1",
-         "a column holds one type: write a whole number here, as the 2 other rows of 'value' "
+         "a column holds one type: write a whole number here, as 2 of the 3 rows of 'value' "
          "do (an empty field is a text, not 0)"),
-        # as many numbers as texts: the later row is blamed
+        # as many numbers as texts: the column's first row (a text) sets the type, and the
+        # hint says so (it read "the 2 other rows ... hold texts" and did not say why)
         (4, 39, "column 'word' of card 'tag' mixes numbers and texts: row 2 holds the number 7, "
                 "row 1 holds the text 'a'",
-         "a column holds one type: the 2 other rows of 'word' hold texts, so write this value "
-         "as a word, or make the column numbers in every row")]
+         "a column holds one type: 2 of the 4 rows of 'word' hold texts, so write this value "
+         "as a word, or make the column numbers in every row; as many rows hold numbers as "
+         "texts (2 each), so the type of the column's first row (a text) is taken as meant"),
+        # one row of the other type: "holds a text" (it read "1 other row ... hold texts")
+        (5, 39, "column 'size' of card 'dot' mixes numbers and texts: row 2 holds the number 5, "
+                "row 1 holds the text 'x'",
+         "a column holds one type: 1 of the 2 rows of 'size' holds a text, so write this value "
+         "as a word, or make the column numbers in every row; as many rows hold numbers as "
+         "texts (1 each), so the type of the column's first row (a text) is taken as meant")]
     (tmp_path / "gems.csv").write_text("name,points,count\nruby,3,2\nopal,,1\n")
     got = [d.message for d in check(load_spec(tmp_path / "mix.rules")) if d.severity == "error"]
     assert got[0] == ("gems.csv:3: column 'points' of card 'gem' mixes numbers and texts: "
                       "line 3 holds an empty field (a text), line 2 holds the number 3")
+
+
+def test_a_variant_that_sets_a_text_into_a_number_column_is_blamed_at_its_set() -> None:
+    # a new user's trial: the error was at the card's row of the other type, in the card
+    # declaration the variant does not touch, as many texts as numbers deciding which
+    text = ('game mix "Mix" { players 2..2 start play bound 20 steps }\n'
+            'enum suit { red blue }\n'
+            'card c "Card" (suit, points) in pile { (red, 1) (red, 2) (blue, 3) (blue, 4) }\n'
+            'zone pile: set of c public\nvar gold[player] = 0 public\n'
+            'rule play { for p in players { gold[p] += 1 } }\n'
+            'scoring(p) { score gold[p] }\n'
+            'variant odd "Odd points" {\n'
+            '  card c {\n'
+            '    set points = "x" where suit == red\n'
+            '  }\n'
+            '}\n')
+    got = [(d.span.line, d.span.column, d.message, d.hint)
+           for d in check(parse(text, "mix.rules")) if d.severity == "error"]
+    assert got == [
+        (10, 5, "column 'points' of card 'c' mixes numbers and texts: this set gives row 1 the "
+                "text 'x', row 3 holds the number 3",
+         "a column holds one type: write a whole number here, as 2 of the 4 rows of 'points' "
+         "do (an empty field is a text, not 0)")]
 
 
 def test_components_of_two_kinds_are_of_either_and_an_attribute_needs_every_kind() -> None:

@@ -178,4 +178,4 @@ def test_check_book_says_what_the_named_file_is(
     (tmp_path / "folder").mkdir()
     book = given if given.startswith("/") else str(tmp_path / given)
     assert main(["check", str(tmp_path / "tiny.rules"), "--book", book]) == 2
-    assert capsys.readouterr().err.splitlines()[-1] == f"rulewright: --book {book}: {message}"
+    assert capsys.readouterr().err.splitlines()[-1] == f"rulewright check: --book {book}: {message}"

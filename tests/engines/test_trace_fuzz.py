@@ -163,7 +163,7 @@ def _check(code: int, err: str) -> None:
         assert err.count("\n") == 1 and err.startswith("rulewright: trace error: "), err[:2000]
     if code == 2:  # a source naming no bundled spec is never opened: --spec is needed
         assert err.count("\n") == 1 and err.startswith(
-            "rulewright: the trace was made from the spec file "), err[:2000]
+            "rulewright replay: the trace was made from the spec file "), err[:2000]
 
 
 def test_an_unmutated_golden_trace_replays() -> None:

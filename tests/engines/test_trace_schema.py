@@ -52,13 +52,14 @@ def test_a_real_snapshot_round_trips(kuhn: rw.Game) -> None:
     assert again.history == doc["history"] and again.returns() == [-1, 1]
 
 
-SEED_MESSAGE = "seed must be a whole number from -2**63 to 2**63-1"
+SEED_MESSAGE = "seed must be a whole number from 0 to 2**63-1 (as --seed takes)"
 
 
 @pytest.mark.parametrize("seed", ["abc", None, math.nan, math.inf, -math.inf, [1], {"a": 1},
-                                  True, 1.0, 2**64, -(2**63) - 1],
+                                  True, 1.0, 2**64, -(2**63) - 1, -3],
                          ids=["text", "null", "nan", "inf", "-inf", "list", "object", "true",
-                              "float", "past 64 bits", "below 64 bits"])
+                              "float", "past 64 bits", "below 64 bits",
+                              "negative"])  # a new user's trial: -3 replayed
 def test_state_from_json_rejects_a_bad_seed_with_the_trace_error(kuhn: rw.Game,
                                                                   seed: Any) -> None:
     doc = dict(_snapshot(kuhn), seed=seed)

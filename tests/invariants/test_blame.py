@@ -46,3 +46,22 @@ def test_a_failed_expect_in_a_worked_example_shows_its_values() -> None:
     assert results["two_chips"].problem == ("expectation failed (line 29): two chips\n"
                                             "  chips[0] == 2 is false\n"
                                             "    chips[0] = 1")
+
+
+def test_an_at_choice_violation_blames_the_rule_that_offered_the_choice(tmp_path: Path) -> None:
+    # a new user's trial: a `when` that withholds "take" while one card is left broke the
+    # `at choice` invariant, and the blame read "pile last written at step 4 (pick: 2) in
+    # rule(s) , play, scoring" (the coverage table's unnamed entry, and the scoring block,
+    # which writes nothing): a move takes a card from a zone its text does not name
+    source = (HERE / "specs" / "offered.rules").read_text(encoding="utf-8").replace(
+        'option "take" when count(pile) > 0', 'option "take" when count(pile) > 1')
+    path = tmp_path / "offered.rules"
+    path.write_text(source, encoding="utf-8")
+    game = rw.load(path, players=2)
+    result = verify_config(game, Config(2), FAST, examples=10, trace_dir=tmp_path, seed=1)
+    (v,) = result.violations
+    assert v.invariant == "spec:take_or_stop"
+    assert v.blame == [
+        "offered: the options of choice 'act' (rule play, line 21: choose p label \"act\")",
+        "pile last written at step 4 (pick: 2) by one of: rule play, line 24: move c to "
+        "taken[p]; rule play, line 29: move c to taken[p]"]

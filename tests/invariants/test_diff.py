@@ -138,7 +138,7 @@ def test_terminal_report_and_json(small: Path, capsys: pytest.CaptureFixture[str
     ([], "rulewright diff compares the spec as written with --erratum E (repeatable) or with "
          "--edition E: give one of them"),
     (["--erratum", "nope"], "unknown erratum 'nope'"),
-    (["--edition", "2019"], "unknown edition '2019'; the spec declares: doubled, quiet"),
+    (["--edition", "2019"], "unknown edition '2019'; the spec's editions: doubled, quiet"),
     (["--erratum", "double", "--edition", "quiet"], "give one of them"),
 ])
 def test_usage_errors(small: Path, capsys: pytest.CaptureFixture[str], args: list[str],
