@@ -10,6 +10,11 @@ changes less), then the means per mutant. Run it on two checkouts
 (``PYTHONPATH`` pointing at the other one's installed layout) at the same seed to compare time
 and verdicts. Not a test: the numbers go into the notes.
 
+``--run`` runs :func:`~rulewright.invariants.mutation.mutate` once as ``rulewright mutate``
+does (baseline included, each mutant only where its coverage point ran) and prints the CPU
+seconds of this process, mutants per CPU-minute and every mutant's verdict on one line
+(``#id:verdict``): the line of two checkouts must be equal.
+
 ``--whole`` instead runs :func:`~rulewright.invariants.mutation.mutate` (baseline included)
 twice, each mutant verified in every configuration (as before coverage chose them) and only
 where its coverage point ran, and prints for each the CPU seconds of this process, mutants
@@ -34,8 +39,18 @@ def main() -> None:
     ap.add_argument("--examples", type=int, default=None)
     ap.add_argument("--players", default=None, help="e.g. 2 or 2,3")
     ap.add_argument("--whole", action="store_true", help="whole runs, everywhere vs covered")
+    ap.add_argument("--run", action="store_true", help="one whole run; its verdicts")
     args = ap.parse_args()
     players = tuple(int(p) for p in args.players.split(",")) if args.players else None
+    if args.run:
+        c = time.process_time()
+        r = mutate(args.spec, seed=args.seed, n=args.n, profile=args.profile, players=players,
+                   examples=args.examples)
+        cpu_s = time.process_time() - c
+        print(f"{len(r.chosen)} mutants, {cpu_s:.1f}s CPU, {60 * len(r.chosen) / cpu_s:.1f} "
+              f"mutants per CPU-minute, score {r.rate}", flush=True)
+        print("verdicts: " + " ".join(f"#{m.id}:{r.status(m)}" for m in r.chosen), flush=True)
+        return
     if args.whole:
         verdicts = []
         for by_coverage in (False, True):

@@ -23,6 +23,7 @@ options): ``offered`` has one type.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rulewright.dsl.language import ast
@@ -39,15 +40,70 @@ CHOICE_NAMES = (OFFERED, CHOOSER)
 Chooses = ast.ChooseFrom | ast.ChooseOption
 
 
+#: A rule's choices and the locals it binds: the rule, its ``choose`` statements with their
+#: positions, and ``(position, name)`` of each statement binding a local (see _binds).
+_Rule = tuple[ast.RuleDecl, tuple[tuple[Chooses, tuple[int, int]], ...],
+              tuple[tuple[tuple[int, int], str], ...]]
+#: The choices of ``decls`` in walk order, each with the names of the rules it is in, and
+#: every rule (walk order) as a _Rule.
+_Index = tuple[tuple[tuple[Chooses, frozenset[str]], ...], tuple[_Rule, ...]]
+#: _index's memory, by the identities of the declarations (kept, so an id is not reused).
+_INDEXES: OrderedDict[tuple[int, ...], tuple[tuple[object, ...], _Index]] = OrderedDict()
+#: Indexes kept: the check and the compiler of one spec ask about the same few tuples of
+#: declarations (the spec's, and each selection of patches'), over and over.
+_KEPT = 16
+
+
+def _index(decls: Iterable[object]) -> _Index:
+    """The choices and rules of ``decls``, walked once per tuple of declarations: the
+    check and the compiler ask, for each ``at choice`` invariant and configuration, about
+    the same declarations, and walking a large spec each time was most of its check
+    (Złap Kadr: 48 walks, 70% of compiling a mutant). AST nodes are immutable, so the
+    identities of the declarations decide the answer."""
+    items = tuple(decls)
+    key = tuple(map(id, items))
+    hit = _INDEXES.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], items)):
+        _INDEXES.move_to_end(key)
+        return hit[1]
+    rules: list[_Rule] = []
+    inside: dict[int, set[str]] = {}
+    for d in ast.walk(items):
+        if not isinstance(d, ast.RuleDecl):
+            continue
+        for n in ast.walk(d):
+            if isinstance(n, (ast.ChooseFrom, ast.ChooseOption)):
+                inside.setdefault(id(n), set()).add(d.name)
+        chooses = tuple((c, (c.span.line, c.span.column)) for c in ast.walk(d.body)
+                        if isinstance(c, (ast.ChooseFrom, ast.ChooseOption)))
+        binders = tuple(((n.span.line, n.span.column), v) for n in ast.walk(d.body)
+                        if (v := _binds(n)) is not None)
+        rules.append((d, chooses, binders))
+    every = tuple((n, frozenset(inside.get(id(n), ()))) for n in ast.walk(items)
+                  if isinstance(n, (ast.ChooseFrom, ast.ChooseOption)))
+    index = (every, tuple(rules))
+    _INDEXES[key] = (items, index)
+    while len(_INDEXES) > _KEPT:
+        _INDEXES.popitem(last=False)
+    return index
+
+
 def labelled(decls: Iterable[object], label: str, rule: str = "") -> list[Chooses]:
     """The ``choose`` statements labelled ``label`` anywhere in ``decls`` (rules, examples,
     variants' and errata's patches), in source order; with ``rule`` (``at choice "L" in rule
     R``), only those in the rules named so."""
-    where: object = tuple(decls)
+    return [n for n, rules in _index(decls)[0]
+            if n.label == label and (not rule or rule in rules)]
+
+
+def _has_label(decl: object, label: str, rule: str) -> bool:
+    """Whether one declaration has a choice :func:`labelled` would find (walked, not
+    indexed: asked once per declaration, it would only push the indexes out)."""
+    where: object = decl
     if rule:
-        where = tuple(d for d in ast.walk(where) if isinstance(d, ast.RuleDecl) and d.name == rule)
-    return [n for n in ast.walk(where)
-            if isinstance(n, (ast.ChooseFrom, ast.ChooseOption)) and n.label == label]
+        where = tuple(d for d in ast.walk(decl) if isinstance(d, ast.RuleDecl) and d.name == rule)
+    return any(isinstance(n, (ast.ChooseFrom, ast.ChooseOption)) and n.label == label
+               for n in ast.walk(where))
 
 
 def _binds(n: object) -> str | None:
@@ -67,15 +123,12 @@ def choice_locals(decls: Iterable[object], label: str, rule: str = "") -> frozen
     Worked examples' choices add none (an invariant reads a rule's locals only).
     """
     out: frozenset[str] | None = None
-    for d in ast.walk(tuple(decls)):
-        if not isinstance(d, ast.RuleDecl) or (rule and d.name != rule):
+    for d, chooses, binders in _index(decls)[1]:
+        if rule and d.name != rule:
             continue
-        for c in ast.walk(d.body):
-            if isinstance(c, (ast.ChooseFrom, ast.ChooseOption)) and c.label == label:
-                at = (c.span.line, c.span.column)
-                bound = frozenset(d.params) | {
-                    v for n in ast.walk(d.body)
-                    if (v := _binds(n)) is not None and (n.span.line, n.span.column) < at}
+        for c, at in chooses:
+            if c.label == label:
+                bound = frozenset(d.params) | {v for where, v in binders if where < at}
                 out = bound if out is None else out & bound
     return (out or frozenset()) - set(CHOICE_NAMES)
 
@@ -85,11 +138,11 @@ def elsewhere(decls: Sequence[object], label: str, rule: str, variants: Iterable
     """Whether choice ``label`` belongs only to variants and errata not selected
     (``variants``, ``errata``: the selected ones): then a configuration has nothing to check
     (an ``at choice`` invariant is "n/a" there, not "not reached")."""
-    if any(labelled([d], label, rule) for d in decls
+    if any(_has_label(d, label, rule) for d in decls
            if isinstance(d, (ast.RuleDecl, ast.ExampleDecl))):
         return False
     chosen = {*variants, *errata}
-    return any(labelled([d], label, rule) for d in decls
+    return any(_has_label(d, label, rule) for d in decls
                if isinstance(d, (ast.VariantDecl, ast.ErratumDecl)) and d.name not in chosen)
 
 
