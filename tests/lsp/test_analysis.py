@@ -88,9 +88,9 @@ def test_a_compile_error_comes_with_the_compile_step() -> None:
 def test_the_index_finds_declarations_uses_and_locals() -> None:
     text, _, index = _braff()
     (fits,) = index.symbols["fits"]
-    assert (fits.kind, fits.span.line, fits.span.column) == ("function", 117, 10)
+    assert (fits.kind, fits.span.line, fits.span.column) == ("function", 121, 10)
     uses = [o.span.line for o in index.occurrences if o.name == "fits" and o.scope == -1]
-    assert uses == [117, 222, 240, 634, 634, 634]
+    assert uses == [121, 226, 244, 661, 661, 661]
     # 'deck' after ':' is the zone's kind, not the zone named deck
     deck_line = text.split("\n").index("zone deck: deck of animal hidden") + 1
     assert [o.span.column for o in index.occurrences
@@ -99,7 +99,7 @@ def test_the_index_finds_declarations_uses_and_locals() -> None:
     take = text.index("rule take(p") + len("rule take(")
     occ = index.at(take)
     assert occ is not None and occ.name == "p" and occ.scope >= 0
-    assert all(o.span.line >= 265 for o in index.same(occ))
+    assert all(o.span.line >= 269 for o in index.same(occ))
 
 
 def test_hover_on_a_gap_and_on_a_local() -> None:
@@ -107,7 +107,7 @@ def test_hover_on_a_gap_and_on_a_local() -> None:
     gap = text.index('gap "The spy may look at the top 5')
     shown = hover_text(index, gap + 8, spec, "")
     assert shown is not None
-    assert shown.startswith("*gap* (line 339): The spy may look at the top 5 cards but the deck "
+    assert shown.startswith("*gap* (line 346): The spy may look at the top 5 cards but the deck "
                             "holds fewer than 5.")
     assert "*ruling:* the spy looks at the cards the deck holds" in shown
     assert "*often:*" not in shown
@@ -119,7 +119,7 @@ def test_hover_on_a_gap_and_on_a_local() -> None:
         "the bonus in almost every 6\\-player game; in the book's game it happens only with "
         "many kept bonus cards or tied players.")
     local = hover_text(index, text.index("rule take(p") + len("rule take("), spec, "")
-    assert local is not None and local.startswith("**local** `p` of rule `take`, bound at line 265")
+    assert local is not None and local.startswith("**local** `p` of rule `take`, bound at line 269")
 
 
 def test_the_type_hook_shows_a_type(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,10 +134,10 @@ def test_hover_shows_the_inferred_type_of_the_expression_and_the_declaration() -
     use = text.index("if not fits(d, size)")
     local = hover_text(index, use + len("if not fits(d, "), spec, "")
     assert local is not None and local.startswith(
-        "`size` : `number`\n\n**local** `size` of rule `deal`, bound at line 213")
+        "`size` : `number`\n\n**local** `size` of rule `deal`, bound at line 217")
     function = hover_text(index, use + len("if not "), spec, "")
     assert function is not None and function.startswith(
-        "`fits(d, size)` : `truth`\n\n**function** `fits` (line 117)")
+        "`fits(d, size)` : `truth`\n\n**function** `fits` (line 121)")
     assert function.endswith("\n\ntype: `(number, number) -> truth`")
     # an operator, no name under it: the type of the expression alone
     plus = text.index("count(collection[p, k]) + n")
@@ -241,7 +241,7 @@ def test_variants_and_errata_are_found_where_they_are_used() -> None:
     _, _, braff = _braff()
     (tiny,) = braff.symbols["tiny"]
     assert (tiny.kind, tiny.span.line) == ("variant", 13)
-    assert [o.span.line for o in braff.occurrences if o.name == "tiny"][:4] == [13, 61, 108, 109]
+    assert [o.span.line for o in braff.occurrences if o.name == "tiny"][:4] == [13, 61, 112, 113]
     path = SPEC / "love_letter.rules"
     text = path.read_text(encoding="utf-8")
     index = build_index(parse(text, str(path), str(path)))
