@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import rulewright as rw
@@ -208,3 +210,21 @@ def test_a_spy_over_a_short_deck_looks_at_what_is_left_under_the_ruling() -> Non
     # put back cute, then clever, then (forced) champion: the champion is on top, known to seat 0
     assert [(names[c], pos) for c, pos in state.observation(0)["known"]["deck"]] == [
         ("champion parrot", 0), ("clever parrot", 1), ("cute parrot", 2)]
+
+
+def test_a_prankster_gift_into_an_empty_deck_is_not_made_again_and_again(
+        tmp_path: Path) -> None:
+    """Seed 14002 of the ci profile once found a 6-player tiny game in which the last player
+    filling a collection gave a prankster to the bottom of the empty deck, revealed it at once,
+    and gave it away again forever (a termination finding). The gap's ruling ends the loop."""
+    import json
+
+    from rulewright.cli.main import main
+    out = tmp_path / "v.json"
+    assert main(["verify", "braff", "--players", "6", "--variant", "tiny", "--profile", "ci",
+                 "--seed", "14002", "--no-database", "--trace-dir", str(tmp_path),
+                 "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    (config,) = doc["games"][0]["configs"]
+    assert config["status"]["termination"] == "held" and config["violations"] == []
+    assert [g["line"] for g in config["gaps"] if g["rule"] == "prankster"] == [371]
