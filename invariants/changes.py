@@ -5,15 +5,24 @@ look only at slots (conservation, tokens, capacities, counter ranges, zone condi
 spec's own invariants, each of which reads known slots: :mod:`.reads`) held at the game's
 previous checked state, so at this one they need to look only at what changed since:
 :class:`Changes`, which the :class:`~rulewright.invariants.stateful.Checker` finds once per
-checked state by comparing the state with a copy of the last one (:class:`Layout`) and
-hands to the checks as ``Context.changes``. A check called without it (exhaustive
-exploration, a test) checks the whole state, as before.
+checked state and hands to the checks as ``Context.changes``. A check called without it
+(exhaustive exploration, a test) checks the whole state, as before.
 
-Found by value, whatever changed it: the comparison is of slices of the state's lists with
-the copy's (``==``, at C speed), halving a differing slice until the slots that differ are
-found. A slot whose value stays equal while its type changes (a counter going from ``1`` to
-``True`` or ``1.0``) counts as unchanged; every game's end (a terminal state) is checked in
-full, so such a value is still found when it lasts to the end.
+Found from the engine's record of what the steps wrote (:mod:`rulewright.engines.writes`):
+the checker has the state record its writes from the game's first checked state on, and at
+each later one takes the counter slots written and the components moved since. The zones
+that changed are the moved components' zones then (in the copy the checker keeps,
+:class:`Layout`) and now, and the decks shuffled; ``turns`` and ``out`` (a few numbers per
+player) are compared with the copy. A slot written with the value it held counts as
+changed (a check looks again and holds).
+
+A state without a record since the last checked state (a copy of a state, as tests and
+benchmarks check; a state another checker read) is compared with the copy instead: slices
+of the state's lists with the copy's (``==``, at C speed), halving a differing slice until
+the slots that differ are found. A slot whose value stays equal while its type changes (a
+counter going from ``1`` to ``True`` or ``1.0``) then counts as unchanged; every game's end
+(a terminal state) is checked in full, so such a value is still found when it lasts to the
+end.
 
 A check skips or narrows its work only where it held at the previous checked state
 (:attr:`Changes.was_clean`): each marks itself clean when it holds (:meth:`Changes.held`),
@@ -22,9 +31,11 @@ and the checker keeps the marks with the copy only when the whole state held.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable
 
 from attrs import define, field
+
+from rulewright.engines import writes
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -33,6 +44,9 @@ if TYPE_CHECKING:
 
 #: The ``Context.memo`` key of a game's :class:`Layout`.
 LAYOUT = "checked layout"
+#: The ``Context.memo`` key of the record of writes (:mod:`rulewright.engines.writes`) the
+#: checker reads: a record another checker reads (and empties) is not this one's.
+READER = "record of writes"
 
 #: Below this many slots a differing slice is compared slot by slot.
 _LEAF = 16
@@ -82,18 +96,22 @@ class Changes:
         old: the copy of the last checked state (None when ``everything``).
         was_clean: the checks (by key) that held at the last checked state.
         clean: the checks that hold at this one (filled by :meth:`held`).
+        recorded: found from the engine's record of writes (then ``known`` is True exactly
+            when ``loc`` is not empty, and every component whose knowledge changed is in
+            ``loc``), not by comparing.
     """
 
     everything: bool
-    zones: frozenset[int] = frozenset()
-    loc: frozenset[int] = frozenset()
-    counters: frozenset[int] = frozenset()
+    zones: AbstractSet[int] = _NONE
+    loc: AbstractSet[int] = _NONE
+    counters: AbstractSet[int] = _NONE
     turns: bool = False
     out: bool = False
     known: bool = False
     old: Layout | None = None
     was_clean: set[str] = field(factory=set)
     clean: set[str] = field(factory=set)
+    recorded: bool = False
 
     def held(self, key: str) -> None:
         """Mark check ``key`` as holding at this state."""
@@ -107,14 +125,15 @@ class Changes:
 
 @define
 class Layout:
-    """A copy of the slots of a checked state, never changed once made (a later one shares
-    the copies of the zones that did not change; not frozen: a frozen class is slower to
-    make, and one is made per checked state).
+    """A copy of the slots of a game's last checked state, kept by the checker and brought
+    up to each next checked state in place (:meth:`advance`: only the slots that changed).
 
     Attributes:
         zones, mids, bottoms, loc, counters, turns, out, known: copies of the state's lists
             (``zones`` and the others per zone slot: copies of each zone's list).
         clean: the checks that held at that state.
+        step: the actions applied up to that state (``len(history)``): a record of writes
+            that begins there (:mod:`rulewright.engines.writes`) holds every change since.
     """
 
     zones: list[list[int]]
@@ -126,6 +145,7 @@ class Layout:
     out: list[int]
     known: list[int]
     clean: set[str]
+    step: int = 0
 
     @staticmethod
     def of(state: State, clean: set[str]) -> Layout:
@@ -133,10 +153,11 @@ class Layout:
         copy = list.copy
         return Layout(list(map(copy, state.zones)), list(map(copy, state.mids)),
                       list(map(copy, state.bottoms)), state.loc[:], state.counters[:],
-                      state.turns[:], state.out[:], state.known[:], clean)
+                      state.turns[:], state.out[:], state.known[:], clean,
+                      len(state.history))
 
     def changes(self, state: State) -> Changes:
-        """What differs in ``state`` from this copy."""
+        """What differs in ``state`` from this copy, found by comparing them."""
         zones = _changed(state.zones, self.zones)
         mids, bottoms = state.mids, state.bottoms
         # only a deck has a middle and a bottom (the other zones share one empty list)
@@ -149,22 +170,53 @@ class Layout:
                        state.turns != self.turns, state.out != self.out,
                        state.known != self.known, self, self.clean)
 
-    def advanced(self, state: State, ch: Changes) -> Layout:
-        """This copy brought up to ``state`` (whose changes from it are ``ch``), with the
+    def recorded(self, state: State, counters: list[int], places: list[int]) -> Changes:
+        """What changed in ``state`` since this copy, from the engine's record of the writes
+        since (``counters``: counter slots; ``places``: components moved or whose knowledge
+        changed, ``~z`` for a deck shuffled; :mod:`rulewright.engines.writes`)."""
+        comps: AbstractSet[int] = _NONE
+        zones: AbstractSet[int] = _NONE
+        if places:
+            comps = set(places)
+            shuffled = min(comps) < 0
+            if shuffled:
+                comps = {e for e in places if e >= 0}
+            # a component's zones then and now; every zone's change is a component's move
+            # or a shuffle
+            zones = set(map(self.loc.__getitem__, comps))
+            zones.update(map(state.loc.__getitem__, comps))
+            if shuffled:
+                zones.update(~e for e in places if e < 0)
+        return Changes(False, zones, comps, set(counters) if counters else _NONE,
+                       state.turns != self.turns, state.out != self.out, bool(comps), self,
+                       self.clean, recorded=True)
+
+    def advance(self, state: State, ch: Changes) -> None:
+        """Bring this copy up to ``state``, whose changes from it are ``ch``, and keep the
         checks that held there."""
-        zones, mids, bottoms = self.zones, self.mids, self.bottoms
         if ch.zones:
-            zones, mids, bottoms = zones[:], mids[:], bottoms[:]
+            zones, mids, bottoms = self.zones, self.mids, self.bottoms
             for z in ch.zones:
                 zones[z] = state.zones[z][:]
                 mids[z] = state.mids[z][:]
                 bottoms[z] = state.bottoms[z][:]
-        return Layout(zones, mids, bottoms,
-                      state.loc[:] if ch.loc else self.loc,
-                      state.counters[:] if ch.counters else self.counters,
-                      state.turns[:] if ch.turns else self.turns,
-                      state.out[:] if ch.out else self.out,
-                      state.known[:] if ch.known else self.known, ch.clean)
+        if ch.loc:
+            loc, now, known, knows = self.loc, state.loc, self.known, state.known
+            for c in ch.loc:
+                loc[c] = now[c]
+                known[c] = knows[c]
+        if ch.counters:
+            counters, values = self.counters, state.counters
+            for k in ch.counters:
+                counters[k] = values[k]
+        if ch.turns:
+            self.turns = state.turns[:]
+        if ch.out:
+            self.out = state.out[:]
+        if ch.known and not ch.recorded:  # compared: not only at the components in ch.loc
+            self.known = state.known[:]
+        self.clean = ch.clean
+        self.step = len(state.history)
 
 
 #: The fewest slots (zones, components and counters) of a state for which finding the changes
@@ -183,11 +235,22 @@ def pays(game: Any) -> bool:
 
 def begin(memo: dict[str, Any], state: State) -> Changes:
     """The changes of ``state`` since the game's last checked state (its :class:`Layout` in
-    ``memo``); everything at the first and at a terminal state."""
+    ``memo``); everything at the first and at a terminal state. From the state's record of
+    its writes where it has one since that state, which this checker reads (begun here at
+    the game's first checked state: :func:`rulewright.engines.writes.record`), else by
+    comparing the state with the copy."""
     layout = memo.get(LAYOUT)
+    w = state.writes
     if layout is None or state.is_terminal():
+        if not state.is_terminal() and (w is None or not w.kept):
+            memo[READER] = writes.record(state)  # from here on
         return Changes(True)
     assert isinstance(layout, Layout)
+    if w is not None and w.since == layout.step and (w.kept or memo.get(READER) is w):
+        counters, places = writes.taken(state)
+        return layout.recorded(state, counters, places)
+    if w is None or not w.kept:
+        memo[READER] = writes.record(state)
     return layout.changes(state)
 
 
@@ -195,8 +258,10 @@ def commit(memo: dict[str, Any], state: State, ch: Changes) -> None:
     """Keep ``state``'s slots and the checks that held there, for the next checked state
     (called when every check held)."""
     old = ch.old
-    memo[LAYOUT] = Layout.of(state, ch.clean) if old is None \
-        else old.advanced(state, ch)
+    if old is None:
+        memo[LAYOUT] = Layout.of(state, ch.clean)
+    else:
+        old.advance(state, ch)
 
 
 def checked_since(ctx: Context, state: State, key: str,
