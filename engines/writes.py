@@ -10,11 +10,11 @@ knows which those are (issue 37: "the compiler knows which slots each instructio
 - a counter write (``x = e``, ``x += e``, ``x -= e``: generated code; ``transfer``) calls
   ``st.wrote(slot)`` after it;
 - a component put into a zone (``move``, ``draw``: :func:`~rulewright.dsl.machine.runtime.relocate`)
-  calls ``st.moved(c)``; its zone before and after are the zones that changed (a component
-  moved twice between two checks leaves the zone between as it was);
+  calls ``st.moved(~z)`` for the zone it leaves and the zone it enters, and ``st.moved(c)``
+  for the component (its ``loc``, and who knows where it is: ``State.known``);
 - ``shuffle`` calls ``st.moved(~z)`` for the deck and ``st.moved(c)`` for each of its
   components (who knows their places changed); ``reveal`` calls ``st.moved(c)`` for each
-  component revealed (``State.known``).
+  component revealed.
 
 ``turns`` and ``out`` are a few numbers per player, compared by the reader instead.
 
@@ -49,7 +49,7 @@ class Writes:
     Attributes:
         counters: counter slots written.
         places: components that moved or whose knowledge changed (``c >= 0``) and zones
-            shuffled (``~z``).
+            a component left or entered, or shuffled (``~z``).
         since: ``len(state.history)`` when the record began.
         kept: a copy kept with a stored state (a benchmark's): :meth:`take` leaves it as it
             is, so it can be read again.

@@ -10,19 +10,16 @@ checked state and hands to the checks as ``Context.changes``. A check called wit
 
 Found from the engine's record of what the steps wrote (:mod:`rulewright.engines.writes`):
 the checker has the state record its writes from the game's first checked state on, and at
-each later one takes the counter slots written and the components moved since. The zones
-that changed are the moved components' zones then (in the copy the checker keeps,
-:class:`Layout`) and now, and the decks shuffled; ``turns`` and ``out`` (a few numbers per
-player) are compared with the copy. A slot written with the value it held counts as
-changed (a check looks again and holds).
+each later one takes what was written since: the counter slots, the zones a component left
+or entered or that were shuffled, the components moved (or whose knowledge changed).
+``turns`` and ``out`` (a few numbers per player) are compared with the copy the checker
+keeps (:class:`Layout`). A slot written with the value it held counts as changed (a check
+looks again and holds). Nothing is compared slot by slot: that cost more than the step
+(issue 37: Perfect Shot 11 us against a 7 us step).
 
-A state without a record since the last checked state (a copy of a state, as tests and
-benchmarks check; a state another checker read) is compared with the copy instead: slices
-of the state's lists with the copy's (``==``, at C speed), halving a differing slice until
-the slots that differ are found. A slot whose value stays equal while its type changes (a
-counter going from ``1`` to ``True`` or ``1.0``) then counts as unchanged; every game's end
-(a terminal state) is checked in full, so such a value is still found when it lasts to the
-end.
+A state with no record of its own since the game's last checked state (a copy of a state,
+which records nothing; a state whose record another checker reads) is checked in full, as
+is every game's first state and every terminal state.
 
 A check skips or narrows its work only where it held at the previous checked state
 (:attr:`Changes.was_clean`): each marks itself clean when it holds (:meth:`Changes.held`),
@@ -48,37 +45,7 @@ LAYOUT = "checked layout"
 #: checker reads: a record another checker reads (and empties) is not this one's.
 READER = "record of writes"
 
-#: Below this many slots a differing slice is compared slot by slot.
-_LEAF = 16
-
-
-def differing(now: list[Any], then: list[Any]) -> list[int]:
-    """The indices where two lists of equal length differ (``!=``), in order."""
-    out: list[int] = []
-    if now == then:
-        return out
-    todo = [(0, len(now))]
-    while todo:
-        lo, hi = todo.pop()
-        if hi - lo <= _LEAF:
-            out.extend(i for i in range(lo, hi) if now[i] != then[i])
-            continue
-        mid = (lo + hi) // 2
-        # the upper half first: the stack gives back the lower one first
-        if now[mid:hi] != then[mid:hi]:
-            todo.append((mid, hi))
-        if now[lo:mid] != then[lo:mid]:
-            todo.append((lo, mid))
-    out.sort()
-    return out
-
-
 _NONE: frozenset[int] = frozenset()
-
-
-def _changed(now: list[Any], then: list[Any]) -> frozenset[int]:
-    """:func:`differing` as a set (the one empty set when nothing differs)."""
-    return _NONE if now == then else frozenset(differing(now, then))
 
 
 @define
@@ -90,15 +57,14 @@ class Changes:
             copy to compare with, or a full check wanted; the sets are then empty and every
             check checks the whole state.
         zones: zone slots whose known top, unknown middle or known bottom changed.
-        loc: components whose zone (``State.loc``) changed.
+        loc: components whose zone (``State.loc``) or whose knowledge (``State.known``)
+            changed.
         counters: counter slots whose value changed.
         turns, out, known: whether ``State.turns``, ``State.out``, ``State.known`` changed.
+        (A slot written with the value it held counts as changed.)
         old: the copy of the last checked state (None when ``everything``).
         was_clean: the checks (by key) that held at the last checked state.
         clean: the checks that hold at this one (filled by :meth:`held`).
-        recorded: found from the engine's record of writes (then ``known`` is True exactly
-            when ``loc`` is not empty, and every component whose knowledge changed is in
-            ``loc``), not by comparing.
     """
 
     everything: bool
@@ -111,7 +77,6 @@ class Changes:
     old: Layout | None = None
     was_clean: set[str] = field(factory=set)
     clean: set[str] = field(factory=set)
-    recorded: bool = False
 
     def held(self, key: str) -> None:
         """Mark check ``key`` as holding at this state."""
@@ -125,86 +90,58 @@ class Changes:
 
 @define
 class Layout:
-    """A copy of the slots of a game's last checked state, kept by the checker and brought
-    up to each next checked state in place (:meth:`advance`: only the slots that changed).
+    """What the checks need of a game's last checked state, kept by the checker and brought
+    up to each next checked state in place (:meth:`advance`: only what changed).
 
     Attributes:
-        zones, mids, bottoms, loc, counters, turns, out, known: copies of the state's lists
-            (``zones`` and the others per zone slot: copies of each zone's list).
+        sizes: per zone slot, how many components it held. loc, counters, turns, out:
+            copies of the state's lists.
         clean: the checks that held at that state.
         step: the actions applied up to that state (``len(history)``): a record of writes
             that begins there (:mod:`rulewright.engines.writes`) holds every change since.
     """
 
-    zones: list[list[int]]
-    mids: list[list[int]]
-    bottoms: list[list[int]]
+    sizes: list[int]
     loc: list[int]
     counters: list[Any]
     turns: list[int]
     out: list[int]
-    known: list[int]
     clean: set[str]
     step: int = 0
 
     @staticmethod
     def of(state: State, clean: set[str]) -> Layout:
-        """A full copy of ``state``'s slots."""
-        copy = list.copy
-        return Layout(list(map(copy, state.zones)), list(map(copy, state.mids)),
-                      list(map(copy, state.bottoms)), state.loc[:], state.counters[:],
-                      state.turns[:], state.out[:], state.known[:], clean,
+        """A copy of what the checks need of ``state``."""
+        return Layout(list(map(_size, state.zones, state.mids, state.bottoms)), state.loc[:],
+                      state.counters[:], state.turns[:], state.out[:], clean,
                       len(state.history))
-
-    def changes(self, state: State) -> Changes:
-        """What differs in ``state`` from this copy, found by comparing them."""
-        zones = _changed(state.zones, self.zones)
-        mids, bottoms = state.mids, state.bottoms
-        # only a deck has a middle and a bottom (the other zones share one empty list)
-        decks = [z for z in state.game.deck_zones
-                 if mids[z] != self.mids[z] or bottoms[z] != self.bottoms[z]]
-        if decks:
-            zones = zones.union(decks)
-        return Changes(False, zones, _changed(state.loc, self.loc),
-                       _changed(state.counters, self.counters),
-                       state.turns != self.turns, state.out != self.out,
-                       state.known != self.known, self, self.clean)
 
     def recorded(self, state: State, counters: list[int], places: list[int]) -> Changes:
         """What changed in ``state`` since this copy, from the engine's record of the writes
         since (``counters``: counter slots; ``places``: components moved or whose knowledge
-        changed, ``~z`` for a deck shuffled; :mod:`rulewright.engines.writes`)."""
+        changed, ``~z`` for a zone a component left or entered or that was shuffled;
+        :mod:`rulewright.engines.writes`)."""
         comps: AbstractSet[int] = _NONE
         zones: AbstractSet[int] = _NONE
         if places:
-            comps = set(places)
-            shuffled = min(comps) < 0
-            if shuffled:
-                comps = {e for e in places if e >= 0}
-            # a component's zones then and now; every zone's change is a component's move
-            # or a shuffle
-            zones = set(map(self.loc.__getitem__, comps))
-            zones.update(map(state.loc.__getitem__, comps))
-            if shuffled:
-                zones.update(~e for e in places if e < 0)
+            found = set(places)
+            comps = {e for e in found if e >= 0}
+            zones = {~e for e in found if e < 0}
         return Changes(False, zones, comps, set(counters) if counters else _NONE,
                        state.turns != self.turns, state.out != self.out, bool(comps), self,
-                       self.clean, recorded=True)
+                       self.clean)
 
     def advance(self, state: State, ch: Changes) -> None:
         """Bring this copy up to ``state``, whose changes from it are ``ch``, and keep the
         checks that held there."""
         if ch.zones:
-            zones, mids, bottoms = self.zones, self.mids, self.bottoms
+            sizes, zones, mids, bottoms = self.sizes, state.zones, state.mids, state.bottoms
             for z in ch.zones:
-                zones[z] = state.zones[z][:]
-                mids[z] = state.mids[z][:]
-                bottoms[z] = state.bottoms[z][:]
+                sizes[z] = len(zones[z]) + len(mids[z]) + len(bottoms[z])
         if ch.loc:
-            loc, now, known, knows = self.loc, state.loc, self.known, state.known
+            loc, now = self.loc, state.loc
             for c in ch.loc:
                 loc[c] = now[c]
-                known[c] = knows[c]
         if ch.counters:
             counters, values = self.counters, state.counters
             for k in ch.counters:
@@ -213,10 +150,12 @@ class Layout:
             self.turns = state.turns[:]
         if ch.out:
             self.out = state.out[:]
-        if ch.known and not ch.recorded:  # compared: not only at the components in ch.loc
-            self.known = state.known[:]
         self.clean = ch.clean
         self.step = len(state.history)
+
+
+def _size(top: list[int], middle: list[int], bottom: list[int]) -> int:
+    return len(top) + len(middle) + len(bottom)
 
 
 #: The fewest slots (zones, components and counters) of a state for which finding the changes
@@ -235,23 +174,21 @@ def pays(game: Any) -> bool:
 
 def begin(memo: dict[str, Any], state: State) -> Changes:
     """The changes of ``state`` since the game's last checked state (its :class:`Layout` in
-    ``memo``); everything at the first and at a terminal state. From the state's record of
-    its writes where it has one since that state, which this checker reads (begun here at
-    the game's first checked state: :func:`rulewright.engines.writes.record`), else by
-    comparing the state with the copy."""
+    ``memo``), from the state's record of its writes since (begun here, at the game's first
+    checked state: :func:`rulewright.engines.writes.record`); everything at the first state,
+    at a terminal state, and at a state with no record of its own since the last checked one
+    (a copy of a state; a state another checker reads)."""
     layout = memo.get(LAYOUT)
     w = state.writes
-    if layout is None or state.is_terminal():
-        if not state.is_terminal() and (w is None or not w.kept):
-            memo[READER] = writes.record(state)  # from here on
-        return Changes(True)
-    assert isinstance(layout, Layout)
-    if w is not None and w.since == layout.step and (w.kept or memo.get(READER) is w):
+    end = state.is_terminal()
+    if layout is not None and not end and w is not None and w.since == layout.step \
+            and (w.kept or memo.get(READER) is w):
         counters, places = writes.taken(state)
+        assert isinstance(layout, Layout)
         return layout.recorded(state, counters, places)
-    if w is None or not w.kept:
-        memo[READER] = writes.record(state)
-    return layout.changes(state)
+    if not end and (w is None or not w.kept):
+        memo[READER] = writes.record(state)  # from here on
+    return Changes(True)
 
 
 def commit(memo: dict[str, Any], state: State, ch: Changes) -> None:
@@ -330,20 +267,36 @@ class Watch:
         changed: they hold at this state without being run."""
         if ch.everything or not ch.was_clean:
             return _NO_NAMES
-        hit: set[str] = set()
+        # written out (no loop over the kinds): this runs at every checked state
         every = self.every
-        for kind, changed, index in (("zones", ch.zones, self.zones),
-                                     ("loc", ch.loc, self.loc),
-                                     ("counters", ch.counters, self.counters)):
-            if changed:
-                hit |= every[kind]
-                for k in changed:
-                    found = index.get(k)
-                    if found is not None:
-                        hit |= found
-        for flag, changed_flag in (("turns", ch.turns), ("out", ch.out), ("known", ch.known)):
-            if changed_flag:
-                hit |= every[flag]
+        hit: set[str] = set()
+        if ch.zones:
+            hit |= every["zones"]
+            index = self.zones
+            for k in ch.zones:
+                found = index.get(k)
+                if found is not None:
+                    hit |= found
+        if ch.loc:
+            hit |= every["loc"]
+            index = self.loc
+            for k in ch.loc:
+                found = index.get(k)
+                if found is not None:
+                    hit |= found
+        if ch.counters:
+            hit |= every["counters"]
+            index = self.counters
+            for k in ch.counters:
+                found = index.get(k)
+                if found is not None:
+                    hit |= found
+        if ch.turns:
+            hit |= every["turns"]
+        if ch.out:
+            hit |= every["out"]
+        if ch.known:
+            hit |= every["known"]
         return (self.names & ch.was_clean) - hit
 
 

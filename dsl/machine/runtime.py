@@ -202,7 +202,10 @@ def relocate(st: Any, c: int, z: int, pos: str, kind: str) -> None:
     else:
         st.zones[z].append(c)
     st.loc[c] = z
-    st.moved(c)  # the record of writes (rulewright.engines.writes): its zones follow from loc
+    moved = st.moved  # the record of writes (rulewright.engines.writes)
+    moved(~old)
+    moved(~z)
+    moved(c)
 
 
 def move_items(st: Any, items: Any, z: int, pos: str) -> None:

@@ -6,12 +6,14 @@ Verify's checker finds what changed since the game's last checked state from thi
 skipped where it could fail. These tests play random games of every bundled configuration
 with the record on and assert, after every step, that the changes built from the record
 include every slot the comparison of the state with a copy finds (the comparison is the
-reference), and that plain play and copies record nothing.
+reference), that plain play and copies record nothing, and that verify's checker takes
+that path and agrees with the full checks.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -20,7 +22,7 @@ from rulewright.engines import writes
 from rulewright.engines.game import Game, bundled_configurations
 from rulewright.engines.state import State
 from rulewright.invariants.base import Context
-from rulewright.invariants.changes import LAYOUT, Changes, Layout, begin, commit
+from rulewright.invariants.changes import LAYOUT, Layout, begin, commit
 from rulewright.invariants.library import invariants_for
 from rulewright.invariants.stateful import Checker, Recorder
 
@@ -30,8 +32,16 @@ def _step(s: State, rng: random.Random) -> None:
                    else rng.choice(s.legal_actions()))
 
 
-def _compared(layout: Layout, state: State) -> Changes:
-    return layout.changes(state)
+def differing(now: State, then: State) -> dict[str, set[int]]:
+    """The reference: per list, the slots where two states differ, compared one by one."""
+    def slots(a: list[Any], b: list[Any]) -> set[int]:
+        return {i for i, (x, y) in enumerate(zip(a, b)) if x != y}
+    return {"zones": {z for z in range(len(now.zones))
+                      if (now.zones[z], now.mids[z], now.bottoms[z])
+                      != (then.zones[z], then.mids[z], then.bottoms[z])},
+            "counters": slots(now.counters, then.counters), "loc": slots(now.loc, then.loc),
+            "known": slots(now.known, then.known), "turns": slots(now.turns, then.turns),
+            "out": slots(now.out, then.out)}
 
 
 @pytest.mark.parametrize("spec,players", bundled_configurations())
@@ -46,27 +56,27 @@ def test_the_record_holds_every_slot_that_changed(spec: str, players: int) -> No
         assert first.everything and s.writes is not None
         commit(memo, s, first)
         while not s.is_terminal() and len(s.history) < 400:
+            then = s.clone()
             _step(s, rng)
             if s.is_terminal():
                 break
+            found = differing(s, then)
+            ch = begin(memo, s)
+            assert not ch.everything and ch.old is memo[LAYOUT]
+            at = len(s.history)
+            assert found["zones"] <= ch.zones, (at, found["zones"] - ch.zones)
+            assert found["counters"] <= ch.counters, (at, found["counters"] - ch.counters)
+            assert found["loc"] | found["known"] <= ch.loc, (at, found["loc"] - ch.loc)
+            assert ch.turns == bool(found["turns"]) and ch.out == bool(found["out"])
+            assert ch.known == bool(ch.loc)
+            commit(memo, s, ch)
+            # the copy kept is the state again
             layout = memo[LAYOUT]
             assert isinstance(layout, Layout)
-            found = _compared(layout, s)  # the reference: the slots that differ
-            ch = begin(memo, s)
-            assert ch.recorded and ch.old is layout
-            assert found.zones <= ch.zones, (len(s.history), found.zones - ch.zones)
-            assert found.counters <= ch.counters, (len(s.history),
-                                                   found.counters - ch.counters)
-            assert found.loc <= ch.loc, (len(s.history), found.loc - ch.loc)
-            assert found.turns == ch.turns and found.out == ch.out
-            assert ch.known or not found.known
-            if found.known:  # each component whose knowledge changed is in the record
-                assert {c for c, k in enumerate(s.known) if k != layout.known[c]} <= ch.loc
-            commit(memo, s, ch)
-            # the copy kept is the state again, slot for slot
-            again = _compared(layout, s)
-            assert not (again.zones or again.counters or again.loc or again.turns
-                        or again.out or again.known)
+            kept = Layout.of(s, layout.clean)
+            assert (layout.sizes, layout.loc, layout.counters, layout.turns, layout.out,
+                    layout.step) == (kept.sizes, kept.loc, kept.counters, kept.turns,
+                                     kept.out, kept.step)
             steps += 1
             recorded_slots += len(ch.zones) + len(ch.counters) + len(ch.loc)
     assert steps > 0 and recorded_slots > 0
@@ -101,7 +111,8 @@ def test_plain_play_and_copies_record_nothing() -> None:
 
 def test_a_record_another_checker_emptied_is_not_read() -> None:
     """Two checkers of one state: each starts its own record when it checks, so the other
-    finds the record not its own and compares instead; neither misses a change."""
+    finds the record not its own and checks the state in full; alone again, a checker reads
+    its record."""
     game = rulewright.load("zlap_kadr", players=2)
     s = game.new_initial_state(2)
     rng = random.Random(2)
@@ -109,22 +120,26 @@ def test_a_record_another_checker_emptied_is_not_read() -> None:
     two: dict[str, object] = {}
     commit(one, s, begin(one, s))
     commit(two, s, begin(two, s))
-    changed = 0
-    for _ in range(40):
+    for _ in range(10):
         _step(s, rng)
         a = begin(one, s)
         b = begin(two, s)
-        assert not a.recorded and not b.recorded
-        assert (a.zones, a.counters, a.loc) == (b.zones, b.counters, b.loc)
-        changed += len(a.zones) + len(a.counters)
+        assert a.everything and b.everything
         commit(one, s, a)
         commit(two, s, b)
-    assert changed > 0
-    # alone again, the next checker's record is read
     _step(s, rng)
     commit(two, s, begin(two, s))
     _step(s, rng)
-    assert begin(two, s).recorded
+    assert not begin(two, s).everything
+
+
+def test_a_copy_is_checked_in_full() -> None:
+    game = rulewright.load("perfect_shot", players=2)
+    s = game.new_initial_state(3)
+    memo: dict[str, object] = {}
+    commit(memo, s, begin(memo, s))
+    _step(s, random.Random(3))
+    assert begin(memo, s.clone()).everything
 
 
 @pytest.mark.parametrize("spec", ["perfect_shot", "picture_perfect", "snapshot", "zlap_kadr",
