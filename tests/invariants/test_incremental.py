@@ -22,7 +22,10 @@ from rulewright.engines.game import Game, bundled_configurations
 from rulewright.engines.state import State
 from rulewright.invariants import hidden
 from rulewright.invariants.base import Context, Invariant, InvariantViolation
+from rulewright.dsl.check.constraints import ZoneCondition
+from rulewright.dsl.machine.runtime import relocate
 from rulewright.invariants.changes import LAYOUT
+from rulewright.invariants.declarative import _Arrivals, _of_component_alone
 from rulewright.invariants.library import invariants_for
 from rulewright.invariants.reads import EVERYTHING, Reads, wrapped_reads
 from rulewright.invariants.stateful import Checker, Recorder
@@ -218,6 +221,18 @@ def broken(s: State, how: str) -> bool:
             s.moved(~donor)
             s.moved(~z)
             s.moved(c)
+    elif how == "condition":  # a component its zone's condition refuses, moved in
+        for cond in m.constraints:
+            slots = _of_component_alone(cond, m) if isinstance(cond, ZoneCondition) else None
+            if slots is None:
+                continue
+            z = min(slots)
+            for comp in range(len(m.components)):
+                if m.components[comp].kind == cond.decl.of and s.loc[comp] != z \
+                        and cond.offending(_Arrivals({**dict.fromkeys(slots, []), z: [comp]})):
+                    relocate(s, comp, z, "", m.zones[z].kind)  # recorded, as a move is
+                    return True
+        return False
     elif how == "range":  # a counter above its range
         ranged = [c for c in m.constraints if hasattr(c, "high")]
         if not ranged:
@@ -228,7 +243,7 @@ def broken(s: State, how: str) -> bool:
 
 
 @pytest.mark.parametrize("how", ["duplicate", "lost", "misplaced", "token", "capacity",
-                                 "range"])
+                                 "range", "condition"])
 @pytest.mark.parametrize("spec", ["braff", "perfect_shot", "snapshot", "zlap_kadr"])
 def test_a_broken_state_is_caught_by_both_with_one_message(spec: str, how: str) -> None:
     game = rulewright.load(spec, players=2)
