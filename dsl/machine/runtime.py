@@ -202,10 +202,11 @@ def relocate(st: Any, c: int, z: int, pos: str, kind: str) -> None:
     else:
         st.zones[z].append(c)
     st.loc[c] = z
-    moved = st.moved  # the record of writes (rulewright.engines.writes)
-    moved(~old)
-    moved(~z)
-    moved(c)
+    if st.writes is not None:  # the record of writes (rulewright.engines.writes), if kept
+        moved = st.moved
+        moved(~old)
+        moved(~z)
+        moved(c)
 
 
 def move_items(st: Any, items: Any, z: int, pos: str) -> None:
