@@ -18,7 +18,10 @@ this process (``time.process_time``):
   ``all`` is one checker with every invariant, as verify runs it;
 - changes found: what a checker with no invariant costs: finding what changed since the
   game's last checked state (:mod:`rulewright.invariants.changes`, where the game's state is
-  large enough for that to pay), shared by the kinds and taken off each kind's figure.
+  large enough for that to pay: from the engine's record of each step's writes, which each
+  stored copy keeps, :mod:`rulewright.engines.writes`), shared by the kinds and taken off
+  each kind's figure. The engine figure replays with nothing recording (as plain play
+  does); what recording adds to the replay is the ``recording`` row, counted in ``all``.
 
 The ratio is check CPU / engine CPU per step; the goal of issue 37 is ``all`` <= 1.0 for
 every spec. The stored states are kept out of the garbage collector's full passes (frozen)
@@ -38,6 +41,7 @@ import time
 from typing import Any
 
 import rulewright
+from rulewright.engines import writes
 from rulewright.engines.game import Game, bundled_configurations
 from rulewright.engines.state import State
 from rulewright.invariants.base import Context, Invariant
@@ -65,27 +69,45 @@ def kind_of(inv: Invariant, at_choice: frozenset[str] = frozenset()) -> str:
 
 
 def games_of(game: Game, games: int) -> list[tuple[int, list[State]]]:
-    """(seed, the states of one random game: a copy of each, the initial one first) per game."""
+    """(seed, the states of one random game: a copy of each, the initial one first) per game.
+
+    Each copy after a step keeps the engine's record of what that step wrote
+    (:mod:`rulewright.engines.writes`), as verify's checker finds it on the state it checks:
+    a kept record, which checking does not empty (every kind checks the same copies)."""
     out = []
     for seed in range(games):
         rng = random.Random(seed)
         s = game.new_initial_state(seed)
+        writes.record(s)
         states = [s.clone()]
         while not s.is_terminal():
             s.apply_action(s.sample_chance(rng) if s.is_chance_node()
                            else rng.choice(s.legal_actions()))
-            states.append(s.clone())
+            copy = s.clone()
+            assert s.writes is not None
+            copy.writes = s.writes.kept_copy()
+            writes.taken(s)
+            states.append(copy)
         out.append((seed, states))
     return out
 
 
-def engine_seconds(game: Game, played: list[tuple[int, list[State]]]) -> float:
-    """CPU seconds to replay every game's history from its initial state."""
+def engine_seconds(game: Game, played: list[tuple[int, list[State]]],
+                   recording: bool = False) -> float:
+    """CPU seconds to replay every game's history from its initial state; ``recording``:
+    with the state recording its writes, taken after every step as verify's checker takes
+    them (:mod:`rulewright.engines.writes`)."""
     start = time.process_time()
     for seed, states in played:
         s = game.new_initial_state(seed)
-        for a in states[-1].history:
-            s.apply_action(a)
+        if recording:
+            writes.record(s)
+            for a in states[-1].history:
+                s.apply_action(a)
+                writes.taken(s)
+        else:
+            for a in states[-1].history:
+                s.apply_action(a)
     return time.process_time() - start
 
 
@@ -137,6 +159,13 @@ def bench_spec(name: str, players: int, games: int) -> dict[str, Any]:
     steps = sum(len(states) - 1 for _, states in played)
     checked = sum(len(states) for _, states in played)
     engine = engine_seconds(game, played)
+    # what recording the writes adds to the engine's steps (a checker's cost: plain play
+    # records nothing); the two replays alternate, three times each, the least of each kept
+    plain, recorded = [engine], []
+    for _ in range(3):
+        recorded.append(engine_seconds(game, played, recording=True))
+        plain.append(engine_seconds(game, played))
+    engine, recording = min(plain), max(0.0, min(recorded) - min(plain))
     kinds: dict[str, list[Invariant]] = {}
     at_choice = frozenset(f"spec:{i.name}" for i in game.machine.invariants if i.decl.choice)
     for inv in invariants:
@@ -148,6 +177,8 @@ def bench_spec(name: str, players: int, games: int) -> dict[str, Any]:
     # checked state (invariants/changes.py), where the checker does; counted once, as its
     # own row, and taken off each kind's
     shared = check_seconds(game, [], played, before=False, keys=False)
+    row["kinds"]["recording"] = {"us/step": 1e6 * recording / steps,
+                                 "ratio": recording / engine}
     row["kinds"]["changes found"] = {"us/step": 1e6 * shared / steps,
                                      "ratio": shared / engine}
     for kind, invs in [*sorted(kinds.items()), ("all", invariants)]:
@@ -156,6 +187,8 @@ def bench_spec(name: str, players: int, games: int) -> dict[str, Any]:
                                 keys=kind in ("determinism", "all"))
         if kind != "all":
             seconds = max(0.0, seconds - shared)
+        else:
+            seconds += recording
         row["kinds"][kind] = {"us/step": 1e6 * seconds / steps, "ratio": seconds / engine}
     del played
     gc.unfreeze()

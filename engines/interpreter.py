@@ -112,6 +112,8 @@ class Interpreter:
         cover: bytearray | None
         ruled: tuple[Ruled, ...]
         forced: tuple[tuple[str, int, Any], ...]
+        wrote: Callable[[int], None]
+        moved: Callable[[int], None]
 
     def _resolve(self, p: Decision | ChanceNode, i: int) -> bool:
         """Store option ``i`` of the pending node (and move a drawn card); False on a finding."""

@@ -26,6 +26,7 @@ __all__ = ["CHANCE_PLAYER", "INSTRUCTION_BUDGET", "MAX_CALL_DEPTH", "TERMINAL_PL
 from rulewright.engines.information import (Recall, entries_text, lines_text,
                                             observation_string, replayed)
 from rulewright.engines.schema import validate
+from rulewright.engines.writes import IGNORED, Writes
 from rulewright.errors import TraceError, UsageError
 
 if TYPE_CHECKING:
@@ -96,12 +97,16 @@ class State(Interpreter):
         decisions that made themselves (one option, or a script's), as ``(invariant, step,
         None when it held, else a copy of the state where it failed)``: those of the last
         step, and every failure (:meth:`Interpreter._check_forced`).
+        wrote, moved, writes: what the steps write, for a checker that asked for it
+        (:func:`rulewright.engines.writes.record`): the record, and the two calls the
+        generated code and the runtime make per counter written and per component moved;
+        None and calls that keep nothing otherwise (a clone records nothing).
     """
 
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
                  "history", "finding", "seed", "pending", "script", "events", "work", "result",
                  "example", "recall", "cover", "ruled", "known", "out",
-                 "together", "watch", "forced")
+                 "together", "watch", "forced", "wrote", "moved", "writes")
 
     def __init__(self, game: Game, seed: int = 0, *, start: int | None = None,
                  coverage: bool = False) -> None:
@@ -140,6 +145,9 @@ class State(Interpreter):
         self.cover: bytearray | None = None
         self.watch: tuple[tuple[tuple[Any, ...], int], ...] = ()
         self.forced: tuple[tuple[str, int, State | None], ...] = ()
+        # what the steps write, recorded only when a checker asks (rulewright.engines.writes)
+        self.wrote = self.moved = IGNORED
+        self.writes: Writes | None = None
         if coverage:
             self.cover = bytearray(len(m.points))
             self.cover[m.rule_points[first]] = 1
@@ -498,6 +506,8 @@ class State(Interpreter):
         new.watch = self.watch  # likewise
         new.forced = self.forced  # likewise
         new.cover = None  # a clone is a check's copy: what it runs is not the game's coverage
+        new.wrote = new.moved = IGNORED  # ... nor are its writes the game's
+        new.writes = None
         return new
 
     def __copy__(self) -> State:
@@ -550,6 +560,8 @@ class State(Interpreter):
         copy = State.__new__(State)
         copy.game, copy.seed, copy.history, copy.recall = self.game, self.seed, self.history, None
         copy.example = self.example
+        copy.wrote = copy.moved = IGNORED
+        copy.writes = None
         State.track_information(copy)
         assert copy.recall is not None
         return copy.recall.entries(player)

@@ -6,10 +6,13 @@ table agrees with the zone contents, and each card kind keeps its declared count
 go negative. Capacities (``zone hand[player]: set of c owner capacity 3``) bound zone sizes.
 
 Inside verify (``Context.changes`` given, :mod:`rulewright.invariants.changes`) each check
-looks only at what changed since the game's last checked state, where it held: the zones and
-``loc`` entries that changed, the token holders that changed (the total follows from the
-last one), the zones with a capacity that changed. Where that finds something wrong, the
-full check of the state says what, so a message is the same either way.
+looks only at what changed since the game's last checked state, where it held, and is not
+called at all where nothing it reads changed (``Invariant.reads``): the components that moved
+(a move changes no total: a changed zone's size must differ by the moves into and out of it,
+and each moved component be in its new zone once and out of its old one), the token holders
+that changed (the total follows from the last one), the zones with a capacity that changed.
+Where that finds something wrong, the full check of the state says what, so a message is
+the same either way. Every terminal state is checked in full.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.changes import Changes, checked_since
+from rulewright.invariants.reads import Reads
 
 if TYPE_CHECKING:
+    from rulewright.engines.game import Game
     from rulewright.engines.state import State
 
 
@@ -34,36 +39,40 @@ def components(ctx: Context, state: State) -> str | None:
 
 def _components_kept(state: State, ch: Changes) -> bool:
     """Whether each component is still in exactly one zone, the one ``loc`` names, given
-    that it was so at the last checked state (``ch.old``) and that only the zones ``ch.zones``
-    and the ``loc`` entries ``ch.loc`` changed since."""
+    that it was so at the last checked state (``ch.old``) and that only the zones
+    ``ch.zones`` and the ``loc`` entries ``ch.loc`` changed since.
+
+    A move changes no total, so the components that did not move need no look: each zone
+    that changed holds as many more components as moved into it, less those that moved out
+    (by ``loc`` then and now), and each component in ``ch.loc`` is in the zone ``loc`` names
+    once and no longer in the one it left. Those lists are read by C code (``len``,
+    ``count``, ``in``), not walked in Python: a draw from a deck of 60 touches the deck
+    through its size only. What no move explains shows as a zone's size off by one (a
+    component put twice, or lost) or a component still where it was."""
     if not ch.zones and not ch.loc:
         return True
     old = ch.old
     assert old is not None
-    n = len(state.loc)
-    changed = ch.zones
-    where: dict[int, int] = {}  # component -> the changed zone now holding it
-    affected = set(ch.loc)
-    zones, mids, bottoms = state.zones, state.mids, state.bottoms
-    for z in changed:
-        for part in (zones[z], mids[z], bottoms[z], old.zones[z], old.mids[z], old.bottoms[z]):
-            affected.update(part)
-        for part in (zones[z], mids[z], bottoms[z]):
-            for c in part:
-                if c.__class__ is not int or not 0 <= c < n or c in where:
-                    return False
-                where[c] = z
-    loc, old_loc = state.loc, old.loc
-    for c in affected:
-        if c.__class__ is not int or not 0 <= c < n:
+    zones, mids, bottoms, loc, was = state.zones, state.mids, state.bottoms, state.loc, old.loc
+    nzones = len(zones)
+    # per changed zone: its size now less then, less the moves into it, plus those out
+    sizes = old.sizes
+    off = {z: len(zones[z]) + len(mids[z]) + len(bottoms[z]) - sizes[z] for z in ch.zones}
+    for c in ch.loc:
+        z = loc[c]
+        if z.__class__ is not int or not 0 <= z < nzones:
             return False
-        was = old_loc[c]  # its zone at the last checked state, where it was once
-        if was in changed:
-            if loc[c] != where.get(c, -1):  # not in a changed zone now: in none
+        if zones[z].count(c) + mids[z].count(c) + bottoms[z].count(c) != 1:
+            return False
+        then = was[c]
+        if then != z:
+            if c in zones[then] or c in mids[then] or c in bottoms[then]:
                 return False
-        elif c in where or loc[c] != was:  # its unchanged zone still holds it
-            return False
-    return True
+            if z not in off or then not in off:  # a zone that gained or lost it: changed
+                return False
+            off[z] -= 1
+            off[then] += 1
+    return not any(off.values())
 
 
 def _components(ctx: Context, state: State) -> str | None:
@@ -125,29 +134,33 @@ def _tokens_kept(ctx: Context, state: State, ch: Changes) -> bool:
     old = ch.old
     assert old is not None
     values, was = state.counters, old.counters
-    for slots, _total in _token_slots(ctx.game.machine):
-        moved = 0
-        for k in ch.counters:
-            if k in slots:
-                v = values[k]
-                if v.__class__ is not int or v < 0:
-                    return False
-                moved += v - was[k]
-        if moved:
-            return False
-    return True
+    token_of = _token_slots(ctx.game.machine)
+    moved: dict[int, int] = {}
+    for k in ch.counters:
+        t = token_of.get(k)
+        if t is not None:
+            v = values[k]
+            if v.__class__ is not int or v < 0:
+                return False
+            moved[t] = moved.get(t, 0) + v - was[k]
+    return not any(moved.values())
 
 
-# machine id -> (the machine, kept so that its id is not reused; per token its holders' slots
-# and total)
-_TOKEN_SLOTS: dict[int, tuple[Any, tuple[tuple[frozenset[int], int], ...]]] = {}
+# machine id -> (the machine, kept so that its id is not reused; holder slot -> its token's
+# number)
+_TOKEN_SLOTS: dict[int, tuple[Any, dict[int, int]]] = {}
 
 
-def _token_slots(m: Any) -> tuple[tuple[frozenset[int], int], ...]:
+def _token_slots(m: Any) -> dict[int, int]:
     hit = _TOKEN_SLOTS.get(id(m))
     if hit is None or hit[0] is not m:
-        hit = _TOKEN_SLOTS[id(m)] = (m, tuple((frozenset(t.slots), t.total) for t in m.tokens))
+        hit = _TOKEN_SLOTS[id(m)] = (m, {k: t for t, token in enumerate(m.tokens)
+                                         for k in token.slots})
     return hit[1]
+
+
+def _token_reads(game: Game) -> Reads:
+    return Reads(counters=frozenset(_token_slots(game.machine)))
 
 
 def _tokens(ctx: Context, state: State) -> str | None:
@@ -166,16 +179,38 @@ def _tokens(ctx: Context, state: State) -> str | None:
 
 def bounds(ctx: Context, state: State) -> str | None:
     """Every zone with a declared ``capacity`` holds at most that many components."""
-    m = ctx.game.machine
     return checked_since(ctx, state, "bounds",
-                         lambda ch: all(_fits(state, z, m.zones[z].capacity)
-                                        for z in ch.zones),
-                         _bounds)
+                         lambda ch: _fit(state, ch, _capacities(ctx.game.machine)), _bounds)
 
 
-def _fits(state: State, z: int, capacity: int | None) -> bool:
-    return capacity is None \
-        or len(state.zones[z]) + len(state.mids[z]) + len(state.bottoms[z]) <= capacity
+def _fit(state: State, ch: Changes, capacities: dict[int, int]) -> bool:
+    """Whether each zone with a capacity that changed (``ch.zones``) is within it."""
+    zones, mids, bottoms = state.zones, state.mids, state.bottoms
+    for z in ch.zones:
+        cap = capacities.get(z)
+        if cap is not None and len(zones[z]) + len(mids[z]) + len(bottoms[z]) > cap:
+            return False
+    return True
+
+
+# machine id -> (the machine, kept so that its id is not reused; zone slot -> its capacity)
+_CAPACITIES: dict[int, tuple[Any, dict[int, int]]] = {}
+
+
+def _capacities(m: Any) -> dict[int, int]:
+    hit = _CAPACITIES.get(id(m))
+    if hit is None or hit[0] is not m:
+        hit = _CAPACITIES[id(m)] = (m, {z: slot.capacity for z, slot in enumerate(m.zones)
+                                        if slot.capacity is not None})
+    return hit[1]
+
+
+def _capacity_reads(game: Game) -> Reads:
+    return Reads(zones=frozenset(_capacities(game.machine)))
+
+
+def _layout_reads(game: Game) -> Reads:
+    return Reads(zones=None, loc=None)
 
 
 def _bounds(ctx: Context, state: State) -> str | None:
@@ -188,8 +223,11 @@ def _bounds(ctx: Context, state: State) -> str | None:
     return None
 
 
+# each with the slots it reads: the verify checker does not call it at a state where none of
+# those changed since it held (rulewright.invariants.changes.Watch)
 CONSERVATION = Invariant("conservation", "every component in exactly one zone; counts per kind "
-                         "as declared", "step", components)
+                         "as declared", "step", components, reads=_layout_reads)
 TOKENS = Invariant("tokens", "every declared token keeps its total; no holder below zero",
-                   "step", tokens)
-BOUNDS = Invariant("bounds", "no zone above its declared capacity", "step", bounds)
+                   "step", tokens, reads=_token_reads)
+BOUNDS = Invariant("bounds", "no zone above its declared capacity", "step", bounds,
+                   reads=_capacity_reads)

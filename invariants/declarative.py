@@ -16,17 +16,21 @@ name in the verify table   what it checks, at every checked state
 
 Each reports the declaration's line, and says which component, which instance and what
 values broke it. Inside verify (``Context.changes`` given, :mod:`.changes`) each looks only at
-what changed since the game's last checked state, where it held: a zone condition runs again
-only when a slot it reads changed (:mod:`.reads`), a range or "never decreases" looks at its
-counters that changed.
+what changed since the game's last checked state, where it held, and is not called where
+none of the slots it reads was written (``Invariant.reads``): a zone condition runs again
+only when a slot it reads changed (:mod:`.reads`), and one that reads nothing of the state
+but the component (``where species == yeti``) only for the components that came into the
+zone since; a range or "never decreases" looks at its counters that changed.
 """
 
 from __future__ import annotations
 
+import ast as pyast
 from typing import TYPE_CHECKING, Any
 
 from rulewright.dsl.check.constraints import (COMPONENT, CounterRange, NeverDecreases,
                                         ZoneCondition)
+from rulewright.dsl.compile.codegen import generated_tree
 from rulewright.dsl.machine.machine import Machine, SpecRuntimeError
 from rulewright.dsl.language.unparse import span_text
 from rulewright.invariants.base import Context, Invariant
@@ -50,14 +54,22 @@ def _zone(c: ZoneCondition, source: str) -> Invariant:
     condition = span_text(source, c.decl.where.span)
     title = f"zone {c.zone} holds only {c.decl.of} where {condition}"
     key = f"zone:{c.zone}"
-    found: list[Any] = []  # (the machine, what its condition reads), once read
+    # (the machine, what its condition reads, the zone's slots when the condition is of the
+    # component alone, else None), once read
+    found: list[Any] = []
 
     def check(ctx: Context, state: State) -> str | None:
         def untouched(ch: Changes) -> bool:
             m = ctx.game.machine
             if not found or found[0] is not m:
-                found[:] = [m, wrapped_reads(c.offending, m.code_space)]
-            return not found[1].touched(ch)
+                found[:] = [m, wrapped_reads(c.offending, m.code_space),
+                            _of_component_alone(c, m)]
+            if not found[1].touched(ch):
+                return True
+            # a condition of the component alone held for the components that were there:
+            # only those that came in since need it
+            slots = found[2]
+            return slots is not None and _arrivals_fit(c, state, ch, slots)
         return checked_since(ctx, state, key, untouched, _zone_message)
 
     def _zone_message(ctx: Context, state: State) -> str | None:
@@ -79,6 +91,71 @@ def _zone(c: ZoneCondition, source: str) -> Invariant:
         return wrapped_reads(c.offending, game.machine.code_space)
     return Invariant(f"zone:{c.zone}", title, "step", check, c.decl.span.line,
                      _cites(c.decl), reads=reads)
+
+
+def _of_component_alone(c: ZoneCondition, m: Machine) -> frozenset[int] | None:
+    """The zone's slots when its condition reads nothing of the state but the component
+    (its attributes, constants: ``where species == yeti``), else None.
+
+    Read from the generated code (:func:`rulewright.dsl.compile.codegen.generated_tree`):
+    ``tuple([c for c in <the zone's components> if not <condition>])`` whose condition does
+    not name the state (generated code reads the state only through ``st``) and which reads
+    no slot but the zone's (:mod:`.reads`). Any other shape: None (checked as before).
+    """
+    slots = frozenset(z.index for z in m.zones if z.name == c.zone)
+    reads = wrapped_reads(c.offending, m.code_space)
+    if reads.everything or reads.zones != slots or reads.loc or reads.counters \
+            or reads.turns or reads.out or reads.known:
+        return None
+    fn = next((v for v in c.offending.__defaults__ or () if callable(v)), None)
+    tree = generated_tree(fn, m.code_space) if fn is not None else None
+    if tree is None:
+        return None
+    body = tree.body[0] if len(tree.body) == 1 else None
+    ret = body.body[0] if isinstance(body, pyast.Try) and len(body.body) == 1 else None
+    call = ret.value if isinstance(ret, pyast.Return) else None
+    comp = call.args[0] if isinstance(call, pyast.Call) and len(call.args) == 1 else None
+    if not isinstance(comp, pyast.ListComp) or len(comp.generators) != 1:
+        return None
+    gen = comp.generators[0]
+    if any(isinstance(n, pyast.Name) and n.id == "st" for part in gen.ifs
+           for n in pyast.walk(part)) or gen.is_async:
+        return None
+    return slots
+
+
+class _Arrivals:
+    """A stand-in for a state whose zones ``slots`` hold only the components given (the
+    zone condition's code reads those zones, through ``contents``, and the work budget)."""
+
+    __slots__ = ("zones", "mids", "bottoms", "work")
+
+    def __init__(self, arrived: dict[int, list[int]]) -> None:
+        self.zones = arrived
+        self.mids = self.bottoms = dict.fromkeys(arrived, ())
+        self.work = 0
+
+    def out_of_work(self) -> None:
+        raise SpecRuntimeError("a zone condition did more than a step's work", "work budget")
+
+
+def _arrivals_fit(c: ZoneCondition, state: State, ch: Changes, slots: frozenset[int]) -> bool:
+    """Whether each component that came into the zone (``ch.loc``, now in one of ``slots``)
+    meets its condition (the condition reads the component alone)."""
+    loc = state.loc
+    arrived: dict[int, list[int]] = dict.fromkeys(slots, [])
+    came = False
+    for comp in ch.loc:
+        z = loc[comp]
+        if z in arrived:
+            arrived[z] = arrived[z] + [comp]
+            came = True
+    if not came:
+        return True
+    try:
+        return not c.offending(_Arrivals(arrived))
+    except SpecRuntimeError:
+        return False  # the full check says what
 
 
 def _range(c: CounterRange) -> Invariant:
@@ -129,8 +206,13 @@ def _never_decreases(c: NeverDecreases) -> Invariant:
                 label = ctx.game.machine.counters[slot].label
                 return f"{label} went down from {old} to {new}, but it never decreases"
         return None
+    def reads(game: Game) -> Reads:
+        # its history is its own slots' values where it last looked: while none of them is
+        # written, those stay what it saw, so the checker need not call it
+        return Reads(counters=slots)
     return Invariant(f"never_decreases:{c.counter}", f"counter {c.counter} never decreases",
-                     "step", check, c.decl.span.line, _cites(c.decl), history_check=check)
+                     "step", check, c.decl.span.line, _cites(c.decl), history_check=check,
+                     reads=reads)
 
 
 def _scores(machine: Machine) -> Invariant:

@@ -301,8 +301,17 @@ class Checker:
             clean = ch.clean
             if self.watch is not None:
                 held, watched = self.watch.untouched(ch), self.marked
+        # the checks skipped here that no phase scopes hold and count as evaluated, in bulk
+        # (each was evaluated, so counted in this game, at its first checked state: one
+        # held needs that); one scoped to a phase goes through its row, for its scope
+        bulk = held & watched if held else _NOTHING
+        if bulk:
+            clean |= bulk
+            checks.update(bulk)
         try:
             for name, check, normal_end, sampled, scope in rows:
+                if name in bulk:
+                    continue  # held, and nothing it reads changed since: counted above
                 if unscored and normal_end or sampled and not deep:
                     continue  # not run here, not counted (see .sampling)
                 if name in held:

@@ -39,9 +39,10 @@ BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in (
     "tuple", "len", "sum", "max", "min", "any", "all", "bool", "range", "isinstance", "int",
     "abs")}
 
-#: Attributes generated code may read: the state's stores, a value's class, the ranking.
+#: Attributes generated code may read: the state's stores, a value's class, the ranking, the
+#: work budget, and ``wrote``, which records a counter write (rulewright.engines.writes).
 ATTRIBUTES = frozenset({"zones", "mids", "bottoms", "loc", "counters", "turns", "out",
-                        "ranking", "__class__", "work", "out_of_work"})
+                        "ranking", "__class__", "work", "out_of_work", "wrote"})
 
 _HELPER = re.compile(r"[a-z_]+")
 _TEMP = re.compile(r"[a-z]+[0-9]+(_[A-Za-z0-9_]*)?")

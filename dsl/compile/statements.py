@@ -29,6 +29,14 @@ from rulewright.dsl.compile.value_ids import value_ids
 from rulewright.errors import Diagnostic, Span
 
 
+def wrote(slot: py.expr) -> py.stmt:
+    """``st.wrote(slot)``: the record of a counter write (rulewright.engines.writes);
+    ``slot`` a constant or a temporary (a new node: trees share none)."""
+    arg: py.expr = py.Constant(slot.value) if isinstance(slot, py.Constant) \
+        else name(slot.id) if isinstance(slot, py.Name) else slot
+    return py.Expr(py.Call(state_attr("wrote"), [arg], []))
+
+
 class RuleCompiler:
     """Compiles the statements of one rule into instructions."""
 
@@ -156,24 +164,36 @@ class RuleCompiler:
         value = self.x.code(s.value, self.scope).node
         site = self.site(s, f"{s.target.name} {s.op}")
         counters = state_attr("counters")
+        stmts: list[py.stmt] = []
+        # each write is recorded after it (``st.wrote(slot)``, rulewright.engines.writes): a
+        # computed slot is kept in a temporary, evaluated where Python evaluates it in the
+        # write (for ``=`` after the value), so a failing statement fails as before
         if s.op == "=":
-            self.effect([py.Assign([py.Subscript(counters, slot, py.Store())], value)], site)
+            if not isinstance(slot, py.Constant):
+                if not isinstance(value, py.Constant):
+                    value = self.temporary(stmts, "w", value)
+                slot = self.temporary(stmts, "s", slot)
+            stmts.append(py.Assign([py.Subscript(counters, slot, py.Store())], value))
+            self.effect(stmts + [wrote(slot)], site)
             return
+        if not isinstance(slot, py.Constant):
+            slot = self.temporary(stmts, "s", slot)
         op: py.operator = py.Add() if s.op == "+=" else py.Sub()
         if isinstance(value, py.Constant) and value.value.__class__ is int:
             # plus or minus a literal grows a number by at most the literal: no check needed
-            self.effect([py.AugAssign(py.Subscript(counters, slot, py.Store()), op, value)],
-                        site)
+            stmts.append(py.AugAssign(py.Subscript(counters, slot, py.Store()), op, value))
+            self.effect(stmts + [wrote(slot)], site)
             return
-        stmts: list[py.stmt] = []
-        if not isinstance(slot, py.Constant):
-            temp = self.x.space.temp("s")
-            stmts.append(py.Assign([py.Name(temp, py.Store())], slot))
-            slot = name(temp)
         helper = "add" if s.op == "+=" else "sub"
         stmts.append(py.Assign([py.Subscript(state_attr("counters"), slot, py.Store())],
                                call(helper, name("st"), subscript(counters, slot), value)))
-        self.effect(stmts, site)
+        self.effect(stmts + [wrote(slot)], site)
+
+    def temporary(self, stmts: list[py.stmt], kind: str, node: py.expr) -> py.expr:
+        """Append ``temp = node`` to ``stmts``; the temporary, read."""
+        temp = self.x.space.temp(kind)
+        stmts.append(py.Assign([py.Name(temp, py.Store())], node))
+        return name(temp)
 
     def s_Move(self, s: ast.Move) -> None:
         what = self.x.code(s.what, self.scope)
@@ -194,8 +214,11 @@ class RuleCompiler:
                 raise SpecRuntimeError(f"shuffle needs a deck; {self.zone_slots[slot].label} is a "
                                        f"{self.zone_slots[slot].kind}")
             items = contents(st, slot)
+            moved = st.moved  # the record of writes (rulewright.engines.writes)
+            moved(~slot)
             for c in items:  # a shuffled order is new to everyone
                 st.known[c] = 0
+                moved(c)
             st.mids[slot] = sorted(items)
             st.zones[slot] = []
             st.bottoms[slot] = []
@@ -216,6 +239,8 @@ class RuleCompiler:
                 raise SpecRuntimeError(f"{name} has {st.counters[a]}, {n} needed", "exhausted")
             st.counters[a] -= n
             st.counters[b] += n
+            st.wrote(a)  # the record of writes (rulewright.engines.writes)
+            st.wrote(b)
         self.emit(Exec(transfer, (self.site(s, "transfer"),), self.site(s, "transfer")))
 
     def s_Reveal(self, s: ast.Reveal) -> None:

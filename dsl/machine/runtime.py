@@ -202,6 +202,11 @@ def relocate(st: Any, c: int, z: int, pos: str, kind: str) -> None:
     else:
         st.zones[z].append(c)
     st.loc[c] = z
+    if st.writes is not None:  # the record of writes (rulewright.engines.writes), if kept
+        moved = st.moved
+        moved(~old)
+        moved(~z)
+        moved(c)
 
 
 def move_items(st: Any, items: Any, z: int, pos: str) -> None:
@@ -306,6 +311,7 @@ def reveal(st: Any, items: Any, who: Any, what: str = "it", to: str = "them",
             raise SpecRuntimeError(f"cannot reveal {what}: it holds {spec_value(c, members)}, "
                                    "which is not a component")
         known[c] |= mask & ~seen[loc[c]]
+        st.moved(c)  # who knows its place changed (rulewright.engines.writes)
 
 
 def eliminate(st: Any, p: Any, text: str = "it", members: Collection[str] = ()) -> None:

@@ -5,6 +5,7 @@ and never a silent 0. Work and time are bounded, each ending the game with a fin
 from __future__ import annotations
 
 import inspect
+import re
 import tempfile
 import traceback
 from pathlib import Path
@@ -161,9 +162,11 @@ def test_generated_code_shows_in_inspect_tracebacks_and_listings() -> None:
     run = next(ins.run for ins in rule.code if isinstance(ins, Exec))
     source = inspect.getsource(run)
     assert source.splitlines()[0].startswith("def rule") and "_mark_space(st, l):" in source
-    # c is proven a number (the type pass): the index needs only its range test
-    assert "st.counters[l[1] if 0 <= l[1] < 9 " \
-           "else index_check(l[1], 9, 'cell')] = 'x' if l[0] == 0 else 'o'" in source
+    # c is proven a number (the type pass): the index needs only its range test; the value,
+    # then the slot, as Python evaluates an assignment, then the record of the write
+    assert re.search(r"(w\d+) = 'x' if l\[0\] == 0 else 'o'\n +(s\d+) = l\[1\] if 0 <= l\[1\] < 9 "
+                     r"else index_check\(l\[1\], 9, 'cell'\)\n +st\.counters\[\2\] = \1\n"
+                     r" +st\.wrote\(\2\)\n", source), source
     lines = listing(run, m.code_space)
     assert lines is not None and {spec_line for spec_line, _ in lines} == {56}
     try:
@@ -171,7 +174,7 @@ def test_generated_code_shows_in_inspect_tracebacks_and_listings() -> None:
     except AttributeError as err:
         shown = "".join(traceback.format_exception(err))
     assert "<rulewright tic_tac_toe rule" in shown
-    assert "st.counters[l[1] if 0 <= l[1]" in shown  # the generated line, from linecache
+    assert "st.counters[s" in shown  # the generated line, from linecache
 
 
 def test_check_listing_prints_instructions_and_code(capsys: pytest.CaptureFixture[str]) -> None:
@@ -185,7 +188,9 @@ def test_check_listing_prints_instructions_and_code(capsys: pytest.CaptureFixtur
     assert out[1] == "   0  Choice 'mark' slot=1 ids_below=9 passes=False who='p' ascending=True   [line 55]"
     assert "   4  End 'end'   [line 59]" in out
     assert "   9  Return 'end of rule'   [line 49]" in out
-    assert any(line.startswith("           56 |         st.counters[l[1] if 0 <= l[1]") for line in out)
+    assert any(re.fullmatch(r"           56 \|         s\d+ = l\[1\] if 0 <= l\[1\].*", line)
+               for line in out)
+    assert any(re.fullmatch(r"           56 \|         st\.wrote\(s\d+\)", line) for line in out)
     assert "  function " in "\n".join(out)  # the spec functions it calls follow
 
 
