@@ -367,11 +367,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     # Hypothesis stops generating at the first failure; so that "held" means "searched and
     # not falsified", the run is repeated without the invariants already violated.
     chosen = hypothesis_settings(profile, examples, SaveOnlyDatabase(real))
-    # no explain phase: it varies the shrunk failure for Hypothesis' report comments, which a
-    # quiet run never prints, and it cost more than the shrinking (34 of 42 CPU-s in a test
-    # of the pytest plugin that shrinks three failures)
     chosen = settings(chosen, phases=[p for p in chosen.phases if p is not Phase.reuse
-                                      and p is not Phase.explain
                                       and (shrink or p is not Phase.shrink)])
     for _ in range(rounds if result.internal_error is None else 0):
         cls = machine_class(game, active, plan, recorder, aim=profile.aim,
