@@ -978,14 +978,32 @@ class Spec:
     mutation: str = ""
 
 
+#: The attribute names of each node class, last field first (None: not a node), looked up
+#: once per class: the checker and the compiler walk millions of nodes, and asking attrs for
+#: every one of them was a third of a spec's check.
+_CHILD_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...] | None:
+    if not attrs.has(cls) or issubclass(cls, Span):
+        return None
+    return tuple(f.name for f in reversed(attrs.fields(cls)))
+
+
 def walk(node: object) -> Iterator[Any]:
     """``node`` and every AST node below it (in tuples too), depth first, spans left out."""
     stack = [node]
+    known = _CHILD_FIELDS
     while stack:
         item = stack.pop()
         if isinstance(item, tuple):
             stack.extend(reversed(item))
-        elif attrs.has(type(item)) and not isinstance(item, Span):
+            continue
+        cls = type(item)
+        try:
+            names = known[cls]
+        except KeyError:
+            names = known[cls] = _child_fields(cls)
+        if names is not None:
             yield item
-            stack.extend(reversed([getattr(item, f.name)
-                                   for f in attrs.fields(type(item))]))  # type: ignore[arg-type]
+            stack.extend([getattr(item, name) for name in names])
