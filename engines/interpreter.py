@@ -39,6 +39,11 @@ INSTRUCTION_BUDGET = 1_000_000
 #: (Braff to Złap Kadr, measured); a slice of the tightest loop (one addition per pass)
 #: takes about 1.3 ms, so a long loop pays at most a fifth, and a step of fewer jumps nothing.
 SLICE = 16384
+#: The first slice: each look doubles the next one up to :data:`SLICE`, so a step that loops
+#: from its start (a game that makes no progress from its first turn) is found after a few
+#: thousand jumps, not tens of thousands (verify plays and shrinks many such games), while a
+#: long loop still pays a look only every SLICE jumps once it has run a while.
+FIRST_SLICE = 1024
 #: Work units (see rulewright.dsl.machine.runtime.spend) one scoring, invariant or options evaluation
 #: may use.
 QUERY_WORK = STEP_WORK
@@ -177,7 +182,7 @@ class Interpreter:
             self._end()
             return
         self.work = STEP_WORK
-        budget = min(SLICE, INSTRUCTION_BUDGET)
+        budget = min(FIRST_SLICE, INSTRUCTION_BUDGET)
         # the rest of the budget, handed out a slice at a time; looks[0] counts the looks for
         # a repeated state, looks[1] is the state saved at the last power-of-two look,
         # looks[2] the earlier looks' states without their numbers (see _no_progress)
@@ -392,7 +397,7 @@ class Interpreter:
             return -1
         if looks[0] & (looks[0] - 1) == 0:
             looks[1] = key
-        return min(SLICE, reserve)
+        return min(FIRST_SLICE << min(looks[0], 4), SLICE, reserve)
 
     def _no_progress(self, key: tuple[Any, ...], jumps: int, looks: list[Any],
                      site: Site) -> bool:

@@ -109,7 +109,7 @@ def test_verify_reports_a_loop_that_changes_nothing_at_once(
     assert main(["verify", str(spec), "--profile", "ci", "--seed", "1", "--no-database"]) == 1
     out = capsys.readouterr().out
     assert "VIOLATED termination [2p]: livelock in rule play (line 6): a loop that changes " \
-        "nothing: after 32,769 jumps and calls without a decision or chance event, the game " \
+        "nothing: after 3,073 jumps and calls without a decision or chance event, the game " \
         "is back in a state it was in (same layout, counters, locals and position), so it " \
         "repeats forever" in " ".join(out.split())
 
@@ -123,7 +123,7 @@ def test_simulate_findings_give_their_line_as_verify_does(
     assert main(["simulate", str(spec), "--games", "3"]) == 1
     rows = [line for line in capsys.readouterr().out.splitlines() if "livelock" in line]
     assert [" ".join(row.replace("│", " ").split()) for row in rows] == [
-        "livelock play 6 a loop that changes nothing: after 32,769 jumps and calls without a "
+        "livelock play 6 a loop that changes nothing: after 3,073 jumps and calls without a "
         "decision or chance event, the game is back in a state it was in (same layout, "
         "counters, locals and position), so it repeats forever 3"]
     assert main(["simulate", str(spec), "--games", "3", "--json"]) == 1

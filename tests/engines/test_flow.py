@@ -81,7 +81,7 @@ def test_a_loop_that_changes_nothing_is_a_livelock_at_once(tmp_path: Path) -> No
     # the same state after one pass: found at the second look, not after the whole budget
     assert interpreter.SLICE * 3 < interpreter.INSTRUCTION_BUDGET
     assert spin_finding(tmp_path, "pot += 0") == (
-        "livelock", "a loop that changes nothing: after 32,769 jumps and calls without a "
+        "livelock", "a loop that changes nothing: after 3,073 jumps and calls without a "
         "decision or chance event, the game is back in a state it was in (same layout, "
         "counters, locals and position), so it repeats forever", 5)
 

@@ -37,8 +37,8 @@ def plain(game: Game) -> Game:
     return out
 
 
-NO_PROGRESS = ("no progress: after 32,769 jumps and calls without a decision or chance event "
-               "(a choice with one option makes itself), the game is where it was 16,384 "
+NO_PROGRESS = ("no progress: after 3,073 jumps and calls without a decision or chance event "
+               "(a choice with one option makes itself), the game is where it was 2,048 "
                "jumps and calls before (same layout, locals and position) and only numbers "
                "that count changed ({numbers}): turns go by forever and nothing happens; the "
                "choice 'action' (line {line}) has one option at each pass and makes itself")
@@ -52,9 +52,9 @@ def test_turns_that_change_nothing_are_a_livelock_at_once() -> None:
         assert f is not None
         assert (f.kind, f.rule, f.line) == ("livelock", "play", 26)
         assert f.message == NO_PROGRESS.format(
-            numbers="turns of player 0 +4,096, turns of player 1 +4,096", line=26)
+            numbers="turns of player 0 +512, turns of player 1 +512", line=26)
         # found at the second look (two slices), not at the jump budget's end
-        assert max(state.turns) < interpreter.SLICE // 2 + 10
+        assert max(state.turns) < interpreter.FIRST_SLICE + 10
         assert played(plain(game), seed).finding == f  # the interpreter alone finds the same
 
 
@@ -85,7 +85,7 @@ def test_a_counter_that_only_counts_is_named(tmp_path: Path) -> None:
     f = start(tmp_path, "").finding
     assert f is not None and (f.kind, f.rule, f.line) == ("livelock", "play", 9)
     assert f.message == NO_PROGRESS.format(
-        numbers="turns of player 0 +4,096, turns of player 1 +4,096, round +8,192", line=9)
+        numbers="turns of player 0 +512, turns of player 1 +512, round +1,024", line=9)
 
 
 def test_a_long_run_of_turns_that_changes_a_local_and_ends_is_not_flagged(
