@@ -397,7 +397,8 @@ class Interpreter:
             return -1
         if looks[0] & (looks[0] - 1) == 0:
             looks[1] = key
-        return min(FIRST_SLICE << min(looks[0], 4), SLICE, reserve)
+        done: int = looks[0]
+        return min(FIRST_SLICE << min(done, 4), SLICE, reserve)
 
     def _no_progress(self, key: tuple[Any, ...], jumps: int, looks: list[Any],
                      site: Site) -> bool:
