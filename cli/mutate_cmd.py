@@ -32,7 +32,8 @@ from rulewright.engines.game import spec_path
 from rulewright.errors import SpecError
 from rulewright.invariants.backend import Backend
 from rulewright.invariants.mutation import PLAYOUTS, choose, mutate, spec_mutants
-from rulewright.invariants.mutation_sites import Record, load_record, save_record, site_names
+from rulewright.invariants.mutation_sites import (Record, change_name, load_record, save_record,
+                                                  site_names)
 from rulewright.invariants.mutation_report import FORMAT, MutantRun, MutationReport
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.runner import new_seed
@@ -54,8 +55,9 @@ def register(sub: Any) -> None:
                     "configurations whose games (in the unchanged spec's verify run) reach the "
                     "place it changes, and stops at the first failure; one no configuration "
                     "reaches is 'unreached' (a coverage hole) and counts as not killed. "
-                    "--record and --held-out keep a quoted score honest: mutants at the "
-                    "sites and seeds used while strengthening the checks are left out. "
+                    "--record and --held-out keep a quoted score honest: the mutants "
+                    "(site and change) and seeds used while strengthening the checks are "
+                    "left out. "
                     "On a terminal a progress bar shows the run; in a "
                     "log (stderr not a terminal) one line per finished mutant.",
         epilog="Exit codes: 0 done (score at least --min-score), 1 score below --min-score or "
@@ -87,11 +89,13 @@ def register(sub: Any) -> None:
                    help="run one mutant at every site (every place a change is made), its "
                         "kind of change chosen from the seed, instead of a sample")
     p.add_argument("--record", type=path_arg, metavar="FILE",
-                   help="after the run, add its seed and the sites of the mutants run to this "
-                        "record (created if missing): what strengthening the spec used")
+                   help="after the run, add its seed and the mutants run (each as its site "
+                        "and change) to this record (created if missing): what strengthening "
+                        "the spec used")
     p.add_argument("--held-out", type=path_arg, metavar="FILE",
                    help="a held-out score: refuse a seed this record lists and draw only "
-                        "mutants at sites it does not list")
+                        "mutants it does not hold (a site's other changes are held out; a "
+                        "site the record lists whole, as format-1 records do, is not)")
     p.add_argument("--all-configurations", action="store_true",
                    help="verify every mutant in every configuration, even those whose games "
                         "never reach what it changes (slower; the same verdicts, but no "
@@ -175,7 +179,7 @@ def _list(out: Console, args: argparse.Namespace, seed: int) -> int:
                               only=args.only, all_sites=args.all_sites,
                               held_out=_held_out(args), held_out_file=str(args.held_out))
     by_op = Counter(m.operator for m in all_mutants)
-    held = f", {left_out} at recorded sites left out" if args.held_out is not None else ""
+    held = f", {left_out} in the record left out" if args.held_out is not None else ""
     out.print(f"{parsed.path}: {len(all_mutants)} mutants at {len(set(sites))} sites ("
               + ", ".join(f"{by_op[o]} {o}" for o in OPERATORS if by_op[o])
               + f"){held}; {len(chosen)} chosen with seed {seed}", highlight=False,
@@ -224,9 +228,9 @@ def print_report(out: Console, r: MutationReport) -> None:
               f"configurations {', '.join(r.configs)}", markup=False, highlight=False)
     if r.held_out is not None:
         h = r.held_out
-        out.print(f"  held out: {h.mutants} mutants at the {h.sites} sites of {h.file} left "
-                  f"out; seeds used there: {', '.join(map(str, h.seeds)) or 'none'}",
-                  markup=False, highlight=False)
+        out.print(f"  held out: {h.mutants} mutants of {h.file} left out ({h.changes} "
+                  f"recorded changes, {h.sites} sites recorded whole); seeds used there: "
+                  f"{', '.join(map(str, h.seeds)) or 'none'}", markup=False, highlight=False)
     survivors = [m for m in r.chosen if r.status(m) == "survived"]
     if survivors:
         out.print(f"\n[bold]surviving mutants[/] ({len(survivors)}): verify passed with these "
@@ -310,10 +314,10 @@ def run(args: argparse.Namespace) -> int:
     out.print(f"\n{verdict} - {escape(report.spec)}, profile {report.profile}, seed "
               f"{report.seed}, {report.seconds:.1f}s")
     if record is not None and not report.baseline_failed:
-        save_record(args.record, record.with_run(seed, [report.sites[m.id]
+        save_record(args.record, record.with_run(seed, [(report.sites[m.id], change_name(m))
                                                         for m in report.chosen]))
-        print(f"rulewright mutate: recorded seed {seed} and {len(report.chosen)} mutants' sites "
-              f"in {args.record}", file=sys.stderr)
+        print(f"rulewright mutate: recorded seed {seed} and {len(report.chosen)} mutants (site "
+              f"and change) in {args.record}", file=sys.stderr)
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n",

@@ -51,8 +51,8 @@ from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.backend import Backend, SerialBackend
 from rulewright.invariants.mutation_report import (GapCount, HeldOut, Kill, MutantRun,
                                                    MutationReport)
-from rulewright.invariants.mutation_sites import (PointKey, Record, cover_point, one_per_site,
-                                                  site_names)
+from rulewright.invariants.mutation_sites import (PointKey, Record, change_name, cover_point,
+                                                  one_per_site, site_names)
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.report import leak_reports
 from rulewright.invariants.runner import (Config, config_seed, configurations,
@@ -287,17 +287,22 @@ def choose(spec: str, all_mutants: Sequence[Mutant], sites: Sequence[str], *, se
     if held_out is not None and seed in held_out.seeds:
         raise UsageError(f"seed {seed} was used while strengthening {held_out.spec} (the "
                          f"record {record} lists it): a held-out score needs a fresh seed")
-    used = set(held_out.sites) if held_out is not None else set()
-    pool = [m for m in all_mutants if sites[m.id] not in used]
+    used = held_out.used(all_mutants, sites) if held_out is not None \
+        else [False] * len(all_mutants)
+    pool = [m for m in all_mutants if not used[m.id]]
+    if held_out is not None and not pool:
+        raise UsageError(f"the record {record} holds every one of the {len(all_mutants)} "
+                         f"mutants of {held_out.spec}: none is held out")
     if only is not None:
         wrong = [i for i in only if not 0 <= i < len(all_mutants)]
         if wrong:
             raise UsageError(f"{spec}: no mutant #{wrong[0]}; the spec has {len(all_mutants)} "
                              f"(#0 to #{len(all_mutants) - 1})")
-        tuned = [i for i in sorted(set(only)) if sites[i] in used]
+        tuned = [i for i in sorted(set(only)) if used[i]]
         if tuned:
-            raise UsageError(f"mutant #{tuned[0]} is at a site the record {record} lists: "
-                             "not held out")
+            raise UsageError(f"mutant #{tuned[0]} ({sites[tuned[0]]} => "
+                             f"{change_name(all_mutants[tuned[0]])}) is in the record "
+                             f"{record}: not held out")
         chosen = [all_mutants[i] for i in sorted(set(only))]
     elif all_sites:
         chosen = one_per_site(pool, [sites[m.id] for m in pool], seed)
@@ -333,8 +338,9 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
             each verdict is the one a sampled run at the same seed gives.
         all_sites: one mutant at every site (:mod:`~rulewright.invariants.mutation_sites`),
             the site's operator and change chosen from the seed, instead of a sample.
-        held_out: a record of the seeds and sites used while strengthening the spec: the
-            seed must not be one of them, and only mutants at other sites are drawn.
+        held_out: a record of the seeds and mutants used while strengthening the spec: the
+            seed must not be one of them, and only mutants it does not hold (by site and
+            change, :class:`~.mutation_sites.Record`) are drawn.
             held_out_file: where that record was read (shown in the report).
         by_coverage: verify a mutant only in the configurations whose baseline games ran
             its coverage point (a mutant no configuration reaches is "unreached"); False:
@@ -349,8 +355,9 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
 
     Raises:
         UsageError: unknown spec, profile or player count, ``n`` below 1, an id in
-            ``only`` the spec has no mutant for, ``n`` or ``only`` with ``all_sites``, or a
-            seed the held-out record lists.
+            ``only`` the spec has no mutant for, ``n`` or ``only`` with ``all_sites``, a
+            seed the held-out record lists, an ``only`` mutant it holds, or a record that
+            holds every mutant.
         SpecError: the spec does not parse.
     """
     if profile not in PROFILES:
@@ -373,7 +380,7 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
     report.by_coverage = by_coverage
     if held_out is not None:
         report.held_out = HeldOut(held_out_file, held_out.seeds, left_out,
-                                  len(set(held_out.sites)))
+                                  len(held_out.sites), len(held_out.mutants))
     if started is not None:
         started("the spec as written")
     (report.baseline,) = backend.run([job], [job.name])

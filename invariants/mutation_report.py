@@ -18,7 +18,8 @@ killed / (killed + survived + unreached).
       "fingerprint": "9f86d081884c7d65",
       "mode": "sample" | "all-sites" | "only",
       "held_out": null | {"record": "spec/tiny.mutated.json", "excluded_seeds": [1],
-                          "excluded_sites": 12, "excluded_mutants": 30},
+                          "excluded_sites": 12, "excluded_changes": 3,
+                          "excluded_mutants": 33},
       "by_coverage": true,    # each mutant verified only where its coverage point ran
       "sites": 25,            # the spec's sites (places mutants change)
       "profile": "ci", "seed": 1, "players": [2] | null, "examples": 8, "playouts": 10,
@@ -71,18 +72,21 @@ class HeldOut:
 
     Attributes:
         file: the record's path. seeds: the seeds it lists (the run's seed is none of them).
-        mutants: mutants left out for being at a recorded site. sites: the recorded sites.
+        mutants: mutants left out for being in the record. sites: the sites it records
+        whole (every change there). changes: the (site, change) pairs it records.
     """
 
     file: str
     seeds: tuple[int, ...]
     mutants: int
     sites: int
+    changes: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {"record": self.file, "excluded_seeds": list(self.seeds),
-                "excluded_sites": self.sites, "excluded_mutants": self.mutants}
+                "excluded_sites": self.sites, "excluded_changes": self.changes,
+                "excluded_mutants": self.mutants}
 
 
 @frozen

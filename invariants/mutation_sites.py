@@ -1,10 +1,14 @@
-"""Where a mutant is: its *site*, the coverage point that runs it, and the record of the sites
-and seeds used while a spec's checks were strengthened.
+"""Where a mutant is: its *site*, the coverage point that runs it, and the record of the
+mutants and seeds used while a spec's checks were strengthened.
 
 A mutation score measured on the mutants the checks were tuned against is a training score.
-``rulewright mutate --record FILE`` keeps, per spec, the seeds and the sites of the mutants
-a run used; ``--held-out FILE`` then refuses those seeds and draws only mutants at other
-sites, so a score can be quoted on mutants nobody strengthened the spec against.
+``rulewright mutate --record FILE`` keeps, per spec, the seeds and the mutants a run drew,
+each as its (site, change) pair; ``--held-out FILE`` then refuses those seeds and draws only
+mutants whose pair the record does not hold, so a score can be quoted on mutants nobody
+strengthened the spec against. Holding out by pair rather than by site keeps fresh mutants
+available once every site has been drawn once: a site has two to five changes (``<`` to
+``<=`` and to ``>=``...), and a check written against one of them is not tuned against the
+others.
 
 A **site** is the place a mutant changes, named by its declaration and the text shown for it
 (``rule take: count(pile) < 2``; the n-th repeat of the same text in one declaration gets
@@ -19,10 +23,20 @@ the mutant exactly as the original (same draws, same choices, same checks), so a
 verified only in the configurations whose baseline games ran its point. Changes to functions,
 counters' initial values, tables and card data have no point: they run everywhere.
 
-The record file (``"format": "rulewright-mutate-record/1"``)::
+A mutant's **change** is its operator and its changed text (``comparison: count(pile) <=
+2``, ``statement: (deleted)``): with its site, it names the mutant across edits elsewhere in
+the spec, as the site does.
 
-    {"format": "rulewright-mutate-record/1", "spec": "braff",
-     "seeds": [1, 7], "sites": ["rule take: count(pile) < 2", ...]}
+The record file (``"format": "rulewright-mutate-record/2"``)::
+
+    {"format": "rulewright-mutate-record/2", "spec": "braff", "seeds": [1, 7],
+     "sites": ["card c: (1)", ...],
+     "mutants": [["rule take: count(pile) < 2", "comparison: count(pile) <= 2"], ...]}
+
+``sites`` are sites recorded whole (every change at them counts as drawn); ``mutants`` the
+(site, change) pairs drawn. Format 1 (``rulewright-mutate-record/1``, no ``mutants``) recorded
+only the sites a run drew, not which of their changes: it is read with every site whole,
+which leaves out at least what it used, and written back as format 2.
 """
 
 from __future__ import annotations
@@ -39,7 +53,9 @@ from rulewright.dsl.language import ast
 from rulewright.dsl.language.mutants import Mutant, Path_
 from rulewright.errors import UsageError
 
-RECORD_FORMAT = "rulewright-mutate-record/1"
+RECORD_FORMAT = "rulewright-mutate-record/2"
+#: The formats :func:`load_record` reads (format 1: sites only).
+RECORD_FORMATS = ("rulewright-mutate-record/1", RECORD_FORMAT)
 
 #: A coverage point's identity in every configuration: (kind, rule, line, column).
 PointKey = tuple[str, str, int, int]
@@ -58,6 +74,11 @@ def site_names(all_mutants: Sequence[Mutant]) -> list[str]:
             places[place] = f"{m.where}: {m.original}" + (f" #{k}" if k > 1 else "")
         out.append(places[place])
     return out
+
+
+def change_name(m: Mutant) -> str:
+    """A mutant's change: ``comparison: count(pile) <= 2`` (module docstring)."""
+    return f"{m.operator}: {m.mutated}"
 
 
 def cover_point(spec: ast.Spec, path: Path_) -> PointKey | None:
@@ -90,30 +111,39 @@ def cover_point(spec: ast.Spec, path: Path_) -> PointKey | None:
 
 @frozen
 class Record:
-    """The seeds and sites used while a spec's checks were strengthened.
+    """The seeds and mutants used while a spec's checks were strengthened.
 
     Attributes:
-        spec: the spec's id (its game header). seeds, sites: sorted, without repeats.
+        spec: the spec's id (its game header). seeds: sorted, without repeats.
+        sites: sites recorded whole (every change at them drawn; format 1's entries), sorted.
+        mutants: the (site, change) pairs drawn (:func:`change_name`), sorted.
     """
 
     spec: str
     seeds: tuple[int, ...] = ()
     sites: tuple[str, ...] = ()
+    mutants: tuple[tuple[str, str], ...] = ()
 
-    def with_run(self, seed: int, sites: Sequence[str]) -> Record:
-        """This record with one more run's seed and sites."""
-        return Record(self.spec, tuple(sorted({*self.seeds, seed})),
-                      tuple(sorted({*self.sites, *sites})))
+    def with_run(self, seed: int, drawn: Sequence[tuple[str, str]]) -> Record:
+        """This record with one more run's seed and its mutants' (site, change) pairs."""
+        return Record(self.spec, tuple(sorted({*self.seeds, seed})), self.sites,
+                      tuple(sorted({*self.mutants, *((s, c) for s, c in drawn)})))
+
+    def used(self, all_mutants: Sequence[Mutant], sites: Sequence[str]) -> list[bool]:
+        """For each mutant (aligned with ``all_mutants`` and their :func:`site_names`),
+        whether this record holds it."""
+        whole, pairs = set(self.sites), set(self.mutants)
+        return [s in whole or (s, change_name(m)) in pairs for m, s in zip(all_mutants, sites)]
 
     def to_json(self) -> dict[str, Any]:
         """The file's document (module docstring)."""
         return {"format": RECORD_FORMAT, "spec": self.spec, "seeds": list(self.seeds),
-                "sites": list(self.sites)}
+                "sites": list(self.sites), "mutants": [list(p) for p in self.mutants]}
 
 
 def load_record(path: Path, spec_id: str, *, missing_ok: bool) -> Record:
     """The record at ``path`` for spec ``spec_id`` (an empty one when the file does not
-    exist and ``missing_ok``).
+    exist and ``missing_ok``); format 1 or 2 (module docstring).
 
     Raises:
         UsageError: unreadable, not a record, or another spec's record.
@@ -126,26 +156,38 @@ def load_record(path: Path, spec_id: str, *, missing_ok: bool) -> Record:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise UsageError(f"{path}: not a mutation record: {err}") from None
-    if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") not in RECORD_FORMATS:
         raise UsageError(f"{path}: not a mutation record (its \"format\" must be "
-                         f"\"{RECORD_FORMAT}\")")
+                         f"\"{RECORD_FORMAT}\" or the older \"{RECORD_FORMATS[0]}\")")
     seeds, sites = doc.get("seeds"), doc.get("sites")
+    pairs = doc.get("mutants", []) if doc["format"] == RECORD_FORMAT else []
     if not (isinstance(seeds, list) and all(isinstance(s, int) and not isinstance(s, bool)
                                             for s in seeds)
             and isinstance(sites, list) and all(isinstance(s, str) for s in sites)):
         raise UsageError(f"{path}: \"seeds\" must be a list of integers and \"sites\" a list "
                          "of strings")
+    if not (isinstance(pairs, list) and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+            for p in pairs)):
+        raise UsageError(f"{path}: \"mutants\" must be a list of [site, change] pairs of "
+                         "strings")
     if doc.get("spec") != spec_id:
         raise UsageError(f"{path}: a record of spec {doc.get('spec')!r}, not {spec_id!r}")
-    return Record(spec_id, tuple(sorted(set(seeds))), tuple(sorted(set(sites))))
+    return Record(spec_id, tuple(sorted(set(seeds))), tuple(sorted(set(sites))),
+                  tuple(sorted({(p[0], p[1]) for p in pairs})))
 
 
 def save_record(path: Path, record: Record) -> None:
-    """Write ``record`` to ``path`` (one site a line, to keep diffs of a committed file small)."""
+    """Write ``record`` to ``path`` in format 2 (one site or mutant a line, to keep diffs of
+    a committed file small)."""
     doc = record.to_json()
-    head = json.dumps({k: v for k, v in doc.items() if k != "sites"}, ensure_ascii=False)
-    lines = ",\n".join(f"  {json.dumps(s, ensure_ascii=False)}" for s in record.sites)
-    text = head[:-1] + (', "sites": [\n' + lines + "\n]}\n" if lines else ', "sites": []}\n')
+    head = json.dumps({k: v for k, v in doc.items() if k not in ("sites", "mutants")},
+                      ensure_ascii=False)
+
+    def listed(items: list[Any]) -> str:
+        lines = ",\n".join(f"  {json.dumps(x, ensure_ascii=False)}" for x in items)
+        return "[\n" + lines + "\n]" if lines else "[]"
+    text = head[:-1] + f', "sites": {listed(doc["sites"])}, "mutants": {listed(doc["mutants"])}}}\n'
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
 
@@ -159,5 +201,6 @@ def one_per_site(all_mutants: Sequence[Mutant], sites: Sequence[str], seed: int)
                   key=lambda m: m.id)
 
 
-__all__ = ["PointKey", "RECORD_FORMAT", "Record", "cover_point", "load_record",
+__all__ = ["PointKey", "RECORD_FORMAT", "RECORD_FORMATS", "Record", "change_name",
+           "cover_point", "load_record",
            "one_per_site", "save_record", "site_names"]

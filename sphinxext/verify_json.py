@@ -123,7 +123,7 @@ class MutationScore:
     Attributes:
         killed, survived: mutant counts. profile, seed: how the mutants were verified.
         fingerprint: the spec version mutated ("" when the file names none).
-        held_out: mutants at the sites used while strengthening the checks were left out
+        held_out: the mutants used while strengthening the checks were left out
             (``--held-out``). run: mutants run (``n``: scored, possibly equivalent and
             invalid ones). left_out: possibly equivalent + invalid (not scored).
         examples: test runs per configuration. date: the run's day (YYYY-MM-DD; "" when the
@@ -165,7 +165,7 @@ class MutationScore:
         """"held out; seed 7; n = 84 mutants run (10 possibly equivalent or invalid, not
         scored); profile ci, 8 test runs per configuration; run on 2026-12-05 with rulewright
         0.1.0": everything that says how the score was made, as the file records it."""
-        parts = ["held out (mutants at the sites used to strengthen the checks left out)"
+        parts = ["held out (the mutants used to strengthen the checks left out)"
                  if self.held_out else "not held out (the sample may include mutants the "
                  "checks were strengthened against)"]
         if self.seed is not None:

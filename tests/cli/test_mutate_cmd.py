@@ -118,22 +118,25 @@ def test_a_sample_with_nothing_killed_or_survived_has_no_score() -> None:
         "unreached (1 possibly equivalent, 0 invalid); run more with a larger --n")
 
 
-def test_record_then_held_out_leaves_the_recorded_sites_and_seed_out(
+def test_record_then_held_out_leaves_the_recorded_mutants_and_seed_out(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "race.mutated.json"
     assert main(["mutate", str(WEAK), "--only", "11,20", "--seed", "1", "--examples", "1",
                  "--playouts", "1", "--record", str(record)]) == 0
-    assert "recorded seed 1 and 2 mutants' sites in" in capsys.readouterr().err
-    assert json.loads(record.read_text())["sites"] == ["rule play: count(deck) > 0",
-                                                       "rule take: count(pile) < 2"]
+    assert "recorded seed 1 and 2 mutants (site and change) in" in capsys.readouterr().err
+    assert json.loads(record.read_text())["mutants"] == [
+        ["rule play: count(deck) > 0", "integer: count(deck) > 1"],
+        ["rule take: count(pile) < 2", "condition: not (count(pile) < 2)"]]
     assert main(["mutate", str(WEAK), "--held-out", str(record), "--seed", "1", "--list"]) == 2
     assert "seed 1 was used while strengthening race" in capsys.readouterr().err
     assert main(["mutate", str(WEAK), "--held-out", str(record), "--seed", "2", "--all-sites",
                  "--list"]) == 0
     out = capsys.readouterr().out.replace(str(WEAK), "weak.rules").splitlines()
     assert out[0] == ("weak.rules: 28 mutants at 15 sites (8 integer, 4 comparison, "
-                      "1 arithmetic, 7 statement, 2 condition, 3 card, 3 destination), 10 at "
-                      "recorded sites left out; 13 chosen with seed 2")
-    shown = [line.split(": ", 1)[1] for line in out if line.startswith("      was: ")]
-    assert len(shown) == 13 and "count(deck) > 0" not in shown   # the whole `while` is kept
-    assert not [line for line in shown if "count(pile) < 2" in line]
+                      "1 arithmetic, 7 statement, 2 condition, 3 card, 3 destination), 2 in "
+                      "the record left out; 15 chosen with seed 2")
+    was = [line.split(": ", 1)[1] for line in out if line.startswith("      was: ")]
+    now = [line.split(": ", 1)[1] for line in out if line.startswith("      now: ")]
+    # both recorded sites are drawn again, with another of their changes
+    assert len(was) == 15 and {"count(deck) > 0", "count(pile) < 2"} <= set(was)
+    assert not {"count(deck) > 1", "not (count(pile) < 2)"} & set(now)

@@ -10,8 +10,9 @@ import pytest
 
 from rulewright.errors import UsageError
 from rulewright.invariants.mutation import choose, spec_mutants
-from rulewright.invariants.mutation_sites import (Record, cover_point, load_record,
-                                                  one_per_site, save_record, site_names)
+from rulewright.invariants.mutation_sites import (Record, change_name, cover_point,
+                                                  load_record, one_per_site, save_record,
+                                                  site_names)
 
 HERE = Path(__file__).parent
 WEAK = str(HERE / "specs" / "mutate" / "weak.rules")
@@ -48,24 +49,49 @@ def test_the_coverage_point_is_the_innermost_arm_option_or_rule() -> None:
 def test_a_record_round_trips_and_bad_records_are_clear(tmp_path: Path) -> None:
     path = tmp_path / "r" / "race.mutated.json"
     assert load_record(path, "race", missing_ok=True) == Record("race")
-    save_record(path, Record("race").with_run(7, ["rule b: x", "rule a: y"]).with_run(
-        1, ["rule a: y"]))
+    save_record(path, Record("race").with_run(7, [("rule b: x", "integer: 1"),
+                                                  ("rule a: y", "statement: (deleted)")])
+                .with_run(1, [("rule a: y", "statement: (deleted)")]))
     assert json.loads(path.read_text()) == {
-        "format": "rulewright-mutate-record/1", "spec": "race", "seeds": [1, 7],
-        "sites": ["rule a: y", "rule b: x"]}
-    assert load_record(path, "race", missing_ok=False) == Record("race", (1, 7),
-                                                                 ("rule a: y", "rule b: x"))
+        "format": "rulewright-mutate-record/2", "spec": "race", "seeds": [1, 7], "sites": [],
+        "mutants": [["rule a: y", "statement: (deleted)"], ["rule b: x", "integer: 1"]]}
+    assert path.read_text().splitlines()[1] == '  ["rule a: y", "statement: (deleted)"],'
+    assert load_record(path, "race", missing_ok=False) == Record(
+        "race", (1, 7), (), (("rule a: y", "statement: (deleted)"), ("rule b: x", "integer: 1")))
     with pytest.raises(UsageError, match="a record of spec 'race', not 'other'"):
         load_record(path, "other", missing_ok=False)
     with pytest.raises(UsageError, match="no such mutation record"):
         load_record(tmp_path / "none.json", "race", missing_ok=False)
     path.write_text('{"format": "rulewright-mutate/2"}')
-    with pytest.raises(UsageError, match='its "format" must be "rulewright-mutate-record/1"'):
+    with pytest.raises(UsageError, match='its "format" must be "rulewright-mutate-record/2" '
+                                         'or the older "rulewright-mutate-record/1"'):
         load_record(path, "race", missing_ok=False)
     path.write_text('{"format": "rulewright-mutate-record/1", "spec": "race", '
                     '"seeds": ["1"], "sites": []}')
     with pytest.raises(UsageError, match='"seeds" must be a list of integers'):
         load_record(path, "race", missing_ok=False)
+    path.write_text('{"format": "rulewright-mutate-record/2", "spec": "race", '
+                    '"seeds": [], "sites": [], "mutants": [["rule a: y"]]}')
+    with pytest.raises(UsageError, match=r'"mutants" must be a list of \[site, change\]'):
+        load_record(path, "race", missing_ok=False)
+
+
+def test_a_format_1_record_holds_its_sites_whole_and_is_written_back_as_format_2(
+        tmp_path: Path) -> None:
+    path = tmp_path / "race.mutated.json"
+    path.write_text('{"format": "rulewright-mutate-record/1", "spec": "race", "seeds": [1], '
+                    '"sites": ["rule take: count(pile) < 2"]}')
+    old = load_record(path, "race", missing_ok=False)
+    assert old == Record("race", (1,), ("rule take: count(pile) < 2",))
+    _, found = spec_mutants(WEAK)
+    sites = site_names(found)
+    # every change at the site is held: format 1 did not say which one a run drew
+    assert [m.id for m, used in zip(found, old.used(found, sites)) if used] == [20, 21, 22,
+                                                                                23, 24]
+    save_record(path, old.with_run(2, [("rule play: 0", "integer: 1")]))
+    assert json.loads(path.read_text()) == {
+        "format": "rulewright-mutate-record/2", "spec": "race", "seeds": [1, 2],
+        "sites": ["rule take: count(pile) < 2"], "mutants": [["rule play: 0", "integer: 1"]]}
 
 
 def test_held_out_draws_only_fresh_sites_and_refuses_a_used_seed() -> None:
@@ -77,8 +103,40 @@ def test_held_out_draws_only_fresh_sites_and_refuses_a_used_seed() -> None:
     assert len(chosen) == 22 and not {sites[m.id] for m in chosen} & set(record.sites)
     with pytest.raises(UsageError, match="seed 1 was used while strengthening race"):
         choose(WEAK, found, sites, seed=1, held_out=record)
-    with pytest.raises(UsageError, match="mutant #20 is at a site the record"):
+    with pytest.raises(UsageError, match=r"mutant #20 \(rule take: count\(pile\) < 2 => "
+                                         r"condition: not \(count\(pile\) < 2\)\) is in the "
+                                         "record given: not held out"):
         choose(WEAK, found, sites, seed=2, only=[20, 3], held_out=record)
+
+
+def test_held_out_by_site_and_change_keeps_a_drawn_sites_other_changes() -> None:
+    _, found = spec_mutants(WEAK)
+    sites = site_names(found)
+    assert [change_name(found[i]) for i in (3, 4, 21)] == [
+        "integer: 1", "integer: -1", "comparison: count(pile) <= 2"]
+    # a run that drew #21 and #3: the other four changes at `count(pile) < 2` and `var
+    # score`'s -1 stay held out
+    record = Record("race").with_run(1, [(sites[21], change_name(found[21])),
+                                         (sites[3], change_name(found[3]))])
+    chosen, left = choose(WEAK, found, sites, seed=2, held_out=record)
+    assert (left, len(chosen)) == (2, 26)
+    assert {m.id for m in found} - {m.id for m in chosen} == {3, 21}
+    # every site drawn once: an all-sites run still finds a fresh change at the 6 sites
+    # that have more than one
+    every_site = Record("race").with_run(3, [(sites[m.id], change_name(m))
+                                             for m in one_per_site(found, sites, 3)])
+    assert len(every_site.mutants) == 15
+    again, left = choose(WEAK, found, sites, seed=4, all_sites=True, held_out=every_site)
+    assert (left, len(again)) == (15, 6)
+    assert not {(sites[m.id], change_name(m)) for m in again} & set(every_site.mutants)
+    assert len({sites[m.id] for m in again}) == 6
+    # with every mutant drawn, nothing is held out: refused, not an empty run
+    everything = Record("race").with_run(5, [(s, change_name(m)) for m, s in zip(found, sites)])
+    with pytest.raises(UsageError, match="the record given holds every one of the 28 mutants "
+                                         "of race: none is held out"):
+        choose(WEAK, found, sites, seed=6, all_sites=True, held_out=everything)
+    with pytest.raises(UsageError, match="holds every one of the 28 mutants"):
+        choose(WEAK, found, sites, seed=6, n=5, held_out=everything)
 
 
 def test_all_sites_takes_one_mutant_at_every_site_from_the_seed() -> None:

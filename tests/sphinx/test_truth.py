@@ -83,7 +83,7 @@ def test_a_mutate_run_says_how_it_was_made(tmp_path: Path) -> None:
     assert (score.held_out, score.run, score.left_out, score.date, score.version,
             score.file) == (True, 23, 3, "2026-12-05", "0.1.0", "braff.mutate.json")
     assert score.text == "15 of 20 mutants caught (75%)"
-    assert score.how == ("held out (mutants at the sites used to strengthen the checks left "
+    assert score.how == ("held out (the mutants used to strengthen the checks left "
                          "out); seed 1001; n = 23 mutants run (3 possibly equivalent or "
                          "invalid, not scored); profile dev, 20 test runs per configuration; "
                          "run on 2026-12-05 with rulewright 0.1.0")
