@@ -90,7 +90,7 @@ def test_the_index_finds_declarations_uses_and_locals() -> None:
     (fits,) = index.symbols["fits"]
     assert (fits.kind, fits.span.line, fits.span.column) == ("function", 121, 10)
     uses = [o.span.line for o in index.occurrences if o.name == "fits" and o.scope == -1]
-    assert uses == [121, 227, 245, 673, 673, 673]
+    assert uses == [121, 238, 256, 702, 702, 702]
     # 'deck' after ':' is the zone's kind, not the zone named deck
     deck_line = text.split("\n").index("zone deck: deck of animal hidden") + 1
     assert [o.span.column for o in index.occurrences
@@ -107,7 +107,7 @@ def test_hover_on_a_gap_and_on_a_local() -> None:
     gap = text.index('gap "The spy may look at the top 5')
     shown = hover_text(index, gap + 8, spec, "")
     assert shown is not None
-    assert shown.startswith("*gap* (line 347): The spy may look at the top 5 cards but the deck "
+    assert shown.startswith("*gap* (line 358): The spy may look at the top 5 cards but the deck "
                             "holds fewer than 5.")
     assert "*ruling:* the spy looks at the cards the deck holds" in shown
     assert "*often:*" not in shown
@@ -119,7 +119,7 @@ def test_hover_on_a_gap_and_on_a_local() -> None:
         "the bonus in almost every 6\\-player game; in the book's game it happens only with "
         "many kept bonus cards or tied players.")
     local = hover_text(index, text.index("rule take(p") + len("rule take("), spec, "")
-    assert local is not None and local.startswith("**local** `p` of rule `take`, bound at line 270")
+    assert local is not None and local.startswith("**local** `p` of rule `take`, bound at line 281")
 
 
 def test_the_type_hook_shows_a_type(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,7 +134,7 @@ def test_hover_shows_the_inferred_type_of_the_expression_and_the_declaration() -
     use = text.index("if not fits(d, size)")
     local = hover_text(index, use + len("if not fits(d, "), spec, "")
     assert local is not None and local.startswith(
-        "`size` : `number`\n\n**local** `size` of rule `deal`, bound at line 218")
+        "`size` : `number`\n\n**local** `size` of rule `deal`, bound at line 229")
     function = hover_text(index, use + len("if not "), spec, "")
     assert function is not None and function.startswith(
         "`fits(d, size)` : `truth`\n\n**function** `fits` (line 121)")

@@ -148,14 +148,14 @@ async def test_hover_on_a_rule_shows_the_hungarian_sentence_and_its_english(
             text_document=doc(uri), position=position))
         assert hover is not None and isinstance(hover.contents, types.MarkupContent)
         text = hover.contents.value
-        assert text.startswith("**rule** `spy` (line 337)")
+        assert text.startswith("**rule** `spy` (line 348)")
         assert "**A SPECIÁLIS LAPOK KÉPESSÉGEI**" in text
         assert ("> a kém \\- megnézheti a húzópakli legfelső 5 lapját, majd megváltoztathatja "
                 "azok sorrendjét.") in text
         assert ("> *English:* The spy may look at the top 5 cards of the deck and change their "
                 "order.") in text
         assert "*assume:* The spy puts the five cards back one at a time" in text
-        assert "*gap* (line 347): The spy may look at the top 5 cards but the deck holds " \
+        assert "*gap* (line 358): The spy may look at the top 5 cards but the deck holds " \
                "fewer than 5." in text
         assert "*ruling:* the spy looks at the cards the deck holds" in text
 
@@ -166,7 +166,7 @@ async def test_hover_shows_an_expressions_type(client: LanguageClient, uri: str)
         text_document=doc(uri), position=at("if not fits(d, size)", "size")))
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert hover.contents.value.startswith("`size` : `number`\n\n**local** `size` of rule "
-                                           "`deal`, bound at line 218")
+                                           "`deal`, bound at line 229")
 
 
 async def test_hover_on_a_card_kind_shows_its_table(client: LanguageClient, uri: str) -> None:

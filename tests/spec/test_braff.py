@@ -164,7 +164,7 @@ def test_two_player_game_uses_both_collections() -> None:
 
 SCENARIOS = {"components": 5, "beauty_first_and_second": 3, "beauty_tie_for_second": 4,
              "beauty_tie_for_first": 3, "power_needs_a_pair": 3, "spy_short_deck": 3,
-             "prankster_gift_comes_back": 3}
+             "prankster_gift_comes_back": 3, "new_season_from_a_shuffled_deck": 3}
 
 
 def test_every_example_is_a_book_example_or_a_scenario() -> None:
@@ -223,3 +223,17 @@ def test_a_prankster_gift_into_the_empty_deck_is_not_made_under_the_ruling() -> 
     names = {c.id: f"{c.attrs['member']} {c.attrs['family']}" for c in state.game.machine.components}
     assert sorted(names[c] for c in _zone(state, "collection", 2, 0)) == [
         "champion rabbit", "clever rabbit", "cute rabbit", "prankster cat", "prankster dog"]
+
+
+def test_a_new_season_passes_the_deal_left_and_shuffles_every_card_but_the_kept_bonus() -> None:
+    state = rw.load("braff", players=3).example_state("new_season_from_a_shuffled_deck")
+    assert state.finding is None and state.script == []
+    names = {c.id: f"{c.attrs['member']} {c.attrs['family']}" for c in state.game.machine.components}
+    assert _counter(state, "dealer") == 0   # seat 2 dealt last
+    assert [names[c] for c in _zone(state, "offer")] == ["champion dog"]
+    assert [names[c] for c in _zone(state, "bonus", 1)] == ["spy cat"]
+    assert len(_zone(state, "deck")) == 34 and all(
+        _zone(state, "collection", p, 0) == [] for p in range(3))
+    # shuffled: no one knows where any card of the new deck lies, not even those who saw
+    # them in the collections
+    assert all("deck" not in state.observation(p).get("known", {}) for p in range(3))

@@ -114,7 +114,7 @@ def test_gaps_include_scoring_then_gap_and_rulings() -> None:
         "discarded cards total the same value")]
     braff = spec_gaps(load_spec(spec_path("braff")))
     assert len(braff) == 8 and sum(1 for g in braff if g.ruling) == 5
-    medals = next(g for g in braff if g.line == 441)
+    medals = next(g for g in braff if g.line == 453)
     assert medals.ruling == "the player takes what is left of that family's medals"
 
 
