@@ -148,3 +148,18 @@ def test_all_sites_takes_one_mutant_at_every_site_from_the_seed() -> None:
     assert [m.id for m in chosen] != [m.id for m in one_per_site(found, sites, 6)]
     with pytest.raises(UsageError, match="does not go with --n or --only"):
         choose(WEAK, found, sites, seed=5, all_sites=True, n=3)
+
+
+def test_braffs_quoted_score_is_on_mutants_its_record_does_not_hold() -> None:
+    """spec/braff.mutate.json is a held-out run: its seed is not in spec/braff.mutated.json,
+    and none of its mutants' (site, change) is (a session that records the quoted run to
+    strengthen against it quotes a fresh one before committing)."""
+    spec_dir = HERE.parents[1] / "spec"
+    record = load_record(spec_dir / "braff.mutated.json", "braff", missing_ok=False)
+    quoted = json.loads((spec_dir / "braff.mutate.json").read_text(encoding="utf-8"))
+    assert quoted["held_out"]["record"] == "spec/braff.mutated.json"
+    assert quoted["seed"] not in record.seeds
+    assert record.sites and record.mutants   # format 2, read from a committed file
+    pairs = set(record.mutants)
+    assert not [m["id"] for m in quoted["mutants"] if m["site"] in record.sites
+                or (m["site"], f"{m['operator']}: {m['mutated']}") in pairs]
