@@ -31,8 +31,10 @@ class Context:
 
     Attributes:
         game: the configuration being checked.
-        keys: ``State.key()`` after each applied action (index 0 = the initial state), kept for
-            the determinism check's replay; None where not recorded (verify records the keys
+        keys: ``State.key()``, or a copy of the state (compared part by part,
+            :func:`rulewright.invariants.determinism.record`), after each applied action
+            (index 0 = the initial state), kept for the determinism check's replay; None
+            where not recorded (verify records the keys
             of a sample of steps, :mod:`rulewright.invariants.sampling`), and empty in a game
             verify does not replay.
         rng: randomness for checks that sample (hidden-information rearrangements); seeded
@@ -51,7 +53,7 @@ class Context:
     """
 
     game: Game
-    keys: list[tuple[Any, ...] | None]
+    keys: list[tuple[Any, ...] | State | None]
     rng: random.Random
     memo: dict[str, Any] = field(factory=dict)
     before: State | None = None

@@ -11,7 +11,7 @@ round trip unchanged (the tests also replay violation traces with
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rulewright.engines.trace import record_step, scores_or_reason, trace_json
 from rulewright.errors import UsageError
@@ -37,11 +37,41 @@ def same_value(a: State, b: State) -> bool:
 KEPT_CLONE = "determinism: a checked clone"
 
 
+def record(ctx: Context, state: State, deep: bool) -> None:
+    """Record, in a game replayed at its end, what :func:`replays` compares the replay with
+    after the step into ``state``: at a ``deep`` step (:mod:`.sampling`) and at the game's
+    end a copy of the state, else nothing (None).
+
+    A copy rather than the state's key: the key (every set zone sorted, every part a tuple)
+    cost more than the copy, and was built twice (recorded, and the replay's); the replay
+    compares parts (:func:`same_value`), keys only where they differ. The copy is the one
+    :func:`clone_equal` checks at this state (it is a clone of it, made after the step as
+    the check's would be) and the hidden-information check's copy of the state before the
+    next step (:func:`copy_before`): a sampled step of a replayed game clones once."""
+    if deep or state.is_terminal():
+        copy = state.clone()
+        ctx.keys.append(copy)
+        ctx.memo[KEPT_CLONE] = (state, len(state.history), copy)
+    else:
+        ctx.keys.append(None)
+
+
+def _kept(ctx: Context, state: State) -> State | None:
+    """The copy of ``state`` kept in ``ctx.memo`` (by :func:`record` or :func:`clone_equal`),
+    if it was made of ``state`` as it is now."""
+    kept = ctx.memo.get(KEPT_CLONE)
+    if kept is not None and kept[0] is state and kept[1] == len(state.history):
+        copy: State = kept[2]
+        return copy
+    return None
+
+
 def clone_equal(ctx: Context, state: State) -> str | None:
     """A clone has the state's configuration, history and key (equal keys mean equal states
     and equal hashes): its parts are compared with the state's (:func:`same_value`), its key
-    only where they differ. The clone is kept for :func:`copy_before`."""
-    copy = state.clone()
+    only where they differ. The clone is the one :func:`record` made of this state, if it
+    did, and is kept for :func:`copy_before`."""
+    copy = _kept(ctx, state) or state.clone()
     if copy.game.config != state.game.config \
             or not same_value(copy, state) and copy.key() != state.key():
         return "a clone of the state differs from the state"
@@ -56,11 +86,18 @@ def copy_before(ctx: Context, state: State) -> State:
     that step (``Context.before``): the clone :func:`clone_equal` made of it when it checked
     this state (it was just found equal, and nothing changes it), else a new one. A sampled
     step's state was cloned twice otherwise (a clone costs about an engine step)."""
-    kept = ctx.memo.pop(KEPT_CLONE, None)
-    if kept is not None and kept[0] is state and kept[1] == len(state.history):
-        copy: State = kept[2]
-        return copy
-    return state.clone()
+    copy = _kept(ctx, state)
+    ctx.memo.pop(KEPT_CLONE, None)
+    return state.clone() if copy is None else copy
+
+
+def _same(fresh: State, recorded: tuple[Any, ...] | State) -> bool:
+    """Whether a replayed state has the value recorded: a key (``State.key``), or a copy
+    (:func:`record`), compared part by part and by key only where the parts differ."""
+    if recorded.__class__ is tuple:
+        return fresh.key() == recorded
+    assert not isinstance(recorded, tuple)
+    return same_value(fresh, recorded) or fresh.key() == recorded.key()
 
 
 def replays(ctx: Context, state: State) -> str | None:
@@ -75,7 +112,7 @@ def replays(ctx: Context, state: State) -> str | None:
     keys = ctx.keys
     steps = []
     for n, action in enumerate(state.history):
-        if n < len(keys) and keys[n] is not None and fresh.key() != keys[n]:
+        if n < len(keys) and keys[n] is not None and not _same(fresh, keys[n]):
             return f"replaying the history gives another state before step {n + 1}"
         try:
             # the action's label, which the trace records, is found only for an action
@@ -111,7 +148,8 @@ def replays_along(ctx: Context, state: State, path: Sequence[Replayed]) -> str |
         r = path[n]
         if not r.verified:
             assert r.state is not None  # else the previous step returned its failure
-            if n < len(ctx.keys) and r.state.key() != ctx.keys[n]:
+            want = ctx.keys[n] if n < len(ctx.keys) else ()
+            if n < len(ctx.keys) and (want is None or not _same(r.state, want)):
                 return f"replaying the history gives another state before step {n + 1}"
             r.verified = True
         if path[n + 1].state is None:

@@ -61,13 +61,15 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from weakref import WeakKeyDictionary
 
-from attrs import frozen
+from attrs import field, frozen
 
 from rulewright.dsl.compile.codegen import generated_tree
 from rulewright.dsl.check.constraints import CounterRange
 from rulewright.dsl.machine.machine import Call, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
+from rulewright.errors import UsageError
+from rulewright.invariants import replay_memo
 from rulewright.invariants.changes import Changes
 from rulewright.invariants.reads import EVERYTHING, Finder, Reads, union
 
@@ -278,6 +280,19 @@ def _rearrange(state: State, player: int,
                rng: Any) -> tuple[State, list[Move], Changes] | None:
     """:func:`rearrange`, and what it may have changed (the zones and the components that
     took part: :func:`derive_locals` follows only what reads them)."""
+    plan = _plan(state, player, rng)
+    return None if plan is None else _build(state, plan)
+
+
+#: A rearrangement's draws (:func:`_plan`): per kind of component mixed, its unpinned
+#: components' positions (part, zone slot, index in the part, component) and the components
+#: shuffled into them, in order.
+Plan = list[tuple[list[tuple[int, int, int, int]], list[int]]]
+
+
+def _plan(state: State, player: int, rng: Any) -> Plan | None:
+    """The draws of :func:`_rearrange` (it shuffles with ``rng`` here), without the copy:
+    None when nothing can move."""
     tables = _places(state.game)
     pinned: set[int] = set()
     for fr in state.stack:
@@ -308,17 +323,26 @@ def _rearrange(state: State, player: int,
     mixed = [positions for kind, positions in slots.items() if first[kind] is None]
     if not mixed:
         return None
+    plan: Plan = []
+    for positions in mixed:
+        shuffled = [p[3] for p in positions]
+        shuffle(shuffled, rng)
+        plan.append((positions, shuffled))
+    return plan
+
+
+def _build(state: State, plan: Plan) -> tuple[State, list[Move], Changes] | None:
+    """The copy of ``state`` a :func:`_plan` makes, its moves and what it may have changed;
+    None when the shuffles moved nothing."""
+    tables = _places(state.game)
     alt = state.clone()
     alt_parts = (alt.zones, alt.mids, alt.bottoms)
     loc, alt_loc, deck = state.loc, alt.loc, tables.deck
     moves: list[Move] = []
     zones: set[int] = set()
     comps: set[int] = set()
-    for positions in mixed:
-        cards = [p[3] for p in positions]
-        shuffled = cards[:]
-        shuffle(shuffled, rng)
-        comps.update(cards)
+    for positions, shuffled in plan:
+        comps.update(shuffled)
         for (which, z, i, old), new in zip(positions, shuffled):
             alt_parts[which][z][i] = new
             alt_loc[new] = z
@@ -349,8 +373,9 @@ def _shuffle(x: list[Any], rng: random.Random) -> None:
 
 
 def _same_draws() -> bool:
-    """Whether :func:`_shuffle` shuffles as ``random.Random.shuffle`` does here (the same
-    orders from the same seeds, leaving the generator in the same state)."""
+    """Whether :func:`_shuffle` shuffles as ``random.Random.shuffle`` does here, and
+    :func:`vary` picks as ``random.Random.choice`` does (the same orders and picks from the
+    same seeds, leaving the generator in the same state)."""
     for seed in range(20):
         a, b = random.Random(seed), random.Random(seed)
         x, y = list(range(seed * 7)), list(range(seed * 7))
@@ -358,6 +383,14 @@ def _same_draws() -> bool:
         _shuffle(y, b)
         if x != y or a.getstate() != b.getstate():
             return False
+        # and ``choice`` as :func:`vary` draws it (the same ``_randbelow``)
+        for n in (1, 2, 3, 5, 8, 13, seed + 1):
+            bits = n.bit_length()
+            j = b.getrandbits(bits)
+            while j >= n:
+                j = b.getrandbits(bits)
+            if a.choice(range(n)) != j or a.getstate() != b.getstate():
+                return False
     return True
 
 
@@ -399,6 +432,27 @@ class _CounterTables:
     name_of: tuple[str, ...]
     arrays: dict[str, tuple[int, ...]]
     ranges: dict[str, tuple[int, int]]
+    #: per name, the values of its array in a counters list, as a tuple (in C)
+    getters: dict[str, Callable[[Sequence[Any]], tuple[Any, ...]]] = field(factory=dict)
+    #: per name declared ``in LOW..HIGH``, its array's initial values
+    initial: dict[str, tuple[Any, ...]] = field(factory=dict)
+    #: :func:`_choices` by (name, value's type, value, the values its array may hold), where
+    #: those are of one type (see :func:`vary`); emptied when it grows past
+    #: :data:`_CHOICES_KEPT`
+    choices: dict[tuple[Any, ...], list[Any]] = field(factory=dict)
+
+
+#: The most choices :func:`vary` keeps per game between calls.
+_CHOICES_KEPT = 50_000
+
+
+def _getter(slots: tuple[int, ...]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """``lambda counters: tuple(counters[i] for i in slots)``, in C where it can."""
+    if len(slots) == 1:
+        only = slots[0]
+        return lambda counters: (counters[only],)
+    got: Callable[[Sequence[Any]], tuple[Any, ...]] = itemgetter(*slots)
+    return got
 
 
 _TABLES: WeakKeyDictionary[Any, _CounterTables] = WeakKeyDictionary()
@@ -418,9 +472,12 @@ def _tables(game: Any) -> _CounterTables:
                        for p in range(m.players))
         ranges = {r.counter: (r.low, r.high) for r in m.constraints
                   if isinstance(r, CounterRange)}
-        tables = _TABLES[game] = _CounterTables(unseen, tuple(c.name for c in m.counters),
-                                                {k: tuple(v) for k, v in arrays.items()},
-                                                ranges)
+        slots = {k: tuple(v) for k, v in arrays.items()}
+        start = m.initial_counters
+        tables = _TABLES[game] = _CounterTables(
+            unseen, tuple(c.name for c in m.counters), slots, ranges,
+            {k: _getter(v) for k, v in slots.items()},
+            {k: tuple(start[i] for i in v) for k, v in slots.items() if k in ranges})
     return tables
 
 
@@ -453,48 +510,85 @@ def vary(state: State, player: int, rng: Any, one: bool = False,
         unseen = [rng.choice(unseen)]
     tables = _tables(state.game)
     counters = state.counters
-    initial = state.game.machine.initial_counters
-    # per counter name: the values its array holds or starts with (built on first use)
-    held: dict[str, set[Any]] = {}
+    # per counter name: the values its array holds or starts with, and the same frozen
+    # where they are of one type (built on first use)
+    held: dict[str, tuple[set[Any], frozenset[Any] | None]] = {}
     # the choices of a (name, value's type, value): the same for every counter of the array
     # holding that value
     options: dict[tuple[str, type, Any], list[Any]] = {}
+    # ... and of the same with the same values held, kept between calls (the arrays change
+    # a little from one decision to the next)
+    kept = tables.choices
+    if len(kept) > _CHOICES_KEPT:
+        kept.clear()
     alt = state.clone()
+    alt_counters = alt.counters
     changes: list[Change] = []
+    name_of, ranges = tables.name_of, tables.ranges
+    # ``rng.choice(choices)`` drawn as it draws (``_randbelow``), without two method calls
+    # per counter: a decision of Picture Perfect varies 118 counters, twice
+    getrandbits = rng.getrandbits if type(rng) is random.Random and _FAST_SHUFFLE else None
     for k in unseen:
         v = counters[k]
-        name = tables.name_of[k]
+        name = name_of[k]
         memo = (name, v.__class__, v)
         choices = options.get(memo)
         if choices is None:
-            span = tables.ranges.get(name)
-            base = held.get(name)
-            if base is None:
+            span = ranges.get(name)
+            got = held.get(name)
+            if got is None:
                 # what the array holds now: values the counter takes at this point of the
                 # game; its initial values only where a range says what it may hold (a
                 # counter set before the first decision may never hold its initial value
                 # again, as a rolled secret that starts at 0)
-                base = held[name] = {counters[i] for i in tables.arrays[name]}
+                now = tables.getters[name](counters)
                 if span is not None:
-                    base.update(initial[i] for i in tables.arrays[name])
-            values = set(base)
-            if span is not None:
-                # one more or less only where the declared range says the counter can be:
-                # an invented value outside it is a state the game never reaches
-                if v.__class__ is int:
-                    values |= {v - 1, v + 1}
-                values = {x for x in values
-                          if x.__class__ is not int or span[0] <= x <= span[1]}
-            if v.__class__ is bool:
-                values.add(not v)
-            values.discard(v)
-            choices = options[memo] = sorted((x for x in values if x.__class__ is v.__class__),
-                                             key=repr)
+                    now += tables.initial[name]
+                base = set(now)
+                # frozen only where one type: a set of 1 and True keeps the first added,
+                # which depends on the order (then computed each time, as it was)
+                got = held[name] = (base, frozenset(base)
+                                    if len({x.__class__ for x in now}) == 1 else None)
+            base, frozen = got
+            if frozen is None:
+                choices = _choices(v, base, span)
+            else:
+                whole = (memo, frozen)
+                choices = kept.get(whole)
+                if choices is None:
+                    choices = kept[whole] = _choices(v, base, span)
+            options[memo] = choices
         if not choices:
             continue
-        alt.counters[k] = new = rng.choice(choices)
+        if getrandbits is None:
+            new = rng.choice(choices)
+        else:
+            n = len(choices)
+            bits = n.bit_length()
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+            new = choices[j]
+        alt_counters[k] = new
         changes.append((k, v, new))
     return (alt, changes) if changes else None
+
+
+def _choices(v: Any, base: set[Any], span: tuple[int, int] | None) -> list[Any]:
+    """The values :func:`vary` may give a counter holding ``v`` whose array holds or starts
+    with ``base`` (``span``: its declared range, if any), in a fixed order."""
+    values = set(base)
+    if span is not None:
+        # one more or less only where the declared range says the counter can be:
+        # an invented value outside it is a state the game never reaches
+        if v.__class__ is int:
+            values |= {v - 1, v + 1}
+        values = {x for x in values
+                  if x.__class__ is not int or span[0] <= x <= span[1]}
+    if v.__class__ is bool:
+        values.add(not v)
+    values.discard(v)
+    return sorted((x for x in values if x.__class__ is v.__class__), key=repr)
 
 
 def _varied(changes: list[Change]) -> Changes:
@@ -594,13 +688,36 @@ def derive_locals(state: State, alt: State, copies: list[State] | None = None,
     return changes
 
 
+#: Per game: (whether anything is hidden from some player, whether anything is unseen by
+#: some player: something hidden, or a deck, whose order nobody sees).
+_SECRETS: WeakKeyDictionary[Any, tuple[bool, bool]] = WeakKeyDictionary()
+
+
+def _secrets(game: Any) -> tuple[bool, bool]:
+    found = _SECRETS.get(game)
+    if found is None:
+        m = game.machine
+        hidden = any(z.visibility != "public" for z in m.zones) \
+            or any(c.visibility != "public" for c in m.counters)
+        found = _SECRETS[game] = (hidden, hidden or any(z.kind == "deck" for z in m.zones))
+    return found
+
+
 def has_secrets(game: Any) -> bool:
     """Whether anything of ``game`` is hidden from some player: a zone or counter that is
     not public (else a mover sees everything and the hidden-information check has no
     alternatives to build). ``game``: a :class:`~rulewright.engines.game.Game`."""
-    m = game.machine
-    return any(z.visibility != "public" for z in m.zones) \
-        or any(c.visibility != "public" for c in m.counters)
+    return _secrets(game)[0]
+
+
+def _sees_everything(state: State) -> bool:
+    """Whether the hidden-information check has nothing to do at ``state``: nothing of the
+    game is unseen by anyone (no zone or counter hidden, no deck) and no ``simultaneously
+    for`` block is under way. Then no rearrangement or varied counter can be built
+    (:func:`unseen_places` and :func:`unseen_counters` are empty) and the step before shows
+    (:func:`replayed_leak`): the check holds without looking (tic-tac-toe's decisions cost
+    it as much as an engine step, for nothing)."""
+    return state.together is None and not _secrets(state.game)[1]
 
 
 def option_labels(state: State) -> list[str]:
@@ -696,35 +813,56 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
 
     def differs(alt: State, action: int) -> list[str] | None:
         """The options ``alt`` reaches with ``action`` where the mover sees the same."""
-        legal = [o for o, _ in alt.chance_outcomes()] if alt.is_chance_node() \
-            else alt.legal_actions()
-        if action not in legal:
-            return None
-        alt.apply_action(action)
+        try:
+            alt.apply_action(action)
+        except UsageError:
+            return None  # not legal in ``alt`` (a chance outcome or an option it lacks)
         if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
             return None
         other = option_labels(alt)
         # then what the mover sees, compared in place (same_view: no observation built)
         return None if other == real or not same_view(alt, state, player) else other
 
+    # what an earlier replay of the same step from an equal state found (.replay_memo)
+    memo = replay_memo.start(before)
     copies: list[State] = []  # derive_locals's copy of ``before``, shared
-    # (the copy, its first changes, readable): both made before either is played
-    made: list[tuple[State, Callable[[], list[str]], Changes]] = []
-    moved = _rearrange(before, player, ctx.rng)
-    if moved is not None:
-        made.append((moved[0], lambda: move_labels(before, moved[1][:4]), moved[2]))
+    # (the copy, its first changes, readable): both drawn before either is played
+    made: list[tuple[Any, Callable[[], tuple[State, Changes, Callable[[], list[str]]] | None]]] = []
+    plan = _plan(before, player, ctx.rng)
+    if plan is not None:
+        def rearranged() -> tuple[State, Changes, Callable[[], list[str]]] | None:
+            assert plan is not None
+            built = _build(before, plan)
+            if built is None:
+                return None
+            return built[0], built[2], lambda: move_labels(before, built[1][:4])
+        made.append((("moved", done, tuple(tuple(shuffled) for _, shuffled in plan)),
+                     rearranged))
     changed = vary(before, player, ctx.rng)
     if changed is not None:
-        made.append((changed[0], lambda: counter_changes(before, changed[1][:4]),
-                     _varied(changed[1])))
-    for alt, changes, moved_or_varied in made:
-        derived = derive_locals(before, alt, copies, moved_or_varied)
-        other = differs(alt, done)
-        if other is not None:
-            return (f"player {player} sees the same{_where(state)}, but with what they "
-                    f"cannot see changed before the step {before.action_label(done)!r} "
-                    f"({'; '.join(changes() + derived)}) the options change from {real} "
-                    f"to {other}")
+        def varied() -> tuple[State, Changes, Callable[[], list[str]]]:
+            assert changed is not None
+            return (changed[0], _varied(changed[1]),
+                    lambda: counter_changes(before, changed[1][:4]))
+        made.append((("varied", done, tuple(changed[1])), varied))
+    for key, make in made:
+        found = memo.get(key)
+        if found is replay_memo.UNKNOWN:
+            found = None
+            built = make()
+            if built is not None:
+                alt, moved_or_varied, changes = built
+                derived = derive_locals(before, alt, copies, moved_or_varied)
+                other = differs(alt, done)
+                if other is not None:
+                    found = (f"player {player} sees the same{_where(state)}, but with what "
+                             f"they cannot see changed before the step "
+                             f"{before.action_label(done)!r} "
+                             f"({'; '.join(changes() + derived)}) the options change from "
+                             f"{real} to {other}")
+            memo.put(key, found)
+        if found is not None:
+            return found
     if before.is_chance_node():
         others = [o for o, _ in before.chance_outcomes() if o != done]
         what = "the chance event"
@@ -735,12 +873,19 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         others = [a for a in before.legal_actions() if a != done]
         what = f"player {chooser}"
     for instead in ctx.rng.sample(others, min(REPLAYS, len(others))):
-        other = differs(before.clone(), instead)
-        if other is not None:
-            return (f"player {player} sees the same{_where(state)}, but if the step before it "
-                    f"({what}) had gone {before.action_label(instead)!r} instead of "
-                    f"{before.action_label(done)!r}, the options change from {real} to "
-                    f"{other}")
+        key = ("instead", done, instead)
+        found = memo.get(key)
+        if found is replay_memo.UNKNOWN:
+            found = None
+            other = differs(before.clone(), instead)
+            if other is not None:
+                found = (f"player {player} sees the same{_where(state)}, but if the step "
+                         f"before it ({what}) had gone {before.action_label(instead)!r} "
+                         f"instead of {before.action_label(done)!r}, the options change "
+                         f"from {real} to {other}")
+            memo.put(key, found)
+        if found is not None:
+            return found
     return None
 
 
@@ -752,7 +897,7 @@ def _where(state: State) -> str:
 def hidden_information(ctx: Context, state: State) -> str | None:
     """The mover's options are the same in every rearrangement of what they cannot see."""
     player = state.current_player()
-    if player < 0:
+    if player < 0 or _sees_everything(state):
         return None
     real = option_labels(state)
     reads = unseen_reads(state, player)
@@ -805,7 +950,7 @@ def hidden_step(ctx: Context, state: State) -> str | None:
     rearrangements and varied counters depend on the state alone): the step before the
     decision played another way, and the earlier choices of a ``simultaneously for`` block."""
     player = state.current_player()
-    if player < 0:
+    if player < 0 or _sees_everything(state):
         return None
     if state.together is not None:
         leak = simultaneous_leak(ctx, state, player)

@@ -44,7 +44,7 @@ from rulewright.engines.state import State
 from rulewright.invariants import aim as aiming
 from rulewright.invariants import changes, sampling
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
-from rulewright.invariants.determinism import copy_before
+from rulewright.invariants.determinism import copy_before, record
 from rulewright.invariants.findings import classify, scored_end
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.scope import scopes
@@ -398,8 +398,8 @@ class Playing:
             s.stop_for_time(self.game_seconds)
         self.checker.recorder.steps += 1
         if self.deep_game:
-            # the key where the costly checks run (.sampling); the replay compares those
-            ctx.keys.append(s.key() if deep or s.is_terminal() else None)
+            # a copy where the costly checks run (.sampling); the replay compares those
+            record(ctx, s, deep)
         # a game's end: its replay (and every sampled check) where the game is replayed
         ctx.deep = deep
         if s.is_terminal():
