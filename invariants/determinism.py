@@ -112,7 +112,8 @@ def replays(ctx: Context, state: State) -> str | None:
     keys = ctx.keys
     steps = []
     for n, action in enumerate(state.history):
-        if n < len(keys) and keys[n] is not None and not _same(fresh, keys[n]):
+        want = keys[n] if n < len(keys) else None
+        if want is not None and not _same(fresh, want):
             return f"replaying the history gives another state before step {n + 1}"
         try:
             # the action's label, which the trace records, is found only for an action

@@ -55,10 +55,11 @@ in a draw's or a loop's local, a branch taken several steps earlier, a public co
 from __future__ import annotations
 
 import random
+import weakref
 from collections import defaultdict
 from itertools import compress
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Sequence, TypeVar
 from weakref import WeakKeyDictionary
 
 from attrs import field, frozen
@@ -110,6 +111,40 @@ def _add_ints(value: Any, into: set[int]) -> None:
         into.update(_ints(value))  # int subclasses, tuple or list subclasses
 
 
+_T = TypeVar("_T")
+
+
+def _nobody() -> None:
+    return None
+
+
+class _PerGame(Generic[_T]):
+    """Per game (a :class:`~rulewright.engines.game.Game`) a value made once, kept weakly
+    (a ``WeakKeyDictionary``), with the last game's at hand: the check asks for several of
+    these tables at every decision, and a weak dictionary's lookup makes a weak reference
+    each time (about a fifth of a Kuhn poker decision's check)."""
+
+    __slots__ = ("kept", "game", "value")
+
+    def __init__(self) -> None:
+        self.kept: WeakKeyDictionary[Any, _T] = WeakKeyDictionary()
+        self.game: Callable[[], Any] = _nobody
+        self.value: _T | None = None
+
+    def get(self, game: Any) -> _T | None:
+        """The value kept for ``game``, or None."""
+        if self.game() is game:
+            return self.value
+        found = self.kept.get(game)
+        if found is not None:
+            self.game, self.value = weakref.ref(game), found
+        return found
+
+    def __setitem__(self, game: Any, value: _T) -> None:
+        self.kept[game] = value
+        self.game, self.value = weakref.ref(game), value
+
+
 def unseen_places(state: State, player: int) -> list[tuple[list[int], int]]:
     """The (part, zone index) lists whose contents ``player`` cannot see (see module doc)."""
     parts = (state.zones, state.mids, state.bottoms)
@@ -135,7 +170,7 @@ class _PlaceTables:
     decks: tuple[int, ...]
 
 
-_PLACES: WeakKeyDictionary[Any, _PlaceTables] = WeakKeyDictionary()
+_PLACES: _PerGame[_PlaceTables] = _PerGame()
 
 
 def _places(game: Any) -> _PlaceTables:
@@ -160,7 +195,7 @@ def _places(game: Any) -> _PlaceTables:
     return tables
 
 
-_FINDERS: WeakKeyDictionary[Any, Finder] = WeakKeyDictionary()
+_FINDERS: _PerGame[Finder] = _PerGame()
 
 
 def _finder(game: Any) -> Finder:
@@ -207,7 +242,7 @@ def _blind_key(state: State, player: int) -> tuple[Any, ...]:
 
 #: Per game, per (player, call stack): what the decision's options and the running rules'
 #: followed locals read of what the player cannot see (None: nothing).
-_SEEN_READS: WeakKeyDictionary[Any, dict[tuple[Any, ...], Reads | None]] = WeakKeyDictionary()
+_SEEN_READS: _PerGame[dict[tuple[Any, ...], Reads | None]] = _PerGame()
 
 
 def unseen_reads(state: State, player: int) -> Reads | None:
@@ -290,9 +325,27 @@ def _rearrange(state: State, player: int,
 Plan = list[tuple[list[tuple[int, int, int, int]], list[int]]]
 
 
-def _plan(state: State, player: int, rng: Any) -> Plan | None:
+def _plan(state: State, player: int, rng: Any,
+          mixed: list[list[tuple[int, int, int, int]]] | None = None) -> Plan | None:
     """The draws of :func:`_rearrange` (it shuffles with ``rng`` here), without the copy:
-    None when nothing can move."""
+    None when nothing can move. ``mixed``: :func:`_mixed` of ``state`` and ``player``, when
+    known."""
+    if mixed is None:
+        mixed = _mixed(state, player)
+    if not mixed:
+        return None
+    plan: Plan = []
+    for positions in mixed:
+        shuffled = [p[3] for p in positions]
+        shuffle(shuffled, rng)
+        plan.append((positions, shuffled))
+    return plan
+
+
+def _mixed(state: State, player: int) -> list[list[tuple[int, int, int, int]]]:
+    """Per kind of component that :func:`_plan` mixes, its positions: (part, zone slot,
+    index in the part, component) of each component ``player`` does not know, in places
+    they cannot see; only kinds found in two or more such places."""
     tables = _places(state.game)
     pinned: set[int] = set()
     for fr in state.stack:
@@ -320,15 +373,14 @@ def _plan(state: State, player: int, rng: Any) -> Plan | None:
                 slots[kind].append((which, z, i, c))
                 seen = first.get(kind, place)
                 first[kind] = place if seen == place else None
-    mixed = [positions for kind, positions in slots.items() if first[kind] is None]
-    if not mixed:
-        return None
-    plan: Plan = []
-    for positions in mixed:
-        shuffled = [p[3] for p in positions]
-        shuffle(shuffled, rng)
-        plan.append((positions, shuffled))
-    return plan
+    return [positions for kind, positions in slots.items() if first[kind] is None]
+
+
+def _planned(plan: Plan) -> Changes:
+    """What a :func:`_plan` may change: the zones it mixes components among and their
+    components (:func:`_build` changes at most these)."""
+    return Changes(False, zones=frozenset(p[1] for positions, _ in plan for p in positions),
+                   loc=frozenset(c for _, shuffled in plan for c in shuffled))
 
 
 def _build(state: State, plan: Plan) -> tuple[State, list[Move], Changes] | None:
@@ -455,7 +507,7 @@ def _getter(slots: tuple[int, ...]) -> Callable[[Sequence[Any]], tuple[Any, ...]
     return got
 
 
-_TABLES: WeakKeyDictionary[Any, _CounterTables] = WeakKeyDictionary()
+_TABLES: _PerGame[_CounterTables] = _PerGame()
 
 
 def _tables(game: Any) -> _CounterTables:
@@ -690,7 +742,7 @@ def derive_locals(state: State, alt: State, copies: list[State] | None = None,
 
 #: Per game: (whether anything is hidden from some player, whether anything is unseen by
 #: some player: something hidden, or a deck, whose order nobody sees).
-_SECRETS: WeakKeyDictionary[Any, tuple[bool, bool]] = WeakKeyDictionary()
+_SECRETS: _PerGame[tuple[bool, bool]] = _PerGame()
 
 
 def _secrets(game: Any) -> tuple[bool, bool]:
@@ -744,7 +796,7 @@ class _ViewTables:
     counters: tuple[int, ...]
 
 
-_VIEWS: WeakKeyDictionary[Any, tuple[_ViewTables, ...]] = WeakKeyDictionary()
+_VIEWS: _PerGame[tuple[_ViewTables, ...]] = _PerGame()
 
 
 def _views(game: Any) -> tuple[_ViewTables, ...]:
@@ -828,7 +880,8 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     copies: list[State] = []  # derive_locals's copy of ``before``, shared
     # (the copy, its first changes, readable): both drawn before either is played
     made: list[tuple[Any, Callable[[], tuple[State, Changes, Callable[[], list[str]]] | None]]] = []
-    plan = _plan(before, player, ctx.rng)
+    plan = _plan(before, player, ctx.rng, memo.kept(("mixed", player),
+                                                     lambda: _mixed(before, player)))
     if plan is not None:
         def rearranged() -> tuple[State, Changes, Callable[[], list[str]]] | None:
             assert plan is not None
@@ -863,15 +916,9 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
             memo.put(key, found)
         if found is not None:
             return found
-    if before.is_chance_node():
-        others = [o for o, _ in before.chance_outcomes() if o != done]
-        what = "the chance event"
-    else:
-        chooser = before.current_player()
-        if chooser < 0 or chooser == player:
-            return None
-        others = [a for a in before.legal_actions() if a != done]
-        what = f"player {chooser}"
+    others, what = memo.kept(("others", done, player), lambda: _others(before, done, player))
+    if what is None:
+        return None
     for instead in ctx.rng.sample(others, min(REPLAYS, len(others))):
         key = ("instead", done, instead)
         found = memo.get(key)
@@ -887,6 +934,18 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         if found is not None:
             return found
     return None
+
+
+def _others(before: State, done: int, player: int) -> tuple[list[int], str | None]:
+    """The other chance outcomes, or the other choices of the player who chose, at
+    ``before`` than ``done``, and who took the step ("the chance event", "player 1"); no
+    others and None where ``player`` chose (they know what they chose)."""
+    if before.is_chance_node():
+        return [o for o, _ in before.chance_outcomes() if o != done], "the chance event"
+    chooser = before.current_player()
+    if chooser < 0 or chooser == player:
+        return [], None
+    return [a for a in before.legal_actions() if a != done], f"player {chooser}"
 
 
 def _where(state: State) -> str:
@@ -912,7 +971,14 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     for _ in range(TRIES):
         # a rearrangement keeps what the mover sees: it moves components only among the
         # places the mover sees the size of, keeping each part's size
-        made = _rearrange(state, player, ctx.rng)
+        plan = _plan(state, player, ctx.rng)
+        if plan is None:
+            break
+        if not reads.touched(_planned(plan)):
+            # the options and the followed locals read none of the places or components
+            # it mixes: the alternative offers the real options (not built)
+            continue
+        made = _build(state, plan)
         if made is None:
             break
         alt, raw_moves, moved = made

@@ -28,13 +28,16 @@ recorded (``State.forced``), or a script (an example).
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
 from weakref import WeakKeyDictionary
 
 from attrs import define, field
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
+
+
+_T = TypeVar("_T")
 
 
 class _Missing(enum.Enum):
@@ -60,7 +63,7 @@ class _Table:
     """One game's memo: per fingerprint, per replay (a key the check chooses), what it
     found; and how well it pays."""
 
-    rows: dict[tuple[Any, ...], dict[tuple[Any, ...], Found]] = field(factory=dict)
+    rows: dict[tuple[Any, ...], dict[tuple[Any, ...], Any]] = field(factory=dict)
     looked: int = 0
     hits: int = 0
     on: bool = True
@@ -75,7 +78,7 @@ class Memo:
 
     __slots__ = ("table", "row")
 
-    def __init__(self, table: _Table | None, row: dict[tuple[Any, ...], Found] | None) -> None:
+    def __init__(self, table: _Table | None, row: dict[tuple[Any, ...], Any] | None) -> None:
         self.table = table
         self.row = row
 
@@ -85,7 +88,7 @@ class Memo:
         if row is None or table is None:
             return UNKNOWN
         table.looked += 1
-        found = row.get(key, UNKNOWN)
+        found: Found | Literal[_Missing.UNKNOWN] = row.get(key, UNKNOWN)
         if found is not UNKNOWN:
             table.hits += 1
         return found
@@ -94,6 +97,18 @@ class Memo:
         """Keep what the replay ``key`` found from this state."""
         if self.row is not None:
             self.row[key] = found
+
+    def kept(self, key: tuple[Any, ...], make: Callable[[], _T]) -> _T:
+        """``make()``, kept with this state under ``key`` (what the replays derive from the
+        state alone: the places a rearrangement mixes, the other outcomes), so that an
+        equal state does not derive it again."""
+        row = self.row
+        if row is None:
+            return make()
+        found = row.get(key, UNKNOWN)
+        if found is UNKNOWN:
+            found = row[key] = make()
+        return found  # type: ignore[no-any-return]
 
 
 _OFF = Memo(None, None)
