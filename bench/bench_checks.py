@@ -138,10 +138,7 @@ def check_seconds(game: Game, invariants: list[Invariant],
                 ctx.before = copy_before(ctx, previous) if before and ctx.deep else None
             if keys and replayed:
                 # as verify records them (stateful.Playing)
-                if previous is None:
-                    ctx.keys.append(s.key())
-                else:
-                    record(ctx, s, ctx.deep)
+                record(ctx, s, ctx.deep)
             if s.is_terminal():
                 ctx.deep = replayed
             checker.check(ctx, s)

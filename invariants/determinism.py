@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Sequence
 
-from rulewright.engines.trace import record_step, scores_or_reason, trace_json
+from rulewright.engines.trace import scores_or_reason, trace_json
 from rulewright.errors import UsageError
 from rulewright.invariants.base import Context, Invariant
 
@@ -72,7 +72,7 @@ def clone_equal(ctx: Context, state: State) -> str | None:
     only where they differ. The clone is the one :func:`record` made of this state, if it
     did, and is kept for :func:`copy_before`."""
     copy = _kept(ctx, state) or state.clone()
-    if copy.game.config != state.game.config \
+    if copy.game is not state.game and copy.game.config != state.game.config \
             or not same_value(copy, state) and copy.key() != state.key():
         return "a clone of the state differs from the state"
     if copy.history != state.history:
@@ -105,27 +105,29 @@ def replays(ctx: Context, state: State) -> str | None:
     resulting trace document survives a JSON round trip unchanged.
 
     (One replay without copies, rather than :func:`~rulewright.engines.trace.replay`, which
-    clones every state: this runs at the end of every game.)
+    clones every state: this runs at the end of every game. The trace's steps are not made:
+    a step's entry (:func:`~rulewright.engines.trace.record_step`) holds the player, the
+    action, its label, the rule, the line and the turns, numbers and texts the engine makes,
+    which JSON keeps exactly; making them cost a third of the replay. What a spec's play
+    can put in the trace that JSON may not keep, the scores, ranking, finding and rulings,
+    is in the document checked.)
     """
     game = ctx.game
     fresh = game.new_initial_state(state.seed)
     keys = ctx.keys
-    steps = []
     for n, action in enumerate(state.history):
         want = keys[n] if n < len(keys) else None
         if want is not None and not _same(fresh, want):
             return f"replaying the history gives another state before step {n + 1}"
         try:
-            # the action's label, which the trace records, is found only for an action
-            # legal here (a decision's option or a chance outcome)
-            steps.append(record_step(fresh, action))
+            # legal here: a decision's option or a chance outcome (else nothing is applied)
+            fresh.apply_action(action)
         except UsageError:
             return f"replaying the history: step {n + 1}'s action {action} is not legal"
-        fresh.apply_action(action)
     if not same_value(fresh, state) and fresh.key() != state.key() \
             or scores_or_reason(fresh) != scores_or_reason(state):
         return "replaying the whole history gives another final state"
-    doc = trace_json(game, fresh, steps)
+    doc = trace_json(game, fresh, [])
     if json.loads(json.dumps(doc)) != doc:
         return "the game's trace changes when written to JSON and read back"
     return None

@@ -355,9 +355,10 @@ class Playing:
         # the costly checks run on a sample of steps and games (.sampling): only a game
         # replayed at its end records its keys
         self.deep_game = sampling.deep_game(seed) or not sampled
-        self.ctx = Context(game, [self.state.key()] if self.deep_game else [],
-                           random.Random(seed),
+        self.ctx = Context(game, [], random.Random(seed),
                            deep=self.deep_game or not self.state.is_terminal())
+        if self.deep_game:
+            record(self.ctx, self.state, True)  # what the replay compares its start with
         self.keep_before = has_secrets(game)
         self.checker = checker
         checker.recorder.games += 1
