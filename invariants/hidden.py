@@ -367,12 +367,24 @@ def _mixed(state: State, player: int) -> list[list[tuple[int, int, int, int]]]:
         if not held:
             continue  # most places are empty (a deck's bottom, an empty hand)
         place = (which, z)
-        for i, c in enumerate(held):
-            if c not in pinned:
-                kind = kind_of[c]
-                slots[kind].append((which, z, i, c))
-                seen = first.get(kind, place)
-                first[kind] = place if seen == place else None
+        if pinned.isdisjoint(held):
+            entries = [(which, z, i, c) for i, c in enumerate(held)]
+            kinds = set(map(kind_of.__getitem__, held))
+        else:
+            entries = [(which, z, i, c) for i, c in enumerate(held) if c not in pinned]
+            kinds = {kind_of[e[3]] for e in entries}
+        if len(kinds) == 1:
+            # the common case (a deck, a hand of one kind of card): the place at once
+            kind = kinds.pop()
+            slots[kind].extend(entries)
+            seen = first.get(kind, place)
+            first[kind] = place if seen == place else None
+            continue
+        for entry in entries:
+            kind = kind_of[entry[3]]
+            slots[kind].append(entry)
+            seen = first.get(kind, place)
+            first[kind] = place if seen == place else None
     return [positions for kind, positions in slots.items() if first[kind] is None]
 
 
@@ -889,15 +901,16 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
             if built is None:
                 return None
             return built[0], built[2], lambda: move_labels(before, built[1][:4])
-        made.append((("moved", done, tuple(tuple(shuffled) for _, shuffled in plan)),
-                     rearranged))
+        made.append((("moved", done, tuple(tuple(shuffled) for _, shuffled in plan))
+                     if memo.row is not None else (), rearranged))
     changed = vary(before, player, ctx.rng)
     if changed is not None:
         def varied() -> tuple[State, Changes, Callable[[], list[str]]]:
             assert changed is not None
             return (changed[0], _varied(changed[1]),
                     lambda: counter_changes(before, changed[1][:4]))
-        made.append((("varied", done, tuple(changed[1])), varied))
+        made.append((("varied", done, tuple(changed[1])) if memo.row is not None else (),
+                     varied))
     for key, make in made:
         found = memo.get(key)
         if found is replay_memo.UNKNOWN:

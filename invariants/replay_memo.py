@@ -48,9 +48,9 @@ class _Missing(enum.Enum):
 UNKNOWN = _Missing.UNKNOWN
 
 #: Lookups a game's memo makes before it is judged ...
-TRIAL = 256
+TRIAL = 128
 #: ... and kept only where at least one in PAYS found something.
-PAYS = 4
+PAYS = 2
 #: The most states a game's memo keeps (then it begins again).
 KEPT = 20_000
 
