@@ -5,7 +5,8 @@ hash). At every game end: replaying the history from a fresh initial state repro
 recorded after each step and the final scores, and the game's trace document survives a JSON
 round trip unchanged (the tests also replay violation traces with
 :func:`~rulewright.engines.trace.replay`). Verify runs both on a sample of steps and games
-(the keys are recorded at those steps of the games it replays: :mod:`.sampling`).
+(a copy of the state is recorded at those steps of the games it replays, :func:`record`:
+:mod:`.sampling`).
 """
 
 from __future__ import annotations

@@ -45,7 +45,10 @@ game's first steps, then one in eight), and keeps the state before a step only w
 runs. Where the decision's options and the running rules' followed locals read nothing the
 mover cannot see (:func:`unseen_reads`, from the generated code), no rearrangement or
 varied counter can change the options and none is built; where they read some hidden
-counters, only those are varied.
+counters, only those are varied, and a rearrangement that mixes none of what they read is
+not built. A replay of the step before from a state equal to one replayed before, with the
+same draws, is looked up (:mod:`.replay_memo`: the same verdict and message). A game with
+nothing unseen by anyone and no ``simultaneously for`` block under way is not looked at.
 
 What this check does not follow, the static information-flow analysis
 (:mod:`rulewright.dsl.check.information_flow`) finds in the rules' text before play: a secret kept
