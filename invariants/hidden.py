@@ -744,13 +744,19 @@ def derive_locals(state: State, alt: State, copies: list[State] | None = None,
             call = codes[caller[0]][caller[1] - 1]
             params = getattr(rule.decl, "params", ())
             if type(call) is Call and call.rule == fr[0]:
+                real_in = list(caller[2])
+                if finder is not None and alt_caller[2] == real_in \
+                        and not finder.of(call.args).touched(changed):
+                    params = ()  # (as follow would find for each: nothing read changed)
                 for k, pname in enumerate(params):
                     # one argument at a time: one the alternative cannot evaluate leaves
                     # only itself as it is
                     follow(pname, lambda st, loc, k=k: call.args(st, list(loc))[k],
-                           list(caller[2]), alt_caller[2], real_locals, alt_locals, k,
-                           call.args)
+                           real_in, alt_caller[2], real_locals, alt_locals, k, call.args)
         for slot, name, value in rule.lets:
+            if finder is not None and alt_locals == real_locals \
+                    and not finder.of(value).touched(changed):
+                continue  # (as follow would find: the same reads in both, none changed)
             follow(name, value, real_locals, alt_locals, real_locals, alt_locals, slot)
     return changes
 
