@@ -701,19 +701,21 @@ class Interpreter:
 
 def _no_progress_message(m: Any, jumps: int, since: int,
                          turns: tuple[tuple[int, ...], tuple[int, ...]],
-                         counters: tuple[tuple[Any, ...], tuple[Any, ...]]) -> str:
+                         counters: tuple[tuple[Any, ...], tuple[Any, ...]],
+                         unit: str = "jumps and calls") -> str:
     """The finding of :meth:`Interpreter._no_progress`: the numbers that changed
     (``turns``, ``counters``: their values at the earlier look and now) over ``since`` of
-    ``jumps`` jumps and calls (``m``: the machine, for the counters' names)."""
+    ``jumps`` jumps and calls (``m``: the machine, for the counters' names; ``unit``: what
+    was counted, one-option nodes for a game that keeps them, State._forced_step)."""
     changed = [f"turns of player {p} {b - a:+,}" for p, (a, b) in enumerate(zip(*turns))
                if a != b]
     changed += [f"{m.counters[k].label} {b - a:+,}" for k, (a, b) in enumerate(zip(*counters))
                 if a != b]
     shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6
                                       else "")
-    return (f"no progress: after {jumps:,} jumps and calls without a decision or chance "
+    return (f"no progress: after {jumps:,} {unit} without a decision or chance "
             f"event (a choice with one option makes itself), the game is where it was "
-            f"{since:,} jumps and calls before (same layout, locals and position) and only "
+            f"{since:,} {unit} before (same layout, locals and position) and only "
             f"numbers that count changed ({shown}): turns go by forever and nothing happens")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Sequence
+from copy import deepcopy
 from typing import TYPE_CHECKING, Any, Iterator, NoReturn
 
 from attrs import frozen
@@ -19,7 +20,7 @@ from rulewright.dsl.machine.machine import (TERMINAL, ChanceNode, Choice, Decisi
 from rulewright.dsl.machine.runtime import STEP_WORK, contents
 # the budgets and Finding are the interpreter's; imported here, where callers have found them
 from rulewright.engines.interpreter import (INSTRUCTION_BUDGET, MAX_CALL_DEPTH, QUERY_WORK,
-                                            Finding, Interpreter)
+                                            Finding, Interpreter, _no_progress_message)
 
 __all__ = ["CHANCE_PLAYER", "INSTRUCTION_BUDGET", "MAX_CALL_DEPTH", "TERMINAL_PLAYER", "Action",
            "Finding", "State"]
@@ -96,7 +97,10 @@ class State(Interpreter):
         :meth:`_watch_repeats`). forced: the ``at choice`` invariants evaluated at
         decisions that made themselves (one option, or a script's), as ``(invariant, step,
         None when it held, else a copy of the state where it failed)``: those of the last
-        step, and every failure (:meth:`Interpreter._check_forced`).
+        step, and every failure (:meth:`Interpreter._check_forced`). free: the steps of
+        ``history`` at one-option nodes (only a game with forced nodes pauses there), which
+        the spec's bound does not count, as play makes them within a step; freed: (the last
+        such step, how many came in a row up to it, the looks for a run without progress).
         wrote, moved, writes: what the steps write, for a checker that asked for it
         (:func:`rulewright.engines.writes.record`): the record, and the two calls the
         generated code and the runtime make per counter written and per component moved;
@@ -106,7 +110,7 @@ class State(Interpreter):
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
                  "history", "finding", "seed", "pending", "script", "events", "work", "result",
                  "example", "recall", "cover", "ruled", "known", "out",
-                 "together", "watch", "forced", "wrote", "moved", "writes")
+                 "together", "watch", "forced", "wrote", "moved", "writes", "free", "freed")
 
     def __init__(self, game: Game, seed: int = 0, *, start: int | None = None,
                  coverage: bool = False) -> None:
@@ -145,6 +149,8 @@ class State(Interpreter):
         self.cover: bytearray | None = None
         self.watch: tuple[tuple[tuple[Any, ...], int], ...] = ()
         self.forced: tuple[tuple[str, int, State | None], ...] = ()
+        self.free = 0
+        self.freed: tuple[int, int, tuple[Any, ...]] = (-2, 0, ())
         # what the steps write, recorded only when a checker asks (rulewright.engines.writes)
         self.wrote = self.moved = IGNORED
         self.writes: Writes | None = None
@@ -272,6 +278,11 @@ class State(Interpreter):
         if action.__class__ is not int:  # found, but True and 1.0 equal 1: only ints are ids
             action = _action_id(action, p.ids)
         history = self.history
+        if len(p.values) == 1 and self._forced_step(len(history)):
+            # a node play makes by itself, kept as a node by Game.with_forced_nodes: not a
+            # step of play, so the spec's bound does not count it (explore and OpenSpiel
+            # agree with play); a run of them no decision ends is a livelock, as in play
+            return
         history.append(action)
         if self.events is not None:
             self.events.append(p.labels()[i])
@@ -293,8 +304,9 @@ class State(Interpreter):
                 return
         self._advance()
         steps = len(history)
-        if steps >= self.game.bound:
-            if self.pending is not TERMINAL:
+        if steps - self.free >= self.game.bound:
+            # not at a node play makes by itself: play runs through those within the step
+            if self.pending is not TERMINAL and len(self.pending.values) > 1:  # type: ignore[union-attr]
                 self._finish("termination",
                              f"no end after {self.game.bound} steps (the spec's bound)")
         elif not steps & WATCH_MASK and self.pending is not TERMINAL:
@@ -406,6 +418,55 @@ class State(Interpreter):
             self._finish("time limit", f"the game ran longer than {seconds:g} s "
                          f"(after {len(self.history)} steps)", self.decision_site())
 
+    def _forced_step(self, step: int) -> bool:
+        """Count the one-option node applied as history step ``step`` (see ``free``).
+
+        Returns:
+            True when it ended the game instead: a "livelock" finding at the
+            :data:`INSTRUCTION_BUDGET`-th such node in a row, where play, which runs through
+            them within one step, has used up its jump budget.
+        """
+        last, run, looks = self.freed
+        if last == step - 1:
+            run += 1
+        else:
+            run, looks = 1, ()
+        if run >= INSTRUCTION_BUDGET:
+            self._finish("livelock", f"{run:,} one-option decisions and chance events in a "
+                         "row with no real decision or chance event between (play makes them "
+                         "by itself within one step, and its jump budget ends such a run)",
+                         self.decision_site())
+            return True
+        if run >= 64 and not run & (run - 1):
+            # play finds such a run without progress by its looks (Interpreter._no_progress):
+            # here, where no jump budget spans the run, the same look at runs of 64, 128, ...
+            looks = self._forced_look(run, looks)
+            if self.pending is TERMINAL:
+                return True
+        self.free += 1
+        self.freed = (step, run, looks)
+        return False
+
+    def _forced_look(self, run: int, looks: tuple[Any, ...]) -> tuple[Any, ...]:
+        """As :meth:`Interpreter._no_progress`, after ``run`` one-option nodes in a row:
+        end the game with a "livelock" finding when only numbers changed since an earlier
+        look (``looks``: theirs, as (masked key, run, turns, counters)) while turns went by;
+        else the looks with this one added."""
+        state = deepcopy(self.key())
+        counters, turns = state[3], state[4]
+        masked = (state[:3], tuple([None if c.__class__ is int else c for c in counters]),
+                  state[5:])
+        for earlier, at, turns0, counters0 in looks:
+            if earlier == masked and turns0 != turns:
+                site = self.decision_site()
+                assert site is not None  # at the one-option node being applied
+                self._finish("livelock", _no_progress_message(
+                    self.game.machine, run, run - at, (turns0, turns), (counters0, counters),
+                    "one-option nodes") + f"; the choice '{site.what}' (line "
+                    f"{site.span.line}) has one option at each pass", site)
+                break
+        return (*looks, (masked, run, turns, counters))
+
     def _watch_repeats(self, steps: int) -> None:
         """End the game with a "termination" finding when, after ``steps`` actions, it is back
         at a state it was in after an earlier sampled step with no chance event between:
@@ -505,6 +566,7 @@ class State(Interpreter):
         new.ruled = self.ruled  # a tuple: shared, never changed in place
         new.watch = self.watch  # likewise
         new.forced = self.forced  # likewise
+        new.free, new.freed = self.free, self.freed
         new.cover = None  # a clone is a check's copy: what it runs is not the game's coverage
         new.wrote = new.moved = IGNORED  # ... nor are its writes the game's
         new.writes = None

@@ -35,8 +35,11 @@ computed from the :class:`~rulewright.dsl.machine.machine.Machine`, never sample
   What a spec leaves undeclared comes from an exhaustive walk of the distinct states when
   the configuration has at most :data:`EXACT_STATES` of them; otherwise it is unknown
   (-inf .. +inf, general-sum), as the compiler does not bound score expressions.
-- **Length.** The longest game is the spec's ``bound N steps`` (the engine ends a game
-  there, with a termination finding), or the most decisions on any path where the walk ran.
+- **Length.** The longest game is the most decisions on any path where the walk ran (one-option
+  decisions included: they are nodes of the tree), else the spec's ``bound N steps`` (the
+  engine ends a game there, with a termination finding). The bound counts steps as play does:
+  a one-option decision, which play makes by itself, is not a step, so a game with such
+  decisions can be longer than an unwalked spec's ``max_game_length`` by their number.
   A spec whose ``bound`` is above :data:`EXACT_BOUND` steps is not walked at all: the walk
   would cost seconds to find what it finds for every such bundled game, more than 6,000
   states.
@@ -168,7 +171,8 @@ class Facts:
         min_utility, max_utility: bounds on any player's return (infinite when unknown).
         utility_sum: the players' returns always add up to this, or None (unknown or not
             constant). max_game_length: the most decisions in a game (chance steps do not
-            count, as in OpenSpiel): exact when the states were walked, else the spec's bound.
+            count, as in OpenSpiel): exact when the states were walked, else the spec's bound
+            (which, as in play, does not count one-option decisions).
         same_ids: the instructions (choices, chance events, draws) whose engine ids are
             OpenSpiel's (bounded by the compiler, no pass): the adapter's fast path.
         positional_choices: ``rule:line`` of each choice numbered by position (no bound on
@@ -316,4 +320,6 @@ def _longest(root: Any, edges: dict[Any, tuple[bool, list[Any]]], bound: int) ->
         open_.add(key)
         stack.append((key, True))
         stack.extend((c, False) for c in children if c not in memo)
-    return min(memo[root], bound)
+    # no cap at the bound: the walk ended every game where the engine does, and the bound
+    # does not count one-option decisions, which are nodes here
+    return memo[root]

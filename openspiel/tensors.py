@@ -24,7 +24,8 @@ and tic-tac-toe). **Observation tensor**, in this order:
   different computed values have equal tensors.
 
 **Information-state tensor** (perfect recall): one block per step of the game, up to the
-spec's ``bound`` (the initial state, then after each decision or chance event): a present
+spec's ``bound`` (the initial state, then after each decision or chance event of more than
+one option, which the bound counts; a one-option node's block is the next node's): a present
 bit, the player's observation tensor then, and the player's own action at that step
 (its one-hot over the compiler-bounded ids, then (position + 1) / ``MAX_LIST`` for a
 run-time option). Its size is (bound + 1) × (observation + actions + 2); specs whose
@@ -210,17 +211,22 @@ def information_state_tensor(layout: Layout, f: Facts, state: State, player: int
     if out is not None:
         t[:] = 0
     block = layout.observation_size + layout.fixed + 2
-    if len(state.history) > layout.bound:
-        raise InternalError(f"a history of {len(state.history)} steps, past the bound "
-                            f"{layout.bound}")
+    if len(state.history) - state.free > layout.bound:
+        raise InternalError(f"a history of {len(state.history) - state.free} steps, past the "
+                            f"bound {layout.bound}")
     s = state.game.new_initial_state(state.seed)
+    at = 0
     for step in range(len(state.history) + 1):
-        at = step * block
+        # a one-option node is no step of the bound and tells nothing: its block is the next
+        # node's (the observation after it written over the one before)
         t[at] = 1
         observation_tensor(layout, f, s, player, out=t[at + 1:at + 1 + layout.observation_size])
         if step == len(state.history):
             break
         action = state.history[step]
+        if len(s.pending.values) == 1:  # type: ignore[union-attr]
+            s.apply_action(action)
+            continue
         if not s.is_chance_node() and s.current_player() == player:
             a = _ids(f, s)[list(s.pending.ids).index(action)]  # type: ignore[union-attr]
             base = at + 1 + layout.observation_size
@@ -229,6 +235,7 @@ def information_state_tensor(layout: Layout, f: Facts, state: State, player: int
             else:
                 t[base + layout.fixed] = (a - layout.fixed + 1) / MAX_LIST
         s.apply_action(action)
+        at += block
     return t
 
 
