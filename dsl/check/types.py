@@ -539,14 +539,19 @@ class Typer:
                 self.rules.setdefault(d.name, d)
         #: card kind -> attribute -> its type
         self.attrs: dict[str, dict[str, Ty]] = {}
+        #: the texts the spec names outside card data: a card's sentinel text beside an
+        #: enum's members ("-", "any") is one of them, where the rules test for it
+        self.named = {n.value for d in decls if not isinstance(d, ast.CardDecl)
+                      for n in ast.walk(d) if isinstance(n, ast.Str)}
         for c in self.cards.values():
             values = [r for r in rows(c)]
             self.attrs[c.name] = {
                 a: _column_type([r[i] for r in values if i < len(r)], self.enum_of)
                 for i, a in enumerate(c.attributes)}
             for i, a in enumerate(c.attributes):
-                self.mixed_column(c, a, [r[i] if i < len(r) else "" for r in values],
-                                  lines(c) if lines is not None else ())
+                column = [r[i] if i < len(r) else "" for r in values]
+                self.mixed_column(c, a, column, lines(c) if lines is not None else ())
+                self.misspelt_members(c, a, column, lines(c) if lines is not None else ())
         self.counter_ty = {n: Ty() for n in self.counters}
         self.table_ty = {n: _column_type([e.value for e in t.entries], self.enum_of)
                          for n, t in self.tables.items()}
@@ -621,6 +626,40 @@ class Typer:
             f"{row(i)} holds {shown(i)}"
         self.err(span, f"{where}column {attr!r} of card {card.name!r} mixes numbers and texts: "
                  f"{what}, {row(j)} holds {shown(j)}", hint)
+
+    def misspelt_members(self, card: ast.CardDecl, attr: str, values: Sequence[int | str],
+                         lines: Sequence[int]) -> None:
+        """Report a text in a column of enum members that names no member, is close to one
+        (``rde`` beside ``red``) and that the spec never names: a misspelt member, which
+        play would meet only where a game uses that card (an index, a comparison, a
+        parameter). A text the rules name (``"-"``, ``"any"``) is a sentinel beside the
+        members, and one close to no member is left to the type pass.
+
+        Args:
+            values, lines: as :meth:`mixed_column`.
+        """
+        enums = {self.enum_of[v] for v in values if isinstance(v, str) and v in self.enum_of}
+        if not enums or any(isinstance(v, int) for v in values):
+            return
+        members = [m for e in sorted(enums) for m in self.enums[e].members]
+        for k, v in enumerate(values):
+            if not isinstance(v, str) or v in self.enum_of or v in self.named:
+                continue
+            hint = did_you_mean(v, members)
+            if not hint:
+                continue
+            written = dict(card.rows[k].written).get(attr) \
+                if card.data_file is None and k < len(card.rows) else None
+            csv = card.data_file is not None and len(lines) == len(values)
+            where = f"{card.data_file}:{lines[k]}: " if csv else ""
+            span = written or (card.rows[k].span if card.data_file is None and
+                               k < len(card.rows) else card.span)
+            row = f"line {lines[k]}" if csv else f"row {k + 1}"
+            kinds = " or ".join(repr(e) for e in sorted(enums))
+            self.err(span, f"{where}column {attr!r} of card {card.name!r} holds {v!r} in {row}: "
+                     f"no member of enum {kinds}, which the column holds, and no text the "
+                     "rules name", f"{hint} (a text beside the members, such "
+                     "as \"-\", is a sentinel only where the rules test for it by name)")
 
     # ---- diagnostics
     def err(self, span: Span, message: str, hint: str = "") -> None:
