@@ -28,7 +28,7 @@ from rulewright.dsl.compile.compile import fingerprint
 from rulewright.dsl.errata.patch import (apply_patches, declares, edition_selection, examples_of,
                                          loose_errata)
 from rulewright.engines.coverage import almost_every
-from rulewright.engines.game import Game, load, load_spec
+from rulewright.engines.game import Game, load, load_spec, spec_path
 from rulewright.engines.state import State
 from rulewright.engines.trace import play_by_play, record_step, trace_json, write_trace
 from rulewright.errors import SpecError, UsageError, player_span
@@ -196,6 +196,20 @@ def _ranges(numbers: list[int]) -> str:
 
 def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")
+
+
+def spec_traces(base: Path, spec: str | Path) -> Path:
+    """The default trace folder of one spec: ``base/<file name>-<8 hex digits of its full
+    path>``. Trace files are named by game id, configuration and invariant, so two spec files
+    with one game id (a copy edited beside the original) verified one after the other wrote
+    the same path, and the first run's printed replay line then named the second's trace (a
+    fresh user's trial)."""
+    try:
+        path = spec_path(spec).resolve()
+    except (SpecError, UsageError, OSError):  # reported by the run itself
+        path = Path(str(spec))
+    digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return base / f"{_safe(path.stem) or 'spec'}-{digest}"
 
 
 def rules_involved(game: Game, state: State, steps: list[dict[str, Any]],
@@ -719,7 +733,8 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         profile: a name in :data:`~rulewright.invariants.profiles.PROFILES`.
         examples: Hypothesis examples per configuration (default: by the profile's budget).
         strict: reached gaps fail the run.
-        trace_dir: where traces go (default ``<cache>/rulewright/traces``).
+        trace_dir: where traces go (default: a folder per spec file in
+            ``<cache>/rulewright/traces``, :func:`spec_traces`).
         use_database: use Hypothesis' example database.
         database: where it is (default: the user cache; see
             :class:`~rulewright.invariants.database.DatabaseLocation`).
@@ -740,6 +755,9 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         raise UsageError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
     prof = evolve(PROFILES[profile], aim=aim)
     traces = trace_dir or database_root().parent / "traces"
+    # the default folder holds one folder per spec file (spec_traces); a folder the user
+    # names is used as it is
+    per_spec = trace_dir is None
     started = time.perf_counter()
     report = Report(profile, strict, seed=new_seed() if seed is None else seed,
                     require_reached=prof.require_reached if require_reached is None
@@ -748,7 +766,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
     if backend is not None:
         from rulewright.invariants.units import verify_units  # it builds on this module
         verify_units(backend, report, plans, prof, examples=examples,
-                     trace_dir=traces.absolute(),
+                     trace_dir=traces.absolute(), per_spec=per_spec,
                      database=(database or DatabaseLocation("default")) if use_database else None,
                      progress=progress, finished=finished)
         report.seconds = time.perf_counter() - started
@@ -757,7 +775,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
     total = sum(len(c) for _, c, _ in plans if c)
     done = 0
     _verify_serial(report, plans, prof, total, examples=examples, traces=traces,
-                   use_database=use_database, progress=progress, finished=finished,
+                   per_spec=per_spec, use_database=use_database, progress=progress, finished=finished,
                    database=database, started=started)
     _open_warnings(report, plans)
     return report
@@ -771,7 +789,7 @@ def _open_warnings(report: Report, plans: list[SpecPlan]) -> None:
 
 
 def _verify_serial(report: Report, plans: list[SpecPlan], prof: Profile, total: int, *,
-                   examples: int | None, traces: Path, use_database: bool,
+                   examples: int | None, traces: Path, per_spec: bool, use_database: bool,
                    progress: Progress | None, finished: Finished | None,
                    database: DatabaseLocation | None, started: float) -> None:
     done = 0
@@ -784,7 +802,8 @@ def _verify_serial(report: Report, plans: list[SpecPlan], prof: Profile, total: 
             budget = prof.budget * len(configs) / total
         try:
             report.games.append(verify_spec(spec, configs, prof, examples=examples,
-                                            budget=budget, trace_dir=traces,
+                                            budget=budget, trace_dir=spec_traces(traces, spec)
+                                            if per_spec else traces,
                                             use_database=use_database, seed=report.seed,
                                             progress=progress, finished=finished,
                                             done=done, total=total, database=database))

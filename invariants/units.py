@@ -33,7 +33,7 @@ from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResul
                                           leak_reports)
 from rulewright.invariants.runner import (Config, Finished, Progress, SpecPlan, Traces,
                                           config_seed, example_selections, run_examples,
-                                          verify_config, write_traces)
+                                          spec_traces, verify_config, write_traces)
 
 # A worker started with several threads runs one verification at a time: the shrink limit
 # is a Hypothesis engine constant, set for the duration of a run.
@@ -125,11 +125,14 @@ class ExamplesUnit:
 
 def verify_units(backend: Backend, report: Report, plans: Sequence[SpecPlan], profile: Profile,
                  *, examples: int | None, trace_dir: Path, database: DatabaseLocation | None,
-                 progress: Progress | None = None, finished: Finished | None = None) -> None:
+                 progress: Progress | None = None, finished: Finished | None = None,
+                 per_spec: bool = False) -> None:
     """Verify the planned specs on ``backend``, adding one result per spec to ``report``.
 
     Args:
-        plans: from :func:`~rulewright.invariants.runner.plan_specs`. trace_dir: absolute.
+        plans: from :func:`~rulewright.invariants.runner.plan_specs`. trace_dir: absolute;
+            per_spec: a folder in it per spec file (the default trace folder,
+            :func:`~rulewright.invariants.runner.spec_traces`).
         database: where the example databases are, or None for none.
         progress: called as a worker starts a configuration; finished: as its result is back
             (``done`` counts the results back so far, in the order they came).
@@ -151,7 +154,8 @@ def verify_units(backend: Backend, report: Report, plans: Sequence[SpecPlan], pr
         for config in configs:
             units.append(ConfigUnit(text, config, profile, examples, budget,
                                     config_seed(report.seed, spec_id, config.label),
-                                    str(trace_dir), database))
+                                    str(spec_traces(trace_dir, spec) if per_spec
+                                        else trace_dir), database))
             names.append(f"{spec_id} {config.label}")
             spec_ids.append(spec_id)
         units.append(ExamplesUnit(text, tuple(example_selections(text.parsed(), configs))))
