@@ -62,7 +62,8 @@ def register(sub: Any) -> None:
     p.add_argument("games", nargs="*", metavar="GAME",
                    help="bundled spec names or .rules paths (default: every bundled spec)")
     p.add_argument("--players", type=player_list,
-                   help="player counts, e.g. 2,3,4 or 2-4 or 2..4 (default: all the spec allows)")
+                   help="player counts, e.g. 2,3,4 or 2-4 or 2..4 (default: all the spec allows; "
+                        "over several specs, those without them are skipped, with why)")
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help="verify with exactly these variants (repeatable; default: none, then "
                         "each variant alone)")
@@ -267,9 +268,12 @@ def run(args: argparse.Namespace) -> int:
         where += ", plain random play (--no-aim)"
     # a misspelt spec, player count or edition fails now, before the seed line that says a
     # run has started (and before a cluster starts); parsed specs are cached for the run
-    plan_specs(specs, args.players, args.variant or None, args.errata, args.edition)
+    skipped: list[str] = []
+    plan_specs(specs, args.players, args.variant or None, args.errata, args.edition, skipped)
     print(f"rulewright verify: seed {seed}, profile {args.profile}{where} "
           f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
+    for why in skipped:  # a selection that fits only some of the specs runs on those
+        print(f"rulewright verify: skipped {why}", file=sys.stderr, flush=True)
     if args.no_compile_cache:  # in the environment: a local cluster's workers inherit it
         os.environ[ENV_SWITCH] = "off"
     compiled_before = COUNTS.to_json()

@@ -110,6 +110,21 @@ class Config:
 SpecPlan = tuple[str | Path, list[Config] | None, str | None]
 
 
+class NotForSpec(UsageError):
+    """A player count, variant or edition asked for that one spec does not have: in a run
+    over several specs, that spec is left out (:func:`plan_specs`).
+
+    Attributes:
+        spec_id: the spec's game id. note: the message naming the spec, for a run over
+            several (``kuhn_poker: unknown variant 'x'; the spec declares no variant``).
+    """
+
+    def __init__(self, spec_id: str, message: str) -> None:
+        super().__init__(message)
+        self.spec_id = spec_id
+        self.note = message if message.startswith(f"{spec_id} ") else f"{spec_id}: {message}"
+
+
 def configurations(spec: str | Path, players: Sequence[int] | None = None,
                    variants: Sequence[str] | None = None, errata: str = "both",
                    edition: str | None = None) -> list[Config]:
@@ -137,7 +152,8 @@ def configurations(spec: str | Path, players: Sequence[int] | None = None,
     if variants:
         for v in variants:
             if v not in declared:
-                raise UsageError(f"unknown variant {v!r}; {declares('variant', declared)}")
+                raise NotForSpec(spec_id, f"unknown variant {v!r}; "
+                                 f"{declares('variant', declared)}")
         variant_sets: list[tuple[str, ...]] = [tuple(variants)]
     else:
         variant_sets = [(), *((v,) for v in declared)]
@@ -145,7 +161,10 @@ def configurations(spec: str | Path, players: Sequence[int] | None = None,
         raise UsageError(f"--errata takes on, off or both, not {errata!r}")
     settings: list[tuple[tuple[str, ...], tuple[str, ...], str]] = []
     if edition is not None:
-        ed_errata, ed_variants = edition_selection(parsed, edition)
+        try:
+            ed_errata, ed_variants = edition_selection(parsed, edition)
+        except UsageError as err:
+            raise NotForSpec(spec_id, str(err)) from None
         settings.append((ed_errata, ed_variants, edition))
     else:
         if errata in ("off", "both"):
@@ -179,7 +198,7 @@ def configurations(spec: str | Path, players: Sequence[int] | None = None,
             # for 7..100, not for 7)
             span = player_span(min(allowed_anywhere), max(allowed_anywhere)) \
                 if allowed_anywhere else "no players"
-            raise UsageError(f"{spec_id} is for {span}, not {_ranges(wrong)}")
+            raise NotForSpec(spec_id, f"{spec_id} is for {span}, not {_ranges(wrong)}")
     return [c for *_, c in sorted(found, key=lambda f: f[:3])]
 
 
@@ -700,20 +719,44 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
 
 def plan_specs(specs: Sequence[str | Path], players: Sequence[int] | None = None,
                variants: Sequence[str] | None = None, errata: str = "both",
-               edition: str | None = None) -> list[SpecPlan]:
+               edition: str | None = None, skipped: list[str] | None = None) -> list[SpecPlan]:
     """Each spec with its configurations (:func:`configurations`), or its rendered error
     when it does not parse.
 
+    In a run over several specs, a spec without the player count, variant or edition asked
+    for is left out, with why in ``skipped`` (``kuhn_poker is for 2 players, not 1``): the
+    selection applies to the specs that have it. Only when no spec has it is it an error,
+    which says why for each spec.
+
     Raises:
-        UsageError: an unknown spec, player count, variant or edition.
+        UsageError: an unknown spec; a player count, variant or edition that no spec has.
     """
     plans: list[SpecPlan] = []
+    left_out: list[NotForSpec] = []
     for spec in specs:
         try:
             plans.append((spec, configurations(spec, players, variants, errata, edition), None))
         except SpecError as err:
             plans.append((spec, None, err.render()))
+        except NotForSpec as err:
+            if len(specs) == 1:
+                raise
+            left_out.append(err)
+    if left_out and not plans:
+        raise UsageError(f"{_asked(players, variants, edition)} fits none of the "
+                         f"{len(specs)} specs:" + "".join(f"\n  {err.note}" for err in left_out))
+    if skipped is not None:
+        skipped += [err.note for err in left_out]
     return plans
+
+
+def _asked(players: Sequence[int] | None, variants: Sequence[str] | None,
+           edition: str | None) -> str:
+    """The selection flags as given, for a message (``--players 1 --variant x``)."""
+    flags = [f"--players {_ranges(sorted(set(players)))}"] if players else []
+    flags += [f"--variant {v}" for v in variants or ()]
+    flags += [f"--edition {edition}"] if edition is not None else []
+    return " ".join(flags) or "the selection"
 
 
 def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,

@@ -40,3 +40,37 @@ def test_default_trace_paths_differ_for_two_specs_with_one_game_id(
     # the first run's replay line still replays its own spec's trace
     assert main(["replay", a_trace, "--spec", a_spec]) == 1
     assert capsys.readouterr().out.splitlines()[-1].startswith("reproduced: tokens at step 2")
+
+
+SPECS = Path(__file__).parents[1] / "specs"
+
+
+def test_a_player_count_some_specs_allow_runs_on_those_and_names_the_others(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # '--players 1' over every bundled spec refused the whole run, naming one spec, although
+    # Złap Kadr allows one player
+    tiny, forced = str(SPECS / "tiny.rules"), str(SPECS / "forced_last.rules")
+    assert main(["verify", tiny, forced, "--players", "3", "--profile", "ci", "--examples", "2",
+                 "--no-database", "--seed", "1", "--trace-dir", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert "rulewright verify: skipped forced_last is for 2 players, not 3\n" in captured.err
+    assert "1/1 tiny 3p: 14 of 14 checks held" in captured.err
+    assert "all invariants held - 1 spec(s), profile ci, seed 1" in captured.out
+    assert "forced_last" not in captured.out
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--players", "3"], "rulewright verify: --players 3 fits none of the 2 specs:\n"
+                         "  kuhn_poker is for 2 players, not 3\n"
+                         "  tic_tac_toe is for 2 players, not 3"),
+    (["--variant", "nope"], "rulewright verify: --variant nope fits none of the 2 specs:\n"
+                            "  kuhn_poker: unknown variant 'nope'; the spec declares no variant\n"
+                            "  tic_tac_toe: unknown variant 'nope'; the spec declares no variant"),
+    (["--edition", "2019"], "rulewright verify: --edition 2019 fits none of the 2 specs:\n"
+                            "  kuhn_poker: unknown edition '2019'; the spec declares no edition\n"
+                            "  tic_tac_toe: unknown edition '2019'; the spec declares no "
+                            "edition")])
+def test_a_selection_no_spec_has_is_refused_naming_each_spec(
+        flags: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "kuhn_poker", "tic_tac_toe", *flags]) == 2
+    assert capsys.readouterr().err.strip() == message
