@@ -142,6 +142,12 @@ def book_file(args: argparse.Namespace, path: Path, spec: ast.Spec) -> Path | No
     name = game.rulebook if game is not None else ""
     if args.books is not None and not args.books.is_dir():
         raise UsageError(f"--books {args.books}: no such folder")
+    if name in ("", "none") and args.books is None:
+        # nothing to look for: "its rulebook '' is not a text file ..." read as a lost file
+        said = "has no rulebook" if name == "" else 'says it has none (rulebook "none")'
+        raise UsageError(f"{display_path(path)}: the spec {said}, so there is no book to match "
+                         "its cites against; name the book's text file with --book FILE, or "
+                         "name it in the game header: rulebook \"book.txt\" language \"en\"")
     found = find_rulebook(path, name, args.books)
     if found is None:
         if args.books is not None:

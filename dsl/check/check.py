@@ -442,6 +442,9 @@ class _Checker:
                 self.block(s.body, scope, True)
             case ast.For():
                 self.expr(s.source, scope)
+                if s.var in sym.kinds:  # as a 'let': every use in the loop meant the local
+                    self.err(s.span, f"loop variable {s.var!r} hides the {sym.kinds[s.var]} of "
+                             "that name", "choose another name")
                 scope.add(s.var)
                 self.block(s.body, scope, True)
                 if s.simultaneous:

@@ -74,3 +74,16 @@ def test_a_selection_no_spec_has_is_refused_naming_each_spec(
         flags: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", "kuhn_poker", "tic_tac_toe", *flags]) == 2
     assert capsys.readouterr().err.strip() == message
+
+
+@pytest.mark.parametrize("spec, said", [
+    ("forced_last.rules", "has no rulebook"),
+    ("tiny.rules", 'says it has none (rulebook "none")')])
+def test_check_book_on_a_spec_without_a_rulebook_says_so(
+        spec: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # it read: "its rulebook '' is not a text file found beside the spec ..."
+    assert main(["check", str(SPECS / spec), "--book"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"rulewright check: {SPECS / spec}: the spec {said}, so there is no book to match its "
+        "cites against; name the book's text file with --book FILE, or name it in the game "
+        'header: rulebook "book.txt" language "en"')
