@@ -282,9 +282,32 @@ def _check_outcome(doc: dict[str, Any], state: State) -> None:
         if doc[key] != got:
             raise TraceError(f"the trace records {key} {_short(doc[key])}; replaying gives "
                              f"{_short(got)}")
-    if doc.get("rulings", []) != rulings_json(state):
-        raise TraceError(f"the trace records rulings {_short(doc.get('rulings', []))}; "
-                         f"replaying gives {_short(rulings_json(state))}")
+    recorded, replayed = doc.get("rulings", []), rulings_json(state)
+    if recorded != replayed:
+        raise TraceError(_rulings_differ(recorded, replayed))
+
+
+def _rulings_differ(recorded: list[dict[str, Any]], replayed: list[dict[str, Any]]) -> str:
+    """Where a trace's rulings and the replay's first differ, readably: a ruling's repr was
+    cut off after 80 characters, inside the first gap's text (a fresh user's trial)."""
+    at = next(i for i in range(max(len(recorded), len(replayed)))
+              if i >= len(recorded) or i >= len(replayed) or recorded[i] != replayed[i])
+
+    def one(rulings: list[dict[str, Any]]) -> str:
+        if at >= len(rulings):
+            return "none"
+        r = rulings[at]
+        return (f"the gap at step {r['step']} in rule {_cut(r['rule'], 40)} (line {r['line']}) "
+                f"{_cut(r['message'], 60)}, ruled {_cut(r['ruling'], 60)}")
+    return (f"the trace records {len(recorded)} gap ruling(s), replaying gives "
+            f"{len(replayed)}; ruling {at + 1} differs: the trace has {one(recorded)}; "
+            f"replaying gives {one(replayed)}")
+
+
+def _cut(text: str, most: int) -> str:
+    """A text from a trace in quotes (escaped as Python shows it), cut after ``most``
+    characters."""
+    return repr(text if len(text) <= most else text[:most - 3] + "...")
 
 
 def scores_or_reason(state: State) -> list[int] | str:

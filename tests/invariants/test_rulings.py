@@ -106,8 +106,21 @@ def test_a_trace_records_the_ruling_and_replays_it() -> None:
                         f"ruling: {RULING}")
     assert lines[-1] == "final scores: [1, 0]   ranking: [1, 2]"
     forged = dict(doc, rulings=[])
-    with pytest.raises(TraceError, match="the trace records rulings"):
+    with pytest.raises(TraceError) as err:
         replay(forged, str(SPEC))
+    # readable, where the difference is (it was two reprs cut after 80 characters)
+    assert str(err.value).endswith(
+        "the trace records 0 gap ruling(s), replaying gives 1; ruling 1 differs: the trace "
+        "has none; replaying gives the gap at step 2 in rule 'pay' (line 27) 'the bank runs "
+        "out', ruled 'the player is paid nothing'")
+    forged = dict(doc, rulings=[dict(doc["rulings"][0], ruling="x" * 100 + "\n")])
+    with pytest.raises(TraceError) as err:
+        replay(forged, str(SPEC))
+    assert str(err.value).endswith(
+        "the trace records 1 gap ruling(s), replaying gives 1; ruling 1 differs: the trace "
+        f"has the gap at step 2 in rule 'pay' (line 27) 'the bank runs out', ruled "
+        f"'{'x' * 57}...'; replaying gives the gap at step 2 in rule 'pay' (line 27) 'the "
+        "bank runs out', ruled 'the player is paid nothing'")
 
 
 def test_the_normal_ending_share_matches_the_known_odds() -> None:
