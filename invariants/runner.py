@@ -269,10 +269,14 @@ def game_trace(game: Game, seed: int, history: Sequence[int],
     for action in history:
         if states is not None:
             states.append(state.clone())
+            # each step's labels, the one-option decisions the engine made after it
+            # included: the play-by-play shows them, as replay's does
+            state.events = []
         steps.append(record_step(state, action))
         state.apply_action(action)
     if states is not None:
         states.append(state.clone())
+        state.events = None
     return state, trace_json(game, state, steps)
 
 

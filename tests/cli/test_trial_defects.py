@@ -87,3 +87,20 @@ def test_check_book_on_a_spec_without_a_rulebook_says_so(
         f"rulewright check: {SPECS / spec}: the spec {said}, so there is no book to match its "
         "cites against; name the book's text file with --book FILE, or name it in the game "
         'header: rulebook "book.txt" language "en"')
+
+
+def test_the_counterexample_shows_the_moves_the_engine_makes_by_itself(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # verify's play-by-play hid the two forced "last" decisions that replay shows
+    spec = tmp_path / "few.rules"
+    spec.write_text((SPECS / "forced_last.rules").read_text(encoding="utf-8").replace(
+        "scoring(p)", 'invariant few "at most six coins in all" at end: '
+                      "coins[0] + coins[1] < 7\nscoring(p)"), encoding="utf-8")
+    assert main(["verify", str(spec), "--profile", "ci", "--examples", "8", "--seed", "1",
+                 "--no-database", "--trace-dir", str(tmp_path / "traces")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    last = next(i for i, line in enumerate(lines) if line.startswith("     4  turn   4  "))
+    assert lines[last + 1:last + 3] == [
+        "                  engine     last: one   (the only option)",
+        "                  engine     last: one   (the only option)"]
+    assert lines[last + 3].startswith("  final scores: [")
