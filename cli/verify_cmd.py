@@ -111,6 +111,18 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+def _played_on(c: ConfigResult) -> str:
+    """`` (3 played on to their end)``, or how many of them ended normally when not all did
+    (a game the play-on run plays ends where a finding stops it too: "3 played on to their
+    end" was printed when a livelock had stopped all three)."""
+    if not c.played_on:
+        return ""
+    if c.played_on_normal == c.played_on:
+        return f" ({c.played_on} played on to their end)"
+    return (f" ({c.played_on} played on, {c.played_on_normal or 'none'} of them to a normal "
+            "end)")
+
+
 def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
     """A configuration's progress line (``3/32 braff 4p: 13 of 13 checks held, 8 test runs,
     25 games (3.1s)``, then what was violated and how many rulebook gaps were reached)."""
@@ -118,7 +130,7 @@ def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:
     checked = len(statuses) - statuses.count("n/a")
     text = (f"{done}/{total} {spec} {c.label}: {statuses.count('held')} of {checked} checks "
             f"held, {c.examples} test runs, {c.finished} games"
-            + (f" ({c.played_on} played on to their end)" if c.played_on else "")
+            + _played_on(c)
             + f" ({c.seconds:.1f}s)")
     violated = [plain(n) for n, st in c.status.items() if st == "violated"]
     if violated:

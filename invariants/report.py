@@ -253,6 +253,8 @@ class ConfigResult:
     #: runs had left a check unevaluated (:attr:`Profile.play_on
     #: <rulewright.invariants.profiles.Profile.play_on>`).
     played_on: int = 0
+    #: Of those, the games that ended normally (not in the JSON: the progress line says it).
+    played_on_normal: int = 0
 
     @property
     def normal_share(self) -> float | None:

@@ -489,6 +489,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
                                                    recorder.steps)
     result.normal, result.ruled = recorder.normal, recorder.ruled
     result.played_out, result.played_on = recorder.played_out, recorder.played_on
+    result.played_on_normal = recorder.played_on_normal
     result.coverage = recorder.coverage
     lengths = recorder.lengths
     result.mean_length = sum(lengths) / len(lengths) if lengths else 0.0
@@ -554,7 +555,7 @@ def _play_on(game: Game, invariants: list[Invariant], plan: Plan, recorder: Reco
     Raises:
         BaseException: an interrupt.
     """
-    before = recorder.games
+    before, normal = recorder.games, recorder.normal
     cls = machine_class(game, invariants, plan, recorder, aim=profile.aim,
                         game_seconds=game_seconds, finish_only=True,
                         sampled=profile.sampled)
@@ -569,6 +570,7 @@ def _play_on(game: Game, invariants: list[Invariant], plan: Plan, recorder: Reco
         return _outcome(err)
     finally:
         recorder.played_on += recorder.games - before
+        recorder.played_on_normal += recorder.normal - normal
     return [], None
 
 

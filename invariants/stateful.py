@@ -119,6 +119,8 @@ class Recorder:
         normal ones and those stopped at a tie by the scoring block's ``then gap``, see
         :func:`~rulewright.invariants.findings.scored_end`). played_out: of the finished
         games, those a test run left unfinished and :func:`play_out` finished, unchecked.
+        played_on, played_on_normal: games the play-on run played (whole games, checked),
+        and of those the ones that ended normally.
         steps: actions applied and checked.
         checks: invariant name -> states it was evaluated on (inside its scope, see
         :mod:`rulewright.invariants.scope`). checked_games: invariant name -> games it was
@@ -135,6 +137,7 @@ class Recorder:
     scored: int = 0
     played_out: int = 0
     played_on: int = 0
+    played_on_normal: int = 0
     steps: int = 0
     checks: Counter[str] = field(factory=Counter)
     checked_games: Counter[str] = field(factory=Counter)

@@ -90,7 +90,7 @@ def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> s
         if checked == 0:
             unchecked = (f"; {recorder.played_out} were played out unchecked"
                          if recorder.played_out else "")
-            more = (f", also the {_games(recorder.played_on)} played on to their end"
+            more = (f", also the {_games(recorder.played_on)} played on as whole games"
                     if recorder.played_on else "")
             return (f"none of the {_games(recorder.games)} begun finished while checked "
                     f"(the test runs' steps ran out first{unchecked}{more}: the play-on "

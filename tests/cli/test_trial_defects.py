@@ -104,3 +104,14 @@ def test_the_counterexample_shows_the_moves_the_engine_makes_by_itself(
         "                  engine     last: one   (the only option)",
         "                  engine     last: one   (the only option)"]
     assert lines[last + 3].startswith("  final scores: [")
+
+
+def test_played_on_games_a_gap_stopped_are_not_said_to_reach_their_end(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # "(5 played on to their end)" beside "0% ended normally": a gap stopped all five
+    spec = Path(__file__).parents[1] / "invariants" / "specs" / "stops_early.rules"
+    assert main(["verify", str(spec), "--profile", "ci", "--seed", "1", "--no-database",
+                 "--no-require-reached", "--trace-dir", str(tmp_path)]) == 0
+    line = next(line for line in capsys.readouterr().err.splitlines() if "1/1 stops_early" in line)
+    assert "games (5 played on, none of them to a normal end) (" in line
+    assert line.endswith("; 1 rulebook gap(s) reached; 0% ended normally")
