@@ -7,6 +7,7 @@ table, function, rule, variant or constant, and each use is checked against its 
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Iterator, Sequence, assert_never
 
 from rulewright.dsl.language import ast
@@ -688,11 +689,17 @@ def check_tables(sym: Symbols, diags: list[Diagnostic]) -> None:
                                         "empty (low > high)", severity="warning"))
         for a, b in zip(entries, entries[1:]):
             if b.low <= a.high:
+                # the first key both hold, named by an assume of the table: acknowledged
+                # (rulewright.invariants.acknowledged), so the hint must not ask for one
+                shared = re.compile(rf"(?<![\d.]){max(a.low, b.low)}(?![\d])")
+                said = any(shared.search(x.value) for x in t.prov.assumes)
                 diags.append(Diagnostic(
                     b.span, f"table {t.name!r}: keys {b.low}..{b.high} overlap "
                     f"{a.low}..{a.high} (line {a.span.line})",
-                    "the first entry in file order wins at run time; if the book prints it so, "
-                    "keep it and add an 'assume' saying which band applies", "warning"))
+                    f"acknowledged by the table's assume, which names {max(a.low, b.low)}: the "
+                    "first entry in file order wins at run time, and verify accepts it" if said
+                    else "the first entry in file order wins at run time; if the book prints it "
+                    "so, keep it and add an 'assume' saying which band applies", "warning"))
 
 
 def _check_capacity_literal(ck: _Checker, zone: str, e: ast.Expr) -> None:
