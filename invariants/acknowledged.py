@@ -8,8 +8,10 @@ the run (exit 1) with its line.
 
 How a warning is acknowledged: overlapping table keys, when the book prints them so, by an
 ``assume`` of that table which names the shared key (``assume "30 is in two printed bands;
-the first entry wins"``): the reader then sees which row applies, and why. Any other warning
-is fixed, not acknowledged.
+the first entry wins"``): the reader then sees which row applies, and why. A variant that
+changes what an erratum changes, by an ``assume`` in the variant (its own or one of its
+patches') that names the erratum (``assume "with second_printing the variant's 12 rounds
+win"``). Any other warning is fixed, not acknowledged.
 
 A gap reached in almost every game (:func:`rulewright.engines.coverage.almost_every`) usually
 sits behind a wrong condition, and fails ``verify`` too, unless the gap says why the book's
@@ -28,9 +30,19 @@ from rulewright.dsl.check.check import check
 from rulewright.dsl.machine.machine import Gap, Machine
 
 _OVERLAP = re.compile(r"table '([^']+)': keys (-?\d+)\.\.(-?\d+) overlap (-?\d+)\.\.(-?\d+)")
+_BOTH = re.compile(r"variant '([^']+)' changes .*, which erratum '([^']+)' \(line \d+\) also "
+                   r"changes$")
 
 
 def _acknowledged(d: Diagnostic, spec: ast.Spec) -> bool:
+    both = _BOTH.match(d.message)
+    if both is not None:
+        # an assume in the variant (its own or a patch's) that names the erratum says
+        # which change the rules mean
+        erratum = re.compile(rf"(?<![\w]){re.escape(both.group(2))}(?![\w])")
+        return any(erratum.search(a.value)
+                   for v in spec.decls if isinstance(v, ast.VariantDecl) and v.name == both.group(1)
+                   for p in ast.walk(v) if isinstance(p, ast.Provenance) for a in p.assumes)
     m = _OVERLAP.match(d.message)
     if m is None:
         return False

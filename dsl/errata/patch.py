@@ -253,7 +253,8 @@ class _Applier:
                 self.out.diags.append(Diagnostic(
                     span, f"{source} changes {thing}, which {old.source} (line "
                     f"{old.span.line}) also changes",
-                    "with both selected the variant's change is applied last", "warning"))
+                    "with both selected the variant's change is applied last; an 'assume' in "
+                    f"the variant that names {old.source.name} acknowledges it", "warning"))
             else:
                 self.err(span, f"{source} changes {thing}, which {old.source} (line "
                          f"{old.span.line}) also changes",
