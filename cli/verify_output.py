@@ -28,8 +28,25 @@ def replay_command(trace: str, source: str) -> str:
     """The exact command that replays a counterexample's trace: a spec given as a file
     (not a bundled name) needs ``--spec FILE``, as replay only finds bundled specs alone.
     Both are shell-quoted, so the line can be pasted as it is."""
-    spec = "" if source in bundled_specs() else f" --spec {shlex.quote(source)}"
-    return f"rulewright replay {shlex.quote(str(trace))}{spec}"
+    spec = "" if source in bundled_specs() else f" --spec {_quote(source)}"
+    return f"rulewright replay {_quote(str(trace))}{spec}"
+
+
+def _quote(text: str) -> str:
+    """``text`` quoted for the shell on one line: a name with a newline or an escape in it
+    as ``$'...'`` (bash, zsh) with those characters escaped, where shlex.quote keeps them
+    raw and the line breaks."""
+    if text.isprintable():
+        return shlex.quote(text)
+    return "$'" + "".join(_escaped(c) for c in text) + "'"
+
+
+def _escaped(c: str) -> str:
+    if c in "\\'":
+        return "\\" + c
+    if c.isprintable():
+        return c
+    return f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\U{ord(c):08x}"
 
 
 #: The table's other rows, in order, with what they mean (the legend).

@@ -83,11 +83,20 @@ def spec_path(spec: str | Path) -> Path:
 
 
 def display_path(path: Path) -> str:
-    """How diagnostics name a spec file: bundled specs as ``spec/NAME.rules``."""
+    """How diagnostics name a spec file: bundled specs as ``spec/NAME.rules``; a character
+    that does not print (a newline, an escape) in a file name escaped as Python writes it
+    (``a\\nb.rules``), so that a name cannot break a message's line or drive the terminal."""
     root = Path(str(resources.files("rulewright.spec")))
     if path.parent.resolve() == root.resolve():
-        return f"spec/{path.name}"
-    return str(path)
+        return f"spec/{printable(path.name)}"
+    return printable(str(path))
+
+
+def printable(text: str) -> str:
+    """``text`` with each character that does not print escaped as in a Python literal."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 @lru_cache(maxsize=64)

@@ -147,3 +147,26 @@ def test_a_variant_changing_what_an_erratum_changes_can_be_acknowledged(
             f"{' ' * (32 + len(assume))}{'^' * 14}\n"
             "  hint: with both selected the variant's change is applied last; an 'assume' in "
             "the variant that names e1 acknowledges it"]
+
+
+def test_a_newline_in_a_file_name_is_escaped_in_messages(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # the name was printed raw: 'a', a line break, then 'b.rules: ok'
+    monkeypatch.chdir(tmp_path)
+    text = (SPECS / "forced_last.rules").read_text(encoding="utf-8")
+    Path("a\nb.rules").write_text(text, encoding="utf-8")
+    Path("c\x1b.rules").write_text(text.replace("bound 4 steps", "bound 4 steps oops"),
+                                   encoding="utf-8")
+    assert main(["check", "a\nb.rules"]) == 0
+    assert capsys.readouterr().out == "a\\nb.rules: ok\n"
+    assert main(["check", "c\x1b.rules"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "c\\x1b.rules: 1 error(s)\n"
+    assert captured.err.startswith("c\\x1b.rules:4:17: error: unexpected 'oops'")
+
+
+def test_the_replay_line_quotes_a_file_name_with_a_newline_on_one_line() -> None:
+    from rulewright.cli.verify_output import replay_command
+    assert replay_command("/tmp/t r/x.json", "my\nspec's.rules") == (
+        "rulewright replay '/tmp/t r/x.json' --spec $'my\\x0aspec\\'s.rules'")
