@@ -36,7 +36,7 @@ from rulewright.invariants.mutation_sites import (Record, change_name, load_reco
                                                   site_names)
 from rulewright.invariants.mutation_report import FORMAT, MutantRun, MutationReport
 from rulewright.invariants.profiles import PROFILES
-from rulewright.invariants.runner import new_seed
+from rulewright.invariants.runner import configurations, new_seed
 
 
 def register(sub: Any) -> None:
@@ -287,13 +287,21 @@ def run(args: argparse.Namespace) -> int:
             where = f", on a local cluster of {args.workers} worker(s)"
         elif args.scheduler is not None:
             where = f", on the cluster at {args.scheduler}"
-        print(f"rulewright mutate: seed {seed}, profile {args.profile}{where} "
-              f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
         held_out = _held_out(args)
         record = None
         if args.record is not None:  # read before the run: a broken record fails early
             record = load_record(args.record, _spec_id(spec_mutants(args.spec)[0]),
                                  missing_ok=True)
+        # a wrong player count, mutant id or selection fails before the seed line that
+        # says a run has started (it was printed above the usage error)
+        if args.players:
+            configurations(args.spec, args.players)
+        _, all_mutants = spec_mutants(args.spec)
+        choose(args.spec, all_mutants, site_names(all_mutants), seed=seed, n=args.n,
+               only=args.only, all_sites=args.all_sites, held_out=held_out,
+               held_out_file=str(args.held_out))
+        print(f"rulewright mutate: seed {seed}, profile {args.profile}{where} "
+              f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
         with backend(args) as on:
             report = _run(args, seed, on, held_out)
     except SpecError as err:

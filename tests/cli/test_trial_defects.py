@@ -170,3 +170,16 @@ def test_the_replay_line_quotes_a_file_name_with_a_newline_on_one_line() -> None
     from rulewright.cli.verify_output import replay_command
     assert replay_command("/tmp/t r/x.json", "my\nspec's.rules") == (
         "rulewright replay '/tmp/t r/x.json' --spec $'my\\x0aspec\\'s.rules'")
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--players", "9"], "rulewright mutate: race is for 2 players, not 9"),
+    (["--only", "7,28"], "rulewright mutate: {spec}: no mutant #28; the spec has 28 (#0 to #27)"),
+    (["--held-out", "no/such.json"], "rulewright mutate: no/such.json: no such mutation record "
+                                     "(write one with --record)")])
+def test_mutate_refuses_a_selection_before_it_prints_its_seed(
+        flags: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # the seed line ("seed 4020362734 ... repeat with --seed") came before the usage error
+    weak = Path(__file__).parents[1] / "invariants" / "specs" / "mutate" / "weak.rules"
+    assert main(["mutate", str(weak), *flags]) == 2
+    assert capsys.readouterr().err.strip() == message.format(spec=weak)
