@@ -68,6 +68,9 @@ def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic],
                     locate: Locate = no_locate) -> Symbols:
     """Gather top-level names, reporting duplicates.
 
+    A name declared twice keeps its first declaration: the duplicate is the one error (its
+    uses checked against the second gave a follow-on error per use).
+
     Args:
         decls: the spec's declarations (errata bodies are not included).
         diags: receives a diagnostic per duplicate name.
@@ -75,47 +78,48 @@ def collect_symbols(decls: Iterable[ast.Decl], diags: list[Diagnostic],
     """
     sym = Symbols()
 
-    def add(name: str, kind: str, node: object, span: Span) -> None:
+    def add(name: str, kind: str, node: object, span: Span) -> bool:
         if name in sym.kinds:
             first = getattr(sym.decls[name], "span", None)
             where = f" (line {first.line})" if isinstance(first, Span) else ""
             diags.append(Diagnostic(locate(span, name, ""), f"{name!r} is already declared as a "
                                     f"{sym.kinds[name]}{where}", "rename one of them"))
-            return
+            return False
         if name in CONSTANTS or name in BUILTINS or name == "player":
             diags.append(Diagnostic(locate(span, name, ""), f"{name!r} is a built-in name and "
                                     "cannot be declared", "choose another name"))
-            return
+            return True  # reported; its uses are checked against it
         sym.kinds[name] = kind
         sym.decls[name] = node
+        return True
 
     for d in decls:
         if isinstance(d, ast.EnumDecl):
-            add(d.name, "enum", d, d.span)
-            sym.enums[d.name] = d
+            if add(d.name, "enum", d, d.span):
+                sym.enums[d.name] = d
             for m in d.members:
                 add(m, "enum member", d, d.span)
         elif isinstance(d, ast.CardDecl):
-            add(d.name, "card kind", d, d.span)
-            sym.cards[d.name] = d
+            if add(d.name, "card kind", d, d.span):
+                sym.cards[d.name] = d
         elif isinstance(d, ast.ZoneDecl):
-            add(d.name, "zone", d, d.span)
-            sym.zones[d.name] = d
+            if add(d.name, "zone", d, d.span):
+                sym.zones[d.name] = d
         elif isinstance(d, ast.VarDecl):
-            add(d.name, "counter", d, d.span)
-            sym.counters[d.name] = d
+            if add(d.name, "counter", d, d.span):
+                sym.counters[d.name] = d
         elif isinstance(d, ast.TableDecl):
-            add(d.name, "table", d, d.span)
-            sym.tables[d.name] = d
+            if add(d.name, "table", d, d.span):
+                sym.tables[d.name] = d
         elif isinstance(d, ast.FunctionDecl):
-            add(d.name, "function", d, d.span)
-            sym.functions[d.name] = d
+            if add(d.name, "function", d, d.span):
+                sym.functions[d.name] = d
         elif isinstance(d, ast.RuleDecl):
-            add(d.name, "rule", d, d.span)
-            sym.rules[d.name] = d
+            if add(d.name, "rule", d, d.span):
+                sym.rules[d.name] = d
         elif isinstance(d, ast.VariantDecl):
-            add(d.name, "variant", d, d.span)
-            sym.variants[d.name] = d
+            if add(d.name, "variant", d, d.span):
+                sym.variants[d.name] = d
         elif isinstance(d, (ast.TokenDecl, ast.InvariantDecl, ast.AssumeDecl, ast.ExampleDecl,
                             ast.ErratumDecl, ast.EditionDecl)):
             add(d.name, type(d).__name__.removesuffix("Decl").lower(), d, d.span)
