@@ -200,8 +200,8 @@ def sides(parsed: ast.Spec, errata: Sequence[str] = (), edition: str | None = No
         UsageError: neither or both given; an unknown erratum or edition.
     """
     if bool(errata) == (edition is not None):
-        raise UsageError("rulewright diff compares the spec as written with --erratum E "
-                         "(repeatable) or with --edition E: give one of them")
+        raise UsageError("give --erratum E (repeatable) or --edition E, not both: diff "
+                         "compares the spec as written with that selection")
     if edition is not None:
         ed_errata, ed_variants = edition_selection(parsed, edition)
         return Side("as written"), Side(f"edition {edition}", ed_errata, ed_variants)

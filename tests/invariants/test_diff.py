@@ -135,11 +135,12 @@ def test_terminal_report_and_json(small: Path, capsys: pytest.CaptureFixture[str
 
 
 @pytest.mark.parametrize("args, message", [
-    ([], "rulewright diff compares the spec as written with --erratum E (repeatable) or with "
-         "--edition E: give one of them"),
+    # prefixed as every command's usage errors are (it read "rulewright diff compares ...")
+    ([], "rulewright diff: give --erratum E (repeatable) or --edition E, not both: diff "
+         "compares the spec as written with that selection"),
     (["--erratum", "nope"], "unknown erratum 'nope'"),
     (["--edition", "2019"], "unknown edition '2019'; the spec's editions: doubled, quiet"),
-    (["--erratum", "double", "--edition", "quiet"], "give one of them"),
+    (["--erratum", "double", "--edition", "quiet"], "--edition E, not both"),
 ])
 def test_usage_errors(small: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                       message: str) -> None:
