@@ -66,6 +66,9 @@ class Finding:
         rule: the rule it happened in; line, column: where in the spec.
         cites: the rule's rulebook citations, as "section: quote".
         step: how many actions had been applied.
+        jumps: for a "livelock", the jumps and calls the step ran before it was found (what
+            the loop cost; not part of the JSON: a shrinking budget counts it, see
+            :func:`rulewright.invariants.profiles.shrink_limit`); 0 otherwise.
     """
 
     kind: str
@@ -75,6 +78,7 @@ class Finding:
     column: int
     cites: tuple[str, ...]
     step: int
+    jumps: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -140,7 +144,8 @@ class Interpreter:
         return True
 
     # ---- the interpreter loop
-    def _finish(self, kind: str, message: str, site: Site | None = None) -> None:
+    def _finish(self, kind: str, message: str, site: Site | None = None,
+                jumps: int = 0) -> None:
         m = self.game.machine
         if site is None and self.stack:
             fr = self.stack[-1]
@@ -154,7 +159,8 @@ class Interpreter:
         elif site and site.rule == "scoring":
             cites = tuple(f"{c.section}: {c.quote}" for c in m.scoring.decl.prov.cites)
         self.finding = Finding(kind, message, rule, site.span.line if site else 0,
-                               site.span.column if site else 0, cites, len(self.history))
+                               site.span.column if site else 0, cites, len(self.history),
+                               jumps)
         self.pending = TERMINAL
 
     def _fail(self, err: SpecRuntimeError, site: Site) -> None:
@@ -358,7 +364,7 @@ class Interpreter:
         budget, reserve = budget + take, reserve - take
         if budget < 0:
             self._finish("livelock", f"{INSTRUCTION_BUDGET} {what} without a decision or "
-                         "chance event", site)
+                         "chance event", site, INSTRUCTION_BUDGET)
             return None
         return budget, reserve
 
@@ -391,7 +397,7 @@ class Interpreter:
             self._finish("livelock", f"a loop that changes nothing: after {jumps:,} "
                          "jumps and calls without a decision or chance event, the game is "
                          "back in a state it was in (same layout, counters, locals and "
-                         "position), so it repeats forever", site)
+                         "position), so it repeats forever", site, jumps)
             return -1
         if self._no_progress(key, jumps, looks, site):
             return -1
@@ -442,7 +448,7 @@ class Interpreter:
                     site = node.at.site
                     message += (f"; the choice '{site.what}' (line {site.span.line}) has one "
                                 "option at each pass and makes itself")
-                self._finish("livelock", message, site)
+                self._finish("livelock", message, site, jumps)
                 return True
         seen.append((masked, jumps, turns, counters))
         return False

@@ -60,8 +60,9 @@ class Profile:
         name: dev | ci | thorough. min_examples, max_examples: the examples range.
         step_count: Hypothesis' stateful_step_count. budget: actions (moves and chance
         outcomes, checked) for a whole run, or None: it sets the example counts.
-        shrink_steps: the cap on shrinking one failure, in actions played (not seconds: see
-        :func:`shrink_limit`). aim: policy mixes and Hypothesis
+        shrink_steps: the cap on shrinking one failure, in actions played and jumps spent
+        in livelocked steps (:attr:`~rulewright.invariants.stateful.Recorder.effort`; not
+        seconds: see :func:`shrink_limit`). aim: policy mixes and Hypothesis
         targeting (:mod:`rulewright.invariants.aim`); False for plain random play
         (``verify --no-aim``). require_reached: an invariant no state reached fails the run
         (``verify --require-reached``): a smoke check that checked nothing is no pass.

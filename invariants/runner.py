@@ -412,7 +412,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:
-            with shrink_limit(profile.shrink_steps, lambda: recorder.steps):
+            with shrink_limit(profile.shrink_steps, lambda: recorder.effort):
                 # untyped in Hypothesis 6.155, typed in 6.170: mypy strict must pass with either
                 run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
             forget(cls)
@@ -564,7 +564,7 @@ def _play_on(game: Game, invariants: list[Invariant], plan: Plan, recorder: Reco
     chosen = settings(hypothesis_settings(evolve(profile, step_count=2), profile.play_on, None),
                       phases=[Phase.generate] + ([Phase.shrink] if shrink else []))
     try:
-        with shrink_limit(profile.shrink_steps, lambda: recorder.steps):
+        with shrink_limit(profile.shrink_steps, lambda: recorder.effort):
             run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
     except BaseException as err:  # noqa: BLE001 - sorted by _outcome, the rest re-raised
         return _outcome(err)

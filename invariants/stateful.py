@@ -122,6 +122,9 @@ class Recorder:
         played_on, played_on_normal: games the play-on run played (whole games, checked),
         and of those the ones that ended normally.
         steps: actions applied and checked.
+        looped: jumps and calls spent by the steps that ended a game in a livelock (the
+            finding's ``jumps``): a shrinking budget counts them as actions (see
+            :attr:`effort`).
         checks: invariant name -> states it was evaluated on (inside its scope, see
         :mod:`rulewright.invariants.scope`). checked_games: invariant name -> games it was
         evaluated in at least once.
@@ -139,15 +142,30 @@ class Recorder:
     played_on: int = 0
     played_on_normal: int = 0
     steps: int = 0
+    looped: int = 0
     checks: Counter[str] = field(factory=Counter)
     checked_games: Counter[str] = field(factory=Counter)
     gaps: dict[tuple[str, str, int, str], GapRecord] = field(factory=dict)
     lengths: list[int] = field(factory=list)
     coverage: Coverage | None = None
 
+    @property
+    def effort(self) -> int:
+        """Actions played plus the jumps of livelocked steps: what a shrinking budget counts.
+
+        A game that makes no progress spins thousands of jumps inside its last step (found
+        after about 3,000 to 7,000, :meth:`~rulewright.engines.interpreter.Interpreter._checkpoint`),
+        costing about as much CPU as as many checked actions: counted as steps alone, each
+        of Hypothesis' shrink attempts looked like ~150 actions and a livelock was shrunk
+        over 130 games (59 CPU-s for one Perfect Shot configuration, issue 37).
+        """
+        return self.steps + self.looped
+
     def game_over(self, state: State) -> None:
         """Count a terminal state; record the gaps it reached and its coverage."""
         self.finished += 1
+        if state.finding is not None and state.finding.kind == "livelock":
+            self.looped += state.finding.jumps
         if len(self.lengths) < 10_000:
             self.lengths.append(len(state.history))
         self.harvest(state)

@@ -13,6 +13,8 @@ import rulewright as rw
 from rulewright.engines import interpreter
 from rulewright.engines.game import Game
 from rulewright.engines.state import State
+from rulewright.invariants.profiles import PROFILES
+from rulewright.invariants.runner import Config, verify_config
 
 BROKEN = Path(__file__).parent.parent / "specs" / "broken" / "turns_without_end.rules"
 #: the broken spec's "play" option as the book says it (the card goes to the table)
@@ -55,7 +57,22 @@ def test_turns_that_change_nothing_are_a_livelock_at_once() -> None:
             numbers="turns of player 0 +512, turns of player 1 +512", line=26)
         # found at the second look (two slices), not at the jump budget's end
         assert max(state.turns) < interpreter.FIRST_SLICE + 10
+        assert f.jumps == 3073  # what the loop cost, as the message says
         assert played(plain(game), seed).finding == f  # the interpreter alone finds the same
+
+
+def test_shrinking_a_livelock_counts_its_jumps(tmp_path: Path) -> None:
+    # Each shrink attempt replays a game that spins ~3,000 jumps in its last step; counted
+    # as its ~40 actions alone, the ci profile's 20,000-action shrink budget let Hypothesis
+    # play 133 games here (and 164 games, 59 CPU-s, for Perfect Shot with take_photograph
+    # deleted). Counting the jumps ends shrinking after a few such games, at the same
+    # shortest game.
+    game = rw.load(BROKEN, players=2)
+    result = verify_config(game, Config(2), PROFILES["ci"], trace_dir=tmp_path,
+                           database=None, seed=1)
+    [v] = result.violations
+    assert (v.invariant, v.steps) == ("termination", 9)
+    assert result.games <= 70  # 64 with Hypothesis 6.1xx; 133 before
 
 
 def test_the_fixed_spec_ends(tmp_path: Path) -> None:
