@@ -253,8 +253,12 @@ class Game:
         state.seed = seed
         return state
 
-    def example_state(self, name: str) -> State:
+    def example_state(self, name: str, *, coverage: bool = False) -> State:
         """Run the spec's example ``name`` from the bare layout (no setup).
+
+        Args:
+            coverage: record which rules and branches it runs, as for
+                :meth:`new_initial_state`.
 
         Raises:
             UsageError: no such example.
@@ -262,7 +266,7 @@ class Game:
         if name not in self.machine.examples:
             raise UsageError(f"no example {name!r}; examples: "
                              f"{', '.join(sorted(self.machine.examples)) or 'none'}")
-        return State(self, 0, start=self.machine.examples[name])
+        return State(self, 0, start=self.machine.examples[name], coverage=coverage)
 
     def describe(self) -> dict[str, Any]:
         """The configuration as JSON-ready data."""

@@ -12,16 +12,18 @@ an existing cluster), as for ``verify`` and ``simulate``.
 
 A job, in order, stopping at the first failure (a *kill*):
 
-1. runs the spec's worked examples (under every configuration's errata, as verify does),
-   compiling the configurations they need (a mutant that does not compile is *invalid*,
-   and left out of the score);
-2. compiles the mutant for each configuration it is verified in: those whose games, in
-   the baseline's verify run, ran the mutant's coverage point
-   (:mod:`~rulewright.invariants.mutation_sites`): elsewhere it plays exactly as the
-   original, so verifying it there cannot kill it (``by_coverage=False``: every one); a
-   mutant no configuration reaches ends here, *unreached*;
-3. runs the verify state machine of :mod:`rulewright.invariants.runner` on each of its
-   configurations, in verify's order, with the profile's largest example count (no time
+1. runs the spec's worked examples (under every configuration's errata, as verify does)
+   that ran the mutant's coverage point (:mod:`~rulewright.invariants.mutation_sites`) in
+   the baseline (an example is a fixed script: one that never runs the changed code plays
+   exactly as the original, and passes), compiling the configurations they need;
+2. compiles the mutant once (in the first configuration it runs in, or the first of all):
+   a mutant the spec's check or that compile rejects is *invalid*, and left out of the
+   score; a mutant no configuration's verify games reach ends here, *unreached*;
+3. runs the verify state machine of :mod:`rulewright.invariants.runner` on each
+   configuration whose games, in the baseline's verify run, ran the mutant's coverage
+   point (elsewhere it plays exactly as the original, so verifying it there cannot kill
+   it; ``by_coverage=False``: every one), compiling each when its turn comes, in
+   verify's order, with the profile's largest example count (no time
    budget, so the same seed repeats the run), its seed derived from the run's seed as
    ``verify`` derives it, without shrinking, without an example database and without
    verify's wall-clock limit per game (under a heavy load a long game of a bundled spec ran
@@ -31,6 +33,14 @@ A job, in order, stopping at the first failure (a *kill*):
    a digest of every offered option, chosen action, return and finding: a surviving mutant
    whose digest equals the baseline's plays exactly like the original there, and is reported
    as *possibly equivalent* (left out of the score).
+
+What a mutant does not touch is not redone: a mutant with a coverage point compiles only
+the configurations its examples and verify runs need (a killed Złap Kadr mutant used to
+compile all 15 configurations of its examples and of verify before its first game), and a
+compile error is looked for where the mutant runs: one that only a configuration it never
+runs in would reject (a constant folded from ``nplayers`` that fails there) counts as
+compiled. A mutant without a coverage point (functions, tables, card data, counters'
+initial values) still runs every example and configuration.
 """
 
 from __future__ import annotations
@@ -55,7 +65,7 @@ from rulewright.invariants.mutation_sites import (PointKey, Record, change_name,
                                                   one_per_site, site_names)
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.report import leak_reports
-from rulewright.invariants.runner import (Config, config_seed, configurations,
+from rulewright.invariants.runner import (Config, ExampleKey, config_seed, configurations,
                                           example_selections, run_examples, verify_config)
 
 #: Seeded random games per configuration for the equivalence check, by default.
@@ -75,6 +85,8 @@ class MutantJob:
         playouts: seeded random games per configuration for the equivalence digest.
         configs: the labels of the configurations to verify it in (None: every one; ``()``:
             only its worked examples run, and it is "unreached" if they pass).
+        worked: the worked examples to run (:data:`~rulewright.invariants.runner.ExampleKey`;
+            None: every one).
     """
 
     spec: str
@@ -85,11 +97,12 @@ class MutantJob:
     examples: int | None = None
     playouts: int = PLAYOUTS
     configs: tuple[str, ...] | None = None
+    worked: tuple[ExampleKey, ...] | None = None
 
     def run(self) -> MutantRun:
         """:func:`run_mutant` of this job (what a backend's workers call)."""
         return run_mutant(self.spec, self.mutant, self.profile, self.seed, self.players,
-                          self.examples, self.playouts, self.configs)
+                          self.examples, self.playouts, self.configs, self.worked)
 
     @property
     def name(self) -> str:
@@ -140,8 +153,8 @@ def _playout_digest(game: Game, label: str, seed: int, spec_id: str, playouts: i
 
 def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                players: Sequence[int] | None = None, examples: int | None = None,
-               playouts: int = PLAYOUTS, only_configs: Sequence[str] | None = None
-               ) -> MutantRun:
+               playouts: int = PLAYOUTS, only_configs: Sequence[str] | None = None,
+               only_examples: Sequence[ExampleKey] | None = None) -> MutantRun:
     """Verify one mutant of ``spec`` (or ``spec`` itself when ``mutant`` is None).
 
     Args: see :class:`MutantJob`.
@@ -150,7 +163,7 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
         Its :class:`~rulewright.invariants.mutation_report.MutantRun`: killed (with what
         killed it), lived (with its gaps, statuses and play digests), invalid, or unreached
         (``only_configs`` empty and its worked examples passed). The baseline's run also
-        carries the coverage points each configuration's games ran.
+        carries the coverage points each configuration's games and each worked example ran.
 
     Raises:
         UsageError: unknown spec, profile, player count or mutant id.
@@ -174,10 +187,11 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
         return MutantRun(mutant, status, seconds=time.perf_counter() - started,
                          configs=tuple(c.label for c in configs), **kw)
 
-    # Compiling is most of a killed mutant's time (0.2-0.8 s a configuration on the bundled
+    # Compiling is most of a killed mutant's time (0.2-1.2 s a configuration on the bundled
     # specs): each configuration is compiled once, when first needed. The worked examples run
     # first, in the few configurations they need, and verify's configurations reuse those
-    # games (a Game holds no play state): a mutant an example kills compiles no others.
+    # games (a Game holds no play state): a mutant an example kills compiles no others, and
+    # one the first configuration kills compiles no later one.
     compiled: dict[tuple[int, tuple[str, ...], tuple[str, ...]], Game] = {}
 
     def load_mutant(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
@@ -186,9 +200,11 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
             compiled[key] = load_parsed(target, players, variants, errata, source=str(spec))
         return compiled[key]
     selections = example_selections(target, every)  # every setting's, an edition's too
+    covered: dict[ExampleKey, tuple[PointKey, ...]] | None = {} if mutant is None else None
     try:  # an example may be for a player count or variant no configuration has
         worked = run_examples(spec, selections, parsed=target, load_game=load_mutant,
-                              first_failure=True)
+                              first_failure=True, covered=covered,
+                              only=None if only_examples is None else set(only_examples))
     except SpecError as err:
         return done("invalid", error=err.render())
     for ex in worked:
@@ -197,9 +213,9 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
             return done("killed", kills=(Kill("", f"example {ex.name}{errata}",
                                               ex.problem or ""),))
     try:
-        games = [(c, load_mutant(c.players, c.variants, c.errata)) for c in configs]
         if not compiled:  # compiled once, so that a mutant that does not compile is invalid
-            load_mutant(every[0].players, every[0].variants, every[0].errata)
+            first = configs[0] if configs else every[0]
+            load_mutant(first.players, first.variants, first.errata)
     except SpecError as err:
         return done("invalid", error=err.render())
     if not configs:
@@ -212,8 +228,14 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     statuses: list[tuple[str, str, str]] = []
     finished: list[tuple[str, int]] = []
     reached: list[tuple[str, tuple[PointKey, ...]]] = []
+    games: list[tuple[Config, Game]] = []
     with tempfile.TemporaryDirectory(prefix="rulewright-mutant-") as traces:
-        for config, game in games:
+        for config in configs:
+            try:
+                game = load_mutant(config.players, config.variants, config.errata)
+            except SpecError as err:
+                return done("invalid", error=err.render())
+            games.append((config, game))
             result = verify_config(game, config, prof, examples=examples or prof.max_examples,
                                    trace_dir=Path(traces), database=None,
                                    seed=config_seed(seed, header.id, config.label),
@@ -242,7 +264,8 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     plays = tuple((config.label, _playout_digest(game, config.label, seed, header.id, playouts))
                   for config, game in games)
     return done("lived", gaps=tuple(gaps), statuses=tuple(statuses), finished=tuple(finished),
-                plays=plays, reached=tuple(reached))
+                plays=plays, reached=tuple(reached),
+                examples_reached=tuple((covered or {}).items()))
 
 
 def sample(all_mutants: Sequence[Mutant], n: int | None, seed: int) -> list[Mutant]:
@@ -392,14 +415,16 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
         by_id = {m.id: m for m in chosen}
         assert report.baseline is not None
         reached = {label: set(points) for label, points in report.baseline.reached}
+        ran = [(key, set(points)) for key, points in report.baseline.examples_reached]
 
-        def where(m: Mutant) -> tuple[str, ...] | None:
+        def where(m: Mutant) -> tuple[tuple[str, ...] | None, tuple[ExampleKey, ...] | None]:
             point = cover_point(parsed, m.path) if by_coverage else None
             if point is None:
-                return None  # outside rules and scoring, or asked to: every configuration
-            return tuple(c.label for c in configs if point in reached.get(c.label, ()))
+                return None, None  # outside rules and scoring, or asked to: everywhere
+            return (tuple(c.label for c in configs if point in reached.get(c.label, ())),
+                    tuple(key for key, points in ran if point in points))
         jobs = [MutantJob(str(spec), m.id, profile, seed, counts, examples, playouts,
-                          where(m)) for m in chosen]
+                          *where(m)) for m in chosen]
 
         def one_done(_: int, run: MutantRun) -> None:
             assert run.mutant is not None

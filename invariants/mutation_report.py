@@ -128,6 +128,8 @@ class MutantRun:
         plays: per configuration, the playout digest (lived runs). seconds: the job's
             wall time. configs: the configurations verified (labels).
         reached: the baseline's coverage: per configuration, the points its games ran.
+        examples_reached: the baseline's too: per worked example's run, keyed as
+            :data:`~rulewright.invariants.runner.ExampleKey`, the points it ran.
     """
 
     mutant: int | None
@@ -141,6 +143,8 @@ class MutantRun:
     seconds: float = 0.0
     configs: tuple[str, ...] = ()
     reached: tuple[tuple[str, tuple[tuple[str, str, int, int], ...]], ...] = ()
+    examples_reached: tuple[tuple[tuple[tuple[str, ...], tuple[str, ...], str],
+                                  tuple[tuple[str, str, int, int], ...]], ...] = ()
 
 
 def _short(text: str, limit: int = 60) -> str:

@@ -14,7 +14,7 @@ import re
 import secrets
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
 from unittest import SkipTest
 
 from attrs import evolve, frozen
@@ -580,10 +580,18 @@ Loader = Callable[[int, Sequence[str], Sequence[str]], Game]
 #: What worked examples run under: errata, or (errata, variants) (an edition's variants).
 Selection = tuple[str, ...] | tuple[tuple[str, ...], tuple[str, ...]]
 
+#: One worked example's run: (errata, an edition's variants, the example's name).
+ExampleKey = tuple[tuple[str, ...], tuple[str, ...], str]
+
+#: A coverage point in every configuration: ``CoverPoint.key``, (kind, rule, line, column).
+PointKey = tuple[str, str, int, int]
+
 
 def run_examples(spec: str | Path, selections: Sequence[Selection], *,
                  parsed: ast.Spec | None = None, load_game: Loader | None = None,
-                 first_failure: bool = False) -> list[ExampleResult]:
+                 first_failure: bool = False, only: Collection[ExampleKey] | None = None,
+                 covered: dict[ExampleKey, tuple[PointKey, ...]] | None = None
+                 ) -> list[ExampleResult]:
     """Run every worked example of ``spec`` under each selection of errata (and variants).
 
     Pass means: the example ran to its end with no finding (every ``expect`` held and no
@@ -595,6 +603,11 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
             of ``spec``; a worker passes those of its :class:`~rulewright.engines.source.SpecText`,
             ``rulewright mutate`` those of a mutant).
         first_failure: stop after the first example that fails.
+        only: run only these examples (:data:`ExampleKey`); the others are neither run nor
+            compiled for, nor in the result (``rulewright mutate``: those whose run of the
+            original spec never reached the mutant's coverage point).
+        covered: when given, each example records its rule coverage and this dict gets, by
+            its key, the coverage points (``CoverPoint.key``) it ran.
     """
     out = []
     if parsed is None:
@@ -614,12 +627,17 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
         else:
             errata = tuple(str(e) for e in sel)
         for name, ex in examples_of(parsed, errata, extra).items():
+            if only is not None and (errata, extra, name) not in only:
+                continue
             chosen = tuple(dict.fromkeys((*extra, *ex.variants)))
             key = (ex.players, chosen, errata)
             if key not in compiled:
                 compiled[key] = load_game(*key)
             game = compiled[key]
-            state = game.example_state(name)
+            state = game.example_state(name, coverage=covered is not None)
+            if covered is not None and state.cover is not None:
+                covered[errata, extra, name] = tuple(
+                    p.key for p, ran in zip(game.machine.points, state.cover) if ran and p.kind)
             problem = None
             if state.finding is not None:
                 f = state.finding
