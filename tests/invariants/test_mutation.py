@@ -281,3 +281,38 @@ def test_a_mutant_an_example_kills_compiles_only_the_examples_configurations(
     assert run.kills[0].check == "example keep_pays +chips_first"
     # of the four 2-player configurations, the two the examples run in (not v:short's)
     assert calls == [(2, (), ()), (2, (), ("chips_first",))]
+
+
+def test_a_mutant_runs_only_the_worked_examples_that_reach_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clean = str(Path(__file__).parent / "specs" / "clean.rules")
+    base = run_mutant(clean, None, "ci", 1, [2], 1, 1)
+    # the baseline records what each example's script ran: keep_pays keeps its one card
+    assert dict(base.examples_reached) == {
+        ((), (), "keep_pays"): (("rule", "take", 30, 1), ("option", "take", 33, 5),
+                                ("else", "take", 37, 3)),
+        (("chips_first",), (), "keep_pays"): (("rule", "take", 53, 3),
+                                               ("else", "take", 56, 5))}
+    calls: list[tuple[int | None, tuple[str, ...], tuple[str, ...]]] = []
+    real = mutation.load_parsed
+
+    def counting(parsed: Any, players: int | None = None, variants: Sequence[str] = (),
+                 errata: Sequence[str] = (), *, source: str = "") -> Game:
+        calls.append((players, tuple(variants), tuple(errata)))
+        return real(parsed, players, variants, errata, source=source)
+    monkeypatch.setattr(mutation, "load_parsed", counting)
+    # #41: the discard option's `move y to pile` deleted; no example discards, so none runs
+    # and the erratum's configuration (only an example needed it) is not compiled
+    where = ("2p", "2p v:short")
+    lean = run_mutant(clean, 41, "ci", 1, [2], 2, 1, only_configs=where, only_examples=())
+    assert calls == [(2, (), ()), (2, ("short",), ())]
+    calls.clear()
+    full = run_mutant(clean, 41, "ci", 1, [2], 2, 1, only_configs=where)
+    assert calls == [(2, (), ()), (2, (), ("chips_first",)), (2, ("short",), ())]
+    assert (lean.status, lean.plays, lean.statuses) == (full.status, full.plays, full.statuses)
+    assert lean.status == "lived"
+    # mutate hands each job the examples that reached its point: #38 (the chip's transfer
+    # deleted) is still killed by keep_pays, #41 survives
+    r = mutate(clean, only=[38, 41], seed=1, players=[2], examples=2, playouts=1)
+    assert [(r.status(m), r.runs[m.id].kills[0].check if r.runs[m.id].kills else "")
+            for m in r.chosen] == [("killed", "example keep_pays"), ("survived", "")]
