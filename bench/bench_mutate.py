@@ -10,8 +10,12 @@ changes less), then the means per mutant. Run it on two checkouts
 (``PYTHONPATH`` pointing at the other one's installed layout) at the same seed to compare time
 and verdicts. Not a test: the numbers go into the notes.
 
+Without a baseline there is no coverage: each mutant here runs every worked example and
+configuration (what ``--all-configurations`` does), so its time is an upper bound.
+
 ``--run`` runs :func:`~rulewright.invariants.mutation.mutate` once as ``rulewright mutate``
-does (baseline included, each mutant only where its coverage point ran) and prints the CPU
+does (baseline included, each mutant only where its coverage point ran, in verify's
+configurations and in the worked examples) and prints the CPU
 seconds of this process, mutants per CPU-minute and every mutant's verdict on one line
 (``#id:verdict``): the line of two checkouts must be equal.
 
