@@ -10,11 +10,12 @@ then its worked examples in several of them: 27 compilations). :func:`compiled_m
   (players, variants, errata in order); the spec's check, which covers every configuration,
   runs once per spec and data version, not once per configuration;
 - **on disk**, the machine of every configuration of a spec as written (not of a mutant, a
-  one-off built on the syntax tree), keyed by a hash of: the spec's text, display path and
-  file, the names and contents of its card data files, the configuration, and the code that
-  compiles it (rulewright's version and a hash of its installed modules, the lark and attrs
-  versions, the Python version): any change compiles anew. A second ``rulewright verify``
-  of an unchanged spec compiles nothing.
+  one-off built on the syntax tree), keyed by a hash of: the spec's text, the names and
+  contents of its card data files, the configuration, and the code that compiles it
+  (rulewright's version and a hash of its installed modules, the lark and attrs versions,
+  the Python version): any change compiles anew. A second ``rulewright verify`` of an
+  unchanged spec compiles nothing, and neither does a verify of a copy of it in another
+  folder (a clean clone, the Sphinx build of a docs tree): the key holds no path.
 
 Player counts are never shared: a machine's zone and counter slots, its constants folded from
 ``nplayers`` and its generated code differ by player count (zlap_kadr has 203 zone slots at 2
@@ -38,6 +39,15 @@ from this user only:
 - it starts with a header -- :data:`MAGIC`, the key it was stored under, the SHA-256 of the rest
   -- and is used only when all three match; the pickle may name only rulewright's classes and
   functions, :mod:`ast` node classes and a few built-ins (:class:`_Unpickler`).
+
+A machine names its spec's file: its spec, and the spans of its sites, hold the path the spec
+was read from. An entry stores that path, and the file it was read from, as references
+(pickle's persistent ids: the two string objects of the spec, by identity), which loading
+replaces with the path and file of the spec asked for, so a machine from a copy names the
+copy. When the stored bytes still hold either (or the spec's folder) in any other form, the
+machine depends on where the spec is in a way the references do not cover: it is stored under
+a key that holds the path and file too (read as a second key on a miss). A spec parsed from
+text (no file) is always keyed with its path.
 
 Anything else -- a corrupt, truncated, foreign or mismatched entry -- is a miss: the entry is
 removed, the configuration compiled and stored again, and a warning logged. Set
@@ -71,7 +81,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from attrs import define
 
@@ -86,7 +96,9 @@ from rulewright.errors import Diagnostic, SpecError
 log = logging.getLogger("rulewright.cache")
 
 #: The first line of every disk entry (the format's version).
-MAGIC = b"rulewright-machine/1\n"
+MAGIC = b"rulewright-machine/2\n"
+#: The persistent ids of a stored machine's references to its spec's path and file.
+PATH_REF, FILE_REF = "spec path", "spec file"
 #: An entry larger than this is not read (the largest bundled machine is about 2 MB).
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 #: Past this many bytes of entries, the least recently used are removed.
@@ -162,8 +174,13 @@ def compiled_machine(parsed: ast.Spec, players: int, variants: Sequence[str] = (
         COUNTS.memory += 1
         return hit[1]
     folder = cache_folder() if disk and not parsed.mutation else None
-    entry = None if folder is None else entry_key(parsed, data, players, variants, errata)
-    machine = None if folder is None or entry is None else _read(folder, entry)
+    machine = None
+    if folder is not None:
+        for by_path in (False, True) if parsed.file else (True,):
+            machine = _read(folder, entry_key(parsed, data, players, variants, errata,
+                                              by_path=by_path), parsed)
+            if machine is not None:
+                break
     if machine is not None:
         COUNTS.disk += 1
     else:
@@ -172,8 +189,9 @@ def compiled_machine(parsed: ast.Spec, players: int, variants: Sequence[str] = (
             raise SpecError(diags, {parsed.path: parsed.source})
         machine = compile_checked(parsed, players=players, variants=variants, errata=errata)
         COUNTS.compiled += 1
-        if folder is not None and entry is not None:
-            _write(folder, entry, machine)
+        if folder is not None:
+            _write(folder, machine, parsed, lambda by_path: entry_key(
+                parsed, data, players, variants, errata, by_path=by_path))
     _memory[key] = (parsed, machine)
     while len(_memory) > MEMORY_ENTRIES:
         _memory.popitem(last=False)
@@ -204,8 +222,10 @@ def _check_errors(parsed: ast.Spec, data: str) -> list[Diagnostic]:
 
 def data_digest(parsed: ast.Spec) -> str:
     """A hash of the spec's card data files: each ``data "x.csv"`` name anywhere in the spec
-    (errata and variants too), where it resolves and the file's bytes ("missing" or the
-    reason a name is refused when it cannot be read: compiling reports that)."""
+    (errata and variants too) and the bytes of the file it resolves to ("missing" or the
+    reason a name is refused when it cannot be read: compiling reports that). Not where the
+    file is: a copy of a spec beside copies of its data files has the same digest (a
+    machine holds the rows, not the file's path)."""
     names = sorted({n.data_file for n in _cards(parsed) if n.data_file is not None})
     if not names:
         return ""
@@ -214,7 +234,6 @@ def data_digest(parsed: ast.Spec) -> str:
         h.update(name.encode("utf-8", "surrogatepass") + b"\0")
         try:
             path = data_path(parsed.file or parsed.path, name)
-            h.update(str(path).encode("utf-8", "surrogatepass") + b"\0")
             h.update(hashlib.sha256(path.read_bytes()).digest())
         except (ValueError, OSError) as err:
             h.update(f"unreadable: {err.args[0]}".encode())
@@ -238,11 +257,24 @@ _cards_memo: OrderedDict[int, tuple[ast.Spec, list[ast.CardDecl]]] = OrderedDict
 
 
 def entry_key(parsed: ast.Spec, data: str, players: int, variants: Sequence[str],
-              errata: Sequence[str]) -> str:
-    """The disk cache's key of one configuration (a SHA-256 in hex)."""
-    doc = {"format": MAGIC.decode().strip(), "code": code_version(), "path": parsed.path,
-           "file": parsed.file, "source": parsed.source, "data": data, "players": players,
-           "variants": list(variants), "errata": list(errata)}
+              errata: Sequence[str], *, by_path: bool = False) -> str:
+    """The disk cache's key of one configuration (a SHA-256 in hex).
+
+    Args:
+        parsed: the spec; its text is in the key. data: :func:`data_digest` of it.
+            players, variants, errata: the configuration.
+        by_path: put the spec's path and file in the key too (a spec parsed from text,
+            or a machine that holds its path where the stored references do not reach it;
+            see the module docstring). Otherwise the key says only whether the spec's path
+            is its file, since a stored machine's two references follow that.
+    """
+    doc: dict[str, Any] = {
+        "format": MAGIC.decode().strip(), "code": code_version(), "source": parsed.source,
+        "data": data, "players": players, "variants": list(variants), "errata": list(errata)}
+    if by_path or not parsed.file:
+        doc.update(path=parsed.path, file=parsed.file)
+    else:
+        doc.update(where="path is file" if parsed.path == parsed.file else "path and file")
     text = json.dumps(doc, sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
@@ -363,8 +395,9 @@ class _Refused(Exception):
 
 # ---- reading and writing ------------------------------------------------------------------
 
-def _read(folder: Path, key: str) -> Machine | None:
-    """The machine stored under ``key``, or None (a miss; a refused entry is removed)."""
+def _read(folder: Path, key: str, parsed: ast.Spec | None = None) -> Machine | None:
+    """The machine stored under ``key``, or None (a miss; a refused entry is removed);
+    its references to a spec's path and file are those of ``parsed``."""
     name = f"{key}.machine"
     try:
         dfd = _open_folder(folder)
@@ -382,7 +415,7 @@ def _read(folder: Path, key: str) -> Machine | None:
                 if problem is not None:
                     raise _Refused(problem)
                 blob = f.read(MAX_ENTRY_BYTES + 1)
-            machine = decode(blob, key)
+            machine = decode(blob, key, _paths(parsed))
             os.utime(name, dir_fd=dfd)  # recently used: pruning keeps it
             return machine
         except (_Refused, OSError) as err:
@@ -403,8 +436,20 @@ def _read(folder: Path, key: str) -> Machine | None:
         os.close(dfd)
 
 
-def decode(blob: bytes, key: str) -> Machine:
+def _paths(parsed: ast.Spec | None) -> dict[str, str]:
+    """The references of a stored machine (persistent id -> the string it stands for):
+    the spec's path and, when it has one, the file it was read from."""
+    if parsed is None or not parsed.file:
+        return {}
+    return {PATH_REF: parsed.path, FILE_REF: parsed.file}
+
+
+def decode(blob: bytes, key: str, paths: dict[str, str] | None = None) -> Machine:
     """The machine of a disk entry's bytes, stored under ``key``.
+
+    Args:
+        paths: what the entry's references to a spec's path and file stand for
+            (:func:`encode`'s; an entry with a reference not given here is refused).
 
     Raises:
         _Refused: not an entry of this format and key, a hash that does not match, or a
@@ -425,7 +470,7 @@ def decode(blob: bytes, key: str) -> Machine:
     collecting = gc.isenabled()
     gc.disable()  # a machine is some 100,000 objects: collections while loading are wasted
     try:
-        machine = _Unpickler(io.BytesIO(payload)).load()
+        machine = _Unpickler(io.BytesIO(payload), paths or {}).load()
     except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
             ImportError, IndexError, KeyError) as err:
         raise _Refused(f"does not load: {type(err).__name__}: {err}") from None
@@ -437,27 +482,63 @@ def decode(blob: bytes, key: str) -> Machine:
     return machine
 
 
-def encode(machine: Machine, key: str) -> bytes:
+def encode(machine: Machine, key: str, paths: dict[str, str] | None = None) -> bytes:
     """A disk entry for ``machine`` under ``key`` (see the module docstring).
+
+    Args:
+        paths: persistent id -> a string object (:func:`_paths`): the machine's references
+            to that very object (not to an equal string) are stored as the id.
 
     Raises:
         pickle.PicklingError: the machine holds something that cannot be stored.
     """
+    return _entry(_payload(machine, paths or {}), key)
+
+
+def _payload(machine: Machine, paths: dict[str, str]) -> bytes:
     buf = io.BytesIO()
-    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(machine)
-    payload = buf.getvalue()
+    _Pickler(buf, {id(v): k for k, v in reversed(paths.items())}).dump(machine)
+    return buf.getvalue()
+
+
+def _entry(payload: bytes, key: str) -> bytes:
     digest = hashlib.sha256(payload).hexdigest()
     return MAGIC + key.encode("ascii") + b"\n" + digest.encode("ascii") + b"\n" + payload
 
 
-def _write(folder: Path, key: str, machine: Machine) -> None:
-    """Store ``machine`` (a failure to store is logged: the cache only saves time)."""
+def _write(folder: Path, machine: Machine, parsed: ast.Spec,
+           key: Callable[[bool], str]) -> None:
+    """Store ``machine``, compiled from ``parsed``, under ``key(False)``, or under
+    ``key(True)`` (the key with the spec's path) when the machine holds its path where the
+    references do not reach it (a failure to store is logged: the cache only saves time)."""
+    paths = _paths(parsed)
     try:
-        blob = encode(machine, key)
+        payload = _payload(machine, paths)
     except (pickle.PicklingError, TypeError, AttributeError) as err:
         log.warning("rulewright: a compiled machine of %s could not be cached: %s",
                     machine.game.id, err)
         return
+    blob = _entry(payload, key(not paths or _holds_path(payload, parsed)))
+    _store(folder, blob)
+
+
+def _holds_path(payload: bytes, parsed: ast.Spec) -> bool:
+    """True when ``payload`` (stored with references for the spec's path and file) still
+    holds the path, the file or the file's folder (strings are UTF-8 in a pickle and in
+    marshalled code, so a search of the bytes finds them inside longer strings too)."""
+    wanted = {parsed.path, parsed.file}
+    folder = str(Path(parsed.file).resolve().parent)
+    if len(folder) > 1:  # "/" is in every path
+        wanted.add(folder)
+    try:
+        return any(w.encode("utf-8") in payload for w in wanted if w)
+    except UnicodeEncodeError:  # a path with lone surrogates: not worth a special case
+        return True
+
+
+def _store(folder: Path, blob: bytes) -> None:
+    """Write an entry (:func:`_entry`'s bytes) under the key it holds."""
+    key = blob[len(MAGIC):len(MAGIC) + 64].decode("ascii")
     name = f"{key}.machine"
     tmp = f".{key}.{os.getpid()}.tmp"
     try:
@@ -522,7 +603,16 @@ _EMPTY = ("rulewright-empty-cell",)  # an unbound closure cell
 class _Pickler(pickle.Pickler):
     """Pickles a machine; functions that are not importable by name become their marshalled
     code objects, their globals (a generated namespace, or a rulewright module by name) and
-    their closure cells."""
+    their closure cells; the strings of ``refs`` (object id -> persistent id) become
+    references."""
+
+    def __init__(self, file: io.BytesIO, refs: dict[int, str]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.refs = refs
+
+    def persistent_id(self, obj: Any) -> str | None:
+        # by identity: the spec's own path objects, which its spans share, not equal text
+        return self.refs.get(id(obj)) if type(obj) is str else None
 
     def reducer_override(self, obj: Any) -> Any:
         if type(obj) is not types.FunctionType:
@@ -601,7 +691,17 @@ _OTHER = {"functools": frozenset({"partial"}), "collections": frozenset({"Ordere
 
 class _Unpickler(pickle.Unpickler):
     """Loads only rulewright's classes and functions, :mod:`ast` node classes and the
-    built-ins of :data:`_BUILTIN_NAMES`."""
+    built-ins of :data:`_BUILTIN_NAMES`; a reference (persistent id) is the string ``paths``
+    gives for it."""
+
+    def __init__(self, file: io.BytesIO, paths: dict[str, str]) -> None:
+        super().__init__(file)
+        self.paths = paths
+
+    def persistent_load(self, pid: Any) -> str:
+        if type(pid) is not str or pid not in self.paths:
+            raise pickle.UnpicklingError(f"an unknown reference {pid!r}")
+        return self.paths[pid]
 
     def find_class(self, module: str, name: str) -> Any:
         allowed = (module == "rulewright" or module.startswith("rulewright.")

@@ -213,6 +213,80 @@ def test_a_changed_data_file_or_spec_compiles_again(cache: Path, spec: Path) -> 
     assert game.machine.zones[1].capacity == 4
 
 
+def _copy(spec: Path, folder: Path, name: str = "copied.rules",
+          cards: str = CARDS, text: str = SPEC) -> Path:
+    """The small spec (or ``text``) and its data file (or ``cards``) in another folder."""
+    folder.mkdir()
+    (folder / "cards.csv").write_text(cards, encoding="utf-8")
+    (folder / name).write_text(text, encoding="utf-8")
+    return folder / name
+
+
+def test_a_copy_in_another_folder_reads_the_entry_and_names_the_copy(
+        cache: Path, spec: Path, tmp_path: Path) -> None:
+    original = load(spec, 3, ("generous",))
+    copy = _copy(spec, tmp_path / "elsewhere")
+    mc.clear_memory()
+    before = counts()
+    game = load(copy, 3, ("generous",))
+    # the key is the spec's text, data and configuration, not where the file is
+    assert mc.COUNTS.since(before) == {"compiled": 0, "memory_hits": 0, "disk_hits": 1,
+                                       "stored": 0, "rejected": 0}
+    # ... and the machine read names the copy, as one compiled from it would
+    assert (game.machine.spec.path, game.machine.spec.file) == (str(copy), str(copy))
+    assert {ins.site.span.path for r in game.machine.rules for ins in r.code} == {str(copy)}
+    assert str(game.machine.rules[0].code[0].site.span) == f"{copy}:17:3"
+    assert str(spec.parent).encode() not in mc.encode(game.machine, "0" * 64)
+    for seed in range(3):
+        assert play(game, seed) == play(original, seed)
+    # the original still reads its entry (the same one) and names itself
+    mc.clear_memory()
+    before = counts()
+    again = load(spec, 3, ("generous",))
+    assert mc.COUNTS.since(before)["disk_hits"] == 1
+    assert {ins.site.span.path for r in again.machine.rules for ins in r.code} == {str(spec)}
+
+
+def test_a_copy_with_another_data_file_text_or_rulewright_compiles_again(
+        cache: Path, spec: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    load(spec, 2)
+
+    def compiled(path: Path) -> rulewright.Game:
+        mc.clear_memory()
+        before = counts()
+        game = load(path, 2)
+        assert mc.COUNTS.since(before) == {"compiled": 1, "memory_hits": 0, "disk_hits": 0,
+                                           "stored": 1, "rejected": 0}
+        return game
+    # one more blue 4 in the copy's data file
+    game = compiled(_copy(spec, tmp_path / "data", cards=CARDS.replace("blue,4,1", "blue,4,2")))
+    assert len(game.machine.components) == 6
+    # another capacity in the copy's text
+    game = compiled(_copy(spec, tmp_path / "text", text=SPEC.replace("capacity 3", "capacity 4")))
+    assert game.machine.zones[1].capacity == 4
+    # the same spec compiled by another rulewright (its version, or its modules' contents)
+    monkeypatch.setattr(mc, "code_version", lambda: "rulewright 0.0.0|another build")
+    compiled(spec)
+
+
+def test_a_machine_that_holds_its_path_is_keyed_by_it(cache: Path, spec: Path,
+                                                     tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # a machine whose bytes hold the spec's path where the references do not reach is
+    # stored under a key with the path: the same file reads it, a copy compiles its own
+    monkeypatch.setattr(mc, "_holds_path", lambda payload, parsed: True)
+    load(spec, 2)
+    mc.clear_memory()
+    before = counts()
+    load(spec, 2)
+    assert mc.COUNTS.since(before)["disk_hits"] == 1
+    mc.clear_memory()
+    before = counts()
+    game = load(_copy(spec, tmp_path / "elsewhere"), 2)
+    assert mc.COUNTS.since(before)["compiled"] == 1
+    assert game.machine.spec.path == str(tmp_path / "elsewhere" / "copied.rules")
+
+
 def test_mutants_are_compiled_once_and_never_stored(cache: Path, spec: Path) -> None:
     import attrs
     mutant = attrs.evolve(load_spec(spec), mutation="#0 test")
