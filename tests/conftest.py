@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -51,3 +52,76 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for prefix, group in SHARED_FIXTURES.items():
             if where.startswith(prefix):
                 item.add_marker(pytest.mark.xdist_group(group))
+
+
+# ---- rewritten modules cached under PYTHONDONTWRITEBYTECODE ---------------------------------
+#
+# pytest rewrites the asserts of every test module, conftest and module of the rulewright
+# distribution (it is a pytest plugin) and keeps the result in a pyc beside it -- unless
+# PYTHONDONTWRITEBYTECODE is set (as on this machine, and in many CI images), when it rewrites
+# them anew in every process: about 4.5 of the 10.5 CPU-seconds each xdist worker spends
+# collecting. So that a setting which means "keep my tree free of bytecode" does not cost
+# that, the rewritten modules' pycs go to pytest's cache folder (.pytest_cache/d/rewritten,
+# laid out as PYTHONPYCACHEPREFIX would), for the modules under the root only; nothing else
+# is written and no other import reads or writes bytecode differently. Asserts are rewritten
+# as always; a pyc is used only while its source's modification time and size match (pytest's
+# own check). Modules imported before this conftest (those the plugin imports) are rewritten
+# as before.
+
+_restore: list[Callable[[], None]] = []
+
+
+def _cache_rewritten_modules(config: pytest.Config) -> None:
+    """While pytest rewrites a module under the root, let it write its pyc, into the cache
+    folder (see above); only when bytecode is not to be written and no prefix is set."""
+    from _pytest.assertion import rewrite
+
+    cache = getattr(config, "cache", None)       # None under -p no:cacheprovider
+    hook = next((h for h in sys.meta_path
+                 if isinstance(h, rewrite.AssertionRewritingHook)), None)
+    if (not sys.dont_write_bytecode or sys.pycache_prefix or cache is None or hook is None
+            or not callable(getattr(rewrite, "get_cache_dir", None))):
+        return
+    root = Path(str(config.rootpath)).resolve()
+    folder = cache.mkdir("rewritten")
+    original_dir: Callable[[Path], Path] = rewrite.get_cache_dir
+    original_exec: Callable[[Any], None] = hook.exec_module
+    writing: list[Path] = []
+
+    def get_cache_dir(file_path: Path) -> Path:
+        if writing and writing[-1] == file_path:
+            # read once, by exec_module, just before: the module's imports run with the
+            # user's setting again
+            sys.dont_write_bytecode = True
+            return folder / Path(*file_path.resolve().parts[1:-1])
+        return original_dir(file_path)
+
+    def exec_module(module: Any) -> None:
+        origin = Path(module.__spec__.origin)
+        if not origin.resolve().is_relative_to(root):
+            original_exec(module)
+            return
+        writing.append(origin)
+        sys.dont_write_bytecode = False
+        try:
+            original_exec(module)
+        finally:
+            writing.pop()
+            sys.dont_write_bytecode = True
+
+    def restore() -> None:
+        rewrite.get_cache_dir = original_dir  # type: ignore[assignment]
+        del hook.exec_module  # type: ignore[method-assign]
+
+    rewrite.get_cache_dir = get_cache_dir  # type: ignore[assignment]
+    hook.exec_module = exec_module  # type: ignore[method-assign]
+    _restore.append(restore)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _cache_rewritten_modules(config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    while _restore:
+        _restore.pop()()
