@@ -24,6 +24,29 @@ def fresh_compile(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
+def no_explain() -> Iterator[None]:
+    """Hypothesis without its explain phase, for a test that asserts that a failure is found
+    (which, where, how often), not how a shrunk game is explained.
+
+    The explain phase runs after shrinking, on the shrunk example, to say which of its
+    choices could vary; it changes neither the failure found nor the example saved, and it
+    is most of such a test's CPU (34 of the 42 CPU-s of the pytest plugin's ``--lf`` test).
+    The product keeps it wherever a shrunk game is reported. Only runs in this process
+    follow the profile (not a Dask cluster's workers).
+    """
+    from hypothesis import Phase, settings
+    previous = settings.get_current_profile_name()
+    parent = settings.get_profile(previous)
+    settings.register_profile("rulewright-tests-no-explain", parent=parent,
+                              phases=[p for p in parent.phases if p is not Phase.explain])
+    settings.load_profile("rulewright-tests-no-explain")
+    try:
+        yield
+    finally:
+        settings.load_profile(previous)
+
+
+@pytest.fixture
 def specs_dir() -> Path:
     """The folder of small test specs."""
     return SPECS

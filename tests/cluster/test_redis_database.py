@@ -44,6 +44,7 @@ def _first_failure(run: Callable[[], Any]) -> tuple[int, str]:
     return n, how
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts where the failure is found, not its explanation
 def test_a_counterexample_found_on_a_worker_is_replayed_first(cluster: DaskBackend,
                                                               redis_url: str,
                                                               tmp_path: Path) -> None:

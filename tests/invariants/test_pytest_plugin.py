@@ -84,6 +84,7 @@ def test_reportinfo_gives_the_spec_line(specs: pytest.Pytester) -> None:
     assert "WHERE tiny.rules 1 2p::tokens ('spec/tiny.rules', 0, '2p::tokens')" in out
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts which tests fail and in what order
 def test_last_failed_reruns_only_the_failure_and_failed_first_runs_it_first(
         specs: pytest.Pytester) -> None:
     first = specs.runpytest("spec/broken.rules", "--rulewright-examples", "4")
