@@ -47,6 +47,7 @@ def test_a_seed_plays_the_same_games_with_or_without_saved_examples(tmp_path: Pa
     assert second.replayed_games >= 1
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the replay is reported, not an explanation
 def test_replayed_games_are_reported_apart(capsys: pytest.CaptureFixture[str],
                                            tmp_path: Path) -> None:
     args = ["verify", str(SPEC), "--profile", "ci", "--examples", "6", "--seed", "7",
