@@ -166,6 +166,36 @@ def shrink_limit(steps: int, played: Callable[[], int]) -> Iterator[None]:
         setattr(engine, "MAX_SHRINKING_SECONDS", old)
 
 
+
+@contextmanager
+def fixed_constants() -> Iterator[None]:
+    """Keep Hypothesis from drawing the literals of the modules this process imported.
+
+    Hypothesis (since 6.131) now and then draws an integer from a pool of constants: its own
+    fixed ones and the literals of every module imported from outside site-packages. Which
+    modules those are depends on what the process imported before the run (the order of a
+    test suite, a compile-cache miss that imports the compiler, a Dask worker, a library
+    caller), so one seed played other games in another process: a full ``pytest`` run gave
+    ``tests/invariants/test_fair_chance.py`` a gap share of 0.55 where the same seed gives
+    0.48 in a process of its own. Inside this context the pool of imported literals is
+    empty, so a seed's run depends on the seed alone; Hypothesis' own constants are still
+    drawn. Restored afterwards (its cache of allowed constants cleared on both sides).
+    """
+    from hypothesis.internal.conjecture import providers
+    local = getattr(providers, "_get_local_constants", None)
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if local is None or cache is None:  # a Hypothesis without the pool: nothing to fix
+        yield
+        return
+    empty = providers.Constants()
+    cache.cache.clear()
+    setattr(providers, "_get_local_constants", lambda: empty)
+    try:
+        yield
+    finally:
+        setattr(providers, "_get_local_constants", local)
+        cache.cache.clear()
+
 for _p in PROFILES.values():
     settings.register_profile(f"rulewright-{_p.name}", max_examples=_p.max_examples,
                               stateful_step_count=_p.step_count, deadline=None)

@@ -39,7 +39,8 @@ from rulewright.invariants.database import (DatabaseLocation, GuardedDirectoryDa
                                             SaveOnlyDatabase, entry_name)
 from rulewright.invariants.library import applicable, invariants_for, names
 from rulewright.invariants.profiles import (PROFILES, Profile, database_root,
-                                            hypothesis_settings, shrink_limit)
+                                            fixed_constants, hypothesis_settings,
+                                            shrink_limit)
 from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResult, GapReport,
                                           Report, ViolationReport, leak_reports)
 from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, forget, machine_class,
@@ -412,7 +413,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         if seed is not None:
             cls = hypothesis_seed(seed)(cls)
         try:
-            with shrink_limit(profile.shrink_steps, lambda: recorder.effort):
+            with fixed_constants(), shrink_limit(profile.shrink_steps,
+                                                   lambda: recorder.effort):
                 # untyped in Hypothesis 6.155, typed in 6.170: mypy strict must pass with either
                 run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
             forget(cls)
@@ -564,7 +566,8 @@ def _play_on(game: Game, invariants: list[Invariant], plan: Plan, recorder: Reco
     chosen = settings(hypothesis_settings(evolve(profile, step_count=2), profile.play_on, None),
                       phases=[Phase.generate] + ([Phase.shrink] if shrink else []))
     try:
-        with shrink_limit(profile.shrink_steps, lambda: recorder.effort):
+        with fixed_constants(), shrink_limit(profile.shrink_steps,
+                                                   lambda: recorder.effort):
             run_state_machine_as_test(cls, settings=chosen)  # type: ignore[no-untyped-call, unused-ignore]
     except BaseException as err:  # noqa: BLE001 - sorted by _outcome, the rest re-raised
         return _outcome(err)
