@@ -187,7 +187,7 @@ def fixed_constants() -> Iterator[None]:
     if local is None or cache is None:  # a Hypothesis without the pool: nothing to fix
         yield
         return
-    empty = providers.Constants()
+    empty = getattr(providers, "Constants")()  # not re-exported: where 6.155 finds it
     cache.cache.clear()
     setattr(providers, "_get_local_constants", lambda: empty)
     try:
