@@ -267,6 +267,10 @@ class Watch:
         changed: they hold at this state without being run."""
         if ch.everything or not ch.was_clean:
             return _NO_NAMES
+        return (self.names & ch.was_clean) - self.hit(ch)
+
+    def hit(self, ch: Changes) -> set[str]:
+        """The watched checks that read a slot ``ch`` changed (a new set)."""
         # written out (no loop over the kinds): this runs at every checked state
         every = self.every
         hit: set[str] = set()
@@ -297,7 +301,7 @@ class Watch:
             hit |= every["out"]
         if ch.known:
             hit |= every["known"]
-        return (self.names & ch.was_clean) - hit
+        return hit
 
 
 _NO_NAMES: frozenset[str] = frozenset()

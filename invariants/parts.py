@@ -78,19 +78,36 @@ class Parts:
 
     def touched(self, ch: Changes) -> list[int]:
         """The parts (in the expression's order) that read a slot ``ch`` changed."""
+        # written out (no loop over the kinds): this runs at most checked states
         hit = set(self.every)
         lists = self.lists
-        for kind, changed, index in (("zones", ch.zones, self.zones), ("loc", ch.loc, self.loc),
-                                     ("counters", ch.counters, self.counters)):
-            if changed:
-                hit |= lists[kind]
-                for k in changed:
-                    found = index.get(k)
-                    if found is not None:
-                        hit |= found
-        for flag, changed_flag in (("turns", ch.turns), ("out", ch.out), ("known", ch.known)):
-            if changed_flag:
-                hit |= lists[flag]
+        if ch.zones:
+            hit |= lists["zones"]
+            index = self.zones
+            for k in ch.zones:
+                found = index.get(k)
+                if found is not None:
+                    hit |= found
+        if ch.loc:
+            hit |= lists["loc"]
+            index = self.loc
+            for k in ch.loc:
+                found = index.get(k)
+                if found is not None:
+                    hit |= found
+        if ch.counters:
+            hit |= lists["counters"]
+            index = self.counters
+            for k in ch.counters:
+                found = index.get(k)
+                if found is not None:
+                    hit |= found
+        if ch.turns:
+            hit |= lists["turns"]
+        if ch.out:
+            hit |= lists["out"]
+        if ch.known:
+            hit |= lists["known"]
         return sorted(hit)
 
     def hold(self, state: Any, ch: Changes) -> bool:

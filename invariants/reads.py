@@ -119,7 +119,7 @@ class Finder:
         self.texts: dict[str, frozenset[str] | None] = {}
         # per kept tree (by id), its bindings and its uses of ``st``
         self.bound: dict[int, dict[str, list[Any]]] = {}
-        self.used: dict[int, list[tuple[ast.Name, ast.AST | None, ast.AST | None]]] = {}
+        self.used: dict[int, list[Use]] = {}
         # per (name of the namespace, class), the values of that constant (constants())
         self.held: dict[tuple[str, type], frozenset[Any] | None] = {}
 
@@ -155,7 +155,7 @@ class Finder:
         if not params or params[0].arg != "st" or any(a.arg == "st" for a in params[1:]):
             return EVERYTHING
         binds = self.bound.get(id(tree)) if kept else None
-        uses: list[tuple[ast.Name, ast.AST | None, ast.AST | None]] | None = None
+        uses: list[Use] | None = None
         if over is not None:
             comp, value, binds, uses = over
             one = ast.comprehension(comp.target, ast.Tuple([ast.Constant(value)], ast.Load()),
@@ -182,15 +182,16 @@ class Finder:
                 if kept:
                     self.used[id(tree)] = uses
         out = Reads()
-        for node, up, upper in uses:
-            out = _union(out, self._use(node, up, upper))
+        for use in uses:
+            out = _union(out, self._use(*use))
             if out.everything:
                 return out
         return out
 
-    def _use(self, node: ast.Name, up: ast.AST | None, sub: ast.AST | None) -> Reads:
+    def _use(self, node: ast.Name, up: ast.AST | None, sub: ast.AST | None,
+             call: ast.AST | None = None, outer: ast.AST | None = None) -> Reads:
         """What one use of the name ``st`` reads (``up``: its parent, ``sub``: the parent's
-        parent)."""
+        parent, ``call`` and ``outer``: the two above that)."""
         if not isinstance(node.ctx, ast.Load):
             return EVERYTHING
         if isinstance(up, ast.Attribute) and up.value is node:
@@ -199,6 +200,10 @@ class Finder:
                 return Reads()
             one = self._slots(sub.slice) if isinstance(sub, ast.Subscript) \
                 and sub.value is up and isinstance(sub.ctx, ast.Load) else None
+            if attr == "zones" and isinstance(sub, ast.Subscript):
+                member = self._membership(sub, call, outer)
+                if member is not None:
+                    return member
             if attr in ("zones", "mids", "bottoms"):
                 return Reads(zones=one)
             if attr == "counters":
@@ -226,6 +231,26 @@ class Finder:
             if fn is not None and fname.startswith("fn"):
                 return self.of(fn, tuple(self._known(a) for a in up.args[1:]))
         return EVERYTHING
+
+    def _membership(self, sub: ast.Subscript, call: ast.AST | None,
+                    outer: ast.AST | None) -> Reads | None:
+        """What ``contains(st, tuple(st.zones[z]), c)`` reads of the zone, for components
+        ``c`` known: only their ``loc`` (a component enters or leaves a zone's list only
+        where the engine moves it, ``relocate``, or shuffles it, and each of those records
+        the component: :mod:`rulewright.engines.writes`), not the zone's other contents;
+        what ``z`` and ``c`` read are their own uses. None for any other read of a zone."""
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == "tuple" and call.args == [sub] and not call.keywords
+                and self.space.ns.get("tuple", tuple) is tuple
+                and isinstance(outer, ast.Call) and isinstance(outer.func, ast.Name)
+                and outer.func.id == "b_contains" and len(outer.args) == 3
+                and outer.args[1] is call and not outer.keywords
+                and isinstance(outer.args[0], ast.Name) and outer.args[0].id == "st"):
+            return None
+        comps = self._values(outer.args[2], 0)
+        if comps is None or not comps or min(comps) < 0:
+            return None
+        return Reads(loc=comps)
 
     def _known(self, node: ast.AST) -> frozenset[int] | frozenset[str] | None:
         """What is known of an argument's value (in the function being read): the whole
@@ -275,10 +300,48 @@ class Finder:
             # the enum guard as a call: a value of its table, else it raises
             return self._member(node.args[0].id, node.args[1], depth)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-            # a proven enum member's position, read straight from its map (no guard): the
-            # lookup gives one of the map's values or raises
+            # a proven enum member's position, read straight from its map (no guard), or a
+            # card attribute from its table by component id: the lookup gives one of the
+            # map's values or raises
             return self._member(node.value.id, node.slice, depth)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript) \
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == "attr_of" \
+                and isinstance(node.slice, ast.Constant) and node.slice.value.__class__ is str:
+            # ``attr_of[c]['no']``: an attribute some components lack (card data is fixed)
+            return self._attribute(node.value.slice, node.slice.value, depth)
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) \
+                and len(node.values) == 2 and self._kind_test(node.values[0]):
+            # ``kind_of[c] and c``, a component's ``id``: every kind is a non-empty text,
+            # so it is ``c`` (or the lookup raises)
+            return self._values(node.values[1], depth + 1)
         return None
+
+    def _kind_test(self, node: ast.AST) -> bool:
+        """Whether ``node`` is ``kind_of[x]`` with every kind of the namespace a non-empty
+        text (true whenever the lookup does not raise)."""
+        table = self.space.ns.get("kind_of")
+        return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+            and node.value.id == "kind_of" and isinstance(table, dict) \
+            and all(k.__class__ is str and k for k in table.values())
+
+    def _attribute(self, key: ast.AST, attr: str, depth: int) -> frozenset[int] | None:
+        """The whole numbers ``attr_of[key][attr]`` can be: the attribute of each component
+        ``key`` can be (a component without it, or an id that is none, raises); None where
+        ``key`` is not known or an attribute is no whole number."""
+        table = self.space.ns.get("attr_of")
+        ids = self._values(key, depth + 1)
+        if not isinstance(table, dict) or ids is None:
+            return None
+        found = set()
+        for c in ids:
+            attrs = table.get(c)
+            if attrs is None or attr not in attrs:
+                continue  # the lookup raises: no slot is read
+            value = attrs[attr]
+            if value.__class__ is not int:
+                return None
+            found.add(value)
+        return frozenset(found)
 
     def _within(self, value: ast.AST, size: int | None,
                 depth: int) -> frozenset[int] | None:
@@ -298,6 +361,13 @@ class Finder:
         if not isinstance(values, dict) or not values \
                 or any(x.__class__ is not int for x in values.values()):
             return None
+        if all(k.__class__ is int for k in values):
+            # a table by component id (a card attribute): the values of the ids ``key``
+            # can be (one that is no key raises)
+            ids = self._values(key, depth + 1)
+            if ids is not None:
+                return frozenset(values[k] for k in ids if k in values)
+            return frozenset(values.values())
         texts = self._texts(key, depth + 1)
         if texts is not None:
             hit = frozenset(values[t] for t in texts if t in values)
@@ -403,10 +473,13 @@ _ARG_MOST = 1 << 10
 #: the whole numbers or the texts it can be, or None (not known).
 Args = tuple[frozenset[int] | frozenset[str] | None, ...]
 
+#: One use of the name ``st`` in a tree, with its four nearest ancestors (None above the
+#: function), nearest first (:func:`st_uses`).
+Use = tuple[ast.Name, ast.AST | None, ast.AST | None, ast.AST | None, ast.AST | None]
+
 #: A comprehension of a tree to be read as if over one value: (the comprehension, the
 #: value, the tree's :func:`bindings` and :func:`st_uses`, found once for every value).
-Over = tuple[ast.comprehension, Any, dict[str, list[Any]],
-             list[tuple[ast.Name, ast.AST | None, ast.AST | None]]]
+Over = tuple[ast.comprehension, Any, dict[str, list[Any]], list[Use]]
 
 
 def _combine(op: ast.operator, a: frozenset[int], b: frozenset[int]) -> frozenset[int] | None:
@@ -492,20 +565,21 @@ def _range_call(node: ast.AST) -> frozenset[int] | None:
     return None
 
 
-def st_uses(tree: ast.FunctionDef) -> list[tuple[ast.Name, ast.AST | None, ast.AST | None]]:
-    """Every use of the name ``st`` in ``tree``, with its parent and grandparent (as
-    :meth:`Finder.tree` takes them in :data:`Over`). A generated tree shares subtrees (one
-    ``st`` node under many parents): walked with each node's own parent and grandparent,
-    not a table by node."""
-    out = []
-    todo: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(tree, None, None)]
+def st_uses(tree: ast.FunctionDef) -> list[Use]:
+    """Every use of the name ``st`` in ``tree``, with its four nearest ancestors, nearest
+    first (:data:`Use`, as :meth:`Finder.tree` takes them in :data:`Over`). A generated tree
+    shares subtrees (one ``st`` node under many parents): walked with each node's own
+    ancestors, not a table by node."""
+    out: list[Use] = []
+    todo: list[tuple[ast.AST, ast.AST | None, ast.AST | None, ast.AST | None,
+                     ast.AST | None]] = [(tree, None, None, None, None)]
     while todo:
-        node, up, upper = todo.pop()
+        node, up, upper, above, top = todo.pop()
         if isinstance(node, ast.Name) and node.id == "st":
-            out.append((node, up, upper))
+            out.append((node, up, upper, above, top))
         for child in ast.iter_child_nodes(node):
             if child is not tree.args:
-                todo.append((child, node, up))
+                todo.append((child, node, up, upper, above))
     return out
 
 

@@ -28,7 +28,10 @@ Scope = Callable[["Context", "State"], bool]
 
 def _during(index: int) -> Scope:
     def inside(ctx: Context, state: State) -> bool:
-        return any(frame[0] == index for frame in state.stack)
+        for frame in state.stack:  # a loop, not any(): this runs at most checked states
+            if frame[0] == index:
+                return True
+        return False
     return inside
 
 

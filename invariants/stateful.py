@@ -30,7 +30,7 @@ import math
 import random
 import time
 from collections import Counter
-from typing import Any
+from typing import AbstractSet, Any
 
 from attrs import define, field, frozen
 from hypothesis import strategies as st
@@ -38,6 +38,7 @@ from hypothesis import target
 from hypothesis.stateful import (RuleBasedStateMachine, RuleStrategy, initialize, invariant,
                                  precondition, rule)
 
+from rulewright.dsl.machine.machine import TERMINAL, ChanceNode, Decision
 from rulewright.engines.coverage import Coverage
 from rulewright.engines.game import Game
 from rulewright.engines.state import State
@@ -295,65 +296,181 @@ class Checker:
                    if inv.reads is not None and inv.when == "step" and not inv.normal_end
                    and not inv.sampled}
         self.watch = changes.Watch(watched) if self.incremental and watched else None
-        self.marked = frozenset(n for n in watched if n not in scoped) \
-            if self.watch is not None else _NOTHING
+        names = self.watch.names if self.watch is not None else _NOTHING
+        self.marked = frozenset(n for n in names if n not in scoped)
+        # an ``after rule`` invariant that held was evaluated inside its phase, which lasts
+        # to the game's end (rulewright.invariants.declared.in_phase): held, it is counted
+        # in bulk like the unscoped ones; one ``during rule`` goes through its row when
+        # held, for its scope test
+        after = frozenset(f"spec:{inv.name}" for inv in game.machine.invariants
+                          if inv.decl.phase == "after")
+        self.bulk = self.marked | (names & after)
+        self.phased = names - self.bulk
+        self.during = frozenset(f"spec:{inv.name}" for inv in game.machine.invariants
+                                if inv.decl.phase == "during" and inv.values is None)
+        # an ``at choice`` invariant looks at a state only at a decision of its choice or
+        # after a step in which one made itself (State.forced): elsewhere it holds without
+        # looking and is not counted (rulewright.invariants.scope), so it is not called
+        choice = {f"spec:{inv.name}": inv.decl.choice for inv in game.machine.invariants
+                  if inv.values is not None}
+        self.plans = {when: _Plan(rows, names, choice) for when, rows in self.rows.items()}
 
     def check(self, ctx: Context, state: State) -> None:
         """Check ``state``; count the game's end when it is terminal.
 
+        Only the checks a state can concern are visited: at a state of a game checked
+        incrementally (:mod:`rulewright.invariants.changes`), the watched checks that read
+        a slot changed since the game's last checked state (found through the slot index
+        of :class:`~rulewright.invariants.changes.Watch`, not by asking each check), the
+        ``at choice`` invariants of the decision's choice, and the checks that read the
+        whole state; the other watched ones held and are counted in bulk.
+
         Raises:
             InvariantViolation: a subclass per invariant, with a copy of the state.
         """
-        rows = self.rows["terminal" if state.is_terminal() else
-                         "chance" if state.is_chance_node() else "decision"]
+        pending = state.pending
+        kind = "terminal" if pending is TERMINAL else \
+            "chance" if pending.__class__ is ChanceNode else "decision"
+        plan = self.plans[kind]
+        rows = plan.rows
         rec = self.recorder
-        checks, last, serial = rec.checks, self.last_game, rec.games
-        # a game stopped at a tie for first place by ``then gap`` has its end and its scores
-        unscored = state.finding is not None and not scored_end(state)
+        checks = rec.checks
         # what changed since the game's last checked state: checks of a few slots look
         # only at those (rulewright.invariants.changes)
-        memo, deep = ctx.memo, ctx.deep
+        memo = ctx.memo
         ch = changes.begin(memo, state) if self.incremental else None
         ctx.changes = ch
         held: frozenset[str] | set[str] = _NOTHING
-        watched: frozenset[str] = _NOTHING
-        clean: set[str] = set()
-        if ch is not None:
+        found = plan.choices(state, pending) if plan.choice else ()
+        if ch is None:
+            clean: set[str] = set()
+            order = plan.merged(plan.base, found)
+        else:
             clean = ch.clean
-            if self.watch is not None:
-                held, watched = self.watch.untouched(ch), self.marked
-        # the checks skipped here that no phase scopes hold and count as evaluated, in bulk
-        # (each was evaluated, so counted in this game, at its first checked state: one
-        # held needs that); one scoped to a phase goes through its row, for its scope
-        bulk = held & watched if held else _NOTHING
-        if bulk:
-            clean |= bulk
-            checks.update(bulk)
+            watch = self.watch
+            if watch is None or ch.everything or not ch.was_clean:
+                order = plan.merged(plan.base, found)
+            else:
+                # the watched checks to run: those a changed slot touches, and those that
+                # did not hold at the last checked state (a phased one outside its phase)
+                run = watch.hit(ch)
+                missing = watch.names - ch.was_clean
+                if missing:
+                    run |= missing
+                # the others held and nothing they read changed: counted as evaluated in
+                # bulk (each was evaluated, so counted in this game, at its first checked
+                # state: one held needs that); one scoped to a phase goes through its row,
+                # for its scope
+                bulk = self.bulk - run if run else self.bulk
+                if bulk:
+                    clean |= bulk
+                    checks.update(bulk)
+                held = self.phased - run if run else self.phased
+                order = plan.some(run, held, found)
+        self._run(ctx, state, rows, order, held, clean, kind == "terminal")
+        if ch is not None:
+            changes.commit(memo, state, ch)
+
+    def _run(self, ctx: Context, state: State, rows: list[tuple[str, Any, bool, bool, Any]],
+             order: Any, held: frozenset[str] | set[str], clean: set[str], end: bool) -> None:
+        """Run ``rows[i]`` for each ``i`` of ``order``, count each as evaluated where it
+        looked at the state, and raise the first violation."""
+        rec = self.recorder
+        checks, last, serial = rec.checks, self.last_game, rec.games
+        # a game stopped at a tie for first place by ``then gap`` has its end and its scores
+        unscored = end and state.finding is not None and not scored_end(state)
+        deep = ctx.deep
+        watched, during = self.marked, self.during
         try:
-            for name, check, normal_end, sampled, scope in rows:
-                if name in bulk:
-                    continue  # held, and nothing it reads changed since: counted above
+            for i in order:
+                name, check, normal_end, sampled, scope = rows[i]
                 if unscored and normal_end or sampled and not deep:
                     continue  # not run here, not counted (see .sampling)
                 if name in held:
                     clean.add(name)  # held, and nothing it reads changed since
+                    if scope is not None and not scope(ctx, state):
+                        continue  # outside its phase: not counted
                 else:
+                    # a ``during rule`` phase keeps no memory: outside it the check would
+                    # look at nothing, so its scope is tested first and once
+                    first = scope is not None and name in during
+                    if first and not scope(ctx, state):
+                        continue
                     message = check(ctx, state)
                     if message is not None:
-                        memo.pop(changes.LAYOUT, None)  # a later check checks everything
+                        ctx.memo.pop(changes.LAYOUT, None)  # a later check checks everything
                         raise violation_type(name)(name, message, state.clone(), [])
                     if name in watched:
                         clean.add(name)  # it held: skipped until what it reads changes
-                if scope is not None and not scope(ctx, state):
-                    continue  # outside its phase: the check looked at nothing
+                    if scope is not None and not first and not scope(ctx, state):
+                        continue  # outside its phase: the check looked at nothing
                 checks[name] += 1
                 if last.get(name) != serial:
                     last[name] = serial
                     rec.checked_games[name] += 1
         finally:
             ctx.changes = None
-        if ch is not None:
-            changes.commit(memo, state, ch)
+
+
+class _Plan:
+    """Which rows of one kind of state (decision, chance, terminal) a state visits, by
+    position: each visit costs a few attribute reads and tests even for a check that then
+    does nothing, and a state ran some 40 of them (issue 37: the checker's fixed ~4 us per
+    state).
+
+    Attributes:
+        rows: the rows, in the checker's order. base: the positions of every row but the
+            ``at choice`` invariants'. always: those of the rows that are not watched (run
+            at every state). at: row position per watched check. labels: per choice label,
+            the positions of its ``at choice`` invariants. choice: position per ``at
+            choice`` invariant.
+    """
+
+    def __init__(self, rows: list[tuple[str, Any, bool, bool, Any]], watched: AbstractSet[str],
+                 choice: dict[str, str]) -> None:
+        self.rows = rows
+        self.base = tuple(i for i, r in enumerate(rows) if r[0] not in choice)
+        self.always = tuple(i for i in self.base if rows[i][0] not in watched)
+        self.at = {r[0]: i for i, r in enumerate(rows) if r[0] in watched}
+        self.labels: dict[str, tuple[int, ...]] = {}
+        self.choice: dict[str, int] = {}
+        for i, r in enumerate(rows):
+            label = choice.get(r[0])
+            if label is not None:
+                self.labels[label] = (*self.labels.get(label, ()), i)
+                self.choice[r[0][len("spec:"):]] = i  # State.forced names it without
+
+    def choices(self, state: State, pending: Any) -> tuple[int, ...]:
+        """The positions of the ``at choice`` invariants that look at ``state``: at a
+        decision of their choice, or named in ``State.forced`` for this step or for a
+        failure (elsewhere each holds without looking, and is not counted)."""
+        found = self.labels.get(pending.at.site.what, ()) if pending.__class__ is Decision \
+            else ()
+        forced = state.forced
+        if forced:
+            step = len(state.history)
+            at = self.choice
+            found = (*found, *(at[n] for n, s, failed in forced
+                               if n in at and (s == step or failed is not None)))
+        return found
+
+    @staticmethod
+    def merged(some: tuple[int, ...], found: tuple[int, ...]) -> tuple[int, ...] | list[int]:
+        """``some`` and the ``at choice`` positions ``found``, in order."""
+        return sorted({*some, *found}) if found else some
+
+    def some(self, run: AbstractSet[str], held: AbstractSet[str],
+             found: tuple[int, ...]) -> tuple[int, ...] | list[int]:
+        """The positions to visit at an incrementally checked state, in order: the rows
+        that always run, the watched checks ``run``, the phased ones ``held`` (for their
+        scope) and the ``at choice`` ones ``found``."""
+        if not run and not held:
+            return self.merged(self.always, found)
+        at = self.at
+        extra = [at[n] for n in run if n in at]
+        extra.extend(at[n] for n in held if n in at)
+        extra.extend(found)
+        return sorted({*self.always, *extra})
 
 
 class Playing:
