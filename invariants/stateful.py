@@ -48,7 +48,7 @@ from rulewright.invariants.base import Context, Invariant, InvariantViolation, v
 from rulewright.invariants.determinism import copy_before, record
 from rulewright.invariants.findings import classify, scored_end
 from rulewright.invariants.hidden import has_secrets
-from rulewright.invariants.scope import scopes
+from rulewright.invariants.scope import phase_rule, scopes
 
 #: Actions drawn per example, at most; longer games use seeded chunks.
 DRAW_BUDGET = 4000
@@ -298,6 +298,11 @@ class Checker:
         self.watch = changes.Watch(watched) if self.incremental and watched else None
         names = self.watch.names if self.watch is not None else _NOTHING
         self.marked = frozenset(n for n in names if n not in scoped)
+        # an ``at choice`` invariant looks at a state only at a decision of its choice or
+        # after a step in which one made itself (State.forced): elsewhere it holds without
+        # looking and is not counted (rulewright.invariants.scope), so it is not called
+        choice = {f"spec:{inv.name}": inv.decl.choice for inv in game.machine.invariants
+                  if inv.values is not None}
         # an ``after rule`` invariant that held was evaluated inside its phase, which lasts
         # to the game's end (rulewright.invariants.declared.in_phase): held, it is counted
         # in bulk like the unscoped ones; one ``during rule`` goes through its row when
@@ -306,14 +311,15 @@ class Checker:
                           if inv.decl.phase == "after")
         self.bulk = self.marked | (names & after)
         self.phased = names - self.bulk
-        self.during = frozenset(f"spec:{inv.name}" for inv in game.machine.invariants
-                                if inv.decl.phase == "during" and inv.values is None)
-        # an ``at choice`` invariant looks at a state only at a decision of its choice or
-        # after a step in which one made itself (State.forced): elsewhere it holds without
-        # looking and is not counted (rulewright.invariants.scope), so it is not called
-        choice = {f"spec:{inv.name}": inv.decl.choice for inv in game.machine.invariants
-                  if inv.values is not None}
+        # the ``during rule`` ones (scoped): name -> the rule's index
+        rule_index = game.machine.rule_index
+        self.during = {name: rule_index[phase[1]] for name in scoped
+                       if (phase := phase_rule(game, name)) is not None
+                       and phase[0] == "during" and name not in choice}
         self.plans = {when: _Plan(rows, names, choice) for when, rows in self.rows.items()}
+        self.decision, self.chance, self.terminal = (self.plans["decision"],
+                                                     self.plans["chance"],
+                                                     self.plans["terminal"])
 
     def check(self, ctx: Context, state: State) -> None:
         """Check ``state``; count the game's end when it is terminal.
@@ -329,81 +335,80 @@ class Checker:
             InvariantViolation: a subclass per invariant, with a copy of the state.
         """
         pending = state.pending
-        kind = "terminal" if pending is TERMINAL else \
-            "chance" if pending.__class__ is ChanceNode else "decision"
-        plan = self.plans[kind]
-        rows = plan.rows
-        rec = self.recorder
-        checks = rec.checks
+        plan = self.terminal if pending is TERMINAL else \
+            self.chance if pending.__class__ is ChanceNode else self.decision
+        found = plan.choices(state, pending) if plan.choice else ()
         # what changed since the game's last checked state: checks of a few slots look
         # only at those (rulewright.invariants.changes)
+        if not self.incremental:
+            ctx.changes = None
+            self._run(ctx, state, plan, plan.merged(plan.base, found), _NOTHING, set())
+            return
         memo = ctx.memo
-        ch = changes.begin(memo, state) if self.incremental else None
-        ctx.changes = ch
-        held: frozenset[str] | set[str] = _NOTHING
-        found = plan.choices(state, pending) if plan.choice else ()
-        if ch is None:
-            clean: set[str] = set()
-            order = plan.merged(plan.base, found)
+        ch = ctx.changes = changes.begin(memo, state)
+        clean = ch.clean
+        watch = self.watch
+        if watch is None or ch.everything or not ch.was_clean:
+            self._run(ctx, state, plan, plan.merged(plan.base, found), _NOTHING, clean)
         else:
-            clean = ch.clean
-            watch = self.watch
-            if watch is None or ch.everything or not ch.was_clean:
-                order = plan.merged(plan.base, found)
-            else:
-                # the watched checks to run: those a changed slot touches, and those that
-                # did not hold at the last checked state (a phased one outside its phase)
-                run = watch.hit(ch)
-                missing = watch.names - ch.was_clean
-                if missing:
-                    run |= missing
-                # the others held and nothing they read changed: counted as evaluated in
-                # bulk (each was evaluated, so counted in this game, at its first checked
-                # state: one held needs that); one scoped to a phase goes through its row,
-                # for its scope
-                bulk = self.bulk - run if run else self.bulk
-                if bulk:
-                    clean |= bulk
-                    checks.update(bulk)
-                held = self.phased - run if run else self.phased
-                order = plan.some(run, held, found)
-        self._run(ctx, state, rows, order, held, clean, kind == "terminal")
-        if ch is not None:
-            changes.commit(memo, state, ch)
+            # the watched checks to run: those a changed slot touches, and those that did
+            # not hold at the last checked state (a phased one outside its phase)
+            run = watch.hit(ch)
+            missing = watch.names - ch.was_clean
+            if missing:
+                run |= missing
+            # the others held and nothing they read changed: counted as evaluated in bulk
+            # (each was evaluated, so counted in this game, at its first checked state: one
+            # held needs that); one scoped to a ``during`` phase goes through its row, for
+            # its scope
+            bulk = self.bulk - run if run else self.bulk
+            if bulk:
+                clean |= bulk
+                self.recorder.checks.update(bulk)
+            held = self.phased - run if run else self.phased
+            self._run(ctx, state, plan, plan.some(run, held, found), held, clean)
+        changes.commit(memo, state, ch)
 
-    def _run(self, ctx: Context, state: State, rows: list[tuple[str, Any, bool, bool, Any]],
-             order: Any, held: frozenset[str] | set[str], clean: set[str], end: bool) -> None:
-        """Run ``rows[i]`` for each ``i`` of ``order``, count each as evaluated where it
-        looked at the state, and raise the first violation."""
+    def _run(self, ctx: Context, state: State, plan: _Plan, order: Any,
+             held: frozenset[str] | set[str], clean: set[str]) -> None:
+        """Run ``plan.rows[i]`` for each ``i`` of ``order``, count each as evaluated where
+        it looked at the state, and raise the first violation."""
+        rows = plan.rows
         rec = self.recorder
         checks, last, serial = rec.checks, self.last_game, rec.games
         # a game stopped at a tie for first place by ``then gap`` has its end and its scores
-        unscored = end and state.finding is not None and not scored_end(state)
+        unscored = plan is self.terminal and state.finding is not None \
+            and not scored_end(state)
         deep = ctx.deep
         watched, during = self.marked, self.during
+        # the rules running (on the stack), for the ``during rule`` scopes: found once
+        running: set[int] | None = None
         try:
             for i in order:
                 name, check, normal_end, sampled, scope = rows[i]
                 if unscored and normal_end or sampled and not deep:
                     continue  # not run here, not counted (see .sampling)
+                if scope is not None and name in during:
+                    # a ``during rule`` phase keeps no memory: outside it the check would
+                    # look at nothing, so its scope is tested first, and once
+                    if running is None:
+                        running = {frame[0] for frame in state.stack}
+                    if during[name] not in running:
+                        if name in held:
+                            clean.add(name)  # held, and nothing it reads changed since
+                        continue  # outside its phase: not counted
+                    scope = None
                 if name in held:
                     clean.add(name)  # held, and nothing it reads changed since
-                    if scope is not None and not scope(ctx, state):
-                        continue  # outside its phase: not counted
                 else:
-                    # a ``during rule`` phase keeps no memory: outside it the check would
-                    # look at nothing, so its scope is tested first and once
-                    first = scope is not None and name in during
-                    if first and not scope(ctx, state):
-                        continue
                     message = check(ctx, state)
                     if message is not None:
                         ctx.memo.pop(changes.LAYOUT, None)  # a later check checks everything
                         raise violation_type(name)(name, message, state.clone(), [])
                     if name in watched:
                         clean.add(name)  # it held: skipped until what it reads changes
-                    if scope is not None and not first and not scope(ctx, state):
-                        continue  # outside its phase: the check looked at nothing
+                if scope is not None and not scope(ctx, state):
+                    continue  # outside its phase: the check looked at nothing
                 checks[name] += 1
                 if last.get(name) != serial:
                     last[name] = serial
@@ -464,13 +469,19 @@ class _Plan:
         """The positions to visit at an incrementally checked state, in order: the rows
         that always run, the watched checks ``run``, the phased ones ``held`` (for their
         scope) and the ``at choice`` ones ``found``."""
-        if not run and not held:
-            return self.merged(self.always, found)
         at = self.at
-        extra = [at[n] for n in run if n in at]
-        extra.extend(at[n] for n in held if n in at)
-        extra.extend(found)
-        return sorted({*self.always, *extra})
+        # every watched check is a row of every kind of state; ``run`` and ``held`` are
+        # disjoint, and neither meets :attr:`always` or ``found``
+        extra = [at[n] for n in run]
+        if held:
+            extra.extend([at[n] for n in held])
+        if not extra:
+            return self.merged(self.always, found)
+        extra.extend(self.always)
+        if found:
+            return sorted({*extra, *found})
+        extra.sort()
+        return extra
 
 
 class Playing:

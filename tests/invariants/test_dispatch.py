@@ -53,10 +53,10 @@ def test_the_checker_counts_what_a_full_checker_counts(spec: str) -> None:
     visits: list[int] = []
     real = Checker._run
 
-    def run(self: Checker, ctx: Context, state: Any, rows: Any, order: Any,
+    def run(self: Checker, ctx: Context, state: Any, plan: Any, order: Any,
             *rest: Any) -> None:
-        visits.append(len(rows) - len(order))
-        real(self, ctx, state, rows, order, *rest)
+        visits.append(len(plan.rows) - len(order))
+        real(self, ctx, state, plan, order, *rest)
     Checker._run = run  # type: ignore[method-assign]
     try:
         for seed in range(4):
