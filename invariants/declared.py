@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulewright.dsl.check.offered import CHOOSER, OFFERED
 from rulewright.dsl.machine.machine import CompiledInvariant, Machine, SpecRuntimeError
 from rulewright.invariants.base import Check, Context, Invariant
-from rulewright.invariants.changes import Changes, checked_since
+from rulewright.invariants.changes import Changes
 from rulewright.invariants.explain import Explainer
 from rulewright.invariants.findings import scored_end
 from rulewright.invariants.parts import parts_of
@@ -121,25 +121,39 @@ def _check(inv: CompiledInvariant) -> Check:
     if inv.decl.choice:
         return _choice_check(inv, text)
 
+    at_end, phased = inv.at_end, bool(inv.decl.phase)
+
+    def untouched(ctx: Context, state: State, ch: Changes) -> bool:
+        if not found:
+            found[:] = [wrapped_reads(inv.check, ctx.game.machine.code_space), None, 0]
+        reads, parts, evaluated = found
+        if not reads.touched(ch):
+            return True  # nothing it reads changed
+        if parts is None:
+            found[2] = evaluated = evaluated + 1
+            if evaluated != SPLIT_AFTER:
+                return False
+            parts = found[1] = parts_of(inv.check, ctx.game.machine.code_space)
+        # every part whose slots changed still holds
+        return parts is not None and parts.hold(state, ch)
+
     def check(ctx: Context, state: State) -> str | None:
-        if inv.at_end and not scored_end(state):
+        if at_end and not scored_end(state):
             return None
-        if not in_phase(inv, ctx, state):
+        if phased and not in_phase(inv, ctx, state):
             return None
-        def untouched(ch: Changes) -> bool:
-            if not found:
-                found[:] = [wrapped_reads(inv.check, ctx.game.machine.code_space), None, 0]
-            reads, parts, evaluated = found
-            if not reads.touched(ch):
-                return True  # nothing it reads changed
-            if parts is None:
-                found[2] = evaluated = evaluated + 1
-                if evaluated != SPLIT_AFTER:
-                    return False
-                parts = found[1] = parts_of(inv.check, ctx.game.machine.code_space)
-            # every part whose slots changed still holds
-            return parts is not None and parts.hold(state, ch)
-        return checked_since(ctx, state, key, untouched, _evaluate)
+        # as rulewright.invariants.changes.checked_since, written out: this runs at most
+        # checked states
+        ch = ctx.changes
+        if ch is None:
+            return _evaluate(ctx, state)
+        if not ch.everything and key in ch.was_clean and untouched(ctx, state, ch):
+            ch.clean.add(key)  # held there, and what it reads still holds
+            return None
+        message = _evaluate(ctx, state)
+        if message is None:
+            ch.clean.add(key)
+        return message
 
     def _evaluate(ctx: Context, state: State) -> str | None:
         try:
@@ -171,14 +185,14 @@ def _choice_check(inv: CompiledInvariant, text: str) -> Check:
         return explained(ctx, state, "")
 
     def explained(ctx: Context, state: State, how: str) -> str | None:
-        bound = values(state)
-        assert bound is not None
         try:
             ok = inv.check(state)
         except SpecRuntimeError as err:
             return f"{text}: cannot be evaluated ({err})"
         if ok:
             return None
+        bound = values(state)  # only to explain a failure
+        assert bound is not None
         env = dict(zip(inv.names, bound))
         # a choice of components offers component ids: shown by their labels
         at = state.pending.at  # type: ignore[union-attr]
