@@ -14,10 +14,17 @@ and 0 <= v < N else index_check(v, N, ...)`` is 0..N-1, also without the class t
 types proved v a number, and as the call ``index_check(v, N, ...)``; an enum guard ``K[v] if
 v in K else member_check(K, v, ...)``, the call ``member_check(K, v, ...)``, or the bare lookup ``K[v]`` of a proven member, is the
 values of the table K; a temporary bound by ``:=`` is what its
-expression is; a comprehension's variable over ``range(a, b)`` is a..b-1), and as the whole
+expression is; a comprehension's variable over ``range(a, b)`` is a..b-1; a card attribute
+of known components, ``attr_of[c]['no']`` or a table by component id, is their values of it
+(card data is fixed); a component's id ``kind_of[c] and c`` is ``c``), and as the whole
 list (every zone, every counter) where a part is none of those; a call of
 another generated function adds what that one reads; a helper that reads only what its
-slot argument names (``contents(st, 4)``) counts as that slot. Anything else that touches
+slot argument names (``contents(st, 4)``) counts as that slot. A membership test of known
+components, ``contains(st, tuple(st.zones[z]), c)``, reads their ``loc`` instead of the
+zone's contents: a component enters or leaves a zone's list only where the engine moves
+or shuffles it, and each of those records the component (:mod:`rulewright.engines.writes`;
+tests/invariants/test_parts.py checks it over random games of every bundled spec), so the
+test's value changes only where ``c``'s ``loc`` is recorded or ``z`` changes. Anything else that touches
 the state (a helper not known here, ``st.ranking``, the state passed on in another way)
 makes the function read everything: it is then checked at every state.
 """

@@ -428,7 +428,7 @@ class _Plan:
             ``at choice`` invariants'. always: those of the rows that are not watched (run
             at every state). at: row position per watched check. labels: per choice label,
             the positions of its ``at choice`` invariants. choice: position per ``at
-            choice`` invariant.
+            choice`` invariant, by its name in the spec (as ``State.forced`` names it).
     """
 
     def __init__(self, rows: list[tuple[str, Any, bool, bool, Any]], watched: AbstractSet[str],
