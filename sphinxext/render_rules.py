@@ -15,6 +15,7 @@ from docutils import nodes
 from sphinx import addnodes
 
 from rulewright.dsl.language import ast
+from rulewright.dsl.language.unparse import expr_text
 from rulewright.dsl.errata.patch import decl_key
 from rulewright.dsl.errata.spec_diff import DeclDiff, declaration_diffs
 from rulewright.invariants.report import plain
@@ -357,7 +358,8 @@ def invariant_scope(d: ast.InvariantDecl) -> str:
         return "checked at the end of the game"
     if d.choice:
         return f"checked at every decision of choice \u201c{d.choice}\u201d" + \
-            (f" in rule {d.rule}" if d.rule else "") + ", against the options it offers"
+            (f" in rule {d.rule}" if d.rule else "") + ", against the options it offers" + \
+            (f"; required to be reached only where {expr_text(d.only)}" if d.only else "")
     if d.phase == "during" and d.rule:
         return f"checked after every step while rule {d.rule} runs"
     if d.phase == "after" and d.rule:
