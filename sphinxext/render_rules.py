@@ -353,13 +353,20 @@ def edition_section(page: Page, ed: ast.EditionDecl) -> nodes.section:
 
 def invariant_scope(d: ast.InvariantDecl) -> str:
     """When an invariant is checked, as its declaration scopes it (``at end``,
-    ``during rule R``, ``after rule R``, ``at choice "L" [in rule R]``, or every step)."""
+    ``during rule R``, ``after rule R``, ``at choice "L" [in rule R]``, or every step), and
+    where it must be reached (``only where``)."""
+    scope = _scope(d)
+    if d.only is not None:
+        scope += f"; required to be reached only where {expr_text(d.only)}"
+    return scope
+
+
+def _scope(d: ast.InvariantDecl) -> str:
     if d.at_end:
         return "checked at the end of the game"
     if d.choice:
         return f"checked at every decision of choice \u201c{d.choice}\u201d" + \
-            (f" in rule {d.rule}" if d.rule else "") + ", against the options it offers" + \
-            (f"; required to be reached only where {expr_text(d.only)}" if d.only else "")
+            (f" in rule {d.rule}" if d.rule else "") + ", against the options it offers"
     if d.phase == "during" and d.rule:
         return f"checked after every step while rule {d.rule} runs"
     if d.phase == "after" and d.rule:

@@ -17,9 +17,11 @@ import pytest
 import rulewright as rw
 from rulewright.cli.main import main
 from rulewright.dsl.check.applies import applies, not_applicable_reason
+from rulewright.dsl.language import ast
 from rulewright.engines import schemas
 from rulewright.invariants.report import ConfigResult
 from rulewright.invariants.runner import Config, verify_config
+from rulewright.sphinx.render_rules import invariant_scope
 
 from .conftest import FAST, HERE
 
@@ -133,3 +135,12 @@ def test_the_clause_s_value_per_configuration() -> None:
     assert not_applicable_reason(d, 4, ("v", "a")) == (
         "only where nplayers * 2 - 1 > 4 and not variant(v): false in this configuration "
         "(4 players, variants a, v)")
+
+
+def test_the_rules_page_says_where_the_check_must_be_reached() -> None:
+    spec = rw.parse(TEXT, "t.rules")
+    scopes = [invariant_scope(d) for d in spec.decls if isinstance(d, ast.InvariantDecl)]
+    assert scopes == [
+        "checked at every decision of choice \u201craise\u201d, against the options it offers; "
+        "required to be reached only where nplayers >= 3",
+        "checked at every decision of choice \u201craise\u201d, against the options it offers"]
