@@ -227,6 +227,9 @@ def _print_game(out: Console, g: GameResult) -> None:
         for name, st in c.status.items():
             if st == "not reached":
                 out.print(unreached_line(c, name), markup=False, highlight=False)
+            elif name in c.not_applicable:
+                out.print(f"not applicable [{c.label}]: {plain(name)}: "
+                          f"{c.not_applicable[name]}", markup=False, highlight=False)
 
 
 #: A counterexample's play-by-play lines printed from its start and from its end; the lines

@@ -36,6 +36,9 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
           # "n/a": nothing to check (no tokens, no capacities); "not reached": never
           # evaluated (an `at end` check when every game stopped at a gap first, a phase
           # whose rule never ran or is not in the configuration): "not_reached" says why
+          "not_applicable": {"spec:secret_bids": "only where nplayers >= 3: false in this ..."},
+          # "n/a" for a reason the spec states (its choice belongs to a variant not
+          # selected; its `only where` clause is false here): says which (issue 38)
           "violations": [{
             "invariant": "tokens", "message": "token chip: holders sum to 11, ...",
             "rules": [{"rule": "play", "line": 20, "cites": ["Play: Each player ..."]}],
@@ -102,7 +105,7 @@ from rulewright.engines.coverage import Coverage, almost_every, point_json, unio
 #: "almost_every_game"; the run's "require_reached", each configuration's "evaluated" and
 #: "not_reached", each configuration's "replayed", "played_out" and "played_on" and each violation's "replayed" and
 #: "blame" (issue 39); the run's "compile" counts; each game's "warnings" (issue 38); each
-#: gap's "often" (issue 38).
+#: gap's "often" (issue 38); each configuration's "not_applicable" (issue 38).
 FORMAT = "rulewright-verify/2"
 
 #: Invariant id -> the name rules editors read in tables and on pages (ids not listed show
@@ -233,6 +236,9 @@ class ConfigResult:
     checked_games: dict[str, int] = field(factory=dict)
     #: invariant "not reached" -> why (:func:`rulewright.invariants.vacuity.unreached_reason`)
     reasons: dict[str, str] = field(factory=dict)
+    #: invariant "n/a" for a reason the spec states -> the reason
+    #: (:func:`rulewright.invariants.vacuity.not_applicable`)
+    not_applicable: dict[str, str] = field(factory=dict)
     violations: list[ViolationReport] = field(factory=list)
     gaps: list[GapReport] = field(factory=list)
     #: A bug in rulewright that stopped this configuration ("TypeError: ..."), or None.
@@ -280,6 +286,7 @@ class ConfigResult:
                                     "games": self.checked_games.get(name, 0)}
                              for name in self.status},
                "not_reached": self.reasons,
+               "not_applicable": self.not_applicable,
                "violations": [v.to_json() for v in self.violations],
                "gaps": [g.to_json() for g in self.gaps],
                "endings": {"normal": self.normal, "ruled": self.ruled},

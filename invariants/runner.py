@@ -46,7 +46,7 @@ from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResul
 from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, forget, machine_class,
                                             plan_for)
 from rulewright.invariants.acknowledged import gap_reasons, open_warnings
-from rulewright.invariants.vacuity import may_reach, not_here, unreached_reason
+from rulewright.invariants.vacuity import may_reach, not_applicable, unreached_reason
 
 if TYPE_CHECKING:
     from rulewright.invariants.backend import Backend
@@ -464,8 +464,12 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     for name in names(invariants):
         if name in seen:
             result.status[name] = "violated"
-        elif not applicable(game, name) or not_here(game, name):
+        elif not applicable(game, name):
             result.status[name] = "n/a"
+        elif recorder.checks[name] == 0 and (why := not_applicable(game, name)):
+            # the spec says why nothing here can reach it; a reached decision is checked
+            result.status[name] = "n/a"
+            result.not_applicable[name] = why
         elif recorder.checks[name] == 0:
             # neither held nor violated: the verdict says so, with why
             result.status[name] = "not reached"

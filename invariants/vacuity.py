@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulewright.dsl.check.applies import applies, not_applicable_reason
 from rulewright.dsl.check.offered import elsewhere
+from rulewright.dsl.language import ast
 from rulewright.invariants.scope import choice_label, decl_rule, has_choice, phase_rule
 
 if TYPE_CHECKING:
@@ -37,10 +39,19 @@ def _stopped(recorder: Recorder) -> str:
     return f"most often the gap in rule {top.rule} (line {top.line}), in {_games(top.count)}"
 
 
+def _decl(game: Game, name: str) -> ast.InvariantDecl | None:
+    return next((inv.decl for inv in game.machine.invariants if f"spec:{inv.name}" == name),
+                None)
+
+
 def may_reach(game: Game, name: str) -> bool:
     """False when the invariant ``name`` cannot be evaluated in this configuration whatever is
     played: the rule its phase is scoped to is not part of it (its variant or erratum is not
-    selected)."""
+    selected), or the spec says so (its ``only where`` clause is false here)."""
+    decl = _decl(game, name)
+    m = game.machine
+    if decl is not None and not applies(decl, m.players, m.variants):
+        return False
     label = choice_label(game, name)
     if label is not None:
         return has_choice(game, label, decl_rule(game, name))
@@ -48,15 +59,26 @@ def may_reach(game: Game, name: str) -> bool:
     return phase is None or phase[1] in game.machine.rule_index
 
 
-def not_here(game: Game, name: str) -> bool:
-    """True for an ``at choice`` invariant whose choice only variants or errata that this
-    configuration does not select have (it has nothing to check here: "n/a"). A choice a
-    selected rule should have but lacks (a spec edit deleted it) is "not reached"."""
+def not_applicable(game: Game, name: str) -> str | None:
+    """Why spec invariant ``name``, never evaluated in this configuration, has nothing to check
+    here ("n/a"), or None (it is "not reached").
+
+    Two reasons: its ``only where`` clause is false for this configuration
+    (:mod:`rulewright.dsl.check.applies`), or it is an ``at choice`` invariant whose choice only
+    variants or errata that this configuration does not select have. A choice a selected rule
+    should have but lacks (a spec edit deleted it) is "not reached".
+    """
+    decl = _decl(game, name)
+    m = game.machine
+    if decl is not None and not applies(decl, m.players, m.variants):
+        return not_applicable_reason(decl, m.players, m.variants)
     label = choice_label(game, name)
     if label is None or has_choice(game, label, decl_rule(game, name)):
-        return False
-    m = game.machine
-    return elsewhere(m.spec.decls, label, decl_rule(game, name), m.variants, m.errata)
+        return None
+    if elsewhere(m.spec.decls, label, decl_rule(game, name), m.variants, m.errata):
+        return (f"its choice {label!r} belongs only to variants or errata not selected in "
+                "this configuration")
+    return None
 
 
 def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> str:

@@ -15,6 +15,7 @@ from docutils import nodes
 from sphinx import addnodes
 
 from rulewright.dsl.language import ast
+from rulewright.dsl.language.unparse import expr_text
 from rulewright.dsl.errata.patch import decl_key
 from rulewright.dsl.errata.spec_diff import DeclDiff, declaration_diffs
 from rulewright.invariants.report import plain
@@ -352,7 +353,15 @@ def edition_section(page: Page, ed: ast.EditionDecl) -> nodes.section:
 
 def invariant_scope(d: ast.InvariantDecl) -> str:
     """When an invariant is checked, as its declaration scopes it (``at end``,
-    ``during rule R``, ``after rule R``, ``at choice "L" [in rule R]``, or every step)."""
+    ``during rule R``, ``after rule R``, ``at choice "L" [in rule R]``, or every step), and
+    where it must be reached (``only where``)."""
+    scope = _scope(d)
+    if d.only is not None:
+        scope += f"; required to be reached only where {expr_text(d.only)}"
+    return scope
+
+
+def _scope(d: ast.InvariantDecl) -> str:
     if d.at_end:
         return "checked at the end of the game"
     if d.choice:

@@ -12,6 +12,7 @@ from typing import Iterable, Iterator, Sequence, assert_never
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.check import constraints
+from rulewright.dsl.check.applies import check_only
 from rulewright.dsl.language.builtins import AGGREGATES, BUILTINS, CONSTANTS
 from rulewright.dsl.errata.check_patches import check_patches, too_many_configurations
 from rulewright.dsl.check.kinds import Locals, local_kinds, value_kind
@@ -934,6 +935,9 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
                 ck.expr(d.expr, {*CHOICE_NAMES, *choice_locals(decls, d.choice, d.rule)})
             constraints.check_phase(ck, d, pausing)
             check_choice(ck, d, decls)
+            if d.only is not None:
+                ck.expr(d.only, set())
+                check_only(ck, d)
         elif isinstance(d, ast.ExampleDecl):
             _check_example(ck, d, games)
         elif isinstance(d, ast.EditionDecl):

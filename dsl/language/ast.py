@@ -778,6 +778,9 @@ class InvariantDecl:
             decision of a ``choose`` with that label, in rule ``rule`` when given, the
             expression reading ``offered``, the options offered there, ``chooser``, the
             player to choose, and the rule's locals), or ``""``.
+        only: ``only where EXPR``: the configurations (player count, variants) where a check
+            no game evaluated is "not reached"; elsewhere it is "n/a"
+            (:mod:`rulewright.dsl.check.applies`). None: every configuration.
     """
 
     span: Span
@@ -789,6 +792,7 @@ class InvariantDecl:
     phase: str = ""
     rule: str = ""
     choice: str = ""
+    only: Expr | None = None
 
 
 @frozen

@@ -290,6 +290,9 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def at_choice(self, meta: Meta, c: list[Token]) -> tuple[str, tuple[str, str]]:
         return ("at_choice", (_unquote(c[0]), str(c[1]) if len(c) > 1 else ""))
 
+    def only_where(self, meta: Meta, c: list[Any]) -> tuple[str, Any]:
+        return ("only_where", c[0])
+
     def invariant_decl(self, meta: Meta, c: list[Any]) -> ast.InvariantDecl:
         desc = ""
         if len(c) > 1 and isinstance(c[1], Token) and c[1].type == "STRING":
@@ -297,7 +300,8 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         phase, rule = _opt(c, "phase") or ("", "")
         choice, in_rule = _opt(c, "at_choice") or ("", "")
         return ast.InvariantDecl(self.s(meta), str(c[0]), desc, bool(_opt(c, "at_end")),
-                                 _prov(c[1:]), c[-1], phase, rule or in_rule, choice)
+                                 _prov(c[1:]), c[-1], phase, rule or in_rule, choice,
+                                 _opt(c, "only_where"))
 
     def example_decl(self, meta: Meta, c: list[Any]) -> ast.ExampleDecl:
         variants = tuple(str(x) for x in c[3:] if isinstance(x, Token) and x.type == "NAME")

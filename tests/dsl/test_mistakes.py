@@ -231,5 +231,5 @@ def test_expected_words_name_no_grammar_rule() -> None:
     # assume or note" (the grammar's own name for 'after'/'during')
     text = HEAD + 'rule setup { end }\nscoring(p) { score 0 }\ninvariant hands-even "x": true\n'
     assert _located(text)[:3] == (
-        5, 16, "unexpected '-'; expected ':', 'at', a string in double quotes, after or "
-               "during or cite, assume or note")
+        5, 16, "unexpected '-'; expected ':', 'at', 'only', a string in double quotes, "
+               "after or during or cite, assume or note")
