@@ -1129,6 +1129,8 @@ def state_label(snap: State, steps: list[int], actors: list[int], player: int) -
     return "?"
 
 
-HIDDEN = Invariant("hidden information", "the mover's legal actions do not depend on what they "
-                   "cannot see", "decision", hidden_information,
-                   history_check=hidden_step, sampled=True)
+# annotated: without it mypy strict reported "Cannot determine type of HIDDEN" in
+# invariants/library.py when its cache had been filled in another order (an import cycle)
+HIDDEN: Invariant = Invariant("hidden information", "the mover's legal actions do not depend on "
+                              "what they cannot see", "decision", hidden_information,
+                              history_check=hidden_step, sampled=True)
