@@ -16,11 +16,13 @@ a spec edit that makes the choice reachable in that configuration is still caugh
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.language.unparse import expr_text
+from rulewright.errors import Diagnostic, Span, player_span
 
 if TYPE_CHECKING:
     from rulewright.dsl.check.check import _Checker
@@ -34,8 +36,8 @@ def state_reads(e: ast.Expr) -> Iterator[ast.Expr]:
     """The parts of ``e`` that are not computed from the configuration alone (the player count,
     the selected variants, literals), outermost first."""
     match e:
-        case ast.Int():
-            return
+        case ast.Int() | ast.Str():
+            return  # a literal: the type pass says whether it fits (a text is no truth value)
         case ast.Name(id=name) if name in CONFIG_NAMES:
             return
         case ast.Call(func=func, args=(ast.Name(),)) if func in CONFIG_CALLS:
@@ -52,15 +54,31 @@ def state_reads(e: ast.Expr) -> Iterator[ast.Expr]:
             yield e
 
 
-def check_only(ck: _Checker, d: ast.InvariantDecl) -> None:
+def _scope(d: ast.InvariantDecl) -> str:
+    """What an invariant's scope is, for a hint: what the clause says cannot be reached."""
+    if d.choice:
+        return f"choice {d.choice!r}"
+    if d.phase:
+        return f"rule {d.rule!r}"
+    return "a game's end"
+
+
+def check_only(ck: _Checker, d: ast.InvariantDecl, reported: Sequence[Span] = ()) -> None:
     """An ``only where`` clause reads the configuration alone, on a check that can go
-    unevaluated (reported through ``ck``, each error at its part of the clause)."""
+    unevaluated (reported through ``ck``, each error at its part of the clause).
+
+    Args:
+        reported: where the checker already reported an error in the clause (an unknown
+            name): a part there is not reported again (one error per mistake).
+    """
     assert d.only is not None
     for part in state_reads(d.only):
+        if any(_within(part.span, r) for r in reported):
+            continue
         ck.err(part.span, f"invariant {d.name!r}: 'only where' is computed from the "
                f"configuration alone, but {expr_text(part)!r} is not (it may read nplayers, "
                "variant(NAME), numbers, comparisons, arithmetic, and/or/not)",
-               "state what makes the choice unreachable in terms of the player count or the "
+               f"state what makes {_scope(d)} unreachable in terms of the player count or the "
                "variants selected")
     if not (d.choice or d.phase or d.at_end):
         ck.err(d.only.span, f"invariant {d.name!r} is checked at every state, so it is never "
@@ -69,10 +87,42 @@ def check_only(ck: _Checker, d: ast.InvariantDecl) -> None:
                "remove the 'only where' clause")
 
 
-def _value(e: ast.Expr, players: int, variants: frozenset[str]) -> int | bool:
+def check_errata(ck: _Checker, d: ast.InvariantDecl) -> bool:
+    """Report each ``erratum(NAME)`` in ``d``'s ``only where`` clause; whether there was one.
+
+    An erratum is not a run-time switch as a variant is: it changes the rules by its patches,
+    and one of them can replace the invariant itself, with the clause the corrected rules call
+    for. So the clause names no erratum (one error per call, not also its name's kind)."""
+    assert d.only is not None
+    calls = [p for p in state_reads(d.only) if isinstance(p, ast.Call) and p.func == "erratum"]
+    for call in calls:
+        ck.err(call.span, f"invariant {d.name!r}: 'only where' cannot name an erratum "
+               f"({expr_text(call)}): an erratum is no run-time switch but a set of patches",
+               f"in the erratum, replace the invariant with the clause its corrected rules call "
+               f"for: replace invariant {d.name} ... only where ...")
+    return bool(calls)
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return (outer.line, outer.column) <= (inner.line, inner.column) and \
+        (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
+
+
+class ClauseError(ValueError):
+    """An ``only where`` clause that cannot be computed in a configuration (a division by
+    zero), located at the part that failed."""
+
+    def __init__(self, message: str, span: Span) -> None:
+        super().__init__(message)
+        self.span = span
+
+
+def _value(e: ast.Expr, players: int, variants: frozenset[str]) -> int | bool | str:
     match e:
         case ast.Int(value=v):
             return v
+        case ast.Str(value=v):
+            return v  # compared with a text only (the type pass)
         case ast.Name(id="nplayers"):
             return players
         case ast.Name(id=name) if name in ("true", "false"):
@@ -82,22 +132,32 @@ def _value(e: ast.Expr, players: int, variants: frozenset[str]) -> int | bool:
         case ast.Not(operand=x):
             return not _value(x, players, variants)
         case ast.Neg(operand=x):
-            return -_value(x, players, variants)
+            return -_number(x, players, variants)
         case ast.BoolOp(op=op, items=items):
             values = (bool(_value(i, players, variants)) for i in items)
             return all(values) if op == "and" else any(values)
         case ast.Compare(op=op, left=left, right=right):
-            a, b = _value(left, players, variants), _value(right, players, variants)
-            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
-                    ">=": a >= b}[op]
+            if op in ("==", "!="):
+                same = _value(left, players, variants) == _value(right, players, variants)
+                return same == (op == "==")
+            a, b = _number(left, players, variants), _number(right, players, variants)
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
         case ast.BinOp(op=op, left=left, right=right):
-            a, b = int(_value(left, players, variants)), int(_value(right, players, variants))
+            a, b = _number(left, players, variants), _number(right, players, variants)
             if op in ("/", "%") and b == 0:
-                raise ValueError(f"division by zero in 'only where {expr_text(e)}'")
+                raise ClauseError(f"{expr_text(e)} divides by zero ({expr_text(right)} is 0)",
+                                  right.span)
             return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0,
                     "%": a % b if b else 0}[op]
     # the checker rejects every other form (state_reads) before a configuration is compiled
     raise ValueError(f"'only where' cannot evaluate {expr_text(e)!r} from the configuration")
+
+
+def _number(e: ast.Expr, players: int, variants: frozenset[str]) -> int:
+    value = _value(e, players, variants)
+    if isinstance(value, str):  # the type pass reports it first
+        raise ValueError(f"'only where' cannot compute with the text {expr_text(e)}")
+    return int(value)
 
 
 def applies(d: ast.InvariantDecl, players: int, variants: Iterable[str]) -> bool:
@@ -119,3 +179,63 @@ def not_applicable_reason(d: ast.InvariantDecl, players: int, variants: Iterable
     chosen = sorted(variants)
     config = f"{players} players" + (f", variants {', '.join(chosen)}" if chosen else "")
     return f"only where {expr_text(d.only)}: false in this configuration ({config})"
+
+
+def _variants_read(e: ast.Expr) -> list[str]:
+    """The variants ``e`` names in ``variant(NAME)``, in order, without repeats."""
+    match e:
+        case ast.Call(func="variant", args=(ast.Name(id=name),)):
+            return [name]
+        case ast.BinOp(left=left, right=right) | ast.Compare(left=left, right=right):
+            return list(dict.fromkeys([*_variants_read(left), *_variants_read(right)]))
+        case ast.BoolOp(items=items):
+            return list(dict.fromkeys(v for i in items for v in _variants_read(i)))
+        case ast.Not(operand=x) | ast.Neg(operand=x):
+            return _variants_read(x)
+    return []
+
+
+def clause_values(decls: Sequence[ast.Decl], players: tuple[int, int]) -> list[Diagnostic]:
+    """Each ``only where`` clause computed in every configuration the spec allows: every
+    player count in ``players`` (the header's range) and every selection of the variants the
+    clause names (the others cannot change its value). A division by zero is an error at the
+    divisor; a clause false everywhere (the check is never required to be reached) or true
+    everywhere (the clause changes nothing) a warning at the clause.
+
+    Call only on declarations with no error found (the clause is a truth value, reading the
+    configuration alone).
+    """
+    lo, hi = players
+    diags: list[Diagnostic] = []
+    for d in decls:
+        if not isinstance(d, ast.InvariantDecl) or d.only is None:
+            continue
+        named = _variants_read(d.only)
+        values: set[bool] = set()
+        try:
+            for n in range(lo, hi + 1):
+                for k in range(len(named) + 1):
+                    for chosen in combinations(named, k):
+                        values.add(applies(d, n, chosen))
+        except ClauseError as failed:
+            config = f"{n} players" + (f", variants {', '.join(chosen)}" if chosen else "")
+            diags.append(Diagnostic(failed.span, f"invariant {d.name!r}: 'only where' cannot be "
+                                    f"computed at {config}: {failed}",
+                                    "the clause is computed for every player count and "
+                                    "variant the spec allows; keep the divisor nonzero there"))
+            continue
+        where = player_span(lo, hi) + (f", with or without {' or '.join(named)}"
+                                          if named else "")
+        clause = f"'only where {expr_text(d.only)}'"
+        if values == {False}:
+            diags.append(Diagnostic(d.only.span, f"invariant {d.name!r}: {clause} is false in "
+                                    f"every configuration the spec allows ({where}), so the "
+                                    f"check is never required to be reached",
+                                    f"state the configurations where {_scope(d)} can be reached",
+                                    "warning"))
+        elif values == {True}:
+            diags.append(Diagnostic(d.only.span, f"invariant {d.name!r}: {clause} is true in "
+                                    f"every configuration the spec allows ({where}), so it "
+                                    "changes nothing", "remove the 'only where' clause",
+                                    "warning"))
+    return diags

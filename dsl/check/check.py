@@ -12,7 +12,7 @@ from typing import Iterable, Iterator, Sequence, assert_never
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.check import constraints
-from rulewright.dsl.check.applies import check_only
+from rulewright.dsl.check.applies import check_errata, check_only, clause_values
 from rulewright.dsl.language.builtins import AGGREGATES, BUILTINS, CONSTANTS
 from rulewright.dsl.errata.check_patches import check_patches, too_many_configurations
 from rulewright.dsl.check.kinds import Locals, local_kinds, value_kind
@@ -935,9 +935,10 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
                 ck.expr(d.expr, {*CHOICE_NAMES, *choice_locals(decls, d.choice, d.rule)})
             constraints.check_phase(ck, d, pausing)
             check_choice(ck, d, decls)
-            if d.only is not None:
+            if d.only is not None and not check_errata(ck, d):
+                before = len(diags)
                 ck.expr(d.only, set())
-                check_only(ck, d)
+                check_only(ck, d, [x.span for x in diags[before:] if x.severity == "error"])
         elif isinstance(d, ast.ExampleDecl):
             _check_example(ck, d, games)
         elif isinstance(d, ast.EditionDecl):
@@ -958,6 +959,8 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
         diags += type_errors(decls, file or path)
     if not any(d.severity == "error" for d in diags):  # none where a number is needed
         diags += none_errors(decls)
+    if games and not any(d.severity == "error" for d in diags):  # typed: computable
+        diags += clause_values(decls, games[0].players)
     return diags
 
 

@@ -835,6 +835,8 @@ class Typer:
                     self.at_choice.append(d)
                 else:
                     self.expect(d.expr, truth(), {}, "an invariant needs")
+                if d.only is not None:
+                    self.expect(d.only, truth(), {}, "'only where' needs")
             case ast.ExampleDecl():
                 self.lets = set()
                 self.block(d.body, {})
