@@ -12,6 +12,10 @@ In a configuration where the clause is false an invariant that was never evaluat
 (not applicable), with the clause as its reason, instead of "not reached". The clause never
 switches a check off: a decision of the choice reached there is checked as everywhere else, so
 a spec edit that makes the choice reachable in that configuration is still caught.
+
+The checker types the clause as a truth value and computes it in every configuration the spec
+allows (:func:`clause_values`): a division by zero there is an error at its divisor, never an
+internal error in verify.
 """
 
 from __future__ import annotations
@@ -165,6 +169,9 @@ def applies(d: ast.InvariantDecl, players: int, variants: Iterable[str]) -> bool
     ``variants`` selected: true without an ``only where`` clause, else the clause's value.
 
     Raises:
+        ClauseError: the clause cannot be computed here (a division by zero); the checker
+            computes it in every configuration the spec allows first (:func:`clause_values`)
+            and reports that as an error with its location.
         ValueError: the clause reads something other than the configuration (the checker
             reports that first, as an error with its location).
     """

@@ -114,8 +114,8 @@ def test_the_clause_reads_the_configuration_alone() -> None:
     assert _errors(bad) == [(38, 14, "invariant 'raise_one_to_three': 'only where' is computed "
                              "from the configuration alone, but 'count(deck)' is not (it may "
                              "read nplayers, variant(NAME), numbers, comparisons, arithmetic, "
-                             "and/or/not)", "state what makes the choice unreachable in terms "
-                             "of the player count or the variants selected")]
+                             "and/or/not)", "state what makes choice 'raise' unreachable in "
+                             "terms of the player count or the variants selected")]
 
 
 def test_the_clause_needs_a_check_that_can_go_unevaluated() -> None:
@@ -144,3 +144,110 @@ def test_the_rules_page_says_where_the_check_must_be_reached() -> None:
         "checked at every decision of choice \u201craise\u201d, against the options it offers; "
         "required to be reached only where nplayers >= 3",
         "checked at every decision of choice \u201craise\u201d, against the options it offers"]
+
+
+# ---- a new user's trial of the clause (each was accepted, or misreported, before)
+
+def _diagnostics(clause: str, text: str = TEXT) -> list[tuple[int, int, str, str, str]]:
+    spec = rw.parse(text.replace("only where nplayers >= 3", f"only where {clause}")
+                    .replace("var pot = 0", 'var pot = 0\nvariant big "Big"'), "t.rules")
+    return [(d.span.line, d.span.column, d.severity, d.message, d.hint)
+            for d in rw.check(spec, compile=False)]
+
+
+def test_a_division_by_zero_in_a_configuration_the_spec_allows_is_a_spec_error() -> None:
+    # was: check ok, then verify's internal error "ValueError: division by zero" (exit 3)
+    assert _diagnostics("6 / (nplayers - 2) > 1") == [(
+        39, 19, "error", "invariant 'raise_one_to_three': 'only where' cannot be computed at 2 "
+        "players: 6 / (nplayers - 2) divides by zero (nplayers - 2 is 0)", "the clause is "
+        "computed for every player count and variant the spec allows; keep the divisor nonzero "
+        "there")]
+    # a variant the clause names is computed both ways
+    assert _diagnostics("variant(big) or 6 % (nplayers - 3) == 0")[0][3] == (
+        "invariant 'raise_one_to_three': 'only where' cannot be computed at 3 players: "
+        "6 % (nplayers - 3) divides by zero (nplayers - 3 is 0)")
+    # a divisor that is never 0 in the header's range is fine
+    assert _diagnostics("6 / (nplayers - 1) > 3") == []
+
+
+def test_verify_reports_the_division_with_its_location(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    path = tmp_path / "only_where.rules"
+    path.write_text(TEXT.replace("only where nplayers >= 3", "only where 6 / (nplayers - 2) > 1"),
+                    encoding="utf-8")
+    code = main(["verify", str(path), "--profile", "ci", "--no-database",
+                 "--trace-dir", str(tmp_path / "t")])
+    out = capsys.readouterr().out
+    assert code == 2
+    assert f"{path}:38:19: error: invariant 'raise_one_to_three': 'only where' cannot be " \
+           "computed at 2 players" in out
+    assert "internal error" not in out
+
+
+@pytest.mark.parametrize(("clause", "column", "message", "hint"), [
+    ("nplayers", 14, "'only where' needs a truth value; this is a number",
+     "a number is no truth value: compare it, nplayers > 0"),
+    ("nplayers >= 3 and nplayers", 32, "'and' needs a truth value; this is a number",
+     "a number is no truth value: compare it, nplayers > 0"),
+    ("variant(big) + 1 > 1", 14, "'+' adds two values of one type; this adds a truth value "
+     "and a number", ""),
+    ('"yes"', 14, "'only where' needs a truth value; this is a text", ""),
+    ('nplayers == "3"', 26, "cannot compare a number with a text: nplayers is a number, so "
+     "'==' needs a number here", "write the number without quotes: 3"),
+    ("nplayer >= 3", 14, "unknown name 'nplayer'", "did you mean 'nplayers' or 'players'?"),
+])
+def test_the_clause_is_a_truth_value_one_error_per_mistake(clause: str, column: int,
+                                                          message: str, hint: str) -> None:
+    assert _diagnostics(clause) == [(39, column, "error", message, hint)]
+
+
+def test_a_clause_never_true_or_always_true_is_a_warning() -> None:
+    assert _diagnostics("nplayers >= 5") == [(
+        39, 14, "warning", "invariant 'raise_one_to_three': 'only where nplayers >= 5' is false "
+        "in every configuration the spec allows (2 to 3 players), so the check is never "
+        "required to be reached", "state the configurations where choice 'raise' can be "
+        "reached")]
+    assert _diagnostics("nplayers >= 2 or variant(big)") == [(
+        39, 14, "warning", "invariant 'raise_one_to_three': 'only where nplayers >= 2 or "
+        "variant(big)' is true in every configuration the spec allows (2 to 3 players, with or "
+        "without big), so it changes nothing", "remove the 'only where' clause")]
+    assert _diagnostics("nplayers >= 3 or variant(big)") == []
+
+
+def test_the_hint_names_the_invariant_s_scope() -> None:
+    at_end = TEXT.replace('at choice "raise"\n  only where nplayers >= 3',
+                          "at end\n  only where count(deck) == 0")
+    assert at_end != TEXT
+    # (and the check's 'offered' is unknown at the end: the next error, on the next line)
+    (line, column, _, message, hint), offered = _diagnostics("", at_end)
+    assert offered[:2] == (40, 52)
+    assert (line, column, message, hint) == (
+        39, 14, "invariant 'raise_one_to_three': 'only where' is computed from the configuration "
+        "alone, but 'count(deck)' is not (it may read nplayers, variant(NAME), numbers, "
+        "comparisons, arithmetic, and/or/not)", "state what makes a game's end unreachable in "
+        "terms of the player count or the variants selected")
+
+
+ERRATUM = """erratum deal_all "Deal every card" date "2026" source "none" {
+  replace invariant raise_one_to_three "the pot is raised by 1 to 3" at choice "raise"
+    only where nplayers >= 2
+    cite "Raise" "raises the pot by 1 to 3" : sorted(offered) == [1, 2, 3]
+}
+"""
+
+#: the erratum's clause, checked in the erratum's selection: true at 2 and 3 players
+ALWAYS = [(
+    45, 16, "warning", "invariant 'raise_one_to_three': 'only where nplayers >= 2' is true "
+    "in every configuration the spec allows (2 to 3 players), so it changes nothing",
+    "remove the 'only where' clause")]
+
+
+def test_an_erratum_is_not_named_but_replaces_the_invariant() -> None:
+    assert _diagnostics("nplayers > 2 and erratum(deal_all)", TEXT + ERRATUM) == [(
+        39, 31, "error", "invariant 'raise_one_to_three': 'only where' cannot name an erratum "
+        "(erratum(deal_all)): an erratum is no run-time switch but a set of patches", "in the "
+        "erratum, replace the invariant with the clause its corrected rules call for: replace "
+        "invariant raise_one_to_three ... only where ...")] + ALWAYS
+    # the erratum's own clause is checked in its selection
+    assert _diagnostics("nplayers >= 3", TEXT + ERRATUM) == ALWAYS
+
