@@ -172,10 +172,23 @@ class MutationScore:
         return attrs.evolve(self, stale=stale)
 
     @property
+    def coverage(self) -> str:
+        """"2 players, 5 configurations", "every player count, 8 configurations": the player
+        counts and how many configurations the run covered ("" when the file does not say)."""
+        if not self.configurations:
+            return ""
+        counts = "every player count" if self.players is None else \
+            " and ".join(filter(None, [", ".join(map(str, self.players[:-1])),
+                                       str(self.players[-1])])) + " players" \
+            if self.players else "no player count"
+        n = len(self.configurations)
+        return f"{counts}, {n} configuration{'s' if n != 1 else ''}"
+
+    @property
     def how(self) -> str:
         """"held out against spec/x.mutated.json (...); seed 7; n = 84 of 400 mutants run,
         a random sample (10 possibly equivalent or invalid, not scored); profile ci, 8 test
-        runs per configuration; measured at 2 players (5 configurations: 2p, ...); run on 2026-12-05
+        runs per configuration; measured at 2 players, 5 configurations: 2p, ...; run on 2026-12-05
         with rulewright 0.1.0": everything that says how the score was made, and what it
         covers, as the file records it."""
         against = f" against {self.record}" if self.record else ""
@@ -188,6 +201,8 @@ class MutationScore:
             of = f" of {self.generated}" if self.generated else ""
             chosen = {"sample": ", a random sample", "all-sites": ", one at every site",
                       "only": ", chosen by id"}.get(self.mode, "")
+            if self.generated and self.run >= self.generated:
+                of, chosen = "", ", every mutant generated"
             parts.append(f"n = {self.run}{of} mutants run{chosen}" + (
                 f" ({self.left_out} possibly equivalent or invalid, not scored)"
                 if self.left_out else ""))
@@ -195,13 +210,7 @@ class MutationScore:
             parts.append(f"profile {self.profile}" + (
                 f", {self.examples} test runs per configuration" if self.examples else ""))
         if self.configurations:
-            counts = "every player count" if self.players is None else \
-                " and ".join(filter(None, [", ".join(map(str, self.players[:-1])),
-                                           str(self.players[-1])])) + " players" \
-                if self.players else "no player count"
-            n = len(self.configurations)
-            parts.append(f"measured at {counts} ({n} configuration{'s' if n != 1 else ''}: "
-                         + ", ".join(self.configurations) + ")")
+            parts.append(f"measured at {self.coverage}: " + ", ".join(self.configurations))
         when = f"run on {self.date}" if self.date else "date not recorded"
         parts.append(when + (f" with rulewright {self.version}" if self.version else ""))
         return "; ".join(parts)

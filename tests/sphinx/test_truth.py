@@ -89,7 +89,7 @@ def test_a_mutate_run_says_how_it_was_made(tmp_path: Path) -> None:
                          "strengthen the checks left out); seed 1001; n = 23 of 300 mutants "
                          "run, a random sample (3 possibly equivalent or invalid, not "
                          "scored); profile dev, 20 test runs per configuration; measured at "
-                         "2 and 3 players (3 configurations: 2p, 3p, 3p v:short); run on "
+                         "2 and 3 players, 3 configurations: 2p, 3p, 3p v:short; run on "
                          "2026-12-05 with rulewright 0.1.0")
     # every player count (players null), one mutant at every site
     doc = json.loads(a.read_text(encoding="utf-8"))
@@ -99,7 +99,11 @@ def test_a_mutate_run_says_how_it_was_made(tmp_path: Path) -> None:
     assert how.startswith("not held out (the sample may include mutants the checks were "
                           "strengthened against); seed 1001; n = 23 of 300 mutants run, one "
                           "at every site (3 possibly")
-    assert "; measured at every player count (3 configurations: 2p, 3p, 3p v:short); " in how
+    assert "; measured at every player count, 3 configurations: 2p, 3p, 3p v:short; " in how
+    # a run of every mutant generated is no sample
+    a.write_text(json.dumps({**doc, "generated": {"total": 23}}), encoding="utf-8")
+    assert "; n = 23 mutants run, every mutant generated (3 possibly equivalent or invalid, " \
+        "not scored); " in read_mutate_json([a])["braff"].how
     assert not score.for_spec("abc").stale and score.for_spec("abd").stale
 
 
@@ -430,16 +434,28 @@ def test_a_variant_s_added_invariants_are_on_the_page(build_site: Builder,
 
 
 def test_the_mutation_score_says_what_it_covers(build_site: Builder) -> None:
-    """Snapshot's checked-in score was measured at 2 players only: the page says so, with the
-    seed, the held-out record and the sample."""
+    """Snapshot's checked-in score was measured at 2 players only (5 configurations): the
+    page says so, with the seed, the held-out record and the sample. The expected words are
+    built from the checked-in file's fields, so a re-measured score keeps the test true."""
+    from rulewright.sphinx.overview import mutation_cell
+    from rulewright.sphinx.verify_json import checked_in_mutation
+
+    doc = json.loads(spec_path("snapshot").with_name("snapshot.mutate.json")
+                     .read_text(encoding="utf-8"))
+    players = " and ".join(map(str, doc["players"]))
+    configs = doc["configurations"]
+    facts = (f"held out against {doc['held_out']['record']} (the mutants used to strengthen "
+             f"the checks left out); seed {doc['seed']}; n = {len(doc['mutants'])} of "
+             f"{doc['generated']['total']} mutants run, a random sample (", f"profile ci, "
+             f"{doc['examples']} test runs per configuration; measured at {players} players, "
+             f"{len(configs)} configurations: {', '.join(configs)}; run on {doc['date'][:10]}")
     page = ("Snap\n====\n\n.. rulewright-spec:: snapshot\n   :simulate: 0\n"
             "   :sections: overview\n")
     out = build_site({"spec-snap": page})
     summary = " ".join(section_text(out / "spec-snap.html", "snapshot-overview").split())
-    assert "Mutation score: 109 of 109 mutants caught (100%): the small changes to the rules " \
-        "and data that verification caught; held out against spec/snapshot.mutated.json (the " \
-        "mutants used to strengthen the checks left out); seed 24605; n = 120 of 961 mutants " \
-        "run, a random sample (11 possibly equivalent or invalid, not scored); profile ci, 8 " \
-        "test runs per configuration; measured at 2 players (5 configurations: 2p, 2p " \
-        "v:raccoon, 2p v:no_assignments, 2p v:no_tokens, 2p v:no_reserving); run on " \
-        "2026-12-05 with rulewright 0.1.0 (snapshot.mutate.json)." in summary, summary[:3000]
+    assert [f for f in facts if f not in summary] == [], summary[:3000]
+    score = checked_in_mutation(spec_path("snapshot"), "snapshot")
+    assert score is not None and score.players == tuple(doc["players"])
+    assert mutation_cell(score).endswith(
+        f"seed {doc['seed']}; n = {len(doc['mutants'])}; at {players} players, {len(configs)} "
+        f"configurations; {doc['date'][:10]}")
