@@ -116,7 +116,7 @@ def spec_row(page: str, path: Path, verified: SpecResults | None,
 
 def mutation_cell(score: MutationScore | None) -> str:
     """The overview's mutation cell: "38% (28 of 74 caught); not held out; seed 7; n = 84;
-    2026-12-05", "stale: ..." when the spec changed since, or "not measured"."""
+    at 2 players, 5 configurations; 2026-12-05", "stale: ..." when the spec changed since, or "not measured"."""
     if score is None:
         return "not measured"
     total = score.killed + score.survived
@@ -124,7 +124,9 @@ def mutation_cell(score: MutationScore | None) -> str:
         else "no mutant scored"
     held = "held out" if score.held_out else "not held out"
     how = "; ".join(x for x in (held, f"seed {score.seed}" if score.seed is not None else "",
-                                f"n = {score.run}" if score.run else "", score.date) if x)
+                                f"n = {score.run}" if score.run else "",
+                                f"at {score.coverage}" if score.coverage else "",
+                                score.date) if x)
     if score.stale:
         return f"stale: {text} on an earlier version of the spec ({how})"
     return f"{text}; {how}"

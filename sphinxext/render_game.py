@@ -10,12 +10,12 @@ from docutils import nodes
 from rulewright.dsl.language import ast
 from rulewright.dsl.machine.machine import Machine
 from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, literal, para,
-                                          provenance_cell, provenance_nodes, section, strong,
-                                          table)
+                                          provenance_cell, provenance_nodes, reference, section,
+                                          strong, table)
 from rulewright.errors import Span
 from rulewright.sphinx.source import source_of
 from rulewright.sphinx.html_nodes import folded
-from rulewright.sphinx.render_rules import Page
+from rulewright.sphinx.render_rules import Page, patched_invariants
 
 
 #: Data tables longer than this are folded (shown on a click).
@@ -47,10 +47,16 @@ def overview_section(page: Page, game: ast.Game) -> nodes.section:
     if variants:
         sec += para(strong("Variants"))
         items: list[nodes.Node | str] = []
+        added = {owner.name: pairs for owner, kind, pairs in patched_invariants(page.spec)
+                 if kind == "variant"}
         for v in variants:
             box = nodes.container()
             box += para(literal(v.name), f": {v.description}")
             box.extend(cite_nodes(v.prov.cites, page.language) + provenance_nodes(v.prov))
+            if v.name in added:
+                box += para(f"It adds {len(added[v.name])} invariant(s): ", reference(
+                    ", ".join(d.name for _, d in added[v.name]),
+                    page.rid("invariants", "variant", v.name)), ".")
             items.append(box)
         sec += bullets(items)
     errata = [d for d in decls if isinstance(d, ast.ErratumDecl)]

@@ -374,6 +374,41 @@ def _scope(d: ast.InvariantDecl) -> str:
     return "checked after every step"
 
 
+def patched_invariants(spec: ast.Spec) -> list[tuple[ast.VariantDecl | ast.ErratumDecl, str,
+                                                     list[tuple[str, ast.InvariantDecl]]]]:
+    """The invariants each variant and erratum adds (``add invariant``) or replaces, in spec
+    order: (the variant or erratum, ``"variant"`` or ``"erratum"``, [(patch mode, the
+    invariant)]); those with none are left out."""
+    out: list[tuple[ast.VariantDecl | ast.ErratumDecl, str,
+                    list[tuple[str, ast.InvariantDecl]]]] = []
+    for owner in spec.decls:
+        if isinstance(owner, (ast.VariantDecl, ast.ErratumDecl)):
+            pairs = [(p.mode, p.decl) for p in owner.patches
+                     if isinstance(p, ast.DeclPatch) and isinstance(p.decl, ast.InvariantDecl)]
+            if pairs:
+                kind = "variant" if isinstance(owner, ast.VariantDecl) else "erratum"
+                out.append((owner, kind, pairs))
+    return out
+
+
+def _invariant_section(page: Page, d: ast.InvariantDecl, rid: str,
+                       title: str) -> nodes.section:
+    """One invariant: what it says and when it is checked, the book beside the code, and its
+    latest verification with links to the traces of any violation."""
+    sub = section(rid, title, "rw-rule")
+    sub += para(f"{d.description or d.name} ({invariant_scope(d)}).")
+    sub += literate(cite_nodes(d.prov.cites, page.language),
+                    folded_code(page.spec.source, d.span, d.prov),
+                    f"spec lines {d.span.line}-{d.span.end_line}")
+    sub.extend(provenance_nodes(d.prov))
+    res = spec_results(page, d.name)
+    sub += para(strong("Latest verification: "), page.status(res),
+                classes=["rw-failed" if any(r.status == "failed" for r in res)
+                         else "rw-status"])
+    sub.extend(trace_links(page, res))
+    return sub
+
+
 def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.section:
     """The spec's invariants with their latest result, and the built-in checks.
 
@@ -385,18 +420,21 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
     if not invs:
         sec += para("The spec declares no invariants of its own.")
     for d in invs:
-        sub = section(page.rid("invariant", d.name), f"invariant {d.name}", "rw-rule")
-        when = invariant_scope(d)
-        sub += para(f"{d.description or d.name} ({when}).")
-        sub += literate(cite_nodes(d.prov.cites, page.language),
-                        folded_code(page.spec.source, d.span, d.prov),
-                        f"spec lines {d.span.line}-{d.span.end_line}")
-        sub.extend(provenance_nodes(d.prov))
-        res = spec_results(page, d.name)
-        sub += para(strong("Latest verification: "), page.status(res),
-                    classes=["rw-failed" if any(r.status == "failed" for r in res)
-                             else "rw-status"])
-        sub.extend(trace_links(page, res))
+        sec += _invariant_section(page, d, page.rid("invariant", d.name), f"invariant {d.name}")
+    patched = patched_invariants(page.spec)
+    for owner, kind, pairs in patched:
+        verbs = "adds" if all(mode == "add" for mode, _ in pairs) else "adds or replaces"
+        sub = section(page.rid("invariants", kind, owner.name),
+                      f"Invariants {kind} {owner.name} {verbs}", "rw-patched")
+        sub += para(f"Checked only in games with {kind} {owner.name} selected"
+                    + (f" ({owner.description})." if isinstance(owner, ast.VariantDecl)
+                       else f" ({owner.title}, {owner.date})."))
+        for mode, d in pairs:
+            rid = page.rid("invariant", d.name) if mode == "add" else \
+                page.rid("invariant", owner.name, d.name)
+            verb = "adds" if mode == "add" else "replaces"
+            sub += _invariant_section(page, d, rid, f"invariant {d.name} ({kind} {owner.name} "
+                                      f"{verb} it)")
         sec += sub
     builtin = section(page.rid("invariants", "builtin"), "Checks every game gets")
     items: list[nodes.Node | str] = [
@@ -408,6 +446,7 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
               "Replaying a trace reproduces every state; legality never depends on hidden "
               "information."]
     builtin += bullets(items)
+    invs += [d for _, _, pairs in patched for _, d in pairs]
     declared = {d.name for d in invs} | {f"spec:{d.name}" for d in invs}
     others = sorted(set(page.results) - declared, key=plain)
     if others:

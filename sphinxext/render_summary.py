@@ -20,9 +20,13 @@ CELLS = {"passed": ("\u2713", "rw-held"), "failed": ("\u2717", "rw-violated"),
          "not reached": ("n.r.", "rw-notreached"), "n/a": ("n/a", "rw-na"),
          "unknown": ("?", "rw-na")}
 LEGEND = ("games played: games played to their end, as rulewright verify counts them "
-          "(begun: games started, some cut short by a test run's end); \u2713 held; \u2717 violated (see Invariant violations); n.r. not reached: never "
-          "evaluated (every game stopped at a gap first); n/a nothing to check; - not run in "
-          "that configuration.")
+          "(begun: games started, some cut short by a test run's end); \u2713 held; \u2717 "
+          "violated (see Invariant violations); n.r. not reached: no game in that "
+          "configuration evaluated it (every game stopped first, at a gap or at a test run's "
+          "end, or none ran the rule or reached the choice it watches; rulewright verify says "
+          "which); n/a not applicable: nothing to check there (its only where clause is false "
+          "for that configuration, its choice belongs to a variant or erratum not selected, or "
+          "the game has no tokens or capacities to check); - not run in that configuration.")
 STALE = ("The verification results given are from another version of the spec, so they are "
          "not shown; run rulewright verify again.")
 

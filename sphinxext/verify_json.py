@@ -130,6 +130,12 @@ class MutationScore:
             file does not say). version: rulewright's version. file: the file read.
         stale: the spec changed since the run (its fingerprint differs from the current
             spec's): the score is of another version (set by :meth:`for_spec`).
+        record: the record a held-out run left out ("" when not held out or not named).
+        mode: how the mutants were chosen ("sample", "all-sites", "only"; "" unknown).
+        generated: every mutant of the spec (0: not recorded).
+        players: the player counts run (None: every declared count, or not recorded).
+        configurations: the configuration labels run ("2p", "2p v:raccoon"; empty: not
+            recorded).
     """
 
     killed: int
@@ -145,6 +151,11 @@ class MutationScore:
     version: str = ""
     file: str = ""
     stale: bool = False
+    record: str = ""
+    mode: str = ""
+    generated: int = 0
+    players: tuple[int, ...] | None = None
+    configurations: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -161,22 +172,45 @@ class MutationScore:
         return attrs.evolve(self, stale=stale)
 
     @property
+    def coverage(self) -> str:
+        """"2 players, 5 configurations", "every player count, 8 configurations": the player
+        counts and how many configurations the run covered ("" when the file does not say)."""
+        if not self.configurations:
+            return ""
+        counts = "every player count" if self.players is None else \
+            " and ".join(filter(None, [", ".join(map(str, self.players[:-1])),
+                                       str(self.players[-1])])) + " players" \
+            if self.players else "no player count"
+        n = len(self.configurations)
+        return f"{counts}, {n} configuration{'s' if n != 1 else ''}"
+
+    @property
     def how(self) -> str:
-        """"held out; seed 7; n = 84 mutants run (10 possibly equivalent or invalid, not
-        scored); profile ci, 8 test runs per configuration; run on 2026-12-05 with rulewright
-        0.1.0": everything that says how the score was made, as the file records it."""
-        parts = ["held out (the mutants used to strengthen the checks left out)"
+        """"held out against spec/x.mutated.json (...); seed 7; n = 84 of 400 mutants run,
+        a random sample (10 possibly equivalent or invalid, not scored); profile ci, 8 test
+        runs per configuration; measured at 2 players, 5 configurations: 2p, ...; run on 2026-12-05
+        with rulewright 0.1.0": everything that says how the score was made, and what it
+        covers, as the file records it."""
+        against = f" against {self.record}" if self.record else ""
+        parts = [f"held out{against} (the mutants used to strengthen the checks left out)"
                  if self.held_out else "not held out (the sample may include mutants the "
                  "checks were strengthened against)"]
         if self.seed is not None:
             parts.append(f"seed {self.seed}")
         if self.run:
-            parts.append(f"n = {self.run} mutants run" + (
+            of = f" of {self.generated}" if self.generated else ""
+            chosen = {"sample": ", a random sample", "all-sites": ", one at every site",
+                      "only": ", chosen by id"}.get(self.mode, "")
+            if self.generated and self.run >= self.generated:
+                of, chosen = "", ", every mutant generated"
+            parts.append(f"n = {self.run}{of} mutants run{chosen}" + (
                 f" ({self.left_out} possibly equivalent or invalid, not scored)"
                 if self.left_out else ""))
         if self.profile:
             parts.append(f"profile {self.profile}" + (
                 f", {self.examples} test runs per configuration" if self.examples else ""))
+        if self.configurations:
+            parts.append(f"measured at {self.coverage}: " + ", ".join(self.configurations))
         when = f"run on {self.date}" if self.date else "date not recorded"
         parts.append(when + (f" with rulewright {self.version}" if self.version else ""))
         return "; ".join(parts)
@@ -383,6 +417,11 @@ def mutation_score(doc: dict[str, Any], file: str = "") -> MutationScore:
     versions = doc.get("versions")
     version = versions.get("rulewright") if isinstance(versions, dict) else None
     date = doc.get("date")
+    held = doc.get("held_out")
+    record = held.get("record") if isinstance(held, dict) else None
+    generated = doc.get("generated")
+    players = doc.get("players")
+    configs = doc.get("configurations")
     killed = _count(score.get("killed"))
     # rulewright-mutate/2: a mutant verify never reached was not caught either
     survived = _count(score.get("survived")) + _count(score.get("unreached"))
@@ -396,7 +435,13 @@ def mutation_score(doc: dict[str, Any], file: str = "") -> MutationScore:
         examples=examples if isinstance(examples, int) and not isinstance(examples, bool)
         else None,
         date=date[:10] if isinstance(date, str) and date[:4].isdigit() else "",
-        version=version if isinstance(version, str) else "", file=file)
+        version=version if isinstance(version, str) else "", file=file,
+        record=record if isinstance(record, str) else "",
+        mode=str(doc.get("mode") or ""),
+        generated=_count(generated.get("total")) if isinstance(generated, dict) else 0,
+        players=tuple(p for p in players if isinstance(p, int))
+        if isinstance(players, list) else None,
+        configurations=tuple(str(c) for c in configs) if isinstance(configs, list) else ())
 
 
 def read_mutate_json(paths: list[Path]) -> dict[str, MutationScore]:

@@ -270,7 +270,7 @@ def test_verify_results_and_trace_link(build_site: Builder, tmp_path: Path) -> N
     assert "configuration games played (begun) hands_small conservation capacity" in grid
     assert "2p 51 (57) \u2713 \u2713 n.r." in grid
     assert "3p +draw_after - \u2717 n/a -" in grid
-    assert "n.r. not reached: never evaluated" in grid
+    assert "n.r. not reached: no game in that configuration evaluated it" in grid
     assert "Gaps in the rulebook: 2 marked in the spec; verification reached 1 (listed " \
         "under Findings)" in grid
     assert "Not verified" not in flat

@@ -77,16 +77,33 @@ def test_a_mutate_run_says_how_it_was_made(tmp_path: Path) -> None:
         "versions": {"rulewright": "0.1.0", "hypothesis": "6", "python": "3"},
         "held_out": {"record": "spec/braff.mutated.json", "excluded_seeds": [1],
                      "excluded_sites": 40, "excluded_mutants": 90},
+        "mode": "sample", "generated": {"total": 300}, "players": [2, 3],
+        "configurations": ["2p", "3p", "3p v:short"],
         "score": {"killed": 15, "survived": 3, "unreached": 2, "equivalent": 1, "invalid": 2}}),
         encoding="utf-8")
     score = read_mutate_json([a])["braff"]
     assert (score.held_out, score.run, score.left_out, score.date, score.version,
             score.file) == (True, 23, 3, "2026-12-05", "0.1.0", "braff.mutate.json")
     assert score.text == "15 of 20 mutants caught (75%)"
-    assert score.how == ("held out (the mutants used to strengthen the checks left "
-                         "out); seed 1001; n = 23 mutants run (3 possibly equivalent or "
-                         "invalid, not scored); profile dev, 20 test runs per configuration; "
-                         "run on 2026-12-05 with rulewright 0.1.0")
+    assert score.how == ("held out against spec/braff.mutated.json (the mutants used to "
+                         "strengthen the checks left out); seed 1001; n = 23 of 300 mutants "
+                         "run, a random sample (3 possibly equivalent or invalid, not "
+                         "scored); profile dev, 20 test runs per configuration; measured at "
+                         "2 and 3 players, 3 configurations: 2p, 3p, 3p v:short; run on "
+                         "2026-12-05 with rulewright 0.1.0")
+    # every player count (players null), one mutant at every site
+    doc = json.loads(a.read_text(encoding="utf-8"))
+    a.write_text(json.dumps({**doc, "players": None, "mode": "all-sites", "held_out": None}),
+                 encoding="utf-8")
+    how = read_mutate_json([a])["braff"].how
+    assert how.startswith("not held out (the sample may include mutants the checks were "
+                          "strengthened against); seed 1001; n = 23 of 300 mutants run, one "
+                          "at every site (3 possibly")
+    assert "; measured at every player count, 3 configurations: 2p, 3p, 3p v:short; " in how
+    # a run of every mutant generated is no sample
+    a.write_text(json.dumps({**doc, "generated": {"total": 23}}), encoding="utf-8")
+    assert "; n = 23 mutants run, every mutant generated (3 possibly equivalent or invalid, " \
+        "not scored); " in read_mutate_json([a])["braff"].how
     assert not score.for_spec("abc").stale and score.for_spec("abd").stale
 
 
@@ -368,3 +385,77 @@ def test_docs_warns_about_a_stale_checked_in_score(tmp_path: Path) -> None:
         f"rulewright docs: warning: showcase: the mutation score in {beside} was measured on "
         "an earlier version of the spec; its page shows it as stale (run rulewright mutate "
         "showcase --json FILE again)"]
+
+
+def test_a_variant_s_added_invariants_are_on_the_page(build_site: Builder,
+                                                       tmp_path: Path) -> None:
+    """Picture Perfect's variant auction adds 10 invariants (3 with ``only where``): the page
+    listed none of them. Each is now under its variant with cite, scope and result."""
+    spec = load_spec(spec_path("picture_perfect"))
+    status = {"spec:secret_bid_from_zero_to_all": "n/a", "spec:price_from_one": "held"}
+    doc = {"format": "rulewright-verify/3", "profile": "ci", "seed": 5,
+           "date": "2026-12-05T10:00:00Z", "games": [{
+               "spec": "picture_perfect", "fingerprint": fingerprint(spec),
+               "source": str(spec_path("picture_perfect")), "configs": [
+                   {"label": "2p v:auction", "players": 2, "examples": 8, "games": 8,
+                    "finished": 8, "status": status, "violations": [], "gaps": []}]}]}
+    page = ("PP\n==\n\n.. rulewright-spec:: picture_perfect\n   :simulate: 0\n"
+            "   :sections: overview, invariants\n   :verify-json: v.json\n")
+    out = build_site({"spec-pp": page}, {"v.json": json.dumps(doc)})
+    html = out / "spec-pp.html"
+    auction = " ".join(section_text(html, "picture-perfect-invariants-variant-auction").split())
+    assert auction.startswith("Invariants variant auction adds\u00b6 Checked only in games with "
+                              "variant auction selected (The advanced auction variant: 3 "
+                              "normal and 3 auction exchange cards, decorations are money).")
+    added = [d.decl.name for v in spec.decls if isinstance(v, ast.VariantDecl)
+             and v.name == "auction" for d in v.patches if isinstance(d, ast.DeclPatch)
+             and isinstance(d.decl, ast.InvariantDecl)]
+    assert len(added) == 10
+    assert [n for n in added if f"invariant {n} (variant auction adds it)" not in auction] == []
+    secret = " ".join(section_text(
+        html, "picture-perfect-invariant-secret-bid-from-zero-to-all").split())
+    assert "(Unfair) Secret Auction: every other player bids any number of their decorations, "\
+        "0 included (checked at every decision of choice \u201csecret bid\u201d, against the " \
+        "options it offers; required to be reached only where nplayers >= 3)." in secret
+    assert "All other players secretly and simultaneously choose any number of their " \
+        "decorations to bid (may be 0)" in secret
+    assert secret.endswith("Latest verification: not checked (2p v:auction: n/a); 1 of 6 "
+                           "declared configurations verified"), secret[-400:]
+    price = " ".join(section_text(html, "picture-perfect-invariant-price-from-one").split())
+    assert "Latest verification: held in 2p v:auction" in price, price[-400:]
+    summary = " ".join(section_text(html, "picture-perfect-overview").split())
+    assert "It adds 10 invariant(s): bid_beats_the_high_bid, single_bid_beats_the_high_bid" \
+        in summary
+    # the legend names every reason a check is not reached, and what n/a means
+    assert "n.r. not reached: no game in that configuration evaluated it (every game stopped " \
+        "first, at a gap or at a test run's end, or none ran the rule or reached the choice " \
+        "it watches; rulewright verify says which); n/a not applicable: nothing to check " \
+        "there (its only where clause is false for that configuration" in summary
+
+
+def test_the_mutation_score_says_what_it_covers(build_site: Builder) -> None:
+    """Snapshot's checked-in score was measured at 2 players only (5 configurations): the
+    page says so, with the seed, the held-out record and the sample. The expected words are
+    built from the checked-in file's fields, so a re-measured score keeps the test true."""
+    from rulewright.sphinx.overview import mutation_cell
+    from rulewright.sphinx.verify_json import checked_in_mutation
+
+    doc = json.loads(spec_path("snapshot").with_name("snapshot.mutate.json")
+                     .read_text(encoding="utf-8"))
+    players = " and ".join(map(str, doc["players"]))
+    configs = doc["configurations"]
+    facts = (f"held out against {doc['held_out']['record']} (the mutants used to strengthen "
+             f"the checks left out); seed {doc['seed']}; n = {len(doc['mutants'])} of "
+             f"{doc['generated']['total']} mutants run, a random sample (", f"profile ci, "
+             f"{doc['examples']} test runs per configuration; measured at {players} players, "
+             f"{len(configs)} configurations: {', '.join(configs)}; run on {doc['date'][:10]}")
+    page = ("Snap\n====\n\n.. rulewright-spec:: snapshot\n   :simulate: 0\n"
+            "   :sections: overview\n")
+    out = build_site({"spec-snap": page})
+    summary = " ".join(section_text(out / "spec-snap.html", "snapshot-overview").split())
+    assert [f for f in facts if f not in summary] == [], summary[:3000]
+    score = checked_in_mutation(spec_path("snapshot"), "snapshot")
+    assert score is not None and score.players == tuple(doc["players"])
+    assert mutation_cell(score).endswith(
+        f"seed {doc['seed']}; n = {len(doc['mutants'])}; at {players} players, {len(configs)} "
+        f"configurations; {doc['date'][:10]}")
