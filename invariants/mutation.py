@@ -402,8 +402,9 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
     report.mode = "only" if only is not None else "all-sites" if all_sites else "sample"
     report.by_coverage = by_coverage
     if held_out is not None:
-        report.held_out = HeldOut(held_out_file, held_out.seeds, left_out,
-                                  len(held_out.sites), len(held_out.mutants))
+        match = held_out.match(all_mutants, sites)
+        report.held_out = HeldOut(held_out_file, held_out.seeds, left_out, match.sites,
+                                  match.changes, len(match.stale), match.declarations)
     if started is not None:
         started("the spec as written")
     (report.baseline,) = backend.run([job], [job.name])
