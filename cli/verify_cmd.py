@@ -31,9 +31,10 @@ from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table, replay_command
 from rulewright.cli.paths import output_file, output_folder
-from rulewright.engines.game import bundled_specs, spec_path
-from rulewright.errors import UsageError
-from rulewright.engines.machine_cache import COUNTS, ENV_SWITCH
+from rulewright.dsl.compile.compile import fingerprint
+from rulewright.engines.game import bundled_specs, load_spec, spec_path
+from rulewright.errors import SpecError, UsageError
+from rulewright.engines.machine_cache import COUNTS, ENV_SWITCH, data_digest
 from rulewright.invariants.database import DatabaseLocation
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
 from rulewright.invariants.report import FORMAT, ConfigResult, GameResult, GapReport, Report
@@ -249,15 +250,21 @@ def shown_steps(lines: Sequence[str]) -> list[str]:
 
 
 def _once(specs: Sequence[str]) -> list[str]:
-    """The specs asked for, each file once: a spec named twice, or by its bundled name and
-    by its path (``snapshot`` and ``spec/snapshot.rules``), is verified once, as first named.
-    A name that resolves to nothing is kept, for its own error."""
-    out: dict[Path | str, str] = {}
+    """The specs asked for, each spec once, as first named: a spec named twice, by its
+    bundled name and by its path (``snapshot`` and ``spec/snapshot.rules``), or by the path of
+    a checkout's copy of an installed spec, is one spec when its text and its card data
+    (:func:`~rulewright.engines.machine_cache.data_digest`) are the same. A name that resolves
+    to nothing or does not parse is kept by its file, for its own error."""
+    out: dict[tuple[str, ...], str] = {}
     for name in specs:
         try:
-            key: Path | str = spec_path(name).resolve()
-        except UsageError:
-            key = name
+            parsed = load_spec(name)
+            key: tuple[str, ...] = (fingerprint(parsed), data_digest(parsed))
+        except (UsageError, SpecError):
+            try:
+                key = ("file", str(spec_path(name).resolve()))
+            except UsageError:
+                key = ("name", name)
         out.setdefault(key, name)
     return list(out.values())
 
