@@ -251,6 +251,23 @@ def test_verify_checks_a_spec_named_twice_once(tmp_path: Path) -> None:
     assert [g["spec"] for g in doc["games"]] == ["tiny"]
 
 
+def test_verify_json_lists_the_specs_a_selection_skipped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = _verify_args(tmp_path, "5", "a.json")
+    args[args.index("--players") + 1] = "3"
+    args.insert(2, str(SPECS / "forced_last.rules"))
+    assert main(args) == 0
+    assert "rulewright verify: skipped forced_last is for 2 players, not 3" in \
+        capsys.readouterr().err
+    doc = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    schemas.validate(doc)
+    assert doc["skipped"] == [{"spec": "forced_last",
+                               "reason": "forced_last is for 2 players, not 3"}]
+    assert [(g["spec"], len(g["configs"])) for g in doc["games"]] == [("tiny", 1)]
+    assert set(doc["compile"]) == {"compiled", "memory_hits", "disk_hits", "stored",
+                                   "rejected"} and "compile_not_collected" not in doc
+
+
 def test_a_copy_of_a_spec_with_the_same_text_and_data_is_one_spec(tmp_path: Path) -> None:
     """After ``pip install .``, ``tic_tac_toe`` is the installed file and
     ``spec/tic_tac_toe.rules`` the checkout's copy: one spec, verified once."""
