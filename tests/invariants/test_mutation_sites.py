@@ -183,5 +183,9 @@ def test_a_stale_record_entry_holds_its_whole_declaration_out() -> None:
     assert record.used(found, sites) == list(match.used)
     chosen, left = choose(WEAK, found, sites, seed=2, held_out=record)
     assert (left, sorted(m.id for m in chosen)) == (24, [1, 2, 3, 4])
+    with pytest.raises(UsageError, match=r"mutant #6 \(rule play: 0 => integer: -1\) is "
+                                         r"in rule play, where "
+                                         "the record given has a stale entry: not held out"):
+        choose(WEAK, found, sites, seed=2, only=[6], held_out=record)
     fresh = Record("race", (1,), ("card c: (1)",))
     assert fresh.match(found, sites).stale == () and sum(fresh.used(found, sites)) == 1
