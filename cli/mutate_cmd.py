@@ -13,7 +13,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -168,6 +168,22 @@ def _held_out(args: argparse.Namespace) -> Record | None:
     return load_record(args.held_out, _spec_id(parsed), missing_ok=False)
 
 
+def _warn_stale(args: argparse.Namespace, held_out: Record | None,
+                all_mutants: Sequence[Mutant]) -> None:
+    """A warning for each entry of the held-out record that names no site or mutant of the
+    spec as it is now (:meth:`Record.match`), and what is held out for them."""
+    if held_out is None:
+        return
+    match = held_out.match(all_mutants, site_names(all_mutants))
+    for entry in match.stale:
+        print(f"rulewright mutate: warning: {args.held_out}: {entry!r} matches no mutant of "
+              f"{args.spec} (the spec changed there since it was recorded)", file=sys.stderr)
+    if match.stale:
+        print(f"rulewright mutate: warning: {len(match.stale)} stale entr"
+              f"{'y' if len(match.stale) == 1 else 'ies'}: every mutant of "
+              f"{', '.join(match.declarations)} is held out", file=sys.stderr)
+
+
 def _spec_id(parsed: ast.Spec) -> str:
     return next(d for d in parsed.decls if isinstance(d, ast.Game)).id
 
@@ -175,9 +191,11 @@ def _spec_id(parsed: ast.Spec) -> str:
 def _list(out: Console, args: argparse.Namespace, seed: int) -> int:
     parsed, all_mutants = spec_mutants(args.spec)
     sites = site_names(all_mutants)
+    held_out = _held_out(args)
+    _warn_stale(args, held_out, all_mutants)
     chosen, left_out = choose(args.spec, all_mutants, sites, seed=seed, n=args.n,
                               only=args.only, all_sites=args.all_sites,
-                              held_out=_held_out(args), held_out_file=str(args.held_out))
+                              held_out=held_out, held_out_file=str(args.held_out))
     by_op = Counter(m.operator for m in all_mutants)
     held = f", {left_out} in the record left out" if args.held_out is not None else ""
     out.print(f"{parsed.path}: {len(all_mutants)} mutants at {len(set(sites))} sites ("
@@ -231,6 +249,10 @@ def print_report(out: Console, r: MutationReport) -> None:
         out.print(f"  held out: {h.mutants} mutants of {h.file} left out ({h.changes} "
                   f"recorded changes, {h.sites} sites recorded whole); seeds used there: "
                   f"{', '.join(map(str, h.seeds)) or 'none'}", markup=False, highlight=False)
+        if h.stale:
+            out.print(f"  stale: {h.stale} entries of the record name no mutant of the spec "
+                      f"as it is now; held out whole: {', '.join(h.declarations)}",
+                      markup=False, highlight=False)
     survivors = [m for m in r.chosen if r.status(m) == "survived"]
     if survivors:
         out.print(f"\n[bold]surviving mutants[/] ({len(survivors)}): verify passed with these "
@@ -297,6 +319,7 @@ def run(args: argparse.Namespace) -> int:
         if args.players:
             configurations(args.spec, args.players)
         _, all_mutants = spec_mutants(args.spec)
+        _warn_stale(args, held_out, all_mutants)
         choose(args.spec, all_mutants, site_names(all_mutants), seed=seed, n=args.n,
                only=args.only, all_sites=args.all_sites, held_out=held_out,
                held_out_file=str(args.held_out))
@@ -311,7 +334,8 @@ def run(args: argparse.Namespace) -> int:
     report.min_score = args.min_score
     print_report(out, report)
     code = report.exit_code()
-    verdict = f"mutation score {_percent(report.rate)}" if report.rate is not None \
+    held = " (held out)" if report.held_out is not None else ""
+    verdict = f"mutation score{held} {_percent(report.rate)}" if report.rate is not None \
         else "no mutation score (no mutant killed or survived)"
     if code == EXIT_SPEC:  # verify's words for the same spec
         verdict = "[bold red]spec errors[/]"

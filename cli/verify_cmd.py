@@ -31,13 +31,14 @@ from rulewright.cli.output import SafeConsole as Console
 from rulewright.cli.progress_lines import LineProgress
 from rulewright.cli.verify_output import legend, plain, print_table, replay_command
 from rulewright.cli.paths import output_file, output_folder
-from rulewright.engines.game import bundled_specs, spec_path
-from rulewright.errors import UsageError
-from rulewright.engines.machine_cache import COUNTS, ENV_SWITCH
+from rulewright.dsl.compile.compile import fingerprint
+from rulewright.engines.game import bundled_specs, load_spec, spec_path
+from rulewright.errors import SpecError, UsageError
+from rulewright.engines.machine_cache import COUNTS, ENV_SWITCH, data_digest
 from rulewright.invariants.database import DatabaseLocation
 from rulewright.invariants.profiles import DEFAULT_PROFILE, PROFILES
 from rulewright.invariants.report import FORMAT, ConfigResult, GameResult, GapReport, Report
-from rulewright.invariants.runner import new_seed, plan_specs, verify
+from rulewright.invariants.runner import NotForSpec, new_seed, plan_specs, verify
 
 
 def register(sub: Any) -> None:
@@ -249,15 +250,21 @@ def shown_steps(lines: Sequence[str]) -> list[str]:
 
 
 def _once(specs: Sequence[str]) -> list[str]:
-    """The specs asked for, each file once: a spec named twice, or by its bundled name and
-    by its path (``snapshot`` and ``spec/snapshot.rules``), is verified once, as first named.
-    A name that resolves to nothing is kept, for its own error."""
-    out: dict[Path | str, str] = {}
+    """The specs asked for, each spec once, as first named: a spec named twice, by its
+    bundled name and by its path (``snapshot`` and ``spec/snapshot.rules``), or by the path of
+    a checkout's copy of an installed spec, is one spec when its text and its card data
+    (:func:`~rulewright.engines.machine_cache.data_digest`) are the same. A name that resolves
+    to nothing or does not parse is kept by its file, for its own error."""
+    out: dict[tuple[str, ...], str] = {}
     for name in specs:
         try:
-            key: Path | str = spec_path(name).resolve()
-        except UsageError:
-            key = name
+            parsed = load_spec(name)
+            key: tuple[str, ...] = (fingerprint(parsed), data_digest(parsed))
+        except (UsageError, SpecError):
+            try:
+                key = ("file", str(spec_path(name).resolve()))
+            except UsageError:
+                key = ("name", name)
         out.setdefault(key, name)
     return list(out.values())
 
@@ -283,12 +290,12 @@ def run(args: argparse.Namespace) -> int:
         where += ", plain random play (--no-aim)"
     # a misspelt spec, player count or edition fails now, before the seed line that says a
     # run has started (and before a cluster starts); parsed specs are cached for the run
-    skipped: list[str] = []
+    skipped: list[NotForSpec] = []
     plan_specs(specs, args.players, args.variant or None, args.errata, args.edition, skipped)
     print(f"rulewright verify: seed {seed}, profile {args.profile}{where} "
           f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
     for why in skipped:  # a selection that fits only some of the specs runs on those
-        print(f"rulewright verify: skipped {why}", file=sys.stderr, flush=True)
+        print(f"rulewright verify: skipped {why.note}", file=sys.stderr, flush=True)
     if args.no_compile_cache:  # in the environment: a local cluster's workers inherit it
         os.environ[ENV_SWITCH] = "off"
     compiled_before = COUNTS.to_json()
@@ -303,7 +310,12 @@ def run(args: argparse.Namespace) -> int:
                           aim=not args.no_aim, require_reached=args.require_reached)
 
         report = _run_with_progress(run_verify)
-    report.compile = COUNTS.since(compiled_before)
+    report.skipped = [(why.spec_id, why.note) for why in skipped]
+    if args.workers is None and args.scheduler is None:
+        report.compile = COUNTS.since(compiled_before)
+    else:  # the workers compile; a count of this process alone would be a wrong zero
+        report.compile_not_collected = "the configurations were compiled by cluster workers, " \
+            "whose compile counts are not collected"
     return _print_report(args, report)
 
 

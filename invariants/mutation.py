@@ -62,7 +62,7 @@ from rulewright.invariants.backend import Backend, SerialBackend
 from rulewright.invariants.mutation_report import (GapCount, HeldOut, Kill, MutantRun,
                                                    MutationReport)
 from rulewright.invariants.mutation_sites import (PointKey, Record, change_name, cover_point,
-                                                  one_per_site, site_names)
+                                                  declaration, one_per_site, site_names)
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.report import leak_reports
 from rulewright.invariants.runner import (Config, ExampleKey, config_seed, configurations,
@@ -323,9 +323,15 @@ def choose(spec: str, all_mutants: Sequence[Mutant], sites: Sequence[str], *, se
                              f"(#0 to #{len(all_mutants) - 1})")
         tuned = [i for i in sorted(set(only)) if used[i]]
         if tuned:
-            raise UsageError(f"mutant #{tuned[0]} ({sites[tuned[0]]} => "
-                             f"{change_name(all_mutants[tuned[0]])}) is in the record "
-                             f"{record}: not held out")
+            assert held_out is not None
+            t = tuned[0]
+            where = f"is in the record {record}"
+            if sites[t] not in held_out.sites and \
+                    (sites[t], change_name(all_mutants[t])) not in held_out.mutants:
+                where = (f"is in {declaration(sites[t])}, where the record {record} has a "
+                         "stale entry")
+            raise UsageError(f"mutant #{t} ({sites[t]} => {change_name(all_mutants[t])}) "
+                             f"{where}: not held out")
         chosen = [all_mutants[i] for i in sorted(set(only))]
     elif all_sites:
         chosen = one_per_site(pool, [sites[m.id] for m in pool], seed)
@@ -402,8 +408,9 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
     report.mode = "only" if only is not None else "all-sites" if all_sites else "sample"
     report.by_coverage = by_coverage
     if held_out is not None:
-        report.held_out = HeldOut(held_out_file, held_out.seeds, left_out,
-                                  len(held_out.sites), len(held_out.mutants))
+        match = held_out.match(all_mutants, sites)
+        report.held_out = HeldOut(held_out_file, held_out.seeds, left_out, match.sites,
+                                  match.changes, len(match.stale), match.declarations)
     if started is not None:
         started("the spec as written")
     (report.baseline,) = backend.run([job], [job.name])

@@ -19,7 +19,8 @@ killed / (killed + survived + unreached).
       "mode": "sample" | "all-sites" | "only",
       "held_out": null | {"record": "spec/tiny.mutated.json", "excluded_seeds": [1],
                           "excluded_sites": 12, "excluded_changes": 3,
-                          "excluded_mutants": 33},
+                          "excluded_mutants": 33, "stale_entries": 1,
+                          "stale_declarations": ["rule take"]},
       "by_coverage": true,    # each mutant verified only where its coverage point ran
       "sites": 25,            # the spec's sites (places mutants change)
       "profile": "ci", "seed": 1, "players": [2] | null, "examples": 8, "playouts": 10,
@@ -73,7 +74,10 @@ class HeldOut:
     Attributes:
         file: the record's path. seeds: the seeds it lists (the run's seed is none of them).
         mutants: mutants left out for being in the record. sites: the sites it records
-        whole (every change there). changes: the (site, change) pairs it records.
+        whole (every change there) that the spec still has. changes: the (site, change)
+        pairs it records that name a mutant of the spec. stale: its entries that name no
+        site or mutant of the spec (edited since); declarations: theirs, held out whole
+        (:meth:`~.mutation_sites.Record.match`).
     """
 
     file: str
@@ -81,12 +85,15 @@ class HeldOut:
     mutants: int
     sites: int
     changes: int = 0
+    stale: int = 0
+    declarations: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {"record": self.file, "excluded_seeds": list(self.seeds),
                 "excluded_sites": self.sites, "excluded_changes": self.changes,
-                "excluded_mutants": self.mutants}
+                "excluded_mutants": self.mutants, "stale_entries": self.stale,
+                "stale_declarations": list(self.declarations)}
 
 
 @frozen

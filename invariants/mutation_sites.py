@@ -109,6 +109,29 @@ def cover_point(spec: ast.Spec, path: Path_) -> PointKey | None:
     return point
 
 
+def declaration(site: str) -> str:
+    """The declaration a site is in: ``rule take`` of ``rule take: count(pile) < 2``."""
+    return site.split(": ", 1)[0]
+
+
+@frozen
+class Match:
+    """A record met with a spec's mutants as they are now (:meth:`Record.match`).
+
+    Attributes:
+        used: for each mutant, whether the record holds it. sites, changes: the record's
+        whole sites and (site, change) pairs that name a site or mutant of the spec.
+        stale: the entries that do not (a site, or ``site => change``), in the record's
+        order. declarations: the declarations of the stale entries, held out whole.
+    """
+
+    used: tuple[bool, ...]
+    sites: int
+    changes: int
+    stale: tuple[str, ...]
+    declarations: tuple[str, ...]
+
+
 @frozen
 class Record:
     """The seeds and mutants used while a spec's checks were strengthened.
@@ -129,11 +152,30 @@ class Record:
         return Record(self.spec, tuple(sorted({*self.seeds, seed})), self.sites,
                       tuple(sorted({*self.mutants, *((s, c) for s, c in drawn)})))
 
+    def match(self, all_mutants: Sequence[Mutant], sites: Sequence[str]) -> Match:
+        """How this record meets the spec's mutants as they are now (aligned with
+        ``all_mutants`` and their :func:`site_names`).
+
+        An entry that names no site or (site, change) of the spec is *stale*: the spec was
+        edited there after the record was written, so the mutants now at that place may be
+        the ones a check was strengthened against under new text. A held-out score must not
+        count them: every mutant of the stale entry's declaration (:func:`declaration`) is
+        held."""
+        now = {(s, change_name(m)) for m, s in zip(all_mutants, sites)}
+        whole = {s for s in self.sites if s in set(sites)}
+        pairs = {p for p in self.mutants if p in now}
+        stale = [s for s in self.sites if s not in whole] + \
+            [f"{s} => {c}" for s, c in self.mutants if (s, c) not in pairs]
+        decls = {declaration(s) for s in self.sites if s not in whole} | \
+            {declaration(s) for s, c in self.mutants if (s, c) not in pairs}
+        used = tuple(s in whole or (s, change_name(m)) in pairs or declaration(s) in decls
+                     for m, s in zip(all_mutants, sites))
+        return Match(used, len(whole), len(pairs), tuple(stale), tuple(sorted(decls)))
+
     def used(self, all_mutants: Sequence[Mutant], sites: Sequence[str]) -> list[bool]:
         """For each mutant (aligned with ``all_mutants`` and their :func:`site_names`),
-        whether this record holds it."""
-        whole, pairs = set(self.sites), set(self.mutants)
-        return [s in whole or (s, change_name(m)) in pairs for m, s in zip(all_mutants, sites)]
+        whether this record holds it (:meth:`match`)."""
+        return list(self.match(all_mutants, sites).used)
 
     def to_json(self) -> dict[str, Any]:
         """The file's document (module docstring)."""
@@ -201,6 +243,6 @@ def one_per_site(all_mutants: Sequence[Mutant], sites: Sequence[str], seed: int)
                   key=lambda m: m.id)
 
 
-__all__ = ["PointKey", "RECORD_FORMAT", "RECORD_FORMATS", "Record", "change_name",
-           "cover_point", "load_record",
+__all__ = ["Match", "PointKey", "RECORD_FORMAT", "RECORD_FORMATS", "Record", "change_name",
+           "cover_point", "declaration", "load_record",
            "one_per_site", "save_record", "site_names"]

@@ -14,8 +14,11 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
       "compile": {"compiled": 12, "memory_hits": 15, "disk_hits": 0, "stored": 12,
                   "rejected": 0},   # configurations compiled in this process, machines
                                     # reused, read from and written to the disk cache
-                                    # (rulewright.engines.machine_cache); with --workers or
-                                    # --scheduler the workers compile, not counted here
+                                    # (rulewright.engines.machine_cache); absent with
+                                    # --workers or --scheduler (the workers compile), then
+      "compile_not_collected": "the configurations were compiled by cluster workers, ...",
+      "skipped": [{"spec": "kuhn_poker",   # specs --players/--variant/--edition left out
+                   "reason": "kuhn_poker is for 2 players, not 1"}],
       "games": [{
         "spec": "tiny", "title": "Tiny", "source": "tiny" | "path/to/x.rules",
         "fingerprint": "9f86d081884c7d65" | null,   # rulewright.dsl.compile.compile.fingerprint of
@@ -449,6 +452,10 @@ class Report:
         seed: the run's seed (each configuration's Hypothesis seed derives from it).
         compile: what compiling cost this process
             (:meth:`rulewright.engines.machine_cache.CompileCounts.to_json`), or None.
+        compile_not_collected: why ``compile`` is None when the configurations were
+            compiled elsewhere (cluster workers), or None.
+        skipped: the specs a selection (``--players``, ``--variant``, ``--edition``) left
+            out of a run over several specs, as (spec id, why).
     """
 
     profile: str
@@ -464,6 +471,8 @@ class Report:
                 for g in self.games for c in g.configs
                 for name, st in c.status.items() if st == "not reached"]
     compile: dict[str, int] | None = None
+    compile_not_collected: str | None = None
+    skipped: list[tuple[str, str]] = field(factory=list)
 
     def exit_code(self) -> int:
         """3 a bug in rulewright stopped a configuration; 2 a spec did not compile; 1 a
@@ -487,7 +496,10 @@ class Report:
                "require_reached": self.require_reached,
                "seconds": round(self.seconds, 3), "seed": self.seed, "versions": versions(),
                "exit": self.exit_code(),
+               "skipped": [{"spec": spec, "reason": why} for spec, why in self.skipped],
                "games": [g.to_json() for g in self.games]}
         if self.compile is not None:
             doc["compile"] = self.compile
+        if self.compile_not_collected is not None:
+            doc["compile_not_collected"] = self.compile_not_collected
         return doc

@@ -750,7 +750,8 @@ def verify_spec(spec: str | Path, configs: list[Config], profile: Profile, *,
 
 def plan_specs(specs: Sequence[str | Path], players: Sequence[int] | None = None,
                variants: Sequence[str] | None = None, errata: str = "both",
-               edition: str | None = None, skipped: list[str] | None = None) -> list[SpecPlan]:
+               edition: str | None = None,
+               skipped: list[NotForSpec] | None = None) -> list[SpecPlan]:
     """Each spec with its configurations (:func:`configurations`), or its rendered error
     when it does not parse.
 
@@ -777,7 +778,7 @@ def plan_specs(specs: Sequence[str | Path], players: Sequence[int] | None = None
         raise UsageError(f"{_asked(players, variants, edition)} fits none of the "
                          f"{len(specs)} specs:" + "".join(f"\n  {err.note}" for err in left_out))
     if skipped is not None:
-        skipped += [err.note for err in left_out]
+        skipped += left_out
     return plans
 
 

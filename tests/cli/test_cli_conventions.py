@@ -21,7 +21,7 @@ from rich.console import Console
 import rulewright
 from rulewright.cli.main import main
 from rulewright.cli.progress_lines import LineProgress
-from rulewright.cli.verify_cmd import finished_line
+from rulewright.cli.verify_cmd import _once, finished_line
 from rulewright.cli.verify_output import print_table
 from rulewright.dsl.compile.compile import fingerprint
 from rulewright.engines import schemas
@@ -249,3 +249,43 @@ def test_verify_checks_a_spec_named_twice_once(tmp_path: Path) -> None:
     assert main(args) == 0
     doc = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
     assert [g["spec"] for g in doc["games"]] == ["tiny"]
+
+
+def test_verify_json_lists_the_specs_a_selection_skipped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = _verify_args(tmp_path, "5", "a.json")
+    args[args.index("--players") + 1] = "3"
+    args.insert(2, str(SPECS / "forced_last.rules"))
+    assert main(args) == 0
+    assert "rulewright verify: skipped forced_last is for 2 players, not 3" in \
+        capsys.readouterr().err
+    doc = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    schemas.validate(doc)
+    assert doc["skipped"] == [{"spec": "forced_last",
+                               "reason": "forced_last is for 2 players, not 3"}]
+    assert [(g["spec"], len(g["configs"])) for g in doc["games"]] == [("tiny", 1)]
+    assert set(doc["compile"]) == {"compiled", "memory_hits", "disk_hits", "stored",
+                                   "rejected"} and "compile_not_collected" not in doc
+
+
+def test_a_copy_of_a_spec_with_the_same_text_and_data_is_one_spec(tmp_path: Path) -> None:
+    """After ``pip install .``, ``tic_tac_toe`` is the installed file and
+    ``spec/tic_tac_toe.rules`` the checkout's copy: one spec, verified once."""
+    text = TINY.read_text(encoding="utf-8")
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "tiny.rules").write_text(text, encoding="utf-8")
+    (tmp_path / "c.rules").write_text(text + "# edited\n", encoding="utf-8")
+    a, b, c = (str(tmp_path / p) for p in ("a/tiny.rules", "b/tiny.rules", "c.rules"))
+    assert _once([a, b, "nosuch", c, str(TINY), "nosuch"]) == [a, "nosuch", c]
+    # the same text beside other card data is another spec
+    shot = (SPECS.parent.parent / "spec" / "perfect_shot.rules").read_text(encoding="utf-8")
+    for name in ("a", "b"):
+        (tmp_path / name / "shot.rules").write_text(shot, encoding="utf-8")
+        for csv in (SPECS.parent.parent / "spec").glob("perfect_shot_*.csv"):
+            (tmp_path / name / csv.name).write_bytes(csv.read_bytes())
+    albums = tmp_path / "b" / "perfect_shot_albums.csv"
+    x, y = str(tmp_path / "a" / "shot.rules"), str(tmp_path / "b" / "shot.rules")
+    assert _once([x, y]) == [x]
+    albums.write_bytes(albums.read_bytes() + b"\n")
+    assert _once([x, y]) == [x, y]

@@ -140,3 +140,37 @@ def test_record_then_held_out_leaves_the_recorded_mutants_and_seed_out(
     # both recorded sites are drawn again, with another of their changes
     assert len(was) == 15 and {"count(deck) > 0", "count(pile) < 2"} <= set(was)
     assert not {"count(deck) > 1", "not (count(pile) < 2)"} & set(now)
+
+
+def test_held_out_warns_of_stale_entries_and_says_held_out_to_the_last_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "race.mutated.json"
+    record.write_text(json.dumps({
+        "format": "rulewright-mutate-record/2", "spec": "race", "seeds": [1],
+        "sites": ["card c: (1)", "rule take: count(pile) < 3"],
+        "mutants": [["rule play: count(deck) > 0", "integer: 7"]]}))
+    out_json = tmp_path / "m.json"
+    assert main(["mutate", str(WEAK), "--held-out", str(record), "--only", "1", "--seed", "2",
+                 "--examples", "1", "--playouts", "1", "--json", str(out_json)]) == 0
+    captured = capsys.readouterr()
+    err = captured.err.replace(str(WEAK), "weak.rules").replace(str(record), "rec.json")
+    assert err.splitlines()[:3] == [
+        "rulewright mutate: warning: rec.json: 'rule take: count(pile) < 3' matches no "
+        "mutant of weak.rules (the spec changed there since it was recorded)",
+        "rulewright mutate: warning: rec.json: 'rule play: count(deck) > 0 => integer: 7' "
+        "matches no mutant of weak.rules (the spec changed there since it was recorded)",
+        "rulewright mutate: warning: 2 stale entries: every mutant of rule play, rule take "
+        "is held out"]
+    out = captured.out.replace(str(record), "rec.json").splitlines()
+    assert ("  held out: 24 mutants of rec.json left out (0 recorded changes, 1 sites "
+            "recorded whole); seeds used there: 1") in out
+    assert ("  stale: 2 entries of the record name no mutant of the spec as it is now; held "
+            "out whole: rule play, rule take") in out
+    assert re.fullmatch(r"mutation score \(held out\) 0% - race, profile ci, seed 2, "
+                        r"\d+\.\ds", out[-1]), out[-1]
+    doc = json.loads(out_json.read_text())
+    schemas.validate(doc)
+    assert doc["held_out"] == {"record": str(record), "excluded_seeds": [1],
+                               "excluded_sites": 1, "excluded_changes": 0,
+                               "excluded_mutants": 24, "stale_entries": 2,
+                               "stale_declarations": ["rule play", "rule take"]}

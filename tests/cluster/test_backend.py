@@ -88,6 +88,12 @@ def test_verify_on_two_workers_gives_the_serial_json(tmp_path: Path) -> None:
         for effort in ("games", "finished", "steps", "checks", "game_length", "endings",
                        "normal_share", "coverage", "evaluated", "played_out"):
             del doc["games"][1]["configs"][0][effort]
+    # a serial run counts its compiling; the workers' counts are not collected: said, not 0
+    assert set(serial["compile"]) == {"compiled", "memory_hits", "disk_hits", "stored",
+                                      "rejected"} and "compile_not_collected" not in serial
+    assert "compile" not in cluster and cluster.pop("compile_not_collected") == (
+        "the configurations were compiled by cluster workers, whose compile counts are not "
+        "collected")
     assert without_timings(cluster) == without_timings(serial)
     # the client wrote the workers' trace files, byte for byte the serial ones
     assert {p.name: p.read_bytes() for p in (tmp_path / "traces").iterdir()} == serial_traces

@@ -163,3 +163,29 @@ def test_braffs_quoted_score_is_on_mutants_its_record_does_not_hold() -> None:
     pairs = set(record.mutants)
     assert not [m["id"] for m in quoted["mutants"] if m["site"] in record.sites
                 or (m["site"], f"{m['operator']}: {m['mutated']}") in pairs]
+
+
+def test_a_stale_record_entry_holds_its_whole_declaration_out() -> None:
+    """An entry naming no site or mutant of the spec as it is now (edited since) is not
+    counted as matched; every mutant of its declaration is held out instead."""
+    _, found = spec_mutants(WEAK)
+    sites = site_names(found)
+    record = Record("race", (1,), ("card c: (1)", "rule take: count(pile) < 3"),
+                    (("rule play: count(deck) > 0", "integer: 7"),
+                     (sites[21], change_name(found[21]))))
+    match = record.match(found, sites)
+    assert (match.sites, match.changes) == (1, 1)
+    assert match.stale == ("rule take: count(pile) < 3",
+                           "rule play: count(deck) > 0 => integer: 7")
+    assert match.declarations == ("rule play", "rule take")
+    # card c: (1) is #0; rules play and take are #5 to #27 (var score's two are not held)
+    assert [i for i, u in enumerate(match.used) if u] == [0, *range(5, 28)]
+    assert record.used(found, sites) == list(match.used)
+    chosen, left = choose(WEAK, found, sites, seed=2, held_out=record)
+    assert (left, sorted(m.id for m in chosen)) == (24, [1, 2, 3, 4])
+    with pytest.raises(UsageError, match=r"mutant #6 \(rule play: 0 => integer: -1\) is "
+                                         r"in rule play, where "
+                                         "the record given has a stale entry: not held out"):
+        choose(WEAK, found, sites, seed=2, only=[6], held_out=record)
+    fresh = Record("race", (1,), ("card c: (1)",))
+    assert fresh.match(found, sites).stale == () and sum(fresh.used(found, sites)) == 1
