@@ -181,7 +181,7 @@ def _warn_stale(args: argparse.Namespace, held_out: Record | None,
     if match.stale:
         print(f"rulewright mutate: warning: {len(match.stale)} stale entr"
               f"{'y' if len(match.stale) == 1 else 'ies'}: every mutant of "
-              f"{', '.join(match.declarations)} is held out", file=sys.stderr)
+              f"{', '.join(match.declarations)} is left out (not drawn)", file=sys.stderr)
 
 
 def _spec_id(parsed: ast.Spec) -> str:
@@ -251,7 +251,7 @@ def print_report(out: Console, r: MutationReport) -> None:
                   f"{', '.join(map(str, h.seeds)) or 'none'}", markup=False, highlight=False)
         if h.stale:
             out.print(f"  stale: {h.stale} entries of the record name no mutant of the spec "
-                      f"as it is now; held out whole: {', '.join(h.declarations)}",
+                      f"as it is now; left out whole: {', '.join(h.declarations)}",
                       markup=False, highlight=False)
     survivors = [m for m in r.chosen if r.status(m) == "survived"]
     if survivors:

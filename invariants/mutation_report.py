@@ -76,7 +76,7 @@ class HeldOut:
         mutants: mutants left out for being in the record. sites: the sites it records
         whole (every change there) that the spec still has. changes: the (site, change)
         pairs it records that name a mutant of the spec. stale: its entries that name no
-        site or mutant of the spec (edited since); declarations: theirs, held out whole
+        site or mutant of the spec (edited since); declarations: theirs, left out whole
         (:meth:`~.mutation_sites.Record.match`).
     """
 

@@ -122,7 +122,7 @@ class Match:
         used: for each mutant, whether the record holds it. sites, changes: the record's
         whole sites and (site, change) pairs that name a site or mutant of the spec.
         stale: the entries that do not (a site, or ``site => change``), in the record's
-        order. declarations: the declarations of the stale entries, held out whole.
+        order. declarations: the declarations of the stale entries, left out whole.
     """
 
     used: tuple[bool, ...]

@@ -160,11 +160,11 @@ def test_held_out_warns_of_stale_entries_and_says_held_out_to_the_last_line(
         "rulewright mutate: warning: rec.json: 'rule play: count(deck) > 0 => integer: 7' "
         "matches no mutant of weak.rules (the spec changed there since it was recorded)",
         "rulewright mutate: warning: 2 stale entries: every mutant of rule play, rule take "
-        "is held out"]
+        "is left out (not drawn)"]
     out = captured.out.replace(str(record), "rec.json").splitlines()
     assert ("  held out: 24 mutants of rec.json left out (0 recorded changes, 1 sites "
             "recorded whole); seeds used there: 1") in out
-    assert ("  stale: 2 entries of the record name no mutant of the spec as it is now; held "
+    assert ("  stale: 2 entries of the record name no mutant of the spec as it is now; left "
             "out whole: rule play, rule take") in out
     assert re.fullmatch(r"mutation score \(held out\) 0% - race, profile ci, seed 2, "
                         r"\d+\.\ds", out[-1]), out[-1]

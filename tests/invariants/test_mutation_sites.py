@@ -167,7 +167,7 @@ def test_braffs_quoted_score_is_on_mutants_its_record_does_not_hold() -> None:
 
 def test_a_stale_record_entry_holds_its_whole_declaration_out() -> None:
     """An entry naming no site or mutant of the spec as it is now (edited since) is not
-    counted as matched; every mutant of its declaration is held out instead."""
+    counted as matched; every mutant of its declaration is left out instead."""
     _, found = spec_mutants(WEAK)
     sites = site_names(found)
     record = Record("race", (1,), ("card c: (1)", "rule take: count(pile) < 3"),
