@@ -28,11 +28,13 @@ and the checker keeps the marks with the copy only when the whole state held.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, AbstractSet, Any, Callable
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Mapping, TypeVar
 
 from attrs import define, field
 
 from rulewright.engines import writes
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -271,37 +273,43 @@ class Watch:
 
     def hit(self, ch: Changes) -> set[str]:
         """The watched checks that read a slot ``ch`` changed (a new set)."""
-        # written out (no loop over the kinds): this runs at every checked state
-        every = self.every
-        hit: set[str] = set()
-        if ch.zones:
-            hit |= every["zones"]
-            index = self.zones
-            for k in ch.zones:
-                found = index.get(k)
-                if found is not None:
-                    hit |= found
-        if ch.loc:
-            hit |= every["loc"]
-            index = self.loc
-            for k in ch.loc:
-                found = index.get(k)
-                if found is not None:
-                    hit |= found
-        if ch.counters:
-            hit |= every["counters"]
-            index = self.counters
-            for k in ch.counters:
-                found = index.get(k)
-                if found is not None:
-                    hit |= found
-        if ch.turns:
-            hit |= every["turns"]
-        if ch.out:
-            hit |= every["out"]
-        if ch.known:
-            hit |= every["known"]
-        return hit
+        return readers(ch, set(), self.every, self.zones, self.loc, self.counters)
 
 
 _NO_NAMES: frozenset[str] = frozenset()
+
+
+def readers(ch: Changes, hit: set[T], every: Mapping[str, AbstractSet[T]],
+            zones: Mapping[int, AbstractSet[T]], loc: Mapping[int, AbstractSet[T]],
+            counters: Mapping[int, AbstractSet[T]]) -> set[T]:
+    """Add to ``hit`` (and return it) the readers of a slot ``ch`` changed: ``every[kind]``
+    read every slot of a kind ("zones", "loc", "counters") or a flag ("turns", "out",
+    "known"); ``zones``, ``loc`` and ``counters`` map one slot to its readers. The readers
+    are a :class:`Watch`'s check names or an invariant's part numbers
+    (:class:`rulewright.invariants.parts.Parts`)."""
+    # written out (no loop over the kinds): this runs at every checked state
+    if ch.zones:
+        hit |= every["zones"]
+        for k in ch.zones:
+            found = zones.get(k)
+            if found is not None:
+                hit |= found
+    if ch.loc:
+        hit |= every["loc"]
+        for k in ch.loc:
+            found = loc.get(k)
+            if found is not None:
+                hit |= found
+    if ch.counters:
+        hit |= every["counters"]
+        for k in ch.counters:
+            found = counters.get(k)
+            if found is not None:
+                hit |= found
+    if ch.turns:
+        hit |= every["turns"]
+    if ch.out:
+        hit |= every["out"]
+    if ch.known:
+        hit |= every["known"]
+    return hit

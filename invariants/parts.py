@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from rulewright.dsl.compile.codegen import generated_tree
 from rulewright.dsl.machine.machine import SpecRuntimeError
 from rulewright.dsl.machine.runtime import STEP_WORK
+from rulewright.invariants.changes import readers
 from rulewright.invariants.reads import Reads, bindings, constants, finder, st_uses
 
 if TYPE_CHECKING:
@@ -78,37 +79,8 @@ class Parts:
 
     def touched(self, ch: Changes) -> list[int]:
         """The parts (in the expression's order) that read a slot ``ch`` changed."""
-        # written out (no loop over the kinds): this runs at most checked states
-        hit = set(self.every)
-        lists = self.lists
-        if ch.zones:
-            hit |= lists["zones"]
-            index = self.zones
-            for k in ch.zones:
-                found = index.get(k)
-                if found is not None:
-                    hit |= found
-        if ch.loc:
-            hit |= lists["loc"]
-            index = self.loc
-            for k in ch.loc:
-                found = index.get(k)
-                if found is not None:
-                    hit |= found
-        if ch.counters:
-            hit |= lists["counters"]
-            index = self.counters
-            for k in ch.counters:
-                found = index.get(k)
-                if found is not None:
-                    hit |= found
-        if ch.turns:
-            hit |= lists["turns"]
-        if ch.out:
-            hit |= lists["out"]
-        if ch.known:
-            hit |= lists["known"]
-        return sorted(hit)
+        return sorted(readers(ch, set(self.every), self.lists, self.zones, self.loc,
+                              self.counters))
 
     def hold(self, state: Any, ch: Changes) -> bool:
         """Whether every part ``ch`` touched is true in ``state`` (then, the expression
