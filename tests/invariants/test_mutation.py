@@ -97,8 +97,9 @@ def test_only_runs_the_named_mutants_with_the_sampled_verdicts() -> None:
         mutate(STRONG, only=[28], **SETTINGS)  # type: ignore[arg-type]
 
 
-def test_a_job_compiles_each_configuration_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the worked examples run in the configurations' games instead of compiling their own
+def _count_compiles(monkeypatch: pytest.MonkeyPatch
+                    ) -> list[tuple[int | None, tuple[str, ...], tuple[str, ...]]]:
+    """The configurations (players, variants, errata) mutation compiles from now on, in order."""
     calls: list[tuple[int | None, tuple[str, ...], tuple[str, ...]]] = []
     real = mutation.load_parsed
 
@@ -107,6 +108,12 @@ def test_a_job_compiles_each_configuration_once(monkeypatch: pytest.MonkeyPatch)
         calls.append((players, tuple(variants), tuple(errata)))
         return real(parsed, players, variants, errata, source=source)
     monkeypatch.setattr(mutation, "load_parsed", counting)
+    return calls
+
+
+def test_a_job_compiles_each_configuration_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the worked examples run in the configurations' games instead of compiling their own
+    calls = _count_compiles(monkeypatch)
     run = run_mutant(STRONG, 7, "ci", 1, examples=2, playouts=1)
     assert run.kills[0].check == "spec:deck_done"   # both worked examples passed first
     assert calls == [(2, (), ())]
@@ -268,14 +275,7 @@ def test_worked_examples_run_under_every_errata_setting_however_few_configuratio
 
 def test_a_mutant_an_example_kills_compiles_only_the_examples_configurations(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[int | None, tuple[str, ...], tuple[str, ...]]] = []
-    real = mutation.load_parsed
-
-    def counting(parsed: Any, players: int | None = None, variants: Sequence[str] = (),
-                 errata: Sequence[str] = (), *, source: str = "") -> Game:
-        calls.append((players, tuple(variants), tuple(errata)))
-        return real(parsed, players, variants, errata, source=source)
-    monkeypatch.setattr(mutation, "load_parsed", counting)
+    calls = _count_compiles(monkeypatch)
     clean = str(Path(__file__).parent / "specs" / "clean.rules")
     run = run_mutant(clean, 52, "ci", 1, [2], 1, 1)
     assert run.kills[0].check == "example keep_pays +chips_first"
@@ -293,14 +293,7 @@ def test_a_mutant_runs_only_the_worked_examples_that_reach_it(
                                 ("else", "take", 37, 3)),
         (("chips_first",), (), "keep_pays"): (("rule", "take", 53, 3),
                                                ("else", "take", 56, 5))}
-    calls: list[tuple[int | None, tuple[str, ...], tuple[str, ...]]] = []
-    real = mutation.load_parsed
-
-    def counting(parsed: Any, players: int | None = None, variants: Sequence[str] = (),
-                 errata: Sequence[str] = (), *, source: str = "") -> Game:
-        calls.append((players, tuple(variants), tuple(errata)))
-        return real(parsed, players, variants, errata, source=source)
-    monkeypatch.setattr(mutation, "load_parsed", counting)
+    calls = _count_compiles(monkeypatch)
     # #41: the discard option's `move y to pile` deleted; no example discards, so none runs
     # and the erratum's configuration (only an example needed it) is not compiled
     where = ("2p", "2p v:short")
