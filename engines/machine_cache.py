@@ -634,9 +634,10 @@ class _Pickler(pickle.Pickler):
                     _set_function)
         if "__name__" in g:
             raise pickle.PicklingError(f"a function of a module not loaded: {obj.__qualname__}")
-        # a generated function: its globals are its configuration's namespace
-        return (_generated_function, (g, code, obj.__name__, ncells), state, None, None,
-                _set_function)
+        # a generated function: its globals are its configuration's namespace, and its
+        # built-ins that namespace's restricted ones (passed apart: see _generated_function)
+        return (_generated_function, (g, g.get("__builtins__"), code, obj.__name__, ncells),
+                state, None, None, _set_function)
 
 
 def _cell(cell: types.CellType) -> Any:
@@ -659,11 +660,21 @@ def _module_function(module: str, code: bytes, name: str, ncells: int) -> types.
     return _new_function(code, vars(importlib.import_module(module)), name, ncells)
 
 
-def _generated_function(g: dict[str, Any], code: bytes, name: str,
+def _generated_function(g: dict[str, Any], restricted: Any, code: bytes, name: str,
                         ncells: int) -> types.FunctionType:
-    """A generated function in its namespace ``g``."""
+    """A generated function in its namespace ``g``, with the built-ins ``restricted``.
+
+    A function takes its built-ins from its globals' ``__builtins__`` when it is made, and
+    pickle fills a dict only after building its values: the functions inside the namespace
+    are made while it is still empty, and took Python's whole built-ins (``open``,
+    ``__import__``) instead of the namespace's few (:data:`~rulewright.dsl.compile.codegen.
+    BUILTINS`). The namespace's own built-ins dict is set first; pickle then sets the same
+    object again."""
     if not isinstance(g, dict) or "__name__" in g:
         raise pickle.UnpicklingError("a generated function's globals are its namespace")
+    if not isinstance(restricted, dict) or not set(restricted) <= set(BUILTINS):
+        raise pickle.UnpicklingError("a generated function's built-ins are the restricted ones")
+    g.setdefault("__builtins__", restricted)
     return _new_function(code, g, name, ncells)
 
 

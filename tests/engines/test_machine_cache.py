@@ -190,6 +190,24 @@ def test_every_bundled_machine_is_stored_and_plays_the_same(name: str) -> None:
     assert all(space.named[id(v)] == k for k, v in space.values.items())
 
 
+
+def test_a_stored_machine_s_functions_keep_the_restricted_built_ins() -> None:
+    """A function takes its built-ins from its namespace when it is made, and unpickling
+    made the generated functions before their namespace was filled: a machine read from the
+    disk cache ran with Python's whole built-ins (``open``, ``__import__``) until the
+    namespace's own were passed apart."""
+    game = load("tic_tac_toe")
+    key = "0" * 64
+    stored = mc.decode(mc.encode(game.machine, key), key)
+    space = stored.code_space
+    restricted = space.ns["__builtins__"]
+    generated = [v for v in space.ns.values()
+                 if callable(v) and getattr(v, "__globals__", None) is space.ns]
+    # tic-tac-toe's four functions: mark_of, lines, has_row, full
+    assert len(generated) == 4
+    assert all(f.__builtins__ is restricted for f in generated)
+    assert "open" not in restricted and "__import__" not in restricted
+
 def test_a_changed_data_file_or_spec_compiles_again(cache: Path, spec: Path) -> None:
     load(spec, 2)
     mc.clear_memory()
