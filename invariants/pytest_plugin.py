@@ -25,7 +25,9 @@ Items. A node id reads ``FILE::CONFIGURATION::CHECK``, with no spaces or bracket
 A configuration is verified once, by its first item; the others read the result. A failure
 starts with ``spec/x.rules:LINE:`` (the rule or invariant involved, as an editor jumps to it)
 and shows the violation's message with its values, the rules with citations, the shrunk
-play-by-play and the trace file; any other exception keeps its traceback. ``reportinfo``
+play-by-play and the trace file; any other exception keeps its traceback. As ``rulewright
+verify`` under the same profile: a check no game reached fails when the profile requires every
+check reached (``ci``) and is skipped otherwise; an "n/a" check is skipped with its reason. ``reportinfo``
 gives the invariant's declaration line (the game header for built-in invariants).
 Options: ``--rulewright-profile`` (default ``ci``; another name is a usage error),
 ``--rulewright-examples N``.
@@ -276,10 +278,24 @@ class InvariantItem(_Item):
                 raise RulewrightFailure("\n".join(lines))
         status = result.status.get(self.invariant)
         if status == "n/a":
-            pytest.skip(f"{self.invariant}: nothing to check in this spec")
+            # the reason the spec states (its only where clause), or a check with no subject
+            why = result.not_applicable.get(self.invariant) or "nothing to check in this spec"
+            pytest.skip(f"{self.invariant}: not applicable: {why}")
         if status == "not reached":
-            why = result.reasons.get(self.invariant) or "no game got far enough to check it"
-            pytest.skip(f"{self.invariant}: not reached: {why}")
+            self.not_reached(result)
+
+    def not_reached(self, result: Any) -> None:
+        """A check no game reached: a failure under a profile that requires every check to be
+        reached (``ci``, as ``rulewright verify --profile ci`` exits 1), else a skip."""
+        from rulewright.cli.verify_cmd import unreached_line
+        from rulewright.invariants.profiles import PROFILES
+        line = unreached_line(result, self.invariant)
+        profile = self.config.option.rulewright_profile
+        if PROFILES[profile].require_reached:
+            raise RulewrightFailure(
+                f"{self.where()}: {line}\n  the {profile} profile fails a check no game "
+                f"reached, as rulewright verify --profile {profile} does: nothing was checked")
+        pytest.skip(line)
 
 
 class GapsItem(InvariantItem):

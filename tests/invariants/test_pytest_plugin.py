@@ -179,3 +179,29 @@ def test_declarative_invariants_are_items_that_fail_at_their_line(
     assert "_ 2p::range:supply _" in out
     assert ("supply.rules:13: VIOLATED range:supply [2p]: supply[cat] is -1, outside its "
             "range 0..2") in out
+
+
+def test_not_reached_fails_under_ci_as_verify_does_and_n_a_skips_with_its_reason(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    # trial item 7: the plugin skipped a check no game reached, while verify --profile ci
+    # failed it; and an `only where` n/a read the same as "not reached"
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))
+    spec = Path(__file__).parent / "specs" / "only_where.rules"
+    (pytester.path / "only_where.rules").write_text(spec.read_text())
+    result = pytester.runpytest("only_where.rules", "-p", "no:cacheprovider", "-rs")
+    result.assert_outcomes(failed=1, passed=26, skipped=5)
+    out = result.stdout.str()
+    assert "_ 2p::spec:raise_always _" in out
+    assert re.search(r"only_where\.rules:40: not reached \[2p\]: spec:raise_always: no game "
+                     r"reached a decision of choice 'raise' \(in \d+ games begun\)\n"
+                     r"  the ci profile fails a check no game reached, as rulewright verify "
+                     r"--profile ci does: nothing was checked", out)
+    assert ("SKIPPED [1] " in out and "spec:raise_one_to_three: not applicable: only where "
+            "nplayers >= 3: false in this configuration (2 players)") in out
+    assert "tokens: not applicable: nothing to check in this spec" in out
+    # a profile that does not require every check reached skips it, with verify's line
+    dev = pytester.runpytest("only_where.rules", "-p", "no:cacheprovider", "-rs",
+                             "--rulewright-profile", "dev", "--rulewright-examples", "8")
+    dev.assert_outcomes(passed=26, skipped=6)
+    assert re.search(r"not reached \[2p\]: spec:raise_always: no game reached a decision of "
+                     r"choice 'raise' \(in \d+ games begun\)", dev.stdout.str())
