@@ -38,8 +38,9 @@ computed from the :class:`~rulewright.dsl.machine.machine.Machine`, never sample
 - **Length.** The longest game is the most decisions on any path where the walk ran (one-option
   decisions included: they are nodes of the tree), else the spec's ``bound N steps`` (the
   engine ends a game there, with a termination finding). The bound counts steps as play does:
-  a one-option decision, which play makes by itself, is not a step, so a game with such
-  decisions can be longer than an unwalked spec's ``max_game_length`` by their number.
+  a one-option decision, which play makes by itself, is not a step but is a node, so an
+  unwalked spec's ``max_game_length`` adds the most one-option decisions that can come in a
+  row before each counted step and after the last (:mod:`rulewright.openspiel.length`).
   A spec whose ``bound`` is above :data:`EXACT_BOUND` steps is not walked at all: the walk
   would cost seconds to find what it finds for every such bundled game, more than 6,000
   states.
@@ -58,6 +59,7 @@ from rulewright.dsl.machine.machine import PASS, Chance, ChanceNode, Choice, Dec
 from rulewright.dsl.machine.runtime import MAX_LIST
 from rulewright.engines.game import Game
 from rulewright.engines.state import State
+from rulewright.openspiel.length import length_bound
 
 #: Configurations with at most this many distinct states get exact utility bounds (tic-tac-toe
 #: has 5,478; the walk costs about 0.3 ms a state).
@@ -171,8 +173,8 @@ class Facts:
         min_utility, max_utility: bounds on any player's return (infinite when unknown).
         utility_sum: the players' returns always add up to this, or None (unknown or not
             constant). max_game_length: the most decisions in a game (chance steps do not
-            count, as in OpenSpiel): exact when the states were walked, else the spec's bound
-            (which, as in play, does not count one-option decisions).
+            count, as in OpenSpiel): exact when the states were walked, else an upper bound
+            from the spec's bound (:func:`~rulewright.openspiel.length.length_bound`).
         same_ids: the instructions (choices, chance events, draws) whose engine ids are
             OpenSpiel's (bounded by the compiler, no pass): the adapter's fast path.
         positional_choices: ``rule:line`` of each choice numbered by position (no bound on
@@ -259,9 +261,8 @@ def _utilities(game: Game) -> tuple[float, float, float | None, int]:
     bound) past :data:`EXACT_STATES` of them, or when the spec's bound is above
     :data:`EXACT_BOUND` steps."""
     bound = game.machine.game.bound
-    unknown = (-math.inf, math.inf, None, bound)
     if bound > EXACT_BOUND:
-        return unknown
+        return (-math.inf, math.inf, None, length_bound(game.machine))
     root = game.with_forced_nodes().new_initial_state()
     seen: set[Any] = {root.key()}
     # breadth first: a large game hits the cap among its early states, before any terminal
@@ -287,20 +288,23 @@ def _utilities(game: Game) -> tuple[float, float, float | None, int]:
             children.append(key)
             if key not in seen:
                 if len(seen) >= EXACT_STATES:
-                    return unknown
+                    return (-math.inf, math.inf, None, length_bound(game.machine))
                 seen.add(key)
                 todo.append(child)
         edges[state.key()] = (not chance, children)
+    longest = _longest(root.key(), edges)
+    if longest is None:  # a cycle: the engine ends such games at the spec's bound
+        longest = length_bound(game.machine)
     if low > high:  # no terminal state: no return is ever final
-        return unknown
+        return (-math.inf, math.inf, None, longest)
     total = float(next(iter(sums))) if len(sums) == 1 else None
-    return float(low), float(high), total, _longest(root.key(), edges, bound)
+    return float(low), float(high), total, longest
 
 
-def _longest(root: Any, edges: dict[Any, tuple[bool, list[Any]]], bound: int) -> int:
+def _longest(root: Any, edges: dict[Any, tuple[bool, list[Any]]]) -> int | None:
     """The most decisions on a path from ``root`` in the walked graph (terminal states have
-    no edges); ``bound`` when the graph has a cycle (the engine then ends games at the
-    spec's bound)."""
+    no edges); None when the graph has a cycle (the engine then ends games at the spec's
+    bound)."""
     memo: dict[Any, int] = {}
     # iterative depth-first post-order: (key, children expanded?)
     stack: list[tuple[Any, bool]] = [(root, False)]
@@ -316,7 +320,7 @@ def _longest(root: Any, edges: dict[Any, tuple[bool, list[Any]]], bound: int) ->
                                                                          bool(children))
             continue
         if key in open_:
-            return bound  # a cycle
+            return None  # a cycle
         open_.add(key)
         stack.append((key, True))
         stack.extend((c, False) for c in children if c not in memo)
