@@ -629,11 +629,11 @@ class Typer:
 
     def misspelt_members(self, card: ast.CardDecl, attr: str, values: Sequence[int | str],
                          lines: Sequence[int]) -> None:
-        """Report a text in a column of enum members that names no member, is close to one
-        (``rde`` beside ``red``) and that the spec never names: a misspelt member, which
-        play would meet only where a game uses that card (an index, a comparison, a
-        parameter). A text the rules name (``"-"``, ``"any"``) is a sentinel beside the
-        members, and one close to no member is left to the type pass.
+        """Report a text in a column of enum members that names no member and that the spec
+        never names: a misspelt member (``rde`` or ``Red`` beside ``red``, hinted) or a stray
+        value (``purple``), which play would meet only where a game uses that card (an
+        index, a comparison, a parameter). A text the rules name (``"-"``, ``"any"``) is a
+        sentinel beside the members (docs/language.md, "Card data written as text").
 
         Args:
             values, lines: as :meth:`mixed_column`.
@@ -645,9 +645,7 @@ class Typer:
         for k, v in enumerate(values):
             if not isinstance(v, str) or v in self.enum_of or v in self.named:
                 continue
-            hint = did_you_mean(v, members)
-            if not hint:
-                continue
+            hint = _member_hint(v, members)
             written = dict(card.rows[k].written).get(attr) \
                 if card.data_file is None and k < len(card.rows) else None
             csv = card.data_file is not None and len(lines) == len(values)
@@ -1672,3 +1670,14 @@ def type_errors(decls: Sequence[ast.Decl], spec_file: str) -> list[Diagnostic]:
         lines[card.name] = []
         return [values for values, _ in card_rows(card, spec_file, [], lines=lines[card.name])]
     return type_decls(decls, rows, lambda card: lines.get(card.name, [])).diags
+
+
+def _member_hint(text: str, members: Sequence[str]) -> str:
+    """The hint for a card text that names no member: the member it spells in other case
+    (members are names, and names are case-sensitive), a close member, or the members."""
+    same = [m for m in members if m.lower() == text.lower()]
+    if same:
+        return (f"members are written as declared (case matters): did you mean "
+                + " or ".join(repr(m) for m in same) + "?")
+    shown = ", ".join(repr(m) for m in members[:8]) + (", ..." if len(members) > 8 else "")
+    return did_you_mean(text, members) or f"the column's members are {shown}"

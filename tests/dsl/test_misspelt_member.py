@@ -1,7 +1,8 @@
 """A card cell that misspells an enum member (``rde`` for ``red``) is a check error at the
 row (or the CSV line), with a "did you mean" hint: a fresh user's trial found it passed
-``check`` and failed only in a game that used that card. A text the rules name (``"-"``)
-is a sentinel beside the members and stays allowed."""
+``check`` and failed only in a game that used that card. So is a text near no member that
+the rules never name (``purple``), and a member in other case (``BLUE``, hinted). A text the
+rules name (``"-"``) is a sentinel beside the members and stays allowed."""
 
 from __future__ import annotations
 
@@ -43,12 +44,41 @@ def test_a_misspelt_member_in_csv_data_names_the_file_line(tmp_path: Path) -> No
                "enum 'suit', which the column holds, and no text the rules name", HINT)]
 
 
-def test_a_sentinel_the_rules_name_and_a_text_near_no_member_stay_allowed(
+def test_sentinels_the_rules_name_stay_allowed(
         tmp_path: Path) -> None:
     path = tmp_path / "ok.rules"
-    # "rde" is a sentinel here (the rules test for it); "-" is near no member
+    # "rde" and "-" are sentinels here: the rules test for them
     path.write_text(HEAD + 'card num "N" (suit, value) in deck {\n'
                     '  (red, 1) (rde, 2) ("-", 3) (blue, 1)\n}\n'
                     + REST.replace("per_suit[c.suit] += 1",
                                    'if c.suit != "rde" and c.suit != "-" { per_suit[c.suit] += 1 }'))
     assert errors(path) == []
+
+
+def test_a_text_near_no_member_that_the_rules_never_name_is_an_error(tmp_path: Path) -> None:
+    # trial item 8: 'purple' passed check (docs/language.md: a sentinel is a text the rules
+    # name somewhere); so did an unnamed "-"
+    path = tmp_path / "stray.rules"
+    path.write_text(HEAD + 'card num "N" (suit, value) in deck {\n'
+                    '  (red, 1) (purple, 2) (blue, 1) ("-", 4)\n}\n' + REST)
+    tail = ' (a text beside the members, such as "-", is a sentinel only where the rules ' \
+        'test for it by name)'
+    assert errors(path) == [
+        (4, 12, "column 'suit' of card 'num' holds 'purple' in row 2: no member of enum "
+                "'suit', which the column holds, and no text the rules name",
+         "the column's members are 'red', 'blue'" + tail),
+        (4, 34, "column 'suit' of card 'num' holds '-' in row 4: no member of enum "
+                "'suit', which the column holds, and no text the rules name",
+         "the column's members are 'red', 'blue'" + tail)]
+
+
+def test_a_member_in_other_case_in_csv_data_gets_a_case_hint(tmp_path: Path) -> None:
+    (tmp_path / "nums.csv").write_text("suit,value\nred,1\nBLUE,2\nblue,1\n")
+    path = tmp_path / "case.rules"
+    path.write_text(HEAD + 'card num "N" (suit, value) in deck data "nums.csv"\n' + REST)
+    assert errors(path) == [
+        (3, 1, "nums.csv:3: column 'suit' of card 'num' holds 'BLUE' in line 3: no member of "
+               "enum 'suit', which the column holds, and no text the rules name",
+         "members are written as declared (case matters): did you mean 'blue'? (a text "
+         'beside the members, such as "-", is a sentinel only where the rules test for it '
+         "by name)")]
