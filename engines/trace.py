@@ -25,7 +25,11 @@ from rulewright.engines.game import (MAX_SPEC_BYTES, Game, bundled_specs, displa
 from rulewright.engines.schema import read_json, validate
 from rulewright.dsl.machine.machine import SpecRuntimeError
 from rulewright.engines.state import State
+from rulewright.dsl.language.near import did_you_mean
 from rulewright.errors import SpecError, TraceError, UsageError
+
+#: A trace's ``source`` that is a spec's name (a bundled spec's id), not a file's path.
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 FORMAT = "rulewright-trace/1"
 
@@ -131,6 +135,13 @@ def _load_for(doc: dict[str, Any], spec: str | None) -> Game:
     """
     source = doc.get("source") or doc["spec"]
     if spec is None:
+        if source not in bundled_specs() and _NAME.fullmatch(source):
+            # a name, as a trace of a bundled spec records it, but no bundled spec's
+            close = did_you_mean(source, bundled_specs())
+            raise UsageError(f"the trace names the spec {_short(source)}, which is no bundled "
+                             f"spec{' (' + close + ')' if close else ''}; replay opens only "
+                             "bundled specs on a trace's word, so give the spec's file with "
+                             "--spec")
         if source not in bundled_specs():
             # a flag the trace needs is missing: the user's mistake, not the trace's
             raise UsageError(f"the trace was made from the spec file {_short(source)}, not a "

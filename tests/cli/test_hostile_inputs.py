@@ -125,6 +125,11 @@ TRACE_EDITS: dict[str, tuple[Edit, str]] = {
     "a bad fingerprint": (_set("fingerprint", "x"),
                           "{p}: fingerprint must be 16 lowercase hexadecimal digits"),
     "players 5000": (_set("players", 5000), "{p}: players must be a player count from 1 to 1000"),
+    # a fresh user's trial (item 14): each names the field that is missing or mismatched
+    "no history": (_delete("history"), "{p}: missing field 'history'"),
+    "no players": (_delete("players"), "{p}: missing field 'players'"),
+    "one step short": (lambda d: d.update(steps=d["steps"][:-1]) or d,
+                       "the trace has 7 steps but 8 actions in its history"),
     "not an object": (lambda d: [d], "{p}: not a rulewright trace (expected an object with "
                                      "format 'rulewright-trace/1')"),
     "another format": (_set("format", "rulewright-trace/2"),
@@ -152,6 +157,29 @@ def test_a_hostile_trace_is_exit_1_with_one_line(name: str, tmp_path: Path,
     if not message.startswith(str(path)):  # every trace error names the trace file
         message = f"{path}: {message}"
     assert (code, out, err) == (1, "", f"rulewright: trace error: {message}\n")
+
+
+def test_a_trace_naming_no_bundled_spec_is_an_unknown_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A name, not a file (a fresh user's trial, item 14: "made from the spec file 'nosuch'")."""
+    path = tmp_path / "t.json"
+    for name, close in [("nosuch", ""), ("tic_tac_to", " (did you mean 'tic_tac_toe'?)")]:
+        doc = _set("source", name)(_set("spec", name)(copy.deepcopy(TTT)))
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        assert _replay([str(path)], capsys) == (
+            2, "", f"rulewright replay: the trace names the spec {name!r}, which is no bundled "
+                   f"spec{close}; replay opens only bundled specs on a trace's word, so give "
+                   "the spec's file with --spec\n")
+
+
+def test_a_trace_whose_violation_is_null_replays(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``"violation": null`` is a trace without one, as simulate writes it (no key)."""
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(_set("violation", None)(copy.deepcopy(TTT))), encoding="utf-8")
+    code, out, err = _replay([str(path)], capsys)
+    assert (code, err) == (0, "")
+    assert out.startswith("Tic-tac-toe: 2 players, 8 steps, replayed exactly\n")
 
 
 @pytest.mark.parametrize("source", ["/etc/passwd", "/proc/self/environ"])
