@@ -24,7 +24,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from attrs import evolve
+
 from rulewright.dsl.language import ast
+from rulewright.dsl.language.near import did_you_mean
 from rulewright.dsl.language.unparse import expr_text
 from rulewright.errors import Diagnostic, Span, player_span
 
@@ -105,6 +108,22 @@ def check_errata(ck: _Checker, d: ast.InvariantDecl) -> bool:
                f"in the erratum, replace the invariant with the clause its corrected rules call "
                f"for: replace invariant {d.name} ... only where ...")
     return bool(calls)
+
+
+def clause_hints(d: ast.InvariantDecl, diags: list[Diagnostic], start: int) -> None:
+    """Give each "unknown name" error the checker reported in ``d``'s ``only where`` clause
+    (``diags[start:]``) a hint among the names the clause can read (``nplayer``: did you mean
+    'nplayers'?), not among every value of the spec (``players`` cannot be read there)."""
+    assert d.only is not None
+    names = {(n.span, f"unknown name {n.id!r}"): n.id for n in ast.walk(d.only)
+             if isinstance(n, ast.Name) and n.id not in CONFIG_NAMES}
+    for i in range(start, len(diags)):
+        x = diags[i]
+        name = names.get((x.span, x.message))
+        if name is not None:
+            close = did_you_mean(name, CONFIG_NAMES)
+            diags[i] = evolve(x, hint=close or "'only where' reads nplayers, variant(NAME), "
+                              "numbers, true and false")
 
 
 def _within(inner: Span, outer: Span) -> bool:

@@ -12,7 +12,7 @@ from typing import Iterable, Iterator, Sequence, assert_never
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.check import constraints
-from rulewright.dsl.check.applies import check_errata, check_only, clause_values
+from rulewright.dsl.check.applies import check_errata, check_only, clause_hints, clause_values
 from rulewright.dsl.language.builtins import AGGREGATES, BUILTINS, CONSTANTS
 from rulewright.dsl.errata.check_patches import check_patches, too_many_configurations
 from rulewright.dsl.check.kinds import Locals, local_kinds, value_kind
@@ -234,7 +234,16 @@ class _Checker:
         if isinstance(e, ast.Call):
             for a in e.args:
                 if e.func == "variant" and isinstance(a, ast.Name):
-                    if a.id not in sym.variants:
+                    kind = sym.kinds.get(a.id)
+                    if kind in ("erratum", "edition"):
+                        # a new user's trial: "unknown variant 'wide'" for an erratum
+                        self.err(a.span, f"{a.id!r} is an {kind}, not a variant: variant() "
+                                 "tests a variant, which play switches at run time",
+                                 "errata (and editions, which select errata) cannot be tested "
+                                 "in rules or 'only where': they are patches, so in the "
+                                 "erratum replace what it changes (replace rule ..., replace "
+                                 "invariant ... only where ...)")
+                    elif a.id not in sym.variants:
                         self.err(a.span, f"unknown variant {a.id!r}",
                                  self.near(a.id, sym.variants, what="variants"))
                     continue
@@ -938,6 +947,7 @@ def check_decls(decls: Sequence[ast.Decl], path: str, loc: Locate,
             if d.only is not None and not check_errata(ck, d):
                 before = len(diags)
                 ck.expr(d.only, set())
+                clause_hints(d, diags, before)
                 check_only(ck, d, [x.span for x in diags[before:] if x.severity == "error"])
         elif isinstance(d, ast.ExampleDecl):
             _check_example(ck, d, games)

@@ -194,7 +194,10 @@ def test_verify_reports_the_division_with_its_location(capsys: pytest.CaptureFix
     ('"yes"', 14, "'only where' needs a truth value; this is a text", ""),
     ('nplayers == "3"', 26, "cannot compare a number with a text: nplayers is a number, so "
      "'==' needs a number here", "write the number without quotes: 3"),
-    ("nplayer >= 3", 14, "unknown name 'nplayer'", "did you mean 'nplayers' or 'players'?"),
+    # the clause cannot read 'players': the hint offers only what it can (trial item 14)
+    ("nplayer >= 3", 14, "unknown name 'nplayer'", "did you mean 'nplayers'?"),
+    ("nplayers >= 3 or bigger", 31, "unknown name 'bigger'", "'only where' reads nplayers, "
+     "variant(NAME), numbers, true and false"),
 ])
 def test_the_clause_is_a_truth_value_one_error_per_mistake(clause: str, column: int,
                                                           message: str, hint: str) -> None:
@@ -251,3 +254,13 @@ def test_an_erratum_is_not_named_but_replaces_the_invariant() -> None:
     # the erratum's own clause is checked in its selection
     assert _diagnostics("nplayers >= 3", TEXT + ERRATUM) == ALWAYS
 
+
+
+def test_variant_of_an_erratum_says_errata_cannot_be_tested_there() -> None:
+    # a fresh user's trial (item 14): "unknown variant 'deal_all'; hint: the spec declares
+    # variants: ..." for an erratum's name
+    assert _diagnostics("variant(deal_all)", TEXT + ERRATUM) == [(
+        39, 22, "error", "'deal_all' is an erratum, not a variant: variant() tests a variant, "
+        "which play switches at run time", "errata (and editions, which select errata) cannot "
+        "be tested in rules or 'only where': they are patches, so in the erratum replace what "
+        "it changes (replace rule ..., replace invariant ... only where ...)")] + ALWAYS
