@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"format": FORMAT, "config": game.describe(), **result.to_json()},
                          indent=1))
     else:
-        _print(game.machine.game.title, game.num_players, result)
+        _print(game.machine.game.title, game.num_players, result, game)
     if not result.complete:
         print(f"rulewright: {result.stopped}", file=sys.stderr)
     return EXIT_FAIL if result.violation_count else EXIT_OK
@@ -110,7 +110,18 @@ def _count(n: int | None) -> str:
     return "-" if n is None else f"{n:,}"
 
 
-def _print(title: str, players: int, r: Exploration) -> None:
+def labels(game: Game, history: Sequence[int]) -> str:
+    """The actions of ``history`` (explore's ids, one-option nodes included) by their labels,
+    as verify and replay show them: ``deal: jack, deal: queen, bet``."""
+    state = game.with_forced_nodes().new_initial_state()
+    out = []
+    for action in history:
+        out.append(state.action_label(action))
+        state.apply_action(action)
+    return ", ".join(out)
+
+
+def _print(title: str, players: int, r: Exploration, game: Game) -> None:
     out = Console()
     out.print(f"[bold]{title}[/] - {players} players"
               + ("" if r.complete else " [yellow](partial)[/]"))
@@ -146,7 +157,7 @@ def _print(title: str, players: int, r: Exploration) -> None:
     if r.violation_count:
         vt = Table("invariant", "message", "history")
         for bad in r.violations:
-            vt.add_row(Text(bad.check), Text(bad.message), " ".join(map(str, bad.history)))
+            vt.add_row(Text(bad.check), Text(bad.message), Text(labels(game, bad.history)))
         out.print(f"[red]{r.violation_count:,} invariant violation(s)[/]")
         out.print(vt)
     else:

@@ -188,3 +188,23 @@ def test_cli_prints_progress_lines_in_a_log(monkeypatch: pytest.MonkeyPatch,
                             r"\(0% of --max-states\)", line), line
     assert re.fullmatch(r"\[ *\d+\.\ds\] tic_tac_toe: 5,478 states, [\d,]+ states/s, complete",
                         lines[-1]), lines[-1]
+
+
+def test_cli_violation_table_shows_the_history_by_labels(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a fresh user's trial (item 14): the table showed action ids ("0 1"), verify and
+    # replay show labels
+    spec = write(tmp_path, '''rule play {
+  choose 0 label "first" { option "low" { score[0] += 1 } option "high" { score[0] += 5 } }
+  choose 1 label "second" { option "ok" { score[1] += 1 } option "no" { score[1] += 0 } }
+}
+invariant small "a small score" : score[0] <= 2
+''')
+    monkeypatch.setenv("COLUMNS", "120")  # one line per row
+    assert main(["explore", str(spec)]) == 1
+    out = capsys.readouterr().out
+    assert "3 invariant violation(s)" in out
+    rows = [line for line in out.splitlines() if "spec:small" in line]
+    assert [re.sub(r"\s+", " ", r.split("│")[3]).strip() for r in rows] == [
+        "first: high", "first: high, second: ok", "first: high, second: no"]
