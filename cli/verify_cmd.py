@@ -113,15 +113,16 @@ def register(sub: Any) -> None:
 
 
 def _played_on(c: ConfigResult) -> str:
-    """`` (3 played on to their end)``, or how many of them ended normally when not all did
-    (a game the play-on run plays ends where a finding stops it too: "3 played on to their
-    end" was printed when a livelock had stopped all three)."""
+    """``, 3 of them played on for unevaluated checks``, and how many of them ended normally
+    when not all did (a game the play-on run plays ends where a finding stops it too). The
+    words say the 3 are among the games counted, played because a check was not evaluated:
+    "53 games (7 played on to their end)" read as if only 7 of 53 ended (a new user's trial)."""
     if not c.played_on:
         return ""
+    text = f", {c.played_on} of them played on for unevaluated checks"
     if c.played_on_normal == c.played_on:
-        return f" ({c.played_on} played on to their end)"
-    return (f" ({c.played_on} played on, {c.played_on_normal or 'none'} of them to a normal "
-            "end)")
+        return text
+    return text + f" ({c.played_on_normal or 'none'} to a normal end)"
 
 
 def finished_line(spec: str, c: ConfigResult, done: int, total: int) -> str:

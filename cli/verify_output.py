@@ -72,7 +72,9 @@ OTHER_ROWS: dict[str, str] = {
 STATUS_MEANINGS = ("held: checked after every step and never broken; VIOLATED: broken, the "
                    "shortest game that breaks it is shown below; n/a: nothing to check in "
                    "this game or configuration (why, when the spec says: listed below as "
-                   "'not applicable'); not reached: no game got far enough to check it")
+                   "'not applicable'); not reached: no game evaluated it (every game stopped "
+                   "first, or none reached the choice or rule it watches: why is listed below "
+                   "as 'not reached')")
 
 _STYLE = {"held": "[green]held[/]", "violated": "[bold red]VIOLATED[/]", "n/a": "[dim]n/a[/]",
           "not reached": "[yellow]not reached[/]"}
