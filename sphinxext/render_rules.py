@@ -135,7 +135,11 @@ def _status_text(results: list[InvariantResult], stale: bool) -> str:
     if not other:
         return text
     if len(other) <= LIST_CONFIGS:
-        return text + f" ({'; '.join(f'{r.config}: {r.status}' for r in other)})"
+        # with its reason: "2p: n/a (only where nplayers >= 3: false in this configuration
+        # (2 players))", as verify prints it (a new user's trial: the page said only "n/a")
+        return text + " (" + "; ".join(f"{r.config}: {r.status}" + (f" ({r.reason})" if
+                                                                   r.reason else "")
+                                       for r in other) + ")"
     counts = Counter(r.status for r in other)
     return text + f" ({'; '.join(f'{s} in {n}' for s, n in counts.items())})"
 

@@ -55,6 +55,7 @@ class InvariantResult:
         name: the invariant. config: the configuration's label ("2p +errata").
         status: "passed", "failed", "n/a", "not reached" or "unknown". message: the violation, or "".
         trace: the counterexample trace file, or "". play_by_play: its readable lines.
+        reason: why it was "n/a", when the spec says (its ``only where`` clause), or "".
     """
 
     name: str
@@ -63,6 +64,7 @@ class InvariantResult:
     message: str = ""
     trace: str = ""
     play_by_play: tuple[str, ...] = ()
+    reason: str = ""
 
 
 @frozen
@@ -321,14 +323,18 @@ def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
     status = cfg.get("status")
     if not isinstance(status, dict):
         status = {}
+    reasons = {"n/a": cfg.get("not_applicable")}
     for name in [*status, *(n for n in violations if n not in status)]:
         v = violations.get(name, {})
         result = "failed" if v else _status(status.get(name))
         pbp = v.get("play_by_play")
+        why = reasons.get(result)
+        reason = why.get(name) if isinstance(why, dict) else None
         out.invariants.setdefault(str(name), []).append(InvariantResult(
             name=str(name), config=label, status=result, message=str(v.get("message") or ""),
             trace=str(v.get("trace") or ""),
-            play_by_play=tuple(map(str, pbp)) if isinstance(pbp, list) else ()))
+            play_by_play=tuple(map(str, pbp)) if isinstance(pbp, list) else (),
+            reason=reason if isinstance(reason, str) else ""))
     for g in _dicts(cfg.get("gaps")):
         line = g.get("line")
         count = g.get("count")

@@ -184,6 +184,15 @@ def test_results_name_configurations_only_when_few(statuses: list[str], text: st
     assert status_text(_results(*statuses)) == text
 
 
+def test_an_n_a_result_gives_its_reason() -> None:
+    results = [InvariantResult(name="x", config="2p", status="n/a",
+                               reason="only where nplayers >= 3: false in this configuration "
+                                      "(2 players)"),
+               InvariantResult(name="x", config="3p", status="passed")]
+    assert status_text(results) == ("held in 3p (2p: n/a (only where nplayers >= 3: false in "
+                                    "this configuration (2 players)))")
+
+
 def test_the_grid_uses_the_names_verify_prints() -> None:
     from rulewright.sphinx.render_summary import _short
     assert [_short(n) for n in ("engine finding", "supplies", "expectations", "chance",

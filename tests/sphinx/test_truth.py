@@ -387,6 +387,9 @@ def test_docs_warns_about_a_stale_checked_in_score(tmp_path: Path) -> None:
         "showcase --json FILE again)"]
 
 
+NA = "only where nplayers >= 3: false in this configuration (2 players)"
+
+
 def test_a_variant_s_added_invariants_are_on_the_page(build_site: Builder,
                                                        tmp_path: Path) -> None:
     """Picture Perfect's variant auction adds 10 invariants (3 with ``only where``): the page
@@ -398,7 +401,8 @@ def test_a_variant_s_added_invariants_are_on_the_page(build_site: Builder,
                "spec": "picture_perfect", "fingerprint": fingerprint(spec),
                "source": str(spec_path("picture_perfect")), "configs": [
                    {"label": "2p v:auction", "players": 2, "examples": 8, "games": 8,
-                    "finished": 8, "status": status, "violations": [], "gaps": []}]}]}
+                    "finished": 8, "status": status, "violations": [], "gaps": [],
+                    "not_applicable": {"spec:secret_bid_from_zero_to_all": NA}}]}]}
     page = ("PP\n==\n\n.. rulewright-spec:: picture_perfect\n   :simulate: 0\n"
             "   :sections: overview, invariants\n   :verify-json: v.json\n")
     out = build_site({"spec-pp": page}, {"v.json": json.dumps(doc)})
@@ -419,8 +423,9 @@ def test_a_variant_s_added_invariants_are_on_the_page(build_site: Builder,
         "options it offers; required to be reached only where nplayers >= 3)." in secret
     assert "All other players secretly and simultaneously choose any number of their " \
         "decorations to bid (may be 0)" in secret
-    assert secret.endswith("Latest verification: not checked (2p v:auction: n/a); 1 of 6 "
-                           "declared configurations verified"), secret[-400:]
+    # with the reason verify gives (a new user's trial: the page said only "n/a")
+    assert secret.endswith(f"Latest verification: not checked (2p v:auction: n/a ({NA})); 1 "
+                           "of 6 declared configurations verified"), secret[-400:]
     price = " ".join(section_text(html, "picture-perfect-invariant-price-from-one").split())
     assert "Latest verification: held in 2p v:auction" in price, price[-400:]
     summary = " ".join(section_text(html, "picture-perfect-overview").split())
