@@ -27,7 +27,8 @@ starts with ``spec/x.rules:LINE:`` (the rule or invariant involved, as an editor
 and shows the violation's message with its values, the rules with citations, the shrunk
 play-by-play and the trace file; any other exception keeps its traceback. As ``rulewright
 verify`` under the same profile: a check no game reached fails when the profile requires every
-check reached (``ci``) and is skipped otherwise; an "n/a" check is skipped with its reason. ``reportinfo``
+check reached (``ci``) and is skipped otherwise; an "n/a" check is skipped with its reason.
+``reportinfo``
 gives the invariant's declaration line (the game header for built-in invariants).
 Options: ``--rulewright-profile`` (default ``ci``; another name is a usage error),
 ``--rulewright-examples N``.

@@ -14,8 +14,9 @@ one card), may have one option, so it does not end a run. A run is a path throug
 between such *splitting* decisions: k is the most forced-capable decisions on one, following
 rule calls (a callee's summary: :class:`_Summary`). A loop that can repeat a forced-capable
 decision without a splitting one between, recursion, or a worked example's ``script`` leave k
-unknown: then only the engine's own limit holds (:data:`~rulewright.engines.interpreter.INSTRUCTION_BUDGET`
-one-option nodes in a row end the game as a livelock), a bound no buffer should be sized by,
+unknown: then only the engine's own limit holds
+(:data:`~rulewright.engines.interpreter.INSTRUCTION_BUDGET` one-option nodes in a row end the
+game as a livelock), a bound no buffer should be sized by,
 capped at the largest length OpenSpiel takes (:data:`MAX_LENGTH`), which it has no "unknown"
 for. Every bundled spec too big to walk is such a case (its decisions from computed lists
 may have one option, in loops).
