@@ -89,8 +89,9 @@ def _replace(node: Any, target: object, new: object) -> Any:
     return node
 
 
-def mutants(spec: ast.Spec) -> Iterator[tuple[str, tuple[ast.Decl, ...]]]:
-    """Every single-point type mutant of ``spec``: (where and what, its declarations)."""
+def _points(spec: ast.Spec) -> Iterator[tuple[str, int, object, object]]:
+    """Every single-point type mutation of ``spec``, not yet applied: (where and what, the
+    index of its declaration, the node, the node that replaces it)."""
     members = {m for d in spec.decls if isinstance(d, ast.EnumDecl) for m in d.members}
     zones = {d.name for d in spec.decls if isinstance(d, ast.ZoneDecl)}
     kinds = tuple(d.name for d in spec.decls if isinstance(d, ast.CardDecl))
@@ -102,9 +103,19 @@ def mutants(spec: ast.Spec) -> Iterator[tuple[str, tuple[ast.Decl, ...]]]:
             if id(node) in cited:
                 continue
             for what, new in replacements(node, members, zones, kinds):
-                decl = _replace(d, node, new)
                 yield (f"{Path(spec.path).name}:{node.span.line}:{node.span.column}: {what}",
-                       (*spec.decls[:i], decl, *spec.decls[i + 1:]))
+                       i, node, new)
+
+
+def _apply(spec: ast.Spec, i: int, node: object, new: object) -> tuple[ast.Decl, ...]:
+    """The declarations of ``spec`` with ``node`` (in declaration ``i``) replaced by ``new``."""
+    return (*spec.decls[:i], _replace(spec.decls[i], node, new), *spec.decls[i + 1:])
+
+
+def mutants(spec: ast.Spec) -> Iterator[tuple[str, tuple[ast.Decl, ...]]]:
+    """Every single-point type mutant of ``spec``: (where and what, its declarations)."""
+    for what, i, node, new in _points(spec):
+        yield what, _apply(spec, i, node, new)
 
 
 def rejected(spec: ast.Spec, decls: tuple[ast.Decl, ...]) -> bool:
@@ -118,12 +129,14 @@ def measure(names: list[str], sample: int | None) -> tuple[int, list[str]]:
     tried, survivors = 0, []
     for name in names:
         spec = load_spec(spec_path(name))
-        every = list(mutants(spec))
+        # the sample is drawn from the mutations in mutants()' order, and only the drawn
+        # ones are applied (applying one rebuilds its declaration)
+        every = list(_points(spec))
         if sample is not None:
             every = random.Random(name).sample(every, min(sample, len(every)))
-        for what, decls in every:
+        for what, i, node, new in every:
             tried += 1
-            if not rejected(spec, decls):
+            if not rejected(spec, _apply(spec, i, node, new)):
                 survivors.append(what)
     return tried, survivors
 
