@@ -13,6 +13,7 @@ from rulewright.cli.main import main
 BROKEN = Path(__file__).parents[1] / "specs" / "broken" / "token_from_nothing.rules"
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts where the traces go, not an explanation
 def test_default_trace_paths_differ_for_two_specs_with_one_game_id(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
