@@ -42,6 +42,7 @@ rule main {
 """
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_while_true_without_a_way_out_is_found_by_check(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = tmp_path / "w.rules"

@@ -75,6 +75,7 @@ def test_a_trace_without_a_violation_step_is_checked_at_its_last_step(
     assert (code, out.splitlines()[-1]) == (1, f"reproduced: tokens at step 2: {MESSAGE}")
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_verify_records_the_step_and_its_trace_reproduces(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(TOKEN), "--profile", "ci", "--examples", "4", "--seed", "1",

@@ -81,6 +81,7 @@ def test_clones_and_replays_find_the_loop_at_the_same_step() -> None:
     assert len(copy.history) == len(state.history) == 32
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_verify_reports_the_loop_after_a_few_steps(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     code = main(["verify", str(LOOP), "--profile", "ci", "--examples", "3", "--seed", "1",

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import rulewright as rw
 from rulewright.invariants.runner import Config, verify_config
 
@@ -46,6 +48,7 @@ def test_a_choice_no_game_reaches_is_not_held(tmp_path: Path) -> None:
         f"no game reached a decision of choice 'bonus' (in {result.games} games begun)")  # type: ignore[attr-defined]
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_a_narrowed_choice_of_values_is_caught(tmp_path: Path) -> None:
     narrowed = OFFERED.read_text(encoding="utf-8").replace(
         'choose p c from pile label "pick"', 'choose p c from pile where c.n > 1 label "pick"')
@@ -62,6 +65,7 @@ def test_a_narrowed_choice_of_values_is_caught(tmp_path: Path) -> None:
         "    sorted([c for c in pile]) = [1 (#0), 2 (#1), 3 (#2)]")
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_a_named_option_withheld_is_caught(tmp_path: Path) -> None:
     withheld = OFFERED.read_text(encoding="utf-8").replace(
         'option "take two" when count(pile) > 1', 'option "take two" when count(pile) > 2')
@@ -83,6 +87,7 @@ def test_a_deleted_choice_leaves_its_invariant_not_reached(tmp_path: Path) -> No
         "no rule of this configuration has a choice labelled 'pick'")
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_a_choice_narrowed_to_one_option_is_checked_as_it_makes_itself(tmp_path: Path) -> None:
     # with one card left, "take" is withheld: "stop" alone is offered, and the engine makes
     # that decision by itself (no checked state shows it); it is checked as it is made

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import rulewright as rw
 from rulewright.invariants.runner import Config, run_examples, verify_config
 
@@ -22,6 +24,7 @@ PART = ("coins[p] + bonus[p] + coins[p] - coins[p] + bonus[p] - bonus[p] + coins
         "coins[p]")
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_a_violation_names_the_statement_that_wrote_each_value(tmp_path: Path) -> None:
     game = rw.load(BLAMED, players=2)
     result = verify_config(game, Config(2), FAST, examples=10, trace_dir=tmp_path, seed=1)
@@ -48,6 +51,7 @@ def test_a_failed_expect_in_a_worked_example_shows_its_values() -> None:
                                             "    chips[0] = 1")
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_an_at_choice_violation_blames_the_rule_that_offered_the_choice(tmp_path: Path) -> None:
     # a new user's trial: a `when` that withholds "take" while one card is left broke the
     # `at choice` invariant, and the blame read "pile last written at step 4 (pick: 2) in

@@ -61,6 +61,7 @@ def test_the_violation_message_has_the_explanation_under_the_invariant_text() ->
                                        "      chips[p] = 1")
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_verify_reports_which_player_broke_the_tiny_hand_limit(tmp_path: Path) -> None:
     # tiny.rules: all(count(hand[p]) <= 3 for p in players), with hands of capacity 3 that
     # a fourth card can overflow; verify finds it and shows p and the hand's size
