@@ -90,6 +90,7 @@ def test_check_book_on_a_spec_without_a_rulebook_says_so(
         'header: rulebook "book.txt" language "en"')
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_the_counterexample_shows_the_moves_the_engine_makes_by_itself(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # verify's play-by-play hid the two forced "last" decisions that replay shows

@@ -27,6 +27,7 @@ TIED = HERE / "specs" / "always_tied.rules"
 EARLY = HERE / "specs" / "stops_early.rules"
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_an_at_end_invariant_is_checked_at_a_tie_the_scoring_gap_stops(tmp_path: Path) -> None:
     game = rw.load(TIED, players=2)
     result = verify_config(game, Config(2), FAST, examples=10, trace_dir=tmp_path, seed=1)

@@ -107,6 +107,7 @@ def test_verify_fails_on_a_leak_found_before_play_and_lists_it_in_json(tmp_path:
     json.dumps(report.to_json())
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_the_dynamic_check_is_kept_and_still_finds_being_asked(tmp_path: Path) -> None:
     game = rw.load(LEAKS / "asked_at_all.rules", players=2)
     result = verify_config(game, Config(2), FAST, examples=10, trace_dir=tmp_path, seed=1,

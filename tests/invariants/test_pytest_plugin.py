@@ -51,6 +51,7 @@ def test_a_directory_on_the_command_line_collects_invariant_items(
     assert "30 tests collected" in out
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_violation_fails_only_its_item_with_spec_line_and_values(
         specs: pytest.Pytester) -> None:
     result = specs.runpytest("spec/broken.rules", "-p", "no:cacheprovider",

@@ -35,6 +35,7 @@ def test_clean_spec_exit_0_with_json(capsys: pytest.CaptureFixture[str], tmp_pat
     assert config["violations"] == [] and config["gaps"] == []
 
 
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_violation_exit_1_prints_rules_play_by_play_and_trace(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out_json = tmp_path / "v.json"
