@@ -34,6 +34,7 @@ def _games(r: ConfigResult) -> tuple[Any, ...]:
             [(v.invariant, v.message, v.steps) for v in r.violations if not v.replayed])
 
 
+@pytest.mark.usefixtures("no_explain")  # the three runs compared play the same phases
 def test_a_seed_plays_the_same_games_with_or_without_saved_examples(tmp_path: Path) -> None:
     db = tmp_path / "db"
     first = _run(tmp_path, db)           # finds the violation and saves it
