@@ -73,7 +73,7 @@ from rulewright.dsl.machine.machine import Call, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
 from rulewright.errors import UsageError
-from rulewright.invariants import replay_memo
+from rulewright.invariants import replay_memo, sampling
 from rulewright.invariants.changes import Changes
 from rulewright.invariants.reads import EVERYTHING, Finder, Reads, union
 
@@ -920,7 +920,13 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
                     lambda: counter_changes(before, changed[1][:4]))
         made.append((("varied", done, tuple(changed[1])) if memo.row is not None else (),
                      varied))
+    schedule = ctx.schedule
     for key, make in made:
+        if schedule is not None:
+            # the copy, and the step played on it: counted also where the memo finds it (what
+            # the memo holds depends on the process's earlier runs; the schedule must not)
+            schedule.copies(before.game)
+            schedule.spend(1)
         found = memo.get(key)
         if found is replay_memo.UNKNOWN:
             found = None
@@ -943,6 +949,9 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         return None
     for instead in ctx.rng.sample(others, min(REPLAYS, len(others))):
         key = ("instead", done, instead)
+        if schedule is not None:
+            schedule.copies(before.game)  # (counted as above)
+            schedule.spend(1)
         found = memo.get(key)
         if found is replay_memo.UNKNOWN:
             found = None
@@ -980,6 +989,26 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     player = state.current_player()
     if player < 0 or _sees_everything(state):
         return None
+    _draws_here(ctx, state)
+    found = _hidden_information(ctx, state, player)
+    if found is not None and ctx.schedule is not None:
+        ctx.schedule.found()
+    return found
+
+
+def _draws_here(ctx: Context, state: State) -> None:
+    """Seed the check's generator for ``state``'s decision from the game's seed and the step,
+    where ``ctx.seed`` is set (see :class:`~rulewright.invariants.base.Context`), and count
+    the check's fixed work."""
+    if ctx.seed is not None:
+        if ctx.rng.__class__ is not sampling.StepRandom:
+            ctx.rng = sampling.StepRandom()
+        ctx.rng.seed(sampling.spread(ctx.seed, len(state.history)))
+    if ctx.schedule is not None:
+        ctx.schedule.spend(2)  # the real options, the fixed work
+
+
+def _hidden_information(ctx: Context, state: State, player: int) -> str | None:
     real = option_labels(state)
     reads = unseen_reads(state, player)
     if reads is None:
@@ -1003,6 +1032,9 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         made = _build(state, plan)
         if made is None:
             break
+        if ctx.schedule is not None:
+            ctx.schedule.copies(state.game)  # the copy, its options
+            ctx.schedule.spend(1)
         alt, raw_moves, moved = made
         derived = derive_locals(state, alt, copies, moved)
         other = alt.options_at()
@@ -1017,6 +1049,9 @@ def hidden_information(ctx: Context, state: State) -> str | None:
         changed = vary(state, player, ctx.rng, one, _read_counters(reads))
         if changed is None:
             break
+        if ctx.schedule is not None:
+            ctx.schedule.copies(state.game)  # the copy, its options
+            ctx.schedule.spend(1)
         alt, raw = changed
         derived = derive_locals(state, alt, copies, _varied(raw))
         other = alt.options_at()  # None: the spec cannot run with that mix of values
@@ -1040,6 +1075,7 @@ def hidden_step(ctx: Context, state: State) -> str | None:
     player = state.current_player()
     if player < 0 or _sees_everything(state):
         return None
+    _draws_here(ctx, state)
     if state.together is not None:
         leak = simultaneous_leak(ctx, state, player)
         if leak is not None:
@@ -1071,6 +1107,9 @@ def simultaneous_leak(ctx: Context, state: State, player: int) -> str | None:
     others = {q for q in actors if q >= 0 and q != player}
     if not others:
         return None  # the mover is the block's first chooser
+    if ctx.schedule is not None:
+        ctx.schedule.copies(state.game, 2)  # two copies, the steps played on each
+        ctx.schedule.spend(2 * len(steps))
     firsts = {q: next(a for a, p in zip(steps, actors) if p == q) for q in others}
     alt = snap.clone()
     alt.recall = alt.events = None

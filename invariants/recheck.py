@@ -99,7 +99,8 @@ def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
     # a thorough run checks every state (its traces say so)
     every = rec.get("every_state") is True
     replayed = every or deep_game(seed)
-    ctx = Context(game, [states[0].key()] if replayed else [], random.Random(seed))
+    # the hidden-information check draws at each decision as verify drew there (Context.seed)
+    ctx = Context(game, [states[0].key()] if replayed else [], random.Random(seed), seed=seed)
     keep_before = has_secrets(game)
     for n in range(step + 1):
         state = states[n].clone()

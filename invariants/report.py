@@ -242,6 +242,10 @@ class ConfigResult:
     #: invariant "n/a" for a reason the spec states -> the reason
     #: (:func:`rulewright.invariants.vacuity.not_applicable`)
     not_applicable: dict[str, str] = field(factory=dict)
+    #: the hidden-information check's schedule (a sampled profile): decisions reached, deep
+    #: steps checked by reason and skipped
+    #: (:meth:`rulewright.invariants.sampling.Schedule.summary`); empty: every state checked
+    hidden_schedule: dict[str, int] = field(factory=dict)
     violations: list[ViolationReport] = field(factory=list)
     gaps: list[GapReport] = field(factory=list)
     #: A bug in rulewright that stopped this configuration ("TypeError: ..."), or None.
@@ -296,6 +300,8 @@ class ConfigResult:
                "replayed": {"games": self.replayed_games, "finished": self.replayed_finished},
                "played_out": self.played_out, "played_on": self.played_on,
                "normal_share": None if share is None else round(share, 4)}
+        if self.hidden_schedule:
+            out["hidden_schedule"] = self.hidden_schedule
         if self.coverage is not None:
             out["coverage"] = coverage_json(self.coverage, points or [
                 p.key for p in union_order([self.coverage.points])])

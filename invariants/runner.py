@@ -46,7 +46,8 @@ from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResul
 from rulewright.invariants.stateful import (GAME_SECONDS, Plan, Recorder, forget, machine_class,
                                             plan_for)
 from rulewright.invariants.acknowledged import gap_reasons, open_warnings
-from rulewright.invariants.vacuity import may_reach, not_applicable, unreached_reason
+from rulewright.invariants.vacuity import (may_reach, no_decision, not_applicable,
+                                          unreached_reason)
 
 if TYPE_CHECKING:
     from rulewright.invariants.backend import Backend
@@ -466,7 +467,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
             result.status[name] = "violated"
         elif not applicable(game, name):
             result.status[name] = "n/a"
-        elif recorder.checks[name] == 0 and (why := not_applicable(game, name)):
+        elif recorder.checks[name] == 0 and (why := not_applicable(game, name)
+                                             or no_decision(name, recorder)):
             # the spec says why nothing here can reach it; a reached decision is checked
             result.status[name] = "n/a"
             result.not_applicable[name] = why
@@ -478,6 +480,8 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         else:
             result.status[name] = "held"
     result.checks = {name: recorder.checks[name] for name in names(invariants)}
+    if profile.sampled:
+        result.hidden_schedule = recorder.hidden.summary()
     result.checked_games = {name: recorder.checked_games[name] for name in names(invariants)}
     often = gap_reasons(game.machine)
     for rec in sorted(recorder.gaps.values(), key=lambda r: (-r.count, r.rule, r.line)):

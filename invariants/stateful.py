@@ -131,7 +131,9 @@ class Recorder:
         evaluated in at least once.
         gaps: by (kind, rule, line, msg). lengths: finished games' lengths. coverage: games
         that ran each coverage point (every game begun counts, finished or not), once the
-        first game begins.
+        first game begins. hidden: which deep steps the hidden-information check runs after
+        (:class:`~rulewright.invariants.sampling.Schedule`), and how many decisions play
+        reached.
     """
 
     games: int = 0
@@ -149,6 +151,8 @@ class Recorder:
     gaps: dict[tuple[str, str, int, str], GapRecord] = field(factory=dict)
     lengths: list[int] = field(factory=list)
     coverage: Coverage | None = None
+    #: the hidden-information check's schedule over this configuration's steps
+    hidden: sampling.Schedule = field(factory=sampling.Schedule)
 
     @property
     def effort(self) -> int:
@@ -379,14 +383,15 @@ class Checker:
         # a game stopped at a tie for first place by ``then gap`` has its end and its scores
         unscored = plan is self.terminal and state.finding is not None \
             and not scored_end(state)
-        deep = ctx.deep
+        deep, hidden = ctx.deep, ctx.hidden
         watched, during = self.marked, self.during
         # the rules running (on the stack), for the ``during rule`` scopes: found once
         running: set[int] | None = None
         try:
             for i in order:
                 name, check, normal_end, sampled, scope = rows[i]
-                if unscored and normal_end or sampled and not deep:
+                if unscored and normal_end or sampled and not (
+                        deep and (hidden or name != "hidden information")):
                     continue  # not run here, not counted (see .sampling)
                 if scope is not None and name in during:
                     # a ``during rule`` phase keeps no memory: outside it the check would
@@ -505,7 +510,12 @@ class Playing:
         # replayed at its end records its keys
         self.deep_game = sampling.deep_game(seed) or not sampled
         self.ctx = Context(game, [], random.Random(seed),
-                           deep=self.deep_game or not self.state.is_terminal())
+                           deep=self.deep_game or not self.state.is_terminal(), seed=seed)
+        # the hidden-information check's schedule (.sampling.Schedule): on the sample only
+        self.schedule = checker.recorder.hidden if sampled else None
+        self.ctx.schedule = self.schedule
+        if self.state.current_player() >= 0:
+            checker.recorder.hidden.decisions += 1
         if self.deep_game:
             record(self.ctx, self.state, True)  # what the replay compares its start with
         self.keep_before = has_secrets(game)
@@ -533,9 +543,19 @@ class Playing:
         """Apply ``action``; check the new state unless the caller checks it later."""
         s, ctx = self.state, self.ctx
         deep = not self.sampled or sampling.deep_step(s.seed, len(s.history) + 1)
+        hidden = deep
+        schedule = self.schedule
+        if deep and schedule is not None:
+            pending = s.pending
+            hidden = schedule.wants((id(pending.at), getattr(pending, "player", -1)))
         # the state before the step, for the hidden-information check's replay of it: kept
         # only where that check runs
-        ctx.before = copy_before(ctx, s) if deep and self.keep_before else None
+        if hidden and self.keep_before:
+            ctx.before = copy_before(ctx, s)
+            if schedule is not None:
+                schedule.copies(s.game)
+        else:
+            ctx.before = None
         s.apply_action(action)
         # The CPU clock is read every 64 steps (after steps 1, 65, 129, ...), as playout
         # reads its clock: one step (with its checks) is bounded by the work budgets, so a
@@ -551,7 +571,11 @@ class Playing:
             # a copy where the costly checks run (.sampling); the replay compares those
             record(ctx, s, deep)
         # a game's end: its replay (and every sampled check) where the game is replayed
-        ctx.deep = deep
+        ctx.deep, ctx.hidden = deep, hidden
+        recorder = self.checker.recorder
+        recorder.hidden.steps += 1
+        if s.current_player() >= 0:
+            recorder.hidden.decisions += 1
         if s.is_terminal():
             ctx.deep = self.deep_game
             self.checker.recorder.game_over(s)

@@ -81,6 +81,22 @@ def not_applicable(game: Game, name: str) -> str | None:
     return None
 
 
+def no_decision(name: str, recorder: Recorder) -> str | None:
+    """Why the hidden-information check (``name``), never evaluated, has nothing to check in a
+    configuration whose games reach no decision at all, or None.
+
+    A decision with one option is taken without asking (the engine plays it), so a game whose
+    choices all have exactly one option has no decision: nothing hidden can change what a
+    player may do there. Only where some game was scored at its end: a configuration whose
+    games all stop earlier (a gap, a finding) is "not reached", with why.
+    """
+    if name != "hidden information" or recorder.hidden.decisions or not recorder.scored:
+        return None
+    return (f"no game reached a decision with more than one option (in {_games(recorder.games)} "
+            "begun; a choice with one option is taken without asking, so nothing hidden can "
+            "change what a player may do)")
+
+
 def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> str:
     """Why the invariant made of ``invs`` (one name, one or more checks) was never evaluated.
 
