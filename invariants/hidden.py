@@ -41,8 +41,10 @@ with the same observation (the options aside), the options must be the same. (Re
 acted on several steps earlier is reached only through what it left in the state.)
 
 Verify runs the check on a sample of decisions (:mod:`.sampling`: every decision of a
-game's first steps, then one in eight), and keeps the state before a step only where it
-runs. Where the decision's options and the running rules' followed locals read nothing the
+game's first steps, then one in eight; of those, each kind of step's first times in the
+configuration, then within a work budget: :class:`~.sampling.Schedule`), and keeps the state
+before a step only where it runs. With the game's seed in the context (verify, a trace's
+replay), the check reseeds its generator at each decision (:class:`~.sampling.StepRandom`). Where the decision's options and the running rules' followed locals read nothing the
 mover cannot see (:func:`unseen_reads`, from the generated code), no rearrangement or
 varied counter can change the options and none is built; where they read some hidden
 counters, only those are varied, and a rearrangement that mixes none of what they read is

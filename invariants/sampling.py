@@ -17,6 +17,10 @@ one kind or in every game, not once. So verify runs them (``Invariant.sampled``)
   of seed 0, the one Hypothesis plays first): only these record the key after every step for
   the replay (``Context.keys``).
 
+Of those steps, the hidden-information check runs after the ones its :class:`Schedule`
+picks: each kind of step its first :data:`FIRST_TIMES` times in a configuration, then within
+a work budget, and every one once it found a leak.
+
 A sampled check not run at a state is not counted as evaluated there (``Recorder.checks``).
 The schedule depends only on the game's seed and the step, so a trace's violation replays
 (:mod:`.recheck`) with the same draws of the checks' generator. Outside verify (exploration, a

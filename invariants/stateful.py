@@ -546,7 +546,7 @@ class Playing:
         hidden = deep
         schedule = self.schedule
         if deep and schedule is not None:
-            pending = s.pending
+            pending: Any = s.pending  # a decision or a chance node: a step is taken there
             hidden = schedule.wants((id(pending.at), getattr(pending, "player", -1)))
         # the state before the step, for the hidden-information check's replay of it: kept
         # only where that check runs

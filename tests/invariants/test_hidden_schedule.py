@@ -59,22 +59,6 @@ def test_step_random_repeats_from_a_seed() -> None:
     assert 0 <= a.random() < 1 and a.getrandbits(100) < 2 ** 100
 
 
-def _decisions(name: str, seed: int) -> list:
-    """The decision states of one random game of ``name``, in order, with the state before
-    each (None for the first)."""
-    game = rw.load(name, players=2)
-    rng = random.Random(seed)
-    s = game.new_initial_state(seed)
-    out, before = [], None
-    while not s.is_terminal():
-        if s.current_player() >= 0:
-            out.append((before, s.clone()))
-        before = s.clone()
-        s.apply_action(s.sample_chance(rng) if s.is_chance_node()
-                       else rng.choice(s.legal_actions()))
-    return out
-
-
 def test_the_draws_at_a_decision_do_not_depend_on_earlier_checks() -> None:
     # with the game's seed set, each decision reseeds the check's generator: checking
     # only the last decision gives what checking every decision gives there
