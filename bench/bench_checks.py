@@ -48,7 +48,7 @@ from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.determinism import copy_before, record
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.library import invariants_for
-from rulewright.invariants.sampling import Schedule, deep_game, deep_step
+from rulewright.invariants.sampling import deep_game, deep_step, hidden_step
 from rulewright.invariants.stateful import Checker, Recorder
 
 #: Check kinds (rows), by invariant name; names not listed count as "other".
@@ -126,25 +126,18 @@ def check_seconds(game: Game, invariants: list[Invariant],
         checker.check(warm, s)
     before = before and has_secrets(game)
     spent = 0.0
-    # the hidden-information check's schedule over the configuration (stateful.Playing)
-    schedule = Schedule()
     for seed, states in played:
         replayed = deep_game(seed)
-        ctx = Context(game, [], random.Random(seed), seed=seed, schedule=schedule)
+        ctx = Context(game, [], random.Random(seed))
         start = time.thread_time()
         previous = None
         for n, s in enumerate(states):
             if previous is not None:
-                ctx.deep = ctx.hidden = deep_step(seed, n)
-                if ctx.deep:
-                    pending = previous.pending
-                    ctx.hidden = schedule.wants((id(pending.at),
-                                                 getattr(pending, "player", -1)))
-                schedule.steps += 1
+                ctx.deep = deep_step(seed, n)
+                # hidden information after fewer steps (sampling.hidden_step)
+                ctx.hidden = ctx.deep and hidden_step(seed, n)
                 # as verify keeps it (stateful.Playing.apply)
                 ctx.before = copy_before(ctx, previous) if before and ctx.hidden else None
-                if ctx.before is not None:
-                    schedule.copies(game)
             if keys and replayed:
                 # as verify records them (stateful.Playing)
                 record(ctx, s, ctx.deep)

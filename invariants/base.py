@@ -50,14 +50,9 @@ class Context:
         deep: whether the costly checks (``Invariant.sampled``) run at this state: verify
             runs them on a sample of steps and games (:mod:`rulewright.invariants.sampling`);
             True elsewhere (every check at every state).
-        hidden: whether the hidden-information check runs at this state (with ``deep``):
-            verify's schedule of it (:class:`rulewright.invariants.sampling.Schedule`).
-        schedule: that schedule (it counts the check's work and hears of a leak), or None
-            (no schedule: the check runs wherever ``deep``).
-        seed: the game's seed, where the hidden-information check draws at each decision
-            from a generator seeded by it and the step (verify, and a trace's replay), so
-            that its draws there do not depend on which earlier decisions it checked; None:
-            it draws from ``rng`` in turn.
+        hidden: whether the hidden-information check runs at this state (where ``deep``):
+            verify checks hidden information after fewer steps than the other costly checks
+            (:func:`rulewright.invariants.sampling.hidden_step`).
     """
 
     game: Game
@@ -68,8 +63,6 @@ class Context:
     changes: Changes | None = None
     deep: bool = True
     hidden: bool = True
-    schedule: Any = None
-    seed: int | None = None
 
 
 Check = Callable[[Context, "State"], "str | None"]

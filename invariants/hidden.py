@@ -41,10 +41,9 @@ with the same observation (the options aside), the options must be the same. (Re
 acted on several steps earlier is reached only through what it left in the state.)
 
 Verify runs the check on a sample of decisions (:mod:`.sampling`: every decision of a
-game's first steps, then one in eight; of those, each kind of step's first times in the
-configuration, then within a work budget: :class:`~.sampling.Schedule`), and keeps the state
-before a step only where it runs. With the game's seed in the context (verify, a trace's
-replay), the check reseeds its generator at each decision (:class:`~.sampling.StepRandom`). Where the decision's options and the running rules' followed locals read nothing the
+game's first steps, then one in eight; of those, all in one game in six and one in sixteen in
+the others: :func:`~.sampling.hidden_step`), and keeps the state before a step only where it
+runs. Where the decision's options and the running rules' followed locals read nothing the
 mover cannot see (:func:`unseen_reads`, from the generated code), no rearrangement or
 varied counter can change the options and none is built; where they read some hidden
 counters, only those are varied, and a rearrangement that mixes none of what they read is
@@ -75,7 +74,7 @@ from rulewright.dsl.machine.machine import Call, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
 from rulewright.errors import UsageError
-from rulewright.invariants import replay_memo, sampling
+from rulewright.invariants import replay_memo
 from rulewright.invariants.changes import Changes
 from rulewright.invariants.reads import EVERYTHING, Finder, Reads, union
 
@@ -922,13 +921,7 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
                     lambda: counter_changes(before, changed[1][:4]))
         made.append((("varied", done, tuple(changed[1])) if memo.row is not None else (),
                      varied))
-    schedule = ctx.schedule
     for key, make in made:
-        if schedule is not None:
-            # the copy, and the step played on it: counted also where the memo finds it (what
-            # the memo holds depends on the process's earlier runs; the schedule must not)
-            schedule.copies(before.game)
-            schedule.spend(1)
         found = memo.get(key)
         if found is replay_memo.UNKNOWN:
             found = None
@@ -951,9 +944,6 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         return None
     for instead in ctx.rng.sample(others, min(REPLAYS, len(others))):
         key = ("instead", done, instead)
-        if schedule is not None:
-            schedule.copies(before.game)  # (counted as above)
-            schedule.spend(1)
         found = memo.get(key)
         if found is replay_memo.UNKNOWN:
             found = None
@@ -991,26 +981,6 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     player = state.current_player()
     if player < 0 or _sees_everything(state):
         return None
-    _draws_here(ctx, state)
-    found = _hidden_information(ctx, state, player)
-    if found is not None and ctx.schedule is not None:
-        ctx.schedule.found()
-    return found
-
-
-def _draws_here(ctx: Context, state: State) -> None:
-    """Seed the check's generator for ``state``'s decision from the game's seed and the step,
-    where ``ctx.seed`` is set (see :class:`~rulewright.invariants.base.Context`), and count
-    the check's fixed work."""
-    if ctx.seed is not None:
-        if ctx.rng.__class__ is not sampling.StepRandom:
-            ctx.rng = sampling.StepRandom()
-        ctx.rng.seed(sampling.spread(ctx.seed, len(state.history)))
-    if ctx.schedule is not None:
-        ctx.schedule.spend(2)  # the real options, the fixed work
-
-
-def _hidden_information(ctx: Context, state: State, player: int) -> str | None:
     real = option_labels(state)
     reads = unseen_reads(state, player)
     if reads is None:
@@ -1034,9 +1004,6 @@ def _hidden_information(ctx: Context, state: State, player: int) -> str | None:
         made = _build(state, plan)
         if made is None:
             break
-        if ctx.schedule is not None:
-            ctx.schedule.copies(state.game)  # the copy, its options
-            ctx.schedule.spend(1)
         alt, raw_moves, moved = made
         derived = derive_locals(state, alt, copies, moved)
         other = alt.options_at()
@@ -1051,9 +1018,6 @@ def _hidden_information(ctx: Context, state: State, player: int) -> str | None:
         changed = vary(state, player, ctx.rng, one, _read_counters(reads))
         if changed is None:
             break
-        if ctx.schedule is not None:
-            ctx.schedule.copies(state.game)  # the copy, its options
-            ctx.schedule.spend(1)
         alt, raw = changed
         derived = derive_locals(state, alt, copies, _varied(raw))
         other = alt.options_at()  # None: the spec cannot run with that mix of values
@@ -1077,7 +1041,6 @@ def hidden_step(ctx: Context, state: State) -> str | None:
     player = state.current_player()
     if player < 0 or _sees_everything(state):
         return None
-    _draws_here(ctx, state)
     if state.together is not None:
         leak = simultaneous_leak(ctx, state, player)
         if leak is not None:
@@ -1109,9 +1072,6 @@ def simultaneous_leak(ctx: Context, state: State, player: int) -> str | None:
     others = {q for q in actors if q >= 0 and q != player}
     if not others:
         return None  # the mover is the block's first chooser
-    if ctx.schedule is not None:
-        ctx.schedule.copies(state.game, 2)  # two copies, the steps played on each
-        ctx.schedule.spend(2 * len(steps))
     firsts = {q: next(a for a, p in zip(steps, actors) if p == q) for q in others}
     alt = snap.clone()
     alt.recall = alt.events = None

@@ -24,7 +24,7 @@ from rulewright.invariants.base import Context, InvariantViolation
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.library import invariants_for, names
 from rulewright.invariants.report import plain
-from rulewright.invariants.sampling import deep_game, deep_step
+from rulewright.invariants.sampling import deep_game, deep_step, hidden_step
 from rulewright.invariants.stateful import Checker, Recorder
 
 
@@ -99,16 +99,17 @@ def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
     # a thorough run checks every state (its traces say so)
     every = rec.get("every_state") is True
     replayed = every or deep_game(seed)
-    # the hidden-information check draws at each decision as verify drew there (Context.seed)
-    ctx = Context(game, [states[0].key()] if replayed else [], random.Random(seed), seed=seed)
+    ctx = Context(game, [states[0].key()] if replayed else [], random.Random(seed))
     keep_before = has_secrets(game)
     for n in range(step + 1):
         state = states[n].clone()
         if n:
             ctx.deep = every or deep_step(seed, n)
+            # the hidden-information check after fewer steps (.sampling.hidden_step)
+            ctx.hidden = every or ctx.deep and hidden_step(seed, n)
             if replayed:
                 ctx.keys.append(state.key() if ctx.deep or state.is_terminal() else None)
-            ctx.before = states[n - 1].clone() if keep_before and ctx.deep else None
+            ctx.before = states[n - 1].clone() if keep_before and ctx.hidden else None
         if state.is_terminal():
             ctx.deep = replayed
         try:

@@ -400,9 +400,6 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
     replayed: list[InvariantViolation] = []
     if real is not None:
         replay = Recorder()
-        # a saved failure is checked at every deep step, as a trace's replay checks it: the
-        # hidden-information check's schedule (.sampling.Schedule) could skip its step
-        replay.hidden.found()
         replayed, result.internal_error = _replay_saved(game, invariants, plan, replay, real,
                                                         profile, examples, seed, game_seconds)
         result.replayed_games, result.replayed_finished = replay.games, replay.finished

@@ -131,9 +131,9 @@ class Recorder:
         evaluated in at least once.
         gaps: by (kind, rule, line, msg). lengths: finished games' lengths. coverage: games
         that ran each coverage point (every game begun counts, finished or not), once the
-        first game begins. hidden: which deep steps the hidden-information check runs after
-        (:class:`~rulewright.invariants.sampling.Schedule`), and how many decisions play
-        reached.
+        first game begins. hidden: the decisions play reached, and the sampled steps the
+        hidden-information check ran after and skipped
+        (:class:`~rulewright.invariants.sampling.Schedule`).
     """
 
     games: int = 0
@@ -151,7 +151,7 @@ class Recorder:
     gaps: dict[tuple[str, str, int, str], GapRecord] = field(factory=dict)
     lengths: list[int] = field(factory=list)
     coverage: Coverage | None = None
-    #: the hidden-information check's schedule over this configuration's steps
+    #: what the hidden-information check's schedule did in this configuration's run
     hidden: sampling.Schedule = field(factory=sampling.Schedule)
 
     @property
@@ -510,10 +510,10 @@ class Playing:
         # replayed at its end records its keys
         self.deep_game = sampling.deep_game(seed) or not sampled
         self.ctx = Context(game, [], random.Random(seed),
-                           deep=self.deep_game or not self.state.is_terminal(), seed=seed)
-        # the hidden-information check's schedule (.sampling.Schedule): on the sample only
-        self.schedule = checker.recorder.hidden if sampled else None
-        self.ctx.schedule = self.schedule
+                           deep=self.deep_game or not self.state.is_terminal())
+        # the hidden-information check: after every sampled step of one game in six, after
+        # few of the others' (.sampling.hidden_step)
+        self.hidden_game = sampling.hidden_game(seed) or not sampled
         if self.state.current_player() >= 0:
             checker.recorder.hidden.decisions += 1
         if self.deep_game:
@@ -543,19 +543,18 @@ class Playing:
         """Apply ``action``; check the new state unless the caller checks it later."""
         s, ctx = self.state, self.ctx
         deep = not self.sampled or sampling.deep_step(s.seed, len(s.history) + 1)
-        hidden = deep
-        schedule = self.schedule
-        if deep and schedule is not None:
-            pending: Any = s.pending  # a decision or a chance node: a step is taken there
-            hidden = schedule.wants((id(pending.at), getattr(pending, "player", -1)))
+        hidden = deep and (self.hidden_game or sampling.hidden_step(s.seed, len(s.history) + 1))
+        if deep:
+            schedule = self.checker.recorder.hidden
+            if not hidden:
+                schedule.skipped += 1
+            elif self.hidden_game:
+                schedule.whole += 1
+            else:
+                schedule.some += 1
         # the state before the step, for the hidden-information check's replay of it: kept
         # only where that check runs
-        if hidden and self.keep_before:
-            ctx.before = copy_before(ctx, s)
-            if schedule is not None:
-                schedule.copies(s.game)
-        else:
-            ctx.before = None
+        ctx.before = copy_before(ctx, s) if hidden and self.keep_before else None
         s.apply_action(action)
         # The CPU clock is read every 64 steps (after steps 1, 65, 129, ...), as playout
         # reads its clock: one step (with its checks) is bounded by the work budgets, so a
@@ -572,10 +571,8 @@ class Playing:
             record(ctx, s, deep)
         # a game's end: its replay (and every sampled check) where the game is replayed
         ctx.deep, ctx.hidden = deep, hidden
-        recorder = self.checker.recorder
-        recorder.hidden.steps += 1
         if s.current_player() >= 0:
-            recorder.hidden.decisions += 1
+            self.checker.recorder.hidden.decisions += 1
         if s.is_terminal():
             ctx.deep = self.deep_game
             self.checker.recorder.game_over(s)
