@@ -41,7 +41,7 @@ with the same observation (the options aside), the options must be the same. (Re
 acted on several steps earlier is reached only through what it left in the state.)
 
 Verify runs the check on a sample of decisions (:mod:`.sampling`: every decision of a
-game's first steps, then one in eight; of those, all in one game in six and one in sixteen in
+game's first steps, then one in eight; of those, all in one game in five and one in sixteen in
 the others: :func:`~.sampling.hidden_step`), and keeps the state before a step only where it
 runs. Where the decision's options and the running rules' followed locals read nothing the
 mover cannot see (:func:`unseen_reads`, from the generated code), no rearrangement or

@@ -66,7 +66,7 @@ def deep_game(seed: int) -> bool:
 
 #: One game in HIDDEN_GAMES (and the game of seed 0) is checked for hidden information after
 #: every step of its sample (:func:`deep_step`) ...
-HIDDEN_GAMES = 6
+HIDDEN_GAMES = 5
 #: ... the others after one step of their sample in HIDDEN_EVERY.
 HIDDEN_EVERY = 16
 

@@ -511,7 +511,7 @@ class Playing:
         self.deep_game = sampling.deep_game(seed) or not sampled
         self.ctx = Context(game, [], random.Random(seed),
                            deep=self.deep_game or not self.state.is_terminal())
-        # the hidden-information check: after every sampled step of one game in six, after
+        # the hidden-information check: after every sampled step of one game in five, after
         # few of the others' (.sampling.hidden_step)
         self.hidden_game = sampling.hidden_game(seed) or not sampled
         if self.state.current_player() >= 0:
