@@ -663,6 +663,22 @@ def forget(cls: type[RuleBasedStateMachine]) -> None:
             clear()
 
 
+def draw(data: st.DataObject, strategy: st.SearchStrategy[Any]) -> Any:
+    """``data.draw(strategy)``: the same draw from the same test run's choices (so the same
+    value, the same shrinking), without what ``DataObject.draw`` adds around it: a check
+    that the strategy left Python's global ``random`` untouched, which copies that
+    generator's state twice per draw (``random.getstate``, 25 us each: 50 us a draw, a
+    quarter of a Zlap Kadr step in verify, issue 37; our strategies use no global
+    generator), and a note of the value for Hypothesis' printout of a failing example
+    (verify shows its own play-by-play, from the game's history). Through the test run's
+    ``ConjectureData`` (a semi-public attribute), where the data object has one.
+    """
+    conjecture = getattr(data, "conjecture_data", None)
+    if conjecture is None:
+        return data.draw(strategy)
+    return conjecture.draw(strategy)
+
+
 def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                   recorder: Recorder, aim: bool = True,
                   game_seconds: float | None = GAME_SECONDS,
@@ -740,9 +756,9 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                 g = self.current
                 assert g is not None
                 if g.state.is_chance_node():  # by the game's odds, not Hypothesis' leaning
-                    g.apply(g.choose(data.draw(st.integers(0, 255))), False)
+                    g.apply(g.choose(draw(data, st.integers(0, 255))), False)
                 else:
-                    g.apply(data.draw(st.sampled_from(g.options())), False)
+                    g.apply(draw(data, st.sampled_from(g.options())), False)
 
             @precondition(lambda self: self._playing())
             @rule(picks=choices)
@@ -768,7 +784,7 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
             # seeded in the play-on run: it plays whole games of any length, and one draw per
             # action would overrun Hypothesis' choice budget (an overrun test run is thrown
             # away and another one played)
-            rng = random.Random(data.draw(st.integers(0, 2**32 - 1))) \
+            rng = random.Random(draw(data, st.integers(0, 2**32 - 1))) \
                 if plan.seeded or finish_only else None
             # the picks of decisions and of chance events from two streams, each drawn up
             # to FINISH_CHUNK at a time: dropping a decision's pick while shrinking moves
@@ -782,7 +798,7 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                     chance = g.state.is_chance_node()
                     n = used[chance]
                     if n == len(picks[chance]):
-                        picks[chance], n = data.draw(FINISH_PICKS), 0
+                        picks[chance], n = draw(data, FINISH_PICKS), 0
                     pick = picks[chance][n]
                     used[chance] = n + 1
                 g.apply(g.choose(pick), check=False)
