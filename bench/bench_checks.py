@@ -14,7 +14,9 @@ this process (``time.process_time``):
   action), per step; the hidden-information and determinism checks on verify's sample of
   steps and games (:mod:`rulewright.invariants.sampling`); with what verify pays for them
   around the checker: the copy of the state before each sampled step (``hidden
-  information``: ``Context.before``) and the keys a replayed game records (``determinism``).
+  information``: ``Context.before``) and the keys a replayed game records (``determinism``);
+  the determinism check's clone on its own schedule, counted over the games as over a
+  configuration's (:class:`~rulewright.invariants.determinism.CloneSchedule`).
   ``all`` is one checker with every invariant, as verify runs it;
 - changes found: what a checker with no invariant costs: finding what changed since the
   game's last checked state (:mod:`rulewright.invariants.changes`, where the game's state is
@@ -127,11 +129,17 @@ def check_seconds(game: Game, invariants: list[Invariant],
     before = before and has_secrets(game)
     spent = 0.0
     for seed, states in played:
-        replayed = deep_game(seed)
+        deep = deep_game(seed)
+        # replayed at its end, as verify counts (determinism.CloneSchedule)
+        replayed = checker.clones.replays(seed)
         ctx = Context(game, [], random.Random(seed))
         start = time.thread_time()
         previous = None
         for n, s in enumerate(states):
+            # the clone check's schedule, counted over the games as verify counts over a
+            # configuration's (determinism.CloneSchedule)
+            ctx.clone = checker.clones.due(s if previous is None else previous,
+                                           start=previous is None)
             if previous is not None:
                 ctx.deep = deep_step(seed, n)
                 # hidden information after fewer steps (sampling.hidden_step)
@@ -140,9 +148,9 @@ def check_seconds(game: Game, invariants: list[Invariant],
                 ctx.before = copy_before(ctx, previous) if before and ctx.hidden else None
             if keys and replayed:
                 # as verify records them (stateful.Playing)
-                record(ctx, s, ctx.deep)
+                record(ctx, s, ctx.clone)
             if s.is_terminal():
-                ctx.deep = replayed
+                ctx.deep, ctx.clone = deep, replayed
             checker.check(ctx, s)
             previous = s
         spent += time.thread_time() - start

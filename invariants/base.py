@@ -53,6 +53,9 @@ class Context:
         hidden: whether the hidden-information check runs at this state (where ``deep``):
             verify checks hidden information after fewer steps than the other costly checks
             (:func:`rulewright.invariants.sampling.hidden_step`).
+        clone: whether the determinism check's clone of the state runs here: verify runs
+            it on a count-based schedule of its own
+            (:class:`rulewright.invariants.determinism.CloneSchedule`); True elsewhere.
     """
 
     game: Game
@@ -63,6 +66,7 @@ class Context:
     changes: Changes | None = None
     deep: bool = True
     hidden: bool = True
+    clone: bool = True
 
 
 Check = Callable[[Context, "State"], "str | None"]

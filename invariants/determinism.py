@@ -4,9 +4,11 @@ After every step: a clone equals the state (same configuration, history and key,
 hash). At every game end: replaying the history from a fresh initial state reproduces the key
 recorded after each step and the final scores, and the game's trace document survives a JSON
 round trip unchanged (the tests also replay violation traces with
-:func:`~rulewright.engines.trace.replay`). Verify runs both on a sample of steps and games
-(a copy of the state is recorded at those steps of the games it replays, :func:`record`:
-:mod:`.sampling`).
+:func:`~rulewright.engines.trace.replay`). Verify replays a sample of games (a copy of the
+state is recorded at the sampled steps of the games it replays, :func:`record`:
+:mod:`.sampling`), and clones the state after the steps of a schedule of its own
+(:class:`CloneSchedule`): every (rule, choice site)'s first steps in a configuration, then a
+share of them.
 """
 
 from __future__ import annotations
@@ -31,6 +33,89 @@ def same_value(a: State, b: State) -> bool:
     return (a.zones == b.zones and a.counters == b.counters and a.stack == b.stack
             and a.turns == b.turns and a.known == b.known and a.out == b.out
             and a.mids == b.mids and a.bottoms == b.bottoms and a.finding == b.finding)
+
+
+#: The state after each (rule, choice site)'s first FIRST steps in a configuration is cloned
+#: and compared (and the initial states of its first FIRST games) ...
+FIRST = 8
+#: ... then after one of its steps in EVERY, by the game's seed and the step.
+EVERY = 8
+#: A configuration's first FIRST_GAMES games are replayed at their end ...
+FIRST_GAMES = 4
+#: ... then one game in GAMES, by its seed.
+GAMES = 8
+
+
+class CloneSchedule:
+    """After which steps of verify's games the clone check runs, per configuration: a count
+    per (rule, choice site), so that every kind of step is checked, and the many repeats of
+    a few kinds (tic-tac-toe's one move, 3 us each) are checked on a share only.
+
+    What the check looks for, a clone that differs from its state, is a part of the state
+    the clone does not copy (or shares) where it matters: a property of the state's parts
+    and of the step that wrote them, shown by the first steps of each kind. Cloning after
+    every step cost 1.1-1.4 engine steps on the short games (a tic-tac-toe clone costs
+    2.7 us, its step 2.6 us; issue 37). The first FIRST steps of each site, then one in
+    EVERY, drawn from (the game's seed, the step) only: no generator is drawn from, so the
+    other checks' draws are unchanged.
+
+    The counts span the test runs of one configuration (one checker), so which step of a
+    test run is checked depends on the runs before it: once the check finds something it
+    runs after every step (:attr:`everywhere`) for the rest of that configuration, so the
+    failing test run, its shrinking and Hypothesis' final replay of it check every state,
+    and so does the replay of its trace (:mod:`.recheck`: the clone check at every state).
+
+    The games replayed at their end are counted likewise (:meth:`replays`): a replayed game
+    keeps a copy of the state where the clone check runs (:func:`record`: the same copy),
+    and its replay compares those and the end.
+
+    Attributes:
+        seen: steps seen per (id of the choice or draw asked, index of the running rule).
+        checked: steps after which the clone was checked (with the initial states).
+        games: games begun. replayed: games replayed at their end.
+        everywhere: check after every step and replay every game (a determinism violation
+            was found).
+    """
+
+    __slots__ = ("seen", "checked", "games", "replayed", "everywhere")
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[int, int], int] = {}
+        self.checked = self.games = self.replayed = 0
+        self.everywhere = False
+
+    def replays(self, seed: int) -> bool:
+        """Whether the game of ``seed``, about to begin, is replayed at its end (and keeps
+        its copies for that); counts the game."""
+        n = self.games
+        self.games = n + 1
+        if self.everywhere or n < FIRST_GAMES or _spread(seed, -1) % GAMES == 0:
+            self.replayed += 1
+            return True
+        return False
+
+    def due(self, state: State, start: bool = False) -> bool:
+        """Whether the state after the step ``state`` is about to take is clone-checked
+        (``start``: ``state`` itself, a game's initial state, counted as a site of its
+        own); counts the step."""
+        if self.everywhere:
+            return True
+        if start:
+            site = (0, -1)
+        else:
+            stack = state.stack
+            site = (id(getattr(state.pending, "at", None)), stack[-1][0] if stack else -1)
+        n = self.seen.get(site, 0)
+        self.seen[site] = n + 1
+        if n < FIRST or _spread(state.seed, len(state.history)) % EVERY == 0:
+            self.checked += 1
+            return True
+        return False
+
+
+def _spread(seed: int, step: int) -> int:
+    """A well-spread number of (game seed, step): three bits of a multiplicative hash."""
+    return ((seed * 0x9E3779B97F4A7C15 + (step + 3) * 0xD1B54A32D192ED03) >> 37) & 0xFFFF
 
 
 #: The ``Context.memo`` key of the clone :func:`clone_equal` made and found equal, with the

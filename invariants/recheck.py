@@ -21,6 +21,7 @@ from rulewright.engines.game import Game
 from rulewright.engines.state import State
 from rulewright.errors import TraceError
 from rulewright.invariants.base import Context, InvariantViolation
+from rulewright.invariants.determinism import clone_equal, replays
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.library import invariants_for, names
 from rulewright.invariants.report import plain
@@ -96,9 +97,13 @@ def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
     checker = Checker(game, invariants, Recorder())
     # the costly checks on verify's sample of steps and games (.sampling): the same draws
     seed = int(doc["seed"])
-    # a thorough run checks every state (its traces say so)
+    # a thorough run checks every state (its traces say so); so does a verify run's
+    # determinism check once it has found something (determinism.CloneSchedule: its clone
+    # after every step, every game replayed with the key of every state): the recorded
+    # counterexample was found, shrunk and replayed that way
     every = rec.get("every_state") is True
-    replayed = every or deep_game(seed)
+    determinism = any(inv.check in (clone_equal, replays) for inv in invariants)
+    replayed = every or determinism or deep_game(seed)
     ctx = Context(game, [states[0].key()] if replayed else [], random.Random(seed))
     keep_before = has_secrets(game)
     for n in range(step + 1):
@@ -108,7 +113,8 @@ def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
             # the hidden-information check after fewer steps (.sampling.hidden_step)
             ctx.hidden = every or ctx.deep and hidden_step(seed, n)
             if replayed:
-                ctx.keys.append(state.key() if ctx.deep or state.is_terminal() else None)
+                ctx.keys.append(state.key() if ctx.deep or determinism or state.is_terminal()
+                                else None)
             ctx.before = states[n - 1].clone() if keep_before and ctx.hidden else None
         if state.is_terminal():
             ctx.deep = replayed

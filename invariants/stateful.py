@@ -45,7 +45,8 @@ from rulewright.engines.state import State
 from rulewright.invariants import aim as aiming
 from rulewright.invariants import changes, sampling
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
-from rulewright.invariants.determinism import copy_before, record
+from rulewright.invariants.determinism import (CloneSchedule, clone_equal, copy_before, record,
+                                               replays)
 from rulewright.invariants.findings import classify, scored_end
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.scope import phase_rule, scopes
@@ -286,12 +287,19 @@ class Checker:
         self.last_game: dict[str, int] = {}
         # per kind of state, the invariants run there in order, as (name, check, normal_end,
         # sampled, scope or None): a state runs some 40 of them, and looking their fields up
-        # cost as much as an engine step
+        # cost as much as an engine step; ``sampled`` says by which schedule a costly check
+        # runs (_schedule)
         scoped = self.scopes
-        self.rows: dict[str, list[tuple[str, Any, bool, bool, Any]]] = {
-            when: [(inv.name, inv.check, inv.normal_end, inv.sampled, scoped.get(inv.name))
+        self.rows: dict[str, list[tuple[str, Any, bool, int, Any]]] = {
+            when: [(inv.name, inv.check, inv.normal_end,
+                    _schedule(inv),
+                    scoped.get(inv.name))
                    for inv in self.by_when["step"] + self.by_when[when]]
             for when in ("decision", "chance", "terminal")}
+        #: after which steps of this configuration's games the clone check runs
+        self.clones = CloneSchedule()
+        self.clone_names = frozenset(inv.name for inv in invariants
+                                     if inv.check in (clone_equal, replays))
         # the checks of known slots, not called at a state where none of those changed
         # since they held (rulewright.invariants.changes.Watch); one scoped to a phase
         # marks itself held only where it was evaluated inside it (see
@@ -383,15 +391,15 @@ class Checker:
         # a game stopped at a tie for first place by ``then gap`` has its end and its scores
         unscored = plan is self.terminal and state.finding is not None \
             and not scored_end(state)
-        deep, hidden = ctx.deep, ctx.hidden
+        # per row's ``sampled``: whether it is skipped here (not run, not counted)
+        skip = (False, not ctx.deep, not ctx.clone, not (ctx.deep and ctx.hidden))
         watched, during = self.marked, self.during
         # the rules running (on the stack), for the ``during rule`` scopes: found once
         running: set[int] | None = None
         try:
             for i in order:
                 name, check, normal_end, sampled, scope = rows[i]
-                if unscored and normal_end or sampled and not (
-                        deep and (hidden or name != "hidden information")):
+                if unscored and normal_end or skip[sampled]:
                     continue  # not run here, not counted (see .sampling)
                 if scope is not None and name in during:
                     # a ``during rule`` phase keeps no memory: outside it the check would
@@ -409,6 +417,9 @@ class Checker:
                     message = check(ctx, state)
                     if message is not None:
                         ctx.memo.pop(changes.LAYOUT, None)  # a later check checks everything
+                        if name in self.clone_names:
+                            # from now on after every step (see CloneSchedule)
+                            self.clones.everywhere = True
                         raise violation_type(name)(name, message, state.clone(), [])
                     if name in watched:
                         clean.add(name)  # it held: skipped until what it reads changes
@@ -420,6 +431,18 @@ class Checker:
                     rec.checked_games[name] += 1
         finally:
             ctx.changes = None
+
+
+def _schedule(inv: Invariant) -> int:
+    """By which schedule verify runs ``inv`` (its row's ``sampled``): 0 at every state, 1
+    on verify's sample (``Context.deep``), 2 the determinism checks' own
+    (``Context.clone``, :class:`~rulewright.invariants.determinism.CloneSchedule`), 3 the
+    hidden-information check's (``Context.deep`` and ``Context.hidden``)."""
+    if not inv.sampled:
+        return 0
+    if inv.check in (clone_equal, replays):
+        return 2
+    return 3 if inv.name == "hidden information" else 1
 
 
 class _Plan:
@@ -436,7 +459,7 @@ class _Plan:
             choice`` invariant, by its name in the spec (as ``State.forced`` names it).
     """
 
-    def __init__(self, rows: list[tuple[str, Any, bool, bool, Any]], watched: AbstractSet[str],
+    def __init__(self, rows: list[tuple[str, Any, bool, int, Any]], watched: AbstractSet[str],
                  choice: dict[str, str]) -> None:
         self.rows = rows
         self.base = tuple(i for i, r in enumerate(rows) if r[0] not in choice)
@@ -506,17 +529,22 @@ class Playing:
         self.flags = self.state.cover  # kept: the recorder drops the state's at the end
         self.policy = policy
         self.previous = 0
-        # the costly checks run on a sample of steps and games (.sampling): only a game
-        # replayed at its end records its keys
+        # the costly checks run on a sample of steps and games (.sampling), the
+        # determinism check on its own schedule (determinism.CloneSchedule): only a game
+        # replayed at its end records its copies
         self.deep_game = sampling.deep_game(seed) or not sampled
+        self.replayed = not sampled or checker.clones.replays(seed)
+        terminal = self.state.is_terminal()
         self.ctx = Context(game, [], random.Random(seed),
-                           deep=self.deep_game or not self.state.is_terminal())
+                           deep=self.deep_game or not terminal,
+                           clone=self.replayed if terminal else
+                           not sampled or checker.clones.due(self.state, start=True))
         # the hidden-information check: after every sampled step of one game in five, after
         # few of the others' (.sampling.hidden_step)
         self.hidden_game = sampling.hidden_game(seed) or not sampled
         if self.state.current_player() >= 0:
             checker.recorder.hidden.decisions += 1
-        if self.deep_game:
+        if self.replayed:
             record(self.ctx, self.state, True)  # what the replay compares its start with
         self.keep_before = has_secrets(game)
         self.checker = checker
@@ -552,6 +580,7 @@ class Playing:
                 schedule.whole += 1
             else:
                 schedule.some += 1
+        clone = not self.sampled or self.checker.clones.due(s)
         # the state before the step, for the hidden-information check's replay of it: kept
         # only where that check runs
         ctx.before = copy_before(ctx, s) if hidden and self.keep_before else None
@@ -566,15 +595,17 @@ class Playing:
             assert self.game_seconds is not None
             s.stop_for_time(self.game_seconds)
         self.checker.recorder.steps += 1
-        if self.deep_game:
-            # a copy where the costly checks run (.sampling); the replay compares those
-            record(ctx, s, deep)
-        # a game's end: its replay (and every sampled check) where the game is replayed
-        ctx.deep, ctx.hidden = deep, hidden
+        if self.replayed:
+            # a copy where the clone check runs (the check's own); the replay compares those
+            record(ctx, s, clone)
+        ctx.deep, ctx.hidden, ctx.clone = deep, hidden, clone
         if s.current_player() >= 0:
             self.checker.recorder.hidden.decisions += 1
         if s.is_terminal():
+            # a game's end: every sampled check where the sample replays the game, the
+            # determinism checks (the clone, the replay) where their schedule does
             ctx.deep = self.deep_game
+            ctx.clone = self.replayed
             self.checker.recorder.game_over(s)
         if check:
             self.checker.check(self.ctx, s)
