@@ -127,19 +127,21 @@ def check_seconds(game: Game, invariants: list[Invariant],
     for s in played[0][1]:
         checker.check(warm, s)
     before = before and has_secrets(game)
+    clones = bool(checker.clone_names)
     spent = 0.0
     for seed, states in played:
         deep = deep_game(seed)
         # replayed at its end, as verify counts (determinism.CloneSchedule)
-        replayed = checker.clones.replays(seed)
+        replayed = clones and checker.clones.replays(seed)
         ctx = Context(game, [], random.Random(seed))
         start = time.thread_time()
         previous = None
         for n, s in enumerate(states):
-            # the clone check's schedule, counted over the games as verify counts over a
-            # configuration's (determinism.CloneSchedule)
-            ctx.clone = checker.clones.due(s if previous is None else previous,
-                                           start=previous is None)
+            if clones:
+                # the clone check's schedule, counted over the games as verify counts over
+                # a configuration's (determinism.CloneSchedule): determinism's cost
+                ctx.clone = checker.clones.due(s if previous is None else previous,
+                                               start=previous is None)
             if previous is not None:
                 ctx.deep = deep_step(seed, n)
                 # hidden information after fewer steps (sampling.hidden_step)

@@ -533,12 +533,14 @@ class Playing:
         # determinism check on its own schedule (determinism.CloneSchedule): only a game
         # replayed at its end records its copies
         self.deep_game = sampling.deep_game(seed) or not sampled
-        self.replayed = not sampled or checker.clones.replays(seed)
+        # whether the checker runs the determinism checks (only then their schedule counts)
+        self.determined = bool(checker.clone_names)
+        self.replayed = not sampled or self.determined and checker.clones.replays(seed)
         terminal = self.state.is_terminal()
         self.ctx = Context(game, [], random.Random(seed),
                            deep=self.deep_game or not terminal,
-                           clone=self.replayed if terminal else
-                           not sampled or checker.clones.due(self.state, start=True))
+                           clone=self.replayed if terminal else not sampled or not self.determined
+                           or checker.clones.due(self.state, start=True))
         # the hidden-information check: after every sampled step of one game in five, after
         # few of the others' (.sampling.hidden_step)
         self.hidden_game = sampling.hidden_game(seed) or not sampled
@@ -580,7 +582,7 @@ class Playing:
                 schedule.whole += 1
             else:
                 schedule.some += 1
-        clone = not self.sampled or self.checker.clones.due(s)
+        clone = not self.sampled or not self.determined or self.checker.clones.due(s)
         # the state before the step, for the hidden-information check's replay of it: kept
         # only where that check runs
         ctx.before = copy_before(ctx, s) if hidden and self.keep_before else None
