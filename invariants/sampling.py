@@ -20,6 +20,8 @@ one kind or in every game, not once. So verify runs them (``Invariant.sampled``)
 Of those steps, the hidden-information check runs after all in one game in
 :data:`HIDDEN_GAMES` (and the game of seed 0), and after one in :data:`HIDDEN_EVERY` in the
 others (:func:`hidden_step`).
+(The determinism check now keeps a schedule of its own, counted per configuration:
+:class:`~rulewright.invariants.determinism.CloneSchedule`.)
 
 A sampled check not run at a state is not counted as evaluated there (``Recorder.checks``).
 The schedule depends only on the game's seed and the step, so a trace's violation replays
