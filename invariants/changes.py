@@ -126,9 +126,16 @@ class Layout:
         comps: AbstractSet[int] = _NONE
         zones: AbstractSet[int] = _NONE
         if places:
-            found = set(places)
-            comps = {e for e in found if e >= 0}
-            zones = {~e for e in found if e < 0}
+            # one loop, not a set and two comprehensions (each a call): a step records a
+            # few places (3 on average in Perfect Shot), and this ran at every checked state
+            c: set[int] = set()
+            z: set[int] = set()
+            for e in places:
+                if e >= 0:
+                    c.add(e)
+                else:
+                    z.add(~e)
+            comps, zones = c, z
         return Changes(False, zones, comps, set(counters) if counters else _NONE,
                        state.turns != self.turns, state.out != self.out, bool(comps), self,
                        self.clean)

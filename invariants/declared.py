@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulewright.dsl.check.offered import CHOOSER, OFFERED
+from rulewright.dsl.compile.compile import SPEC_FUNCTIONS
 from rulewright.dsl.machine.machine import CompiledInvariant, Machine, SpecRuntimeError
 from rulewright.invariants.base import Check, Context, Invariant
 from rulewright.invariants.changes import Changes
@@ -52,6 +53,66 @@ if TYPE_CHECKING:
 
 #: The prefix of the ``Context.memo`` keys that hold an ``after rule`` invariant's phase.
 PHASE_MEMORY = "after rule "
+
+
+def shared_functions(game: Game) -> tuple[str, ...]:
+    """The identifiers of ``game``'s spec functions, whose calls the checker shares between
+    the checks of one game end (:func:`share_calls`): () when the spec has no ``at end``
+    invariant, or its machine lists none.
+
+    Why: the ``at end`` invariants of a scoring rule ask the same scoring functions again
+    (Picture Perfect's ``score_is_its_parts`` and ``minus_points_only_when_placed`` each
+    compute every guest's points, and ``final_score`` computes them a third time: a third
+    of its spec invariants' cost, issue 37)."""
+    m = game.machine
+    if not any(inv.at_end for inv in m.invariants):
+        return ()
+    idents = m.code_space.ns.get(SPEC_FUNCTIONS)
+    return tuple(sorted(idents)) if isinstance(idents, frozenset) else ()
+
+
+def share_calls(ns: dict[str, Any], idents: tuple[str, ...], state: State) -> dict[str, Any]:
+    """Have the generated code's calls of the spec functions ``idents`` with ``state``
+    computed once per arguments, until :func:`unshare` (the checks of one state, which
+    nothing changes meanwhile). Exact: a spec function is an expression, its value fixed by
+    the state and its arguments, and a call answered from what an earlier one computed
+    charges the work that one charged (``runtime.spend``: the same budget, the same "work
+    budget" error once it is used up). A call with another state (a check's replay), with
+    arguments that cannot be a dict key, or one that failed, is made as before. Returns what
+    to give :func:`unshare`."""
+    saved = {ident: ns[ident] for ident in idents if ident in ns}
+    for ident, fn in saved.items():
+        ns[ident] = _once_per_arguments(fn, state)
+    return saved
+
+
+def unshare(ns: dict[str, Any], saved: dict[str, Any]) -> None:
+    """Undo :func:`share_calls`."""
+    ns.update(saved)
+
+
+def _once_per_arguments(fn: Callable[..., Any], state: State) -> Callable[..., Any]:
+    values: dict[tuple[Any, ...], tuple[Any, int]] = {}
+
+    def call(st: Any, *args: Any) -> Any:
+        if st is not state:
+            return fn(st, *args)
+        try:
+            known = values.get(args)
+        except TypeError:  # an argument that is no dict key (a list)
+            return fn(st, *args)
+        if known is None:
+            before = st.work
+            value = fn(st, *args)
+            values[args] = (value, before - st.work)
+            return value
+        value, spent = known
+        if spent:
+            st.work -= spent
+            if st.work < 0:
+                st.out_of_work()
+        return value
+    return call
 
 
 def phase_memory(memo: dict[str, Any]) -> tuple[tuple[str, Any], ...]:

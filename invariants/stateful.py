@@ -47,6 +47,7 @@ from rulewright.invariants import changes, sampling
 from rulewright.invariants.base import Context, Invariant, InvariantViolation, violation_type
 from rulewright.invariants.determinism import (CloneSchedule, clone_equal, copy_before, record,
                                                replays)
+from rulewright.invariants.declared import share_calls, shared_functions, unshare
 from rulewright.invariants.findings import classify, scored_end
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.scope import phase_rule, scopes
@@ -298,6 +299,8 @@ class Checker:
             for when in ("decision", "chance", "terminal")}
         #: after which steps of this configuration's games the clone check runs
         self.clones = CloneSchedule()
+        #: the pure spec functions whose calls a game end's checks share (declared.py)
+        self.shared = shared_functions(game)
         self.clone_names = frozenset(inv.name for inv in invariants
                                      if inv.check in (clone_equal, replays))
         # the checks of known slots, not called at a state where none of those changed
@@ -393,6 +396,10 @@ class Checker:
             and not scored_end(state)
         # per row's ``sampled``: whether it is skipped here (not run, not counted)
         skip = (False, not ctx.deep, not ctx.clone, not (ctx.deep and ctx.hidden))
+        # at a game end, the ``at end`` invariants share their calls of pure spec functions
+        ns = self.game.machine.code_space.ns
+        saved = share_calls(ns, self.shared, state) \
+            if self.shared and plan is self.terminal else None
         watched, during = self.marked, self.during
         # the rules running (on the stack), for the ``during rule`` scopes: found once
         running: set[int] | None = None
@@ -431,6 +438,8 @@ class Checker:
                     rec.checked_games[name] += 1
         finally:
             ctx.changes = None
+            if saved is not None:
+                unshare(ns, saved)
 
 
 def _schedule(inv: Invariant) -> int:

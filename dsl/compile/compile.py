@@ -47,6 +47,13 @@ def effective_decls(spec: ast.Spec, errata: Sequence[str],
     return apply_patches(spec, errata, variants).decls
 
 
+#: The name under which a machine's namespace (``Machine.code_space.ns``) holds the
+#: identifiers of its compiled spec functions (a frozenset), which the generated code calls
+#: as ``ident(st, *args)``: a spec function is an expression, so its value depends on the
+#: state and the arguments only; it may charge work (``runtime.spend``).
+SPEC_FUNCTIONS = "spec_functions"
+
+
 def _constant(x: ExprCompiler, e: ast.Expr, what: str, diags: list[Diagnostic]) -> Any:
     """The value of a declaration's constant expression (a capacity, an initial value)."""
     try:
@@ -354,6 +361,10 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
     twin_state = _component_state(comps, twins, kinds, counter_base, counter_dims, zone_base,
                                   zone_dims)
     x.types = {}  # later compiles (the evaluator's) meet new nodes, which may reuse the ids
+    # the spec functions (each an expression: its value is fixed by the state and its
+    # arguments): the checker shares their calls between the invariants it checks at one
+    # game end (invariants/declared.py)
+    x.space.helper(SPEC_FUNCTIONS, frozenset(x.function_idents))
     return Machine(
         game=game, spec=spec, players=players, variants=frozenset(variants),
         errata=tuple(errata), fingerprint=fingerprint(spec), components=tuple(comps),
