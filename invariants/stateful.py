@@ -396,9 +396,9 @@ class Checker:
             and not scored_end(state)
         # per row's ``sampled``: whether it is skipped here (not run, not counted)
         skip = (False, not ctx.deep, not ctx.clone, not (ctx.deep and ctx.hidden))
-        # at a game end, the ``at end`` invariants share their calls of pure spec functions
-        ns = self.game.machine.code_space.ns
-        saved = share_calls(ns, self.shared, state) \
+        # at a game end, the ``at end`` invariants share their calls of the spec functions
+        saved = share_calls(self.game.machine.code_space.ns, self.shared, state) \
+            if self.shared and plan is self.terminal else None
             if self.shared and plan is self.terminal else None
         watched, during = self.marked, self.during
         # the rules running (on the stack), for the ``during rule`` scopes: found once
@@ -439,7 +439,7 @@ class Checker:
         finally:
             ctx.changes = None
             if saved is not None:
-                unshare(ns, saved)
+                unshare(self.game.machine.code_space.ns, saved)
 
 
 def _schedule(inv: Invariant) -> int:
