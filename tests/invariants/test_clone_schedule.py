@@ -80,6 +80,7 @@ def _drop_known(self: State, clone: object = State.clone) -> State:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
 def test_a_broken_clone_is_found_and_shrunk_to_where_it_first_matters(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # a clone that forgets who knows which card differs from its state as soon as a card
