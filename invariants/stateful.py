@@ -399,7 +399,6 @@ class Checker:
         # at a game end, the ``at end`` invariants share their calls of the spec functions
         saved = share_calls(self.game.machine.code_space.ns, self.shared, state) \
             if self.shared and plan is self.terminal else None
-            if self.shared and plan is self.terminal else None
         watched, during = self.marked, self.during
         # the rules running (on the stack), for the ``during rule`` scopes: found once
         running: set[int] | None = None
