@@ -70,7 +70,7 @@ class CloneSchedule:
     and its replay compares those and the end.
 
     Attributes:
-        seen: steps seen per (id of the choice or draw asked, index of the running rule).
+        seen: steps seen per site (the id of the choice or draw asked; 0: a game's start).
         checked: steps after which the clone was checked (with the initial states).
         games: games begun. replayed: games replayed at their end.
         everywhere: check after every step and replay every game (a determinism violation
@@ -80,7 +80,7 @@ class CloneSchedule:
     __slots__ = ("seen", "checked", "games", "replayed", "everywhere")
 
     def __init__(self) -> None:
-        self.seen: dict[tuple[int, int], int] = {}
+        self.seen: dict[int, int] = {}
         self.checked = self.games = self.replayed = 0
         self.everywhere = False
 
@@ -97,16 +97,15 @@ class CloneSchedule:
     def due(self, state: State, start: bool = False) -> bool:
         """Whether the state after the step ``state`` is about to take is clone-checked
         (``start``: ``state`` itself, a game's initial state, counted as a site of its
-        own); counts the step."""
+        own); counts the step. Called at every step: kept to a few operations (the choice
+        or draw asked stands for its site: it belongs to one rule)."""
         if self.everywhere:
             return True
-        if start:
-            site = (0, -1)
-        else:
-            stack = state.stack
-            site = (id(getattr(state.pending, "at", None)), stack[-1][0] if stack else -1)
-        n = self.seen.get(site, 0)
-        self.seen[site] = n + 1
+        pending: Any = state.pending  # a decision or a chance node: a step is taken there
+        site = 0 if start else id(pending.at)
+        seen = self.seen
+        n = seen.get(site, 0)
+        seen[site] = n + 1
         if n < FIRST or _spread(state.seed, len(state.history)) % EVERY == 0:
             self.checked += 1
             return True
