@@ -522,7 +522,7 @@ def _replay_saved(game: Game, invariants: list[Invariant], plan: Plan, recorder:
         BaseException: an interrupt.
     """
     cls = machine_class(game, invariants, plan, recorder, aim=profile.aim,
-                        game_seconds=game_seconds, sampled=profile.sampled)
+                        game_seconds=game_seconds, sampled=profile.sampled, replaying=True)
     if seed is not None:
         cls = hypothesis_seed(seed)(cls)
     chosen = settings(hypothesis_settings(profile, examples, database), phases=[Phase.reuse])

@@ -723,7 +723,8 @@ def draw(data: st.DataObject, strategy: st.SearchStrategy[Any]) -> Any:
 def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
                   recorder: Recorder, aim: bool = True,
                   game_seconds: float | None = GAME_SECONDS,
-                  finish_only: bool = False, sampled: bool = True) -> type[RuleBasedStateMachine]:
+                  finish_only: bool = False, sampled: bool = True,
+                  replaying: bool = False) -> type[RuleBasedStateMachine]:
     """A ``RuleBasedStateMachine`` subclass that plays ``game`` and checks ``invariants``.
 
     Args:
@@ -741,10 +742,15 @@ def machine_class(game: Game, invariants: list[Invariant], plan: Plan,
         sampled: the costly checks on verify's sample of steps and games
             (:mod:`rulewright.invariants.sampling`); False: at every state of every game
             (the thorough profile).
+        replaying: the games are saved failures played again (Hypothesis' reuse phase):
+            the determinism check runs after every step, as a trace's replay runs it, since
+            a fresh :class:`~rulewright.invariants.determinism.CloneSchedule` could skip the
+            step a saved failure failed at.
 
     Run it with ``hypothesis.stateful.run_state_machine_as_test``.
     """
     checker = Checker(game, invariants, recorder)
+    checker.clones.everywhere = replaying
     chunk = plan.chunk
     policies = st.sampled_from(aiming.POLICIES) if aim else st.just("uniform")
     # the picks as bytes (each 0..255): one Hypothesis draw for a whole chunk, which

@@ -118,3 +118,27 @@ def test_the_checked_count_is_reported_as_evaluated(tmp_path: Path) -> None:
     # evaluated after a share of the steps (and at the replayed games' ends), not each
     assert 0 < result.checks["determinism"] < result.steps
     assert Counter(result.status.values())["violated"] == 0
+
+
+@pytest.mark.parametrize("replaying", [False, True])
+def test_saved_failures_played_again_are_cloned_after_every_step(replaying: bool) -> None:
+    # a saved failure replayed (runner._replay_saved) meets a fresh schedule, which could
+    # skip the step it failed at: there the clone runs after every step
+    from hypothesis import settings
+    from hypothesis.stateful import run_state_machine_as_test
+
+    from rulewright.invariants.library import invariants_for
+    from rulewright.invariants.stateful import machine_class, plan_for
+
+    game = rw.load("tic_tac_toe", players=2)
+    invariants = invariants_for(game)
+    recorder = Recorder()
+    cls = machine_class(game, invariants, plan_for(game, invariants, 30, game_seconds=None),
+                        recorder, game_seconds=None, replaying=replaying)
+    run_state_machine_as_test(cls, settings=settings(max_examples=20, database=None,
+                                                     derandomize=True, deadline=None))
+    assert recorder.steps > 100
+    if replaying:
+        assert recorder.checks["determinism"] >= recorder.steps
+    else:
+        assert recorder.checks["determinism"] < recorder.steps
