@@ -468,7 +468,7 @@ def verify_config(game: Game, config: Config, profile: Profile, *,
         elif not applicable(game, name):
             result.status[name] = "n/a"
         elif recorder.checks[name] == 0 and (why := not_applicable(game, name)
-                                             or no_decision(name, recorder)):
+                                             or no_decision(game, name, recorder)):
             # the spec says why nothing here can reach it; a reached decision is checked
             result.status[name] = "n/a"
             result.not_applicable[name] = why

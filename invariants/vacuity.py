@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rulewright.dsl.check.applies import applies, not_applicable_reason
 from rulewright.dsl.check.offered import elsewhere
 from rulewright.dsl.language import ast
+from rulewright.dsl.machine.machine import Choice
 from rulewright.invariants.scope import choice_label, decl_rule, has_choice, phase_rule
 
 if TYPE_CHECKING:
@@ -81,20 +82,26 @@ def not_applicable(game: Game, name: str) -> str | None:
     return None
 
 
-def no_decision(name: str, recorder: Recorder) -> str | None:
+def no_decision(game: Game, name: str, recorder: Recorder) -> str | None:
     """Why the hidden-information check (``name``), never evaluated, has nothing to check in a
-    configuration whose games reach no decision at all, or None.
+    configuration whose rules never offer more than one option, or None.
 
     A decision with one option is taken without asking (the engine plays it), so a game whose
     choices all have exactly one option has no decision: nothing hidden can change what a
-    player may do there. Only where some game was scored at its end: a configuration whose
-    games all stop earlier (a gap, a finding) is "not reached", with why.
+    player may do there. Only where the configuration's code says so (every choice lists one
+    fixed option and no pass): where a choice may offer more, a game that never reached such
+    a decision missed a rule (a guard that is never true, an option list never filled), and
+    the check is "not reached", with why. Only where some game was scored at its end: a
+    configuration whose games all stop earlier (a gap, a finding) is "not reached" too.
     """
     if name != "hidden information" or recorder.hidden.decisions or not recorder.scored:
         return None
-    return (f"no game reached a decision with more than one option (in {_games(recorder.games)} "
-            "begun; a choice with one option is taken without asking, so nothing hidden can "
-            "change what a player may do)")
+    if any(type(ins) is Choice and (ins.ids_below is None or ins.ids_below > 1 or ins.passes)
+           for r in game.machine.rules for ins in r.code):
+        return None
+    return (f"every choice here has exactly one option, so no game reaches a decision (in "
+            f"{_games(recorder.games)} begun; a choice with one option is taken without "
+            "asking, so nothing hidden can change what a player may do)")
 
 
 def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> str:

@@ -81,8 +81,8 @@ def test_a_game_whose_decisions_all_have_one_option_is_not_applicable(tmp_path: 
     result = verify_config(game, Config(2), FAST, examples=5, trace_dir=tmp_path)
     assert result.status["hidden information"] == "n/a"
     assert result.not_applicable["hidden information"] == (
-        f"no game reached a decision with more than one option (in {result.games} games "
-        "begun; a choice with one option is taken without asking, so nothing hidden can "
-        "change what a player may do)")
+        f"every choice here has exactly one option, so no game reaches a decision (in "
+        f"{result.games} games begun; a choice with one option is taken without asking, so "
+        "nothing hidden can change what a player may do)")
     assert result.steps == 0 and result.finished > 0
     assert result.hidden_schedule["decisions"] == 0
