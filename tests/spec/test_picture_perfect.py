@@ -354,3 +354,80 @@ def test_a_narrowed_or_widened_auction_choice_is_caught(tmp_path: Path, written:
     assert result.status[caught] == "violated"
     (v,) = [v for v in result.violations if v.invariant == caught]
     assert "false at choice" in v.message
+
+
+# ---- issue 38: the held-out survivors of seed 28602, each caught by a check of the book ----
+
+SINGLE_ROUND_SALE = "      high_bidder = q\n    }\n  }\n  if high_bidder >= 0 {"
+OPEN_SALE = 'from held[a] label "put up for auction"\n  do ascending_bidding(a)\n  if high_bidder >= 0 {'
+SHARED_SALE = 'from middle label "put up for auction"\n  do ascending_bidding(a)\n  if high_bidder >= 0 {'
+SALES = {SINGLE_ROUND_SALE: "the highest bidder purchases the envelope; with no bid it stays with "
+                            "the active player",
+         OPEN_SALE: "the highest bidder purchases the envelope; with no bid it stays with the "
+                    "active player",
+         SHARED_SALE: "the envelope goes to the highest bidder or to the active player who buys "
+                      "it; with no bid it stays in the middle"}
+
+
+def _slipped(old: str, new: str, players: int, auction: bool) -> Game:
+    from rulewright.engines.game import load_parsed
+    text = (SPEC_DIR / "picture_perfect.rules").read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    return load_parsed(rw.parse(text.replace(old, new), str(SPEC_DIR / "picture_perfect.rules")),
+                       players, variants=("auction",) if auction else ())
+
+
+@pytest.mark.parametrize("sale", list(SALES))
+def test_an_auction_won_by_seat_0_is_sold(sale: str) -> None:
+    # held-out mutants #811 and #928 (single round, open): `high_bidder >= 0` read as `> 0`,
+    # so seat 0 never buys; the expect after each sale states "the highest bidder purchases
+    # the envelope" (the Shared Auction's the same)
+    g = _slipped(sale, sale.replace(">= 0", "> 0"), 3, True)
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed)
+        while not state.is_terminal():
+            state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))
+        if state.finding is not None and state.finding.kind != "gap":
+            break
+    assert state.finding is not None and state.finding.kind == "expectation failed"
+    assert state.finding.message == SALES[sale]
+
+
+def test_a_guest_placed_in_the_photo_stands_where_chosen() -> None:
+    state = game(2).example_state("final_placement")
+    assert state.finding is None
+    # held-out mutant #962: the placement chosen is never made
+    slipped = _slipped("    if s != none {\n      spot[p, g] = s\n    }\n", "", 2, False)
+    state = slipped.example_state("final_placement")
+    assert state.finding is not None and state.finding.kind == "expectation failed"
+    assert state.finding.message == "each placed guest stands on the space chosen for it"
+
+
+def _verify_base(tmp_path: Path, source: str) -> Any:
+    from rulewright.invariants.profiles import Profile
+    from rulewright.invariants.runner import Config, verify_config
+    spec = tmp_path / "picture_perfect.rules"
+    spec.write_text(source, encoding="utf-8")
+    shutil.copy(SPEC_DIR / "picture_perfect_preferences.csv", tmp_path)
+    g = rw.load(spec, players=3)
+    return verify_config(g, Config(3, ()), Profile("test", 10, 30, 12, None, 4_000),
+                         examples=3, trace_dir=tmp_path, seed=1, shrink=False, rounds=1)
+
+
+@pytest.mark.parametrize(("old", "new", "status"), [
+    ("", "", "held"),
+    # held-out mutant #603: the Rumors exchange never performed -- its choice is never reached
+    ("  elif t == rumors { do exchange_rumors() }\n", "  elif t == rumors { }\n", "not reached"),
+    # the middle's envelopes left out of the rumors
+    ('choose p e from [x for x in envelope where owner(x) != p] label "hear rumors about"',
+     'choose p e from [x for x in envelope where owner(x) != p and not contains(middle, x)] '
+     'label "hear rumors about"', "violated"),
+])
+def test_rumors_offer_any_envelope_not_ones_own(tmp_path: Path, old: str, new: str,
+                                               status: str) -> None:
+    source = (SPEC_DIR / "picture_perfect.rules").read_text(encoding="utf-8")
+    assert old == "" or source.count(old) == 1
+    result = _verify_base(tmp_path, source.replace(old, new) if old else source)
+    assert result.status["spec:rumors_any_other_envelope"] == status

@@ -608,6 +608,10 @@ def first_broken(game: Game, games: int) -> list[str]:
     # held-out mutant #1199 (seed 25038): a public task offered with none met
     ("public_this_turn[p] == 0 and any(can_take(p, x) for x in crowns[*])",
      "public_this_turn[p] == 0 or any(can_take(p, x) for x in crowns[*])", 2, "tasks_offered"),
+    # held-out mutant #1040 (seed 27038): the once-a-turn counter never reset, so a player
+    # who completed a public task never completes another ("only 1 ... during your turn")
+    ("{\n  public_this_turn[p] = 0\n  do play_card(p)", "{\n  do play_card(p)", 2,
+     "tasks_offered"),
     ("when left_here and room(p, t, lv) > 0", "when left_here and room(p, t, lv) > 1", 2,
      "card_actions_offered"),
 ])
