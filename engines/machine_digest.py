@@ -38,7 +38,7 @@ from typing import Any
 import attrs
 
 from rulewright.dsl.compile.codegen import Namespace
-from rulewright.dsl.machine.machine import Machine
+from rulewright.dsl.machine.machine import Call, Machine
 
 _ATOMS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
 
@@ -62,6 +62,29 @@ def _global_names(co: types.CodeType) -> set[str]:
     return names
 
 
+def runnable_rules(machine: Machine) -> set[int]:
+    """The indices of the rules (worked examples' pseudo-rules included) that can run in
+    ``machine``'s configuration: the start rule; each rule a ``do`` calls whose coverage
+    point is live (reached from the start through calls in code no constant condition rules
+    out: :meth:`~rulewright.dsl.compile.coverage.PointTable.finish`); every worked example
+    and whatever its script calls, through any call."""
+    calls = [[i.rule for i in r.code if isinstance(i, Call)] for r in machine.rules]
+    called = {c for cs in calls for c in cs}
+    points = machine.points
+    out = {machine.start} | {
+        i for i in called
+        if i < len(machine.rule_points) and machine.rule_points[i]
+        and points[machine.rule_points[i]].live}
+    todo, seen = list(machine.examples.values()), set()
+    while todo:
+        i = todo.pop()
+        if i not in seen:
+            seen.add(i)
+            out.add(i)
+            todo += calls[i]
+    return out
+
+
 def machine_digest(machine: Machine) -> str:
     """The SHA-256 (hex) of what ``machine`` plays and checks (see the module docstring).
 
@@ -71,7 +94,11 @@ def machine_digest(machine: Machine) -> str:
     across processes (no object ids, no hash-ordered sets of strings are hashed in their
     order).
     """
-    body = attrs.evolve(machine, spec=None, fingerprint="", evaluate=None, code_space=None)
+    runs = runnable_rules(machine)
+    rules = tuple(r if i in runs else ("rule that cannot run", r.name)
+                  for i, r in enumerate(machine.rules))
+    body = attrs.evolve(machine, spec=None, fingerprint="", evaluate=None, code_space=None,
+                        rules=rules)
     out: list[str] = []
     seen: dict[int, int] = {}
     keep: list[Any] = []  # the ids in ``seen`` stay valid while the walk runs
