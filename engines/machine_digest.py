@@ -41,6 +41,8 @@ from rulewright.dsl.compile.codegen import Namespace
 from rulewright.dsl.machine.machine import Call, Machine
 
 _ATOMS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
+#: The machine's fields read only for messages or after a failure (module docstring).
+_LEFT_OUT = frozenset({"spec", "fingerprint", "evaluate", "code_space"})
 
 
 def _code(co: types.CodeType) -> tuple[Any, ...]:
@@ -97,8 +99,8 @@ def machine_digest(machine: Machine) -> str:
     runs = runnable_rules(machine)
     rules = tuple(r if i in runs else ("rule that cannot run", r.name)
                   for i, r in enumerate(machine.rules))
-    body = attrs.evolve(machine, spec=None, fingerprint="", evaluate=None, code_space=None,
-                        rules=rules)
+    body = [(f.name, rules if f.name == "rules" else getattr(machine, f.name))
+            for f in attrs.fields(Machine) if f.name not in _LEFT_OUT]
     out: list[str] = []
     seen: dict[int, int] = {}
     keep: list[Any] = []  # the ids in ``seen`` stay valid while the walk runs
