@@ -239,8 +239,9 @@ def print_report(out: Console, r: MutationReport) -> None:
     if r.rate is None:  # nothing was killed or survived: a score of 0 of 0 says nothing
         out.print(f"[bold]{escape(r.spec)}[/]: no mutation score - none of the {len(r.chosen)} "
                   f"mutants run was killed, survived or unreached ({c['equivalent']} possibly "
-                  f"equivalent, {c['unchanged']} not reached by any configuration, "
-                  f"{c['invalid']} invalid); run more with a larger --n",
+                  "equivalent, " + (f"{c['unchanged']} not reached by any configuration, "
+                                    if c['unchanged'] else "")
+                  + f"{c['invalid']} invalid); run more with a larger --n",
                   highlight=False)
     else:
         scored = c['killed'] + c['survived'] + c['unreached']

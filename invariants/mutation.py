@@ -204,9 +204,12 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                                                   if c.label in set(only_configs)]
     header = next(d for d in parsed.decls if isinstance(d, ast.Game))
 
+    unchanged: list[str] = []  # configurations where its machine is the original's
+
     def done(status: str, **kw: Any) -> MutantRun:
         return MutantRun(mutant, status, seconds=time.perf_counter() - started,
-                         configs=tuple(c.label for c in configs), **kw)
+                         configs=tuple(c.label for c in configs), unchanged=tuple(unchanged),
+                         **kw)
 
     # Compiling is most of a killed mutant's time (0.2-1.2 s a configuration on the bundled
     # specs): each configuration is compiled once, when first needed. The worked examples run
@@ -254,7 +257,6 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     finished: list[tuple[str, int]] = []
     reached: list[tuple[str, tuple[PointKey, ...]]] = []
     games: list[tuple[Config, Game]] = []
-    unchanged: list[str] = []  # its machine is the original's there: it plays as it
     with tempfile.TemporaryDirectory(prefix="rulewright-mutant-") as traces:
         for config in configs:
             try:
@@ -291,12 +293,12 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                 reached.append((config.label, tuple(p.key for p, n in zip(cov.points, cov.games)
                                                     if n and p.kind)))
     if unchanged and not games and all(same.values()):
-        return done("unchanged", unchanged=tuple(unchanged))
+        return done("unchanged")
     plays = tuple((config.label, _playout_digest(game, config.label, seed, header.id, playouts))
                   for config, game in games)
     return done("lived", gaps=tuple(gaps), statuses=tuple(statuses), finished=tuple(finished),
                 plays=plays, reached=tuple(reached),
-                examples_reached=tuple((covered or {}).items()), unchanged=tuple(unchanged))
+                examples_reached=tuple((covered or {}).items()))
 
 
 _DIGESTS: dict[tuple[int, int, tuple[str, ...], tuple[str, ...]], tuple[ast.Spec, str]] = {}

@@ -5,8 +5,12 @@ verdicts as verifying everywhere, the digest that decides it."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
+from rich.console import Console
+
+from rulewright.cli.mutate_cmd import print_report
 from rulewright.dsl.compile.compile import compile_spec
 from rulewright.dsl.language.mutants import apply_mutant
 from rulewright.engines import schemas
@@ -97,3 +101,21 @@ def test_a_mutant_no_configuration_compiles_is_not_reached_and_not_scored() -> N
     every = mutate(UNCHANGED, only=[2], players=[3], by_coverage=False,
                    **SETTINGS)  # type: ignore[arg-type]
     assert every.status(every.chosen[0]) == "equivalent"
+
+
+def test_the_report_lists_them_apart() -> None:
+    r = mutate(UNCHANGED, only=[2, 5], players=[3], **SETTINGS)  # type: ignore[arg-type]
+    out = Console(width=200, file=io.StringIO())
+    print_report(out, r)
+    lines = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert lines[0] == ("unchanged: no mutation score - none of the 2 mutants run was killed, "
+                        "survived or unreached (1 possibly equivalent, 1 not reached by any "
+                        "configuration, 0 invalid); run more with a larger --n")
+    at = lines.index("not reached by any configuration (1): each compiles to the original's "
+                     "machine in every configuration run (no check could fail on it; left "
+                     "out of the score)")
+    # with its site (declaration and text), as --record and --held-out name it
+    assert lines[at + 1] == (f"  #2 {UNCHANGED}:13  table goal  [integer]: "
+                             "table goal: 2 -> 4 => 2 -> 5")
+    assert ("machine unchanged: 2 configuration run(s) of mutants without a coverage point "
+            "skipped, the mutant's compiled machine there being the original's") in lines
