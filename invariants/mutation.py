@@ -223,7 +223,9 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
         key = (players, tuple(variants), tuple(errata))
         if key not in compiled:
             compiled[key] = load_parsed(target, players, variants, errata, source=str(spec))
-            if same_machine and mutant is not None:
+            if mutant is None:  # the original's digest, while its machine is at hand
+                _DIGESTS[(id(parsed), *key)] = (parsed, machine_digest(compiled[key].machine))
+            elif same_machine:
                 same[key] = machine_digest(compiled[key].machine) == \
                     original_digest(parsed, *key)
         return compiled[key]
@@ -307,7 +309,8 @@ _DIGESTS: dict[tuple[int, int, tuple[str, ...], tuple[str, ...]], tuple[ast.Spec
 def original_digest(parsed: ast.Spec, players: int, variants: tuple[str, ...],
                     errata: tuple[str, ...]) -> str:
     """:func:`~rulewright.engines.machine_digest.machine_digest` of the spec as written in
-    one configuration, once per process (a worker of a cluster computes its own: the
+    one configuration, once per process: the baseline's run keeps it for each configuration
+    it compiles; a worker of a cluster that did not run the baseline computes its own (the
     original's machine comes from this process's or the disk's compile cache, else is
     compiled here).
 
