@@ -22,7 +22,13 @@ seconds of this process, mutants per CPU-minute and every mutant's verdict on on
 ``--whole`` instead runs :func:`~rulewright.invariants.mutation.mutate` (baseline included)
 twice, each mutant verified in every configuration (as before coverage chose them) and only
 where its coverage point ran, and prints for each the CPU seconds of this process, mutants
-per CPU-minute and the verdicts (which must agree, but for "unreached").
+per CPU-minute and the verdicts (which must agree, but for "unreached" and "unchanged",
+which verifying everywhere reports as survived or possibly equivalent).
+
+``--digest`` times, per configuration of the spec (minimum CPU seconds of ``--passes``
+passes), compiling the spec and hashing its machine
+(:func:`~rulewright.engines.machine_digest.machine_digest`): what deciding "machine
+unchanged" adds to a mutant's compile, against verifying the configuration.
 """
 
 from __future__ import annotations
@@ -30,7 +36,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from rulewright.dsl.compile.compile import compile_spec
+from rulewright.engines.machine_digest import machine_digest
 from rulewright.invariants.mutation import mutate, run_mutant, sample, spec_mutants
+from rulewright.invariants.runner import configurations
 
 
 def main() -> None:
@@ -44,6 +53,8 @@ def main() -> None:
     ap.add_argument("--players", default=None, help="e.g. 2 or 2,3")
     ap.add_argument("--whole", action="store_true", help="whole runs, everywhere vs covered")
     ap.add_argument("--run", action="store_true", help="one whole run; its verdicts")
+    ap.add_argument("--digest", action="store_true", help="compile and hash CPU per config")
+    ap.add_argument("--passes", type=int, default=3)
     args = ap.parse_args()
     players = tuple(int(p) for p in args.players.split(",")) if args.players else None
     if args.run:
@@ -54,6 +65,23 @@ def main() -> None:
         print(f"{len(r.chosen)} mutants, {cpu_s:.1f}s CPU, {60 * len(r.chosen) / cpu_s:.1f} "
               f"mutants per CPU-minute, score {r.rate}", flush=True)
         print("verdicts: " + " ".join(f"#{m.id}:{r.status(m)}" for m in r.chosen), flush=True)
+        print(f"configurations skipped as machine unchanged: {r.machine_unchanged()}",
+              flush=True)
+        return
+    if args.digest:
+        parsed, _ = spec_mutants(args.spec)
+        for config in configurations(args.spec, list(players) if players else None):
+            best_c = best_d = float("inf")
+            for _ in range(args.passes):
+                c = time.process_time()
+                machine = compile_spec(parsed, players=config.players,
+                                       variants=config.variants, errata=config.errata)
+                d = time.process_time()
+                machine_digest(machine)
+                e = time.process_time()
+                best_c, best_d = min(best_c, d - c), min(best_d, e - d)
+            print(f"{config.label:28} compile {best_c:.3f}s CPU, digest {best_d:.3f}s CPU",
+                  flush=True)
         return
     if args.whole:
         verdicts = []

@@ -55,6 +55,11 @@ def register(sub: Any) -> None:
                     "configurations whose games (in the unchanged spec's verify run) reach the "
                     "place it changes, and stops at the first failure; one no configuration "
                     "reaches is 'unreached' (a coverage hole) and counts as not killed. "
+                    "A change the compiler leaves out of a configuration's machine (a table "
+                    "row of another player count) is not verified there ('machine "
+                    "unchanged'); one it leaves out of every configuration's is 'not reached "
+                    "by any configuration' and, as no check could fail on it, left out of "
+                    "the score. "
                     "--record and --held-out keep a quoted score honest: the mutants "
                     "(site and change) and seeds used while strengthening the checks are "
                     "left out. "
@@ -98,8 +103,9 @@ def register(sub: Any) -> None:
                         "site the record lists whole, as format-1 records do, is not)")
     p.add_argument("--all-configurations", action="store_true",
                    help="verify every mutant in every configuration, even those whose games "
-                        "never reach what it changes (slower; the same verdicts, but no "
-                        "mutant is 'unreached')")
+                        "never reach what it changes or where its compiled machine is the "
+                        "original's (slower; the same verdicts, but no mutant is "
+                        "'unreached' or 'not reached by any configuration')")
     add_backend(p, "the mutants")
     p.add_argument("--min-score", type=score_fraction, metavar="X",
                    help="exit 1 when the score is below X: a fraction (0.8) or a percentage "
@@ -155,6 +161,8 @@ def finished_line(m: Mutant, run: MutantRun, report: MutationReport, done: int,
         what = "survived, plays like the original (possibly equivalent)"
     elif status == "unreached":
         what = "not reached by verify (no configuration's games run it)"
+    elif status == "unchanged":
+        what = "not reached by any configuration (compiles to the original's machine)"
     else:
         what = status
     return (f"{done}/{total} #{m.id} {what} ({run.seconds:.1f}s): {m.span.path}:{m.span.line} "
@@ -231,13 +239,17 @@ def print_report(out: Console, r: MutationReport) -> None:
     if r.rate is None:  # nothing was killed or survived: a score of 0 of 0 says nothing
         out.print(f"[bold]{escape(r.spec)}[/]: no mutation score - none of the {len(r.chosen)} "
                   f"mutants run was killed, survived or unreached ({c['equivalent']} possibly "
-                  f"equivalent, {c['invalid']} invalid); run more with a larger --n",
+                  "equivalent, " + (f"{c['unchanged']} not reached by any configuration, "
+                                    if c['unchanged'] else "")
+                  + f"{c['invalid']} invalid); run more with a larger --n",
                   highlight=False)
     else:
         scored = c['killed'] + c['survived'] + c['unreached']
         out.print(f"[bold]{escape(r.spec)}[/]: mutation score{held} {_percent(r.rate)} - "
                   f"{c['killed']} of {scored} mutants killed ({c['unreached']} not reached "
-                  f"by verify); {c['equivalent']} possibly equivalent, {c['invalid']} invalid",
+                  f"by verify); {c['equivalent']} possibly equivalent, "
+                  + (f"{c['unchanged']} not reached by any configuration, "
+                     if c['unchanged'] else "") + f"{c['invalid']} invalid",
                   highlight=False)
     how = {"sample": "sampled", "all-sites": "one at every site", "only": "by id"}[r.mode]
     out.print(f"  {len(r.generated)} mutants generated at {len(set(r.sites))} sites ("
@@ -270,6 +282,19 @@ def print_report(out: Console, r: MutationReport) -> None:
         for m in unreached:
             out.print(f"  #{m.id} {_where(m)}: {m.original} => {m.mutated}", markup=False,
                       highlight=False)
+    dead = [m for m in r.chosen if r.status(m) == "unchanged"]
+    if dead:
+        out.print(f"\n[bold]not reached by any configuration[/] ({len(dead)}): each compiles "
+                  "to the original's machine in every configuration run (no check could fail "
+                  "on it; left out of the score)")
+        for m in dead:
+            out.print(f"  #{m.id} {_where(m)}: {r.sites[m.id] if r.sites else m.where} => "
+                      f"{m.mutated}", markup=False, highlight=False)
+    skipped = r.machine_unchanged()
+    if skipped:
+        out.print(f"\nmachine unchanged: {skipped} configuration run(s) of mutants without a "
+                  "coverage point skipped, the mutant's compiled machine there being the "
+                  "original's", markup=False, highlight=False)
     same = [m for m in r.chosen if r.status(m) == "equivalent"]
     if same:
         out.print(f"\n[bold]possibly equivalent[/] ({len(same)}): verify passed and "

@@ -40,7 +40,15 @@ compile all 15 configurations of its examples and of verify before its first gam
 compile error is looked for where the mutant runs: one that only a configuration it never
 runs in would reject (a constant folded from ``nplayers`` that fails there) counts as
 compiled. A mutant without a coverage point (functions, tables, card data, counters'
-initial values) still runs every example and configuration.
+initial values) still runs every example, and is compiled in every configuration; but a
+configuration where its compiled machine is the original's
+(:func:`~rulewright.engines.machine_digest.machine_digest`: a table row of another player
+count, a function only another variant calls) is not verified -- the same machine plays the
+same games and passes the same checks -- and is listed as *machine unchanged*. A mutant whose
+machine is the original's in every configuration it compiled in (its worked examples' and
+verify's) is *unchanged*: "not reached by any configuration" (see
+:mod:`~rulewright.invariants.mutation_report` for how it is scored). With
+``by_coverage=False`` every mutant is verified everywhere, as before either existed.
 """
 
 from __future__ import annotations
@@ -57,6 +65,8 @@ from attrs import frozen
 from rulewright.dsl.language import ast
 from rulewright.dsl.language.mutants import OPERATORS, Mutant, apply_mutant, mutants
 from rulewright.engines.game import Game, load_parsed, load_spec, spec_path
+from rulewright.engines.machine_cache import compiled_machine
+from rulewright.engines.machine_digest import machine_digest
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.backend import Backend, SerialBackend
 from rulewright.invariants.mutation_report import (GapCount, HeldOut, Kill, MutantRun,
@@ -87,6 +97,9 @@ class MutantJob:
             only its worked examples run, and it is "unreached" if they pass).
         worked: the worked examples to run (:data:`~rulewright.invariants.runner.ExampleKey`;
             None: every one).
+        same_machine: skip a configuration whose compiled machine is the original's
+            (:func:`~rulewright.engines.machine_digest.machine_digest`): for a mutant without
+            a coverage point, which may run anywhere.
     """
 
     spec: str
@@ -98,11 +111,13 @@ class MutantJob:
     playouts: int = PLAYOUTS
     configs: tuple[str, ...] | None = None
     worked: tuple[ExampleKey, ...] | None = None
+    same_machine: bool = False
 
     def run(self) -> MutantRun:
         """:func:`run_mutant` of this job (what a backend's workers call)."""
         return run_mutant(self.spec, self.mutant, self.profile, self.seed, self.players,
-                          self.examples, self.playouts, self.configs, self.worked)
+                          self.examples, self.playouts, self.configs, self.worked,
+                          self.same_machine)
 
     @property
     def name(self) -> str:
@@ -124,6 +139,7 @@ def spec_mutants(spec: str | Path) -> tuple[ast.Spec, list[Mutant]]:
     if key not in _CACHE:
         parsed = load_spec(spec)
         _CACHE.clear()  # one spec per run: keep only the latest
+        _DIGESTS.clear()
         _CACHE[key] = (parsed, mutants(parsed))
     return _CACHE[key]
 
@@ -154,16 +170,21 @@ def _playout_digest(game: Game, label: str, seed: int, spec_id: str, playouts: i
 def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                players: Sequence[int] | None = None, examples: int | None = None,
                playouts: int = PLAYOUTS, only_configs: Sequence[str] | None = None,
-               only_examples: Sequence[ExampleKey] | None = None) -> MutantRun:
+               only_examples: Sequence[ExampleKey] | None = None,
+               same_machine: bool = False) -> MutantRun:
     """Verify one mutant of ``spec`` (or ``spec`` itself when ``mutant`` is None).
 
     Args: see :class:`MutantJob`.
 
     Returns:
         Its :class:`~rulewright.invariants.mutation_report.MutantRun`: killed (with what
-        killed it), lived (with its gaps, statuses and play digests), invalid, or unreached
-        (``only_configs`` empty and its worked examples passed). The baseline's run also
-        carries the coverage points each configuration's games and each worked example ran.
+        killed it), lived (with its gaps, statuses and play digests), invalid, unreached
+        (``only_configs`` empty and its worked examples passed), or unchanged
+        (``same_machine`` and every configuration it compiled in, its worked examples'
+        too, compiled to the original's machine: nothing could tell it apart). With
+        ``same_machine``, the configurations skipped for that are its ``unchanged``. The
+        baseline's run also carries the coverage points each configuration's games and each
+        worked example ran.
 
     Raises:
         UsageError: unknown spec, profile, player count or mutant id.
@@ -183,9 +204,12 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                                                   if c.label in set(only_configs)]
     header = next(d for d in parsed.decls if isinstance(d, ast.Game))
 
+    unchanged: list[str] = []  # configurations where its machine is the original's
+
     def done(status: str, **kw: Any) -> MutantRun:
         return MutantRun(mutant, status, seconds=time.perf_counter() - started,
-                         configs=tuple(c.label for c in configs), **kw)
+                         configs=tuple(c.label for c in configs), unchanged=tuple(unchanged),
+                         **kw)
 
     # Compiling is most of a killed mutant's time (0.2-1.2 s a configuration on the bundled
     # specs): each configuration is compiled once, when first needed. The worked examples run
@@ -193,11 +217,17 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     # games (a Game holds no play state): a mutant an example kills compiles no others, and
     # one the first configuration kills compiles no later one.
     compiled: dict[tuple[int, tuple[str, ...], tuple[str, ...]], Game] = {}
+    same: dict[tuple[int, tuple[str, ...], tuple[str, ...]], bool] = {}
 
     def load_mutant(players: int, variants: Sequence[str], errata: Sequence[str]) -> Game:
         key = (players, tuple(variants), tuple(errata))
         if key not in compiled:
             compiled[key] = load_parsed(target, players, variants, errata, source=str(spec))
+            if mutant is None:  # the original's digest, while its machine is at hand
+                _DIGESTS[(id(parsed), *key)] = (parsed, machine_digest(compiled[key].machine))
+            elif same_machine:
+                same[key] = machine_digest(compiled[key].machine) == \
+                    original_digest(parsed, *key)
         return compiled[key]
     selections = example_selections(target, every)  # every setting's, an edition's too
     covered: dict[ExampleKey, tuple[PointKey, ...]] | None = {} if mutant is None else None
@@ -235,6 +265,9 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                 game = load_mutant(config.players, config.variants, config.errata)
             except SpecError as err:
                 return done("invalid", error=err.render())
+            if same.get((config.players, tuple(config.variants), tuple(config.errata))):
+                unchanged.append(config.label)
+                continue
             games.append((config, game))
             result = verify_config(game, config, prof, examples=examples or prof.max_examples,
                                    trace_dir=Path(traces), database=None,
@@ -261,11 +294,35 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                 cov = result.coverage
                 reached.append((config.label, tuple(p.key for p, n in zip(cov.points, cov.games)
                                                     if n and p.kind)))
+    if unchanged and not games and all(same.values()):
+        return done("unchanged")
     plays = tuple((config.label, _playout_digest(game, config.label, seed, header.id, playouts))
                   for config, game in games)
     return done("lived", gaps=tuple(gaps), statuses=tuple(statuses), finished=tuple(finished),
                 plays=plays, reached=tuple(reached),
                 examples_reached=tuple((covered or {}).items()))
+
+
+_DIGESTS: dict[tuple[int, int, tuple[str, ...], tuple[str, ...]], tuple[ast.Spec, str]] = {}
+
+
+def original_digest(parsed: ast.Spec, players: int, variants: tuple[str, ...],
+                    errata: tuple[str, ...]) -> str:
+    """:func:`~rulewright.engines.machine_digest.machine_digest` of the spec as written in
+    one configuration, once per process: the baseline's run keeps it for each configuration
+    it compiles; a worker of a cluster that did not run the baseline computes its own (the
+    original's machine comes from this process's or the disk's compile cache, else is
+    compiled here).
+
+    Raises:
+        SpecError, UsageError: as :func:`~rulewright.engines.game.load_parsed`.
+    """
+    key = (id(parsed), players, variants, errata)
+    hit = _DIGESTS.get(key)
+    if hit is None or hit[0] is not parsed:
+        machine = compiled_machine(parsed, players, variants, errata, disk=True)
+        hit = _DIGESTS[key] = (parsed, machine_digest(machine))
+    return hit[1]
 
 
 def sample(all_mutants: Sequence[Mutant], n: int | None, seed: int) -> list[Mutant]:
@@ -424,12 +481,15 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
         reached = {label: set(points) for label, points in report.baseline.reached}
         ran = [(key, set(points)) for key, points in report.baseline.examples_reached]
 
-        def where(m: Mutant) -> tuple[tuple[str, ...] | None, tuple[ExampleKey, ...] | None]:
-            point = cover_point(parsed, m.path) if by_coverage else None
-            if point is None:
-                return None, None  # outside rules and scoring, or asked to: everywhere
+        def where(m: Mutant) -> tuple[tuple[str, ...] | None, tuple[ExampleKey, ...] | None,
+                                      bool]:
+            if not by_coverage:
+                return None, None, False  # asked to: everywhere
+            point = cover_point(parsed, m.path)
+            if point is None:  # outside rules and scoring: wherever its machine changed
+                return None, None, True
             return (tuple(c.label for c in configs if point in reached.get(c.label, ())),
-                    tuple(key for key, points in ran if point in points))
+                    tuple(key for key, points in ran if point in points), False)
         jobs = [MutantJob(str(spec), m.id, profile, seed, counts, examples, playouts,
                           *where(m)) for m in chosen]
 

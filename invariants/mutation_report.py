@@ -6,8 +6,19 @@ it survived and its seeded playouts are identical to the original's (same option
 returns and findings: the change may not alter the game at all), and **invalid** when it does
 not compile. A mutant is **unreached** when no configuration's verify games run the place it
 changes (a coverage hole: it is not verified at all; see
-:mod:`~rulewright.invariants.mutation_sites`) and its worked examples pass. The score is
-killed / (killed + survived + unreached).
+:mod:`~rulewright.invariants.mutation_sites`) and its worked examples pass. A mutant is
+**unchanged** ("not reached by any configuration") when, in every configuration it was
+compiled in (its worked examples' and verify's), its compiled machine is the original's
+(:func:`~rulewright.engines.machine_digest.machine_digest`): the compiler never put the
+change into any machine of the run -- a table row of a player count not run, a function no
+rule, invariant, setup or example of these configurations calls. The score is
+killed / (killed + survived + unreached): an unchanged mutant is left out, as an equivalent
+one is, and for a stronger reason -- no check of any strength could fail on a machine that
+is the original's, so counting it would measure the run's configurations, not the checks
+(an unreached mutant's machine does differ: the games never ran the difference, which better
+openings or checks could). Left out of the score, it is still listed with its site: text the
+compiler drops in every configuration of a full run is dead in the spec (a row no player
+count reads), and with ``--players`` it may be live at the counts left out.
 
 ``rulewright mutate --json OUT`` writes :meth:`MutationReport.to_json`; its JSON Schema is
 ``rulewright-mutate-2.schema.json`` in :mod:`rulewright.engines.schemas`. Shape::
@@ -32,7 +43,10 @@ killed / (killed + survived + unreached).
       "baseline": {"status": "lived" | "killed" | "invalid", "kills": [...], "error": null,
                    "seconds": 1.2},
       "score": {"killed": 20, "survived": 4, "unreached": 1, "equivalent": 2, "invalid": 0,
+                "unchanged": 1,       # compiled to the original's machine everywhere
                 "rate": 0.8 | null},  # killed / (killed + survived + unreached); null: 0 / 0
+      "machine_unchanged": 7,  # configurations not verified, over all mutants: the mutant's
+                               # machine there is the original's
       "min_score": 0.75 | null,
       "exit": 0,              # 0 ok, 1 below --min-score or the spec fails verify, 2 errors
       "mutants": [{
@@ -45,6 +59,7 @@ killed / (killed + survived + unreached).
         "changes": ["2p: gap \\"...\\" (line 30) newly reached in 4 of 25 games"],
         "configurations": ["2p"],   # where it was verified ([]: unreached, invalid, or
                                     # killed by a worked example before any)
+        "machine_unchanged": ["3p"],  # not verified there: its machine is the original's
         "error": null | "file:line:col: ...",   # an invalid mutant's compile error
         "seconds": 2.5
       }]
@@ -127,8 +142,9 @@ class MutantRun:
 
     Attributes:
         mutant: the mutant's id, None for the spec as written.
-        status: "killed", "lived", "invalid", or "unreached" (its worked examples passed and
-            no configuration's verify games run its coverage point: nothing was verified).
+        status: "killed", "lived", "invalid", "unreached" (its worked examples passed and
+            no configuration's verify games run its coverage point: nothing was verified),
+            or "unchanged" (its machine is the original's everywhere it was compiled).
         kills: what failed (killed runs). error: the compile error (invalid runs).
         gaps, statuses, finished: per configuration, the gaps reached, each invariant's
             status and the games played to their end (lived runs).
@@ -137,6 +153,8 @@ class MutantRun:
         reached: the baseline's coverage: per configuration, the points its games ran.
         examples_reached: the baseline's too: per worked example's run, keyed as
             :data:`~rulewright.invariants.runner.ExampleKey`, the points it ran.
+        unchanged: the configurations not verified because the mutant's machine there is
+            the original's (they play and check exactly as the baseline's).
     """
 
     mutant: int | None
@@ -152,6 +170,7 @@ class MutantRun:
     reached: tuple[tuple[str, tuple[tuple[str, str, int, int], ...]], ...] = ()
     examples_reached: tuple[tuple[tuple[tuple[str, ...], tuple[str, ...], str],
                                   tuple[tuple[str, str, int, int], ...]], ...] = ()
+    unchanged: tuple[str, ...] = ()
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -174,7 +193,9 @@ def changes(baseline: MutantRun, run: MutantRun) -> list[str]:
 
     def per(gaps: Sequence[GapCount]) -> dict[tuple[str, str, str, int, str], int]:
         return {(g.config, g.kind, g.rule, g.line, g.message): g.count for g in gaps}
-    before, after = per(baseline.gaps), per(run.gaps)
+    # only where the mutant was verified (elsewhere it plays as the original, or was not run)
+    before = {k: n for k, n in per(baseline.gaps).items() if k[0] in games_m}
+    after = per(run.gaps)
     for key in sorted(set(before) | set(after), key=lambda k: (k[0], k[3], k[4])):
         config, kind, _, line, message = key
         what = f"{config}: {kind} \"{_short(message)}\" (line {line})"
@@ -262,16 +283,19 @@ class MutationReport:
         return self.baseline is not None and self.baseline.status != "lived"
 
     def status(self, mutant: Mutant) -> str:
-        """"killed", "survived", "equivalent", "unreached", "invalid" or "not run"."""
+        """"killed", "survived", "equivalent", "unreached", "unchanged", "invalid" or
+        "not run"."""
         run = self.runs.get(mutant.id)
         if run is None:
             return "not run"
         if run.status == "lived" and self.kills(mutant):
             return "killed"  # an invariant the spec's games reached is never evaluated
         if run.status == "lived":
-            # compared where the mutant was verified: the baseline plays every configuration
+            # compared where the mutant was verified: the baseline plays every configuration;
+            # where its machine is the original's, it plays as the original by construction
             base = dict(self.baseline.plays) if self.baseline is not None else {}
-            same = bool(run.plays) and all(base.get(c) == d for c, d in run.plays)
+            same = bool(run.plays or run.unchanged) and \
+                all(base.get(c) == d for c, d in run.plays)
             return "equivalent" if same else "survived"
         return run.status
 
@@ -300,6 +324,12 @@ class MutationReport:
         c = self.counts()
         scored = c["killed"] + c["survived"] + c["unreached"]
         return c["killed"] / scored if scored else None
+
+    def machine_unchanged(self) -> int:
+        """How many configurations were not verified, over the chosen mutants, because the
+        mutant's machine there is the original's."""
+        return sum(len(r.unchanged) for m in self.chosen
+                   if (r := self.runs.get(m.id)) is not None)
 
     def exit_code(self) -> int:
         """2 when the spec as written has errors; 1 when it fails verify or the rate is below
@@ -343,7 +373,9 @@ class MutationReport:
             "score": {"killed": c["killed"], "survived": c["survived"],
                       "unreached": c["unreached"],
                       "equivalent": c["equivalent"], "invalid": c["invalid"],
+                      "unchanged": c["unchanged"],
                       "rate": None if rate is None else round(rate, 4)},
+            "machine_unchanged": self.machine_unchanged(),
             "min_score": self.min_score, "exit": self.exit_code(),
             "mutants": [self._mutant_json(m) for m in self.chosen if m.id in self.runs],
         }
@@ -356,5 +388,6 @@ class MutationReport:
                 "mutated": m.mutated, "status": self.status(m),
                 "killed_by": [k.to_json() for k in self.kills(m)],
                 "changes": self.changes(m),
-                "configurations": list(run.configs),
+                "configurations": [c for c in run.configs if c not in run.unchanged],
+                "machine_unchanged": list(run.unchanged),
                 "error": run.error or None, "seconds": round(run.seconds, 3)}

@@ -20,6 +20,7 @@ Players and components are ints. Run-time helpers live in :mod:`rulewright.dsl.m
 from __future__ import annotations
 
 import ast
+from functools import partial
 from typing import Any, Callable, Sequence
 
 import attrs
@@ -200,6 +201,10 @@ class ExprCompiler:
         self.attr_tables: dict[str, str | None] = {}
         self.space = Namespace(label)
         self.ns = self.space.ns
+        # the helpers capture the values they read, never the compiler: a machine holds
+        # them, and the compiler holds every declaration, which a machine's content digest
+        # (rulewright.engines.machine_digest) must not depend on
+        members = self.members
         helpers: dict[str, Any] = {
             "contents": contents, "zone_items": runtime.zone_items, "zone_size": zone_size,
             "index_check": runtime.index_check, "member_check": runtime.member_check,
@@ -209,11 +214,12 @@ class ExprCompiler:
             "at_statement": runtime.at_statement, "spec_error": runtime.spec_error,
             "value_errors": runtime.VALUE_ERRORS,
             "loop_error": lambda items: SpecRuntimeError(
-                f"cannot loop over {runtime.spec_value(items, self.members)}"),
+                f"cannot loop over {runtime.spec_value(items, members)}"),
             "attr_of": {c.id: c.attrs for c in comps}, "kind_of": {c.id: c.kind for c in comps},
-            "owner_of": self._owner, "zone_name_of": lambda st, c: zone_slots[st.loc[c]].name,
-            "zone_end": self._zone_end,
-            "turn_player": lambda p, text: runtime.turn_player(p, text, players, self.members),
+            "owner_of": partial(self._owner, zone_slots),
+            "zone_name_of": lambda st, c: zone_slots[st.loc[c]].name,
+            "zone_end": partial(self._zone_end, zone_slots),
+            "turn_player": lambda p, text: runtime.turn_player(p, text, players, members),
         }
         #: the functions generated code calls that charge no work and change nothing (the
         #: pure helpers and built-ins, the tables, the pure spec functions compiled so far):
@@ -267,10 +273,11 @@ class ExprCompiler:
         return self.space.function(ident or self.space.temp("e"), list(params), body,
                                    [(0, line)] if line else [])
 
-    def _owner(self, st: Any, c: Any) -> int:
+    @staticmethod
+    def _owner(zone_slots: Sequence[ZoneSlot], st: Any, c: Any) -> int:
         if c.__class__ is not int or not 0 <= c < len(st.loc):
             raise SpecRuntimeError(f"owner(): {c!r} is not a component")
-        z = self.zone_slots[st.loc[c]]
+        z = zone_slots[st.loc[c]]
         return -1 if z.owner is None else z.owner
 
     @staticmethod
@@ -1038,8 +1045,9 @@ class ExprCompiler:
         out = node.__class__(**{f: changed.get(f, getattr(node, f, None)) for f in node._fields})
         return _fold_constants(out)
 
-    def _zone_end(self, st: Any, slot: int, at_top: bool) -> Any:
-        label = self.zone_slots[slot].label
+    @staticmethod
+    def _zone_end(zone_slots: Sequence[ZoneSlot], st: Any, slot: int, at_top: bool) -> Any:
+        label = zone_slots[slot].label
         if at_top and st.zones[slot]:
             return st.zones[slot][0]
         if not at_top and st.bottoms[slot]:

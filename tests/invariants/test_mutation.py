@@ -200,7 +200,8 @@ def test_the_json_names_its_format_and_matches_its_schema() -> None:
     schemas.validate(doc)
     assert doc["format"] == "rulewright-mutate/2"
     assert doc["score"] == {"killed": 5, "survived": 6, "unreached": 0, "equivalent": 1,
-                            "invalid": 0, "rate": 0.4545}
+                            "invalid": 0, "unchanged": 0, "rate": 0.4545}
+    assert doc["machine_unchanged"] == 0  # its card and counter changes reach every machine
     assert (doc["mode"], doc["held_out"], doc["by_coverage"], doc["sites"]) == (
         "sample", None, True, 15)
     assert doc["generated"]["total"] == 28
