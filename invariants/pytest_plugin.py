@@ -21,6 +21,9 @@ Items. A node id reads ``FILE::CONFIGURATION::CHECK``, with no spaces or bracket
   ``--rulewright-strict``);
 - one collector per errata setting, ``worked_examples`` (``worked_examples+errata``,
   ``worked_examples+ed:2019``), with one item per worked example, named after it.
+- ``information_flow`` and ``checker_warnings``, collected only when they fail (as
+  ``rulewright verify`` fails under every profile): a leak the static information-flow
+  analysis finds, a checker warning the spec does not acknowledge.
 
 A configuration is verified once, by its first item; the others read the result. A failure
 starts with ``spec/x.rules:LINE:`` (the rule or invariant involved, as an editor jumps to it)
@@ -45,6 +48,7 @@ Fixtures for scenario tests in Python: ``rulewright_game`` (= :func:`rulewright.
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -118,6 +122,14 @@ def item_name(invariant: str) -> str:
     return invariant.replace(" ", "_")
 
 
+def shown_path(node: pytest.Node) -> str:
+    """The node's spec file relative to where pytest runs (absolute when outside it)."""
+    try:
+        return str(node.path.relative_to(Path(node.config.invocation_params.dir)))
+    except ValueError:
+        return str(node.path)
+
+
 def _error_line(err: Exception) -> int:
     if isinstance(err, SpecError) and err.diagnostics:
         return err.diagnostics[0].span.line
@@ -153,6 +165,36 @@ class RulesFile(pytest.File):
                 name = "worked_examples" + ("+" + config_id(label) if label else "")
                 yield ExamplesCollector.from_parent(self, name=name, errata=errata,
                                                     variants=variants, examples=examples)
+        yield from self.static_findings(parsed, configs, header_line)
+
+    def static_findings(self, parsed: Any, configs: Any,
+                        header_line: int) -> Iterator[pytest.Item]:
+        """A failing item for what ``rulewright verify`` fails before play, under every
+        profile: ``information_flow`` when the information-flow analysis finds a leak in a
+        selection of errata and variants of ``configs``, ``checker_warnings`` when the
+        checker warns and the spec does not acknowledge it. Each is collected only when it
+        fails (both are cheap, static, and read no play), so a clean spec's items are its
+        checks per configuration and its worked examples."""
+        from rulewright.invariants.acknowledged import open_warnings
+        from rulewright.invariants.report import leak_reports
+        shown = shown_path(self)
+        found = leak_reports(parsed, configs)
+        if found:
+            yield StaticItem.from_parent(
+                self, name="information_flow", line=found[0].line,
+                findings=[f"{shown}:{k.line}:{k.column}: LEAK {k.message}" for k in found],
+                why="an information leak found before play fails rulewright verify under "
+                    "every profile")
+        # rendered with file:line:col by the path the spec was loaded by (this file's, made
+        # absolute by pytest): shown by the path the items show
+        warnings = [w.replace(str(self.path), shown, 1) for w in open_warnings(parsed)]
+        if warnings:
+            first = re.match(re.escape(shown) + r":(\d+):", warnings[0])
+            yield StaticItem.from_parent(
+                self, name="checker_warnings", line=int(first[1]) if first else header_line,
+                findings=warnings,
+                why="a checker warning the spec does not acknowledge fails rulewright "
+                    "verify under every profile (UNACKNOWLEDGED WARNING)")
 
 
 def _errata_label(errata: tuple[str, ...]) -> str:
@@ -212,12 +254,7 @@ class _Item(pytest.Item):
 
     def where(self, line: int | None = None) -> str:
         """``spec/x.rules:12``: the spec file relative to where pytest runs, and a line."""
-        here = Path(self.config.invocation_params.dir)
-        try:
-            shown = str(self.path.relative_to(here))
-        except ValueError:
-            shown = str(self.path)
-        return f"{shown}:{self.line if line is None else line}"
+        return f"{shown_path(self)}:{self.line if line is None else line}"
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str | Any:
@@ -245,6 +282,19 @@ class SpecItem(_Item):
         """Fail with the rendered error."""
         text = self.error.render() if isinstance(self.error, SpecError) else str(self.error)
         raise RulewrightFailure(text)
+
+
+class StaticItem(_Item):
+    """A finding of the spec's text that fails verify (:meth:`RulesFile.static_findings`)."""
+
+    def __init__(self, *, findings: list[str], why: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.findings = findings  # each starts FILE:LINE:COL:
+        self.why = why
+
+    def runtest(self) -> None:
+        """Fail with each finding, as verify prints it, and why it fails."""
+        raise RulewrightFailure("\n".join([*self.findings, f"  {self.why}"]))
 
 
 class InvariantItem(_Item):

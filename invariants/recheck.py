@@ -58,6 +58,10 @@ def _block(title: str, text: str) -> str:
     return f"\n  {title}:\n" + "\n".join("    " + line for line in _cut(text).splitlines())
 
 
+def _steps(n: int) -> str:
+    return f"{n} step" + ("" if n == 1 else "s")
+
+
 def recorded_step(doc: dict[str, Any]) -> int:
     """The step a trace's ``violation`` names (traces of earlier versions name none: their
     violation is at the last step, where verify's counterexamples end)."""
@@ -89,11 +93,15 @@ def recheck(game: Game, doc: dict[str, Any], states: list[State]) -> Reproduced:
     recorded = _block("recorded message", message)
     invariants = [inv for inv in invariants_for(game) if inv.name == name]
     if not invariants:
-        known = ", ".join(plain(n) for n in names(invariants_for(game)))
-        raise TraceError(said + f"the spec has no check of that name (it has: {known})"
-                         + recorded)
+        # the names a trace records (and so the ones accepted here), with the display name
+        # verify's table shows where it differs: listing only the latter offered names that
+        # were then refused (trial_afternoon item 8)
+        known = ", ".join(n if plain(n) == n else f"{n} ({plain(n)})"
+                          for n in names(invariants_for(game)))
+        raise TraceError(said + f"the spec has no check of that name (the names a trace can "
+                         f"record: {known})" + recorded)
     if step >= len(states):
-        raise TraceError(said + f"the trace has {len(states) - 1} steps" + recorded)
+        raise TraceError(said + f"the trace has {_steps(len(states) - 1)}" + recorded)
     checker = Checker(game, invariants, Recorder())
     # the costly checks on verify's sample of steps and games (.sampling): the same draws
     seed = int(doc["seed"])

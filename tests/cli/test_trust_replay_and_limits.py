@@ -109,12 +109,17 @@ def block(title: str, text: str) -> str:
     (2, {"invariant": "tokens", "message": "x", "step": 9},
      "'tokens' at step 9; replaying does not reproduce it: the trace has 2 steps"
      + block("recorded message", "x")),
-    # the names verify's table shows ("unexplained stop", not the JSON's "engine finding")
+    (1, {"invariant": "tokens", "message": "x", "step": 9},
+     "'tokens' at step 9; replaying does not reproduce it: the trace has 1 step"
+     + block("recorded message", "x")),
+    # the names a trace records, which replay accepts ("engine finding"), each with the name
+    # verify's table shows where it differs; only the latter were listed, and then refused
     (2, {"invariant": "spec:none", "message": "x", "step": 2},
      "'spec:none' at step 2; replaying does not reproduce it: the spec has no check of "
-     "that name (it has: conservation, tokens, bounds, tie-break, termination, no deadlock, "
-     "determinism, chance odds, hidden information, runs cleanly, empty supplies handled, "
-     "expect statements, unexplained stop)" + block("recorded message", "x")),
+     "that name (the names a trace can record: conservation, tokens, bounds, tie-break, "
+     "termination, no deadlock, determinism, chance (chance odds), hidden information, "
+     "runs cleanly, supplies (empty supplies handled), expectations (expect statements), "
+     "engine finding (unexplained stop))" + block("recorded message", "x")),
     (2, {"invariant": "engine finding", "message": "line one\n  line two", "step": 2},
      "'unexplained stop' at step 2; replaying does not reproduce it: unexplained stop holds "
      "at step 2\n  recorded message:\n    line one\n      line two"),

@@ -206,3 +206,66 @@ def test_not_reached_fails_under_ci_as_verify_does_and_n_a_skips_with_its_reason
     dev.assert_outcomes(passed=26, skipped=6)
     assert re.search(r"not reached \[2p\]: spec:raise_always: no game reached a decision of "
                      r"choice 'raise' \(in \d+ games begun\)", dev.stdout.str())
+
+
+LEAKY = """\
+game leak "Leak" { rulebook "Test" language "en"  players 2..2  start play  bound 30 steps }
+enum rank { low mid high }
+card card "Card" (rank, value) in deck label "{rank}" { (low, 1) (mid, 2) (high, 3) }
+zone deck: deck of card hidden
+zone hand[player]: set of card owner
+var done = 0
+function v(p) = sum(c.value for c in hand[p])
+rule play {
+  do deal()
+  turn 0 { choose 0 { option "a" { done = done + 1 } option "c" { done = done + 3 }
+                      option "b" when v(1) == 3 { done = done + 2 } } }
+  end
+}
+rule deal { for p in players { draw c from deck to hand[p] label "deal" } }
+scoring(p) { score 0 then shared }
+"""
+
+OVERLAP = """\
+game overlap "Overlap" { rulebook "Test" language "en"  players 2..2  start play  bound 20 steps }
+table goal { 2 -> 3, 2 -> 4 }
+var pts[player] = 0
+rule play {
+  for p in players {
+    turn p { choose p { option "one" { pts[p] = pts[p] + 1 } option "two" { pts[p] = pts[p] + 2 } } }
+  }
+  end
+}
+scoring(p) { score pts[p] + goal[nplayers] }
+"""
+
+
+def test_a_leak_and_an_unacknowledged_warning_fail_as_verify_does(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    # trial_afternoon item 2: verify --profile ci exits 1 on a leak found by the static
+    # information-flow analysis and on a checker warning the spec does not acknowledge; pytest
+    # had no item for either and was green
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))
+    (pytester.path / "leak.rules").write_text(LEAKY)
+    (pytester.path / "overlap.rules").write_text(OVERLAP)
+    listed = pytester.runpytest("leak.rules", "overlap.rules", "-p", "no:cacheprovider",
+                                "--co", "-q")
+    ids = [line for line in listed.stdout.lines if "::" in line]
+    assert [i for i in ids if i.count("::") == 1] == ["leak.rules::information_flow",
+                                                       "overlap.rules::checker_warnings"]
+    # under every profile: these read no play
+    result = pytester.runpytest("leak.rules", "overlap.rules", "-p", "no:cacheprovider",
+                                "-k", "information_flow or checker_warnings",
+                                "--rulewright-profile", "dev")
+    result.assert_outcomes(failed=2, deselected=len(ids) - 2)
+    out = result.stdout.str()
+    assert ("leak.rules:11:39: LEAK information leak: whether option 'b' is offered depends "
+            "on hand[1], which only player 1 sees; player 0 observes it: hand[1] (line 7) -> "
+            "v(1) (line 11) -> option 'b' (line 11)\n  an information leak found before play "
+            "fails rulewright verify under every profile\n") in out
+    assert ("overlap.rules:2:22: warning: table 'goal': keys 2..2 overlap 2..2 (line 2)\n"
+            "    table goal { 2 -> 3, 2 -> 4 }\n") in out
+    assert ("  a checker warning the spec does not acknowledge fails rulewright verify under "
+            "every profile (UNACKNOWLEDGED WARNING)\n") in out
+    assert "FAILED leak.rules::information_flow - leak.rules:11:39: LEAK" in out
+    assert "FAILED overlap.rules::checker_warnings - overlap.rules:2:22: warning" in out
