@@ -505,7 +505,7 @@ class Typer:
                  rows: Callable[[ast.CardDecl], Sequence[tuple[int | str, ...]]],
                  lines: Callable[[ast.CardDecl], Sequence[int]] | None = None) -> None:
         self.diags: list[Diagnostic] = []
-        self.reported: set[tuple[int, int, int, int]] = set()
+        self.reported: set[tuple[object, ...]] = set()
         self.typed: list[tuple[ast.Expr, Ty, str]] = []
         self.owner = ""
         self.decls = decls
@@ -652,16 +652,23 @@ class Typer:
             where = f"{card.data_file}:{lines[k]}: " if csv else ""
             span = written or (card.rows[k].span if card.data_file is None and
                                k < len(card.rows) else card.span)
-            row = f"line {lines[k]}" if csv else f"row {k + 1}"
+            row = "" if csv else f" in row {k + 1}"  # a data file's line is in `where`
             kinds = " or ".join(repr(e) for e in sorted(enums))
-            self.err(span, f"{where}column {attr!r} of card {card.name!r} holds {v!r} in {row}: "
+            # every record of a data file is its own place, though all are reported at the
+            # card line: only the first was reported, each fix showing the next (trial)
+            self.err(span, f"{where}column {attr!r} of card {card.name!r} holds {v!r}{row}: "
                      f"no member of enum {kinds}, which the column holds, and no text the "
                      "rules name", f"{hint} (a text beside the members, such "
-                     "as \"-\", is a sentinel only where the rules test for it by name)")
+                     "as \"-\", is a sentinel only where the rules test for it by name)",
+                     place=(card.name, attr, k) if card.data_file is not None else None)
 
     # ---- diagnostics
-    def err(self, span: Span, message: str, hint: str = "") -> None:
-        key = (span.line, span.column, span.end_line, span.end_column)
+    def err(self, span: Span, message: str, hint: str = "",
+            place: tuple[object, ...] | None = None) -> None:
+        """Report an error at ``span``, once per place: ``span``, or ``place`` for a finding
+        located elsewhere than its span shows (a card data file's record, reported at the
+        ``card`` declaration)."""
+        key = place or (span.line, span.column, span.end_line, span.end_column)
         if key in self.reported:
             return  # one error per place: the first says what is wrong
         self.reported.add(key)

@@ -40,8 +40,8 @@ def test_a_misspelt_member_in_csv_data_names_the_file_line(tmp_path: Path) -> No
     path = tmp_path / "typo.rules"
     path.write_text(HEAD + 'card num "N" (suit, value) in deck data "nums.csv"\n' + REST)
     assert errors(path) == [
-        (3, 1, "nums.csv:3: column 'suit' of card 'num' holds 'rde' in line 3: no member of "
-               "enum 'suit', which the column holds, and no text the rules name", HINT)]
+        (3, 1, "nums.csv:3: column 'suit' of card 'num' holds 'rde': no member of enum "
+               "'suit', which the column holds, and no text the rules name", HINT)]
 
 
 def test_sentinels_the_rules_name_stay_allowed(
@@ -77,8 +77,27 @@ def test_a_member_in_other_case_in_csv_data_gets_a_case_hint(tmp_path: Path) -> 
     path = tmp_path / "case.rules"
     path.write_text(HEAD + 'card num "N" (suit, value) in deck data "nums.csv"\n' + REST)
     assert errors(path) == [
-        (3, 1, "nums.csv:3: column 'suit' of card 'num' holds 'BLUE' in line 3: no member of "
-               "enum 'suit', which the column holds, and no text the rules name",
+        (3, 1, "nums.csv:3: column 'suit' of card 'num' holds 'BLUE': no member of enum "
+               "'suit', which the column holds, and no text the rules name",
          "members are written as declared (case matters): did you mean 'blue'? (a text "
          'beside the members, such as "-", is a sentinel only where the rules test for it '
          "by name)")]
+
+
+def test_every_bad_record_of_csv_data_is_an_error_at_its_line(tmp_path: Path) -> None:
+    # trial_afternoon item 9: a CSV reported only its first bad record (each fix showed the
+    # next), where the inline form reports every row; all are reported at the card line, so
+    # one error per place kept only the first
+    (tmp_path / "nums.csv").write_text("suit,value\nred,1\nRed,2\npurple,3\n blue ,4\n")
+    path = tmp_path / "many.rules"
+    path.write_text(HEAD + 'card num "N" (suit, value) in deck data "nums.csv"\n' + REST)
+    tail = ' (a text beside the members, such as "-", is a sentinel only where the rules ' \
+        'test for it by name)'
+    said = ": no member of enum 'suit', which the column holds, and no text the rules name"
+    assert errors(path) == [
+        (3, 1, "nums.csv:3: column 'suit' of card 'num' holds 'Red'" + said,
+         "members are written as declared (case matters): did you mean 'red'?" + tail),
+        (3, 1, "nums.csv:4: column 'suit' of card 'num' holds 'purple'" + said,
+         "the column's members are 'red', 'blue'" + tail),
+        (3, 1, "nums.csv:5: column 'suit' of card 'num' holds ' blue '" + said,
+         "did you mean 'blue'?" + tail)]
