@@ -48,10 +48,11 @@ Fixtures for scenario tests in Python: ``rulewright_game`` (= :func:`rulewright.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Generator, Iterator
 
 import pytest
 
@@ -396,6 +397,19 @@ class ExampleItem(_Item):
         if not e.passed:
             raise RulewrightFailure(f"{self.where()}: worked example {e.name} ({e.title}): "
                                     f"{e.problem}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item,
+                              call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """A skip of a spec's item is reported at its declaration in the spec (``-rs``), not at
+    the line of this module that raised it: a skip's ``longrepr`` is the public
+    ``(path, line, reason)``, ``line`` 1-based."""
+    report = yield
+    if isinstance(item, _Item) and report.skipped and isinstance(report.longrepr, tuple):
+        path, line, _ = item.reportinfo()
+        report.longrepr = (os.fspath(path), line + 1, report.longrepr[2])
+    return report
 
 
 def play(state: State, *labels: str) -> State:
