@@ -123,7 +123,7 @@ def item_name(invariant: str) -> str:
     return invariant.replace(" ", "_")
 
 
-def shown_path(node: pytest.Node) -> str:
+def shown_path(node: pytest.Item | pytest.Collector) -> str:
     """The node's spec file relative to where pytest runs (absolute when outside it)."""
     try:
         return str(node.path.relative_to(Path(node.config.invocation_params.dir)))
