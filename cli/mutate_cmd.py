@@ -307,7 +307,9 @@ def print_report(out: Console, r: MutationReport) -> None:
     for m in invalid:
         first = r.runs[m.id].error.splitlines()[0] if r.runs[m.id].error else ""
         out.print(f"invalid #{m.id} {_where(m)}: {first}", markup=False, highlight=False)
-    killers = Counter("worked examples" if not r.kills(m)[0].config
+    # a worked example's kill is named "example <name>"; the static kills (an information
+    # leak, a checker warning) have no configuration either, and keep their check's name
+    killers = Counter("worked examples" if r.kills(m)[0].check.startswith("example ")
                       else plain(r.kills(m)[0].check)
                       for m in r.chosen if r.status(m) == "killed")
     if killers:

@@ -10,7 +10,10 @@ in the worker, so any :class:`~rulewright.invariants.backend.Backend` runs it --
 one in this process, or a Dask cluster (``--workers N``: local processes; ``--scheduler``:
 an existing cluster), as for ``verify`` and ``simulate``.
 
-A job, in order, stopping at the first failure (a *kill*):
+A job, in order, stopping at the first failure (a *kill*); a checker warning the mutant adds
+and the spec does not acknowledge, which fails verify whatever the machines
+(:func:`~rulewright.invariants.acknowledged.open_warnings`, killed by "checker warning"), is
+looked for as soon as it compiles (step 2), before any configuration is skipped:
 
 1. runs the spec's worked examples (under every configuration's errata, as verify does)
    that ran the mutant's coverage point (:mod:`~rulewright.invariants.mutation_sites`) in
@@ -68,6 +71,7 @@ from rulewright.engines.game import Game, load_parsed, load_spec, spec_path
 from rulewright.engines.machine_cache import compiled_machine
 from rulewright.engines.machine_digest import machine_digest
 from rulewright.errors import SpecError, UsageError
+from rulewright.invariants.acknowledged import open_warnings
 from rulewright.invariants.backend import Backend, SerialBackend
 from rulewright.invariants.mutation_report import (GapCount, HeldOut, Kill, MutantRun,
                                                    MutationReport)
@@ -248,6 +252,12 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
             load_mutant(first.players, first.variants, first.errata)
     except SpecError as err:
         return done("invalid", error=err.render())
+    # verify fails on a checker warning the spec does not acknowledge, whatever its machines
+    # and games (rulewright.invariants.acknowledged): a mutant that adds one (a table key
+    # copied onto another row's) is killed, even where it compiles to the original's machine
+    warned = open_warnings(target)
+    if warned:
+        return done("killed", kills=tuple(Kill("", "checker warning", w) for w in warned))
     if not configs:
         return done("unreached")
     # what verify finds before play fails it too: an information leak

@@ -16,6 +16,7 @@ from rulewright.dsl.language.mutants import apply_mutant
 from rulewright.engines import schemas
 from rulewright.engines.game import load_spec
 from rulewright.engines.machine_digest import machine_digest, runnable_rules
+from rulewright.invariants.acknowledged import open_warnings
 from rulewright.invariants.mutation import mutate, spec_mutants
 from rulewright.invariants.runner import configurations
 
@@ -119,3 +120,45 @@ def test_the_report_lists_them_apart() -> None:
                              "table goal: 2 -> 4 => 2 -> 5")
     assert ("machine unchanged: 2 configuration run(s) of mutants without a coverage point "
             "skipped, the mutant's compiled machine there being the original's") in lines
+
+
+def test_a_mutant_with_a_checker_warning_verify_fails_on_is_killed_by_it() -> None:
+    # #4 copies the 3-player row's key onto the 2-player row's: `3 -> 6` to `2 -> 6`. At
+    # 2 players the first entry wins, so both 2p machines are the original's; but verify
+    # fails on the overlap warning the spec does not acknowledge, so mutate must kill it
+    r = mutate(UNCHANGED, only=[4], players=[2], **SETTINGS)  # type: ignore[arg-type]
+    (m,) = r.chosen
+    assert (m.original, m.mutated) == ("3 -> 6", "2 -> 6")
+    assert r.status(m) == "killed"
+    run = r.runs[4]
+    assert run.unchanged == ()  # killed before any configuration was skipped
+    assert [(k.config, k.check) for k in run.kills] == [("", "checker warning")]
+    assert run.kills[0].message.startswith(
+        f"{UNCHANGED}:13:71: warning: table 'goal': keys 2..2 overlap 2..2 (line 13)\n")
+    assert run.kills[0].message.endswith(
+        "verify fails on a warning the spec does not acknowledge")
+    assert r.counts()["unchanged"] == 0 and r.rate == 1.0
+    doc = r.to_json()
+    schemas.validate(doc)
+    assert doc["mutants"][0]["status"] == "killed"
+    # verified everywhere, the same verdict (it was "possibly equivalent")
+    every = mutate(UNCHANGED, only=[4], players=[2], by_coverage=False,
+                   **SETTINGS)  # type: ignore[arg-type]
+    assert every.status(every.chosen[0]) == "killed"
+    assert [k.check for k in every.runs[4].kills] == ["checker warning"]
+    out = Console(width=200, file=io.StringIO())
+    print_report(out, r)
+    lines = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert lines[-1] == "killed by: checker warning 1"
+
+
+
+def test_the_kill_is_the_warning_verify_reports() -> None:
+    # verify attaches open_warnings of the spec to its result and fails on any of them
+    # (rulewright.invariants.runner._open_warnings); the kill carries the same text
+    parsed, all_mutants = spec_mutants(UNCHANGED)
+    assert open_warnings(parsed) == []
+    warned = open_warnings(apply_mutant(parsed, all_mutants[4]))
+    r = mutate(UNCHANGED, only=[4], players=[2], **SETTINGS)  # type: ignore[arg-type]
+    assert [k.message for k in r.runs[4].kills] == warned
+    assert len(warned) == 1
