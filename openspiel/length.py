@@ -14,12 +14,15 @@ one card), may have one option, so it does not end a run. A run is a path throug
 between such *splitting* decisions: k is the most forced-capable decisions on one, following
 rule calls (a callee's summary: :class:`_Summary`). A loop that can repeat a forced-capable
 decision without a splitting one between, recursion, or a worked example's ``script`` leave k
-unknown: then only the engine's own limit holds
+unknown: then ``max_game_length`` is exactly :data:`MAX_LENGTH` (2**31-1), the largest length
+OpenSpiel takes, which has no "unknown": the value to recognise it by. It is still an upper
+bound through the engine's own limit
 (:data:`~rulewright.engines.interpreter.INSTRUCTION_BUDGET` one-option nodes in a row end the
-game as a livelock), a bound no buffer should be sized by,
-capped at the largest length OpenSpiel takes (:data:`MAX_LENGTH`), which it has no "unknown"
-for. Every bundled spec too big to walk is such a case (its decisions from computed lists
-may have one option, in loops).
+game as a livelock): ``bound + (bound + 1) * INSTRUCTION_BUDGET``, at most 2**31-1 for a
+bound up to 2,146 steps (a larger one is capped, as a known k's bound is). That product was
+returned before (400,999,999 for Love Letter's bound of 400), a number that looked like a real
+bound; no buffer should be sized by either. Every bundled spec too big to walk is such a case
+(its decisions from computed lists may have one option, in loops).
 """
 
 from __future__ import annotations
@@ -34,8 +37,13 @@ from rulewright.engines.interpreter import INSTRUCTION_BUDGET
 
 #: No path of this kind.
 NONE = -1
-#: The largest ``max_game_length`` OpenSpiel takes (its GameInfo holds a C++ ``int``).
+#: The largest ``max_game_length`` OpenSpiel takes (its GameInfo holds a C++ ``int``), and
+#: the value returned when the code does not bound the one-option decisions in a row.
 MAX_LENGTH = 2**31 - 1
+#: The most one-option nodes in a row a game makes: the engine ends it as a livelock at the
+#: one that completes this many (State._forced_step counts it once applied): what keeps
+#: :data:`MAX_LENGTH` an upper bound when k is unknown.
+UNKNOWN_RUN = INSTRUCTION_BUDGET
 
 
 class Unbounded(Exception):
@@ -202,11 +210,13 @@ def forced_run(machine: Machine) -> int:
 def length_bound(machine: Machine) -> int:
     """An upper bound on the decisions in one game, chance events not counted (OpenSpiel's
     ``max_game_length``), for a game that was not walked: ``bound + (bound + 1) * k`` with k
-    from :func:`forced_run`; else with k the engine's limit on such a run, which is no use
-    for sizing anything. Either is capped at :data:`MAX_LENGTH`, OpenSpiel's largest."""
+    from :func:`forced_run`, capped at :data:`MAX_LENGTH`, OpenSpiel's largest; when the code
+    does not bound k, :data:`MAX_LENGTH` itself, OpenSpiel's nearest to "unknown" (an upper
+    bound through the engine's limit of :data:`UNKNOWN_RUN` such nodes in a row: see the
+    module docstring)."""
     bound = machine.game.bound
     try:
         k = forced_run(machine)
     except Unbounded:
-        k = INSTRUCTION_BUDGET - 1
+        return MAX_LENGTH
     return min(bound + (bound + 1) * k, MAX_LENGTH)
