@@ -23,6 +23,7 @@ rules.
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from rulewright.errors import Diagnostic
 from rulewright.dsl.language import ast
@@ -53,18 +54,20 @@ def _acknowledged(d: Diagnostic, spec: ast.Spec) -> bool:
     return any(word.search(a.value) for t in tables for a in t.prov.assumes)
 
 
-def open_warnings(spec: ast.Spec) -> list[str]:
+def open_warnings(spec: ast.Spec, diagnostics: Sequence[Diagnostic] | None = None) -> list[str]:
     """The checker's warnings ``spec`` does not acknowledge, rendered with file:line:col, the
     line and a hint (see the module docstring).
 
     Args:
         spec: a parsed spec (:func:`rulewright.engines.game.load_spec`).
+        diagnostics: ``check(spec)`` when the caller has it (default: checked here).
     """
     return [d.render(spec.source).rstrip() + "\n  hint: acknowledge it in the spec (an 'assume' "
             "of the table that names the shared key) or fix it: verify fails on a warning "
             "the spec does not acknowledge"
             if _OVERLAP.match(d.message) else d.render(spec.source).rstrip()
-            for d in check(spec) if d.severity == "warning" and not _acknowledged(d, spec)]
+            for d in (check(spec) if diagnostics is None else diagnostics)
+            if d.severity == "warning" and not _acknowledged(d, spec)]
 
 
 def gap_reasons(machine: Machine) -> dict[tuple[str, int], str]:

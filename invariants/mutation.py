@@ -68,7 +68,7 @@ from attrs import frozen
 from rulewright.dsl.language import ast
 from rulewright.dsl.language.mutants import OPERATORS, Mutant, apply_mutant, mutants
 from rulewright.engines.game import Game, load_parsed, load_spec, spec_path
-from rulewright.engines.machine_cache import compiled_machine
+from rulewright.engines.machine_cache import checked, compiled_machine
 from rulewright.engines.machine_digest import machine_digest
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.acknowledged import open_warnings
@@ -255,7 +255,7 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     # verify fails on a checker warning the spec does not acknowledge, whatever its machines
     # and games (rulewright.invariants.acknowledged): a mutant that adds one (a table key
     # copied onto another row's) is killed, even where it compiles to the original's machine
-    warned = open_warnings(target)
+    warned = open_warnings(target, checked(target))  # the check its compile ran
     if warned:
         return done("killed", kills=tuple(Kill("", "checker warning", w) for w in warned))
     if not configs:

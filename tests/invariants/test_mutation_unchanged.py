@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -162,3 +163,22 @@ def test_the_kill_is_the_warning_verify_reports() -> None:
     r = mutate(UNCHANGED, only=[4], players=[2], **SETTINGS)  # type: ignore[arg-type]
     assert [k.message for k in r.runs[4].kills] == warned
     assert len(warned) == 1
+
+
+def test_the_warnings_come_from_the_check_the_mutants_compile_ran(monkeypatch: Any) -> None:
+    # a Złap Kadr mutant's check costs 0.15-0.19 CPU-s: one per mutant, not a second one
+    import rulewright.engines.machine_cache as cache
+    import rulewright.invariants.acknowledged as acknowledged
+    from rulewright.invariants.mutation import run_mutant
+    calls: list[int] = []
+    real = cache.check
+
+    def counted(spec: Any) -> Any:
+        calls.append(1)
+        return real(spec)
+    monkeypatch.setattr(cache, "check", counted)  # what a compile checks with
+    monkeypatch.setattr(acknowledged, "check", counted)  # and open_warnings without one
+    run = run_mutant(UNCHANGED, 4, "ci", 1, players=[2], examples=5, playouts=2,
+                     same_machine=True)
+    assert run.status == "killed" and [k.check for k in run.kills] == ["checker warning"]
+    assert len(calls) == 1
