@@ -14,15 +14,17 @@ one card), may have one option, so it does not end a run. A run is a path throug
 between such *splitting* decisions: k is the most forced-capable decisions on one, following
 rule calls (a callee's summary: :class:`_Summary`). A loop that can repeat a forced-capable
 decision without a splitting one between, recursion, or a worked example's ``script`` leave k
-unknown: then ``max_game_length`` is exactly :data:`MAX_LENGTH` (2**31-1), the largest length
-OpenSpiel takes, which has no "unknown": the value to recognise it by. It is still an upper
-bound through the engine's own limit
-(:data:`~rulewright.engines.interpreter.INSTRUCTION_BUDGET` one-option nodes in a row end the
-game as a livelock): ``bound + (bound + 1) * INSTRUCTION_BUDGET``, at most 2**31-1 for a
-bound up to 2,146 steps (a larger one is capped, as a known k's bound is). That product was
-returned before (400,999,999 for Love Letter's bound of 400), a number that looked like a real
-bound; no buffer should be sized by either. Every bundled spec too big to walk is such a case
-(its decisions from computed lists may have one option, in loops).
+unknown: then k is the engine's own limit, :data:`UNKNOWN_RUN`
+(:data:`~rulewright.engines.interpreter.INSTRUCTION_BUDGET` = 1,000,000: State._forced_step
+ends the game as a livelock once that many one-option nodes in a row were applied), so
+``max_game_length`` is exactly ``min(bound + (bound + 1) * 1,000,000, 2**31-1)``: 401,000,400
+for Love Letter's bound of 400, 61,000,060 for a bound of 60, 2**31-1 (:data:`MAX_LENGTH`, the
+largest OpenSpiel takes) from a bound of 2,147 steps. A sound bound no buffer should be sized
+by. Not 2**31-1 for every such game, which OpenSpiel has no "unknown" to replace: its
+turn-based wrapper of a simultaneous game multiplies the length by the player count, and
+2**31-1 overflowed there (to -2 for the test Goofspiel, whose 101,000,100 doubles safely). Every
+bundled spec too big to walk is such a case (its decisions from computed lists may have one
+option, in loops).
 """
 
 from __future__ import annotations
@@ -37,12 +39,11 @@ from rulewright.engines.interpreter import INSTRUCTION_BUDGET
 
 #: No path of this kind.
 NONE = -1
-#: The largest ``max_game_length`` OpenSpiel takes (its GameInfo holds a C++ ``int``), and
-#: the value returned when the code does not bound the one-option decisions in a row.
+#: The largest ``max_game_length`` OpenSpiel takes (its GameInfo holds a C++ ``int``).
 MAX_LENGTH = 2**31 - 1
-#: The most one-option nodes in a row a game makes: the engine ends it as a livelock at the
-#: one that completes this many (State._forced_step counts it once applied): what keeps
-#: :data:`MAX_LENGTH` an upper bound when k is unknown.
+#: k when the code does not bound it: the most one-option nodes in a row a game makes (the
+#: engine ends it as a livelock at the one that completes this many, State._forced_step;
+#: 999,999 before, one short for the run that ends the game).
 UNKNOWN_RUN = INSTRUCTION_BUDGET
 
 
@@ -210,13 +211,12 @@ def forced_run(machine: Machine) -> int:
 def length_bound(machine: Machine) -> int:
     """An upper bound on the decisions in one game, chance events not counted (OpenSpiel's
     ``max_game_length``), for a game that was not walked: ``bound + (bound + 1) * k`` with k
-    from :func:`forced_run`, capped at :data:`MAX_LENGTH`, OpenSpiel's largest; when the code
-    does not bound k, :data:`MAX_LENGTH` itself, OpenSpiel's nearest to "unknown" (an upper
-    bound through the engine's limit of :data:`UNKNOWN_RUN` such nodes in a row: see the
-    module docstring)."""
+    from :func:`forced_run`; when the code does not bound k, with k the engine's limit on
+    such a run, :data:`UNKNOWN_RUN` (1,000,000), which is no use for sizing anything. Either
+    is capped at :data:`MAX_LENGTH`, OpenSpiel's largest."""
     bound = machine.game.bound
     try:
         k = forced_run(machine)
     except Unbounded:
-        return MAX_LENGTH
+        k = UNKNOWN_RUN
     return min(bound + (bound + 1) * k, MAX_LENGTH)

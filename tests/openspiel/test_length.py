@@ -45,22 +45,16 @@ def test_a_loop_that_can_repeat_a_one_option_decision_is_unbounded(tmp_path: Pat
     with pytest.raises(Unbounded, match="a loop that repeats a decision that may have one "
                        "option"):
         forced_run(g.machine)
-    # k unknown: exactly the largest length OpenSpiel takes, whatever the bound (it was
-    # 60 + 61 * 999,999 = 60,999,999 here, a number that looked like a real bound)
-    assert length_bound(g.machine) == MAX_LENGTH == 2_147_483_647
-    big = machine(tmp_path, f"rule play {{ while n < 3 {{ {ACK} n += 1 }} {ACT} }}\n", 6000)
-    assert length_bound(big.machine) == MAX_LENGTH
-
-
-def test_the_unknown_length_is_an_upper_bound_up_to_a_bound_of_2146_steps() -> None:
-    # the engine ends a game at its INSTRUCTION_BUDGET-th one-option node in a row, so no
-    # game makes more than bound + (bound + 1) * UNKNOWN_RUN decisions: within 2**31-1
-    # for every bound up to 2,146 steps (what docs/openspiel.md says)
+    # k unknown: the engine's limit, a million one-option nodes in a row (it was 999,999,
+    # one short for the run that ends the game: 60 + 61 * 999,999 = 60,999,999)
     assert UNKNOWN_RUN == INSTRUCTION_BUDGET == 1_000_000
-    assert 2146 + 2147 * UNKNOWN_RUN <= MAX_LENGTH < 2147 + 2148 * UNKNOWN_RUN
+    assert length_bound(g.machine) == 60 + 61 * 1_000_000 == 61_000_060
+    # capped at the largest length OpenSpiel takes, from a bound of 2,147 steps
+    big = machine(tmp_path, f"rule play {{ while n < 3 {{ {ACK} n += 1 }} {ACT} }}\n", 6000)
+    assert length_bound(big.machine) == MAX_LENGTH == 2_147_483_647
+    assert 2146 + 2147 * UNKNOWN_RUN < MAX_LENGTH < 2147 + 2148 * UNKNOWN_RUN
 
-
-def test_a_guarded_option_in_a_loop_gives_the_unknown_length(tmp_path: Path) -> None:
+def test_a_guarded_option_in_a_loop_leaves_k_unknown(tmp_path: Path) -> None:
     # the trial's fl_a.rules: option "b" is offered only when n > 1000, so each of the 99
     # choices of the loop may have one option: k is unknown (the game lasts 100 decisions)
     g = machine(tmp_path, 'rule play {\n  for i in range(0, 99) {\n    turn 0 { choose 0 { '
@@ -68,7 +62,7 @@ def test_a_guarded_option_in_a_loop_gives_the_unknown_length(tmp_path: Path) -> 
                 f'{ACT}\n  end\n}}\n')
     with pytest.raises(Unbounded):
         forced_run(g.machine)
-    assert length_bound(g.machine) == MAX_LENGTH
+    assert length_bound(g.machine) == 61_000_060
 
 
 def test_no_one_option_decision_leaves_the_bound(tmp_path: Path) -> None:
@@ -77,10 +71,10 @@ def test_no_one_option_decision_leaves_the_bound(tmp_path: Path) -> None:
 
 
 
-def test_love_letter_at_three_players_reports_the_unknown_length() -> None:
+def test_love_letter_at_three_players_reports_the_engines_limit() -> None:
     # the trial's case: pyspiel.load_game("rulewright_love_letter(players=3)") gave
-    # 400,999,999 (its bound of 400 times the engine's limit), which docs/openspiel.md did
-    # not say; now the documented 2**31-1
+    # 400,999,999 where docs/openspiel.md said 2**31-1; now the documented
+    # bound + (bound + 1) * 1,000,000, its bound being 400
     pytest.importorskip("pyspiel", reason="open-spiel is not installed")
     import rulewright.openspiel as ro
-    assert ro.load("love_letter", players=3).max_game_length() == 2**31 - 1
+    assert ro.load("love_letter", players=3).max_game_length() == 401_000_400
