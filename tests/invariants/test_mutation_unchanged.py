@@ -182,3 +182,17 @@ def test_the_warnings_come_from_the_check_the_mutants_compile_ran(monkeypatch: A
                      same_machine=True)
     assert run.status == "killed" and [k.check for k in run.kills] == ["checker warning"]
     assert len(calls) == 1
+
+
+def test_a_spec_with_a_warning_it_does_not_acknowledge_fails_the_baseline(
+        tmp_path: Path) -> None:
+    # verify fails on it, so mutate measures nothing (it used to pass the baseline)
+    spec = tmp_path / "copied_key.rules"
+    spec.write_text(Path(UNCHANGED).read_text(encoding="utf-8").replace("3 -> 6 }", "2 -> 6 }"),
+                    encoding="utf-8")
+    r = mutate(str(spec), n=1, players=[2], **SETTINGS)  # type: ignore[arg-type]
+    assert r.baseline_failed and r.exit_code() == 1 and r.runs == {}
+    assert r.baseline is not None
+    assert [(k.config, k.check) for k in r.baseline.kills] == [("", "checker warning")]
+    assert r.baseline.kills[0].message.startswith(
+        f"{spec}:13:71: warning: table 'goal': keys 2..2 overlap 2..2 (line 13)\n")
