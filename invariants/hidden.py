@@ -368,10 +368,10 @@ def _mixed(state: State, player: int) -> list[list[tuple[int, int, int, int]]]:
     they cannot see; only kinds found in two or more such places."""
     tables = _places(state.game)
     pinned: set[int] = set()
-    held = _held_slots(state.game)
+    may_hold = _held_slots(state.game)
     for fr in state.stack:
         local = fr[2]
-        for k in held[fr[0]]:
+        for k in may_hold[fr[0]]:
             _add_ints(local[k], pinned)
     bit = 1 << player
     known = state.known
