@@ -78,3 +78,14 @@ def test_the_leak_is_found_in_either_loop(name: str, line: int) -> None:
     assert result.status["hidden information"] == "violated"
     [v] = result.violations
     assert (v.invariant, v.message, v.steps) == ("hidden information", LEAK.format(line=line), 3)
+
+
+def test_explore_finds_the_leak_in_the_range_loop() -> None:
+    from rulewright.engines.explore import explore
+
+    result = explore(rw.load(BROKEN / "leak_in_range_loop.rules", players=2),
+                     max_information_nodes=0)
+    assert (result.complete, result.states) == (True, 766)
+    # it found none before: every card was kept in place at every state
+    assert result.violation_count == 40
+    assert {v.check for v in result.violations} == {"hidden information"}
