@@ -22,7 +22,8 @@ from the real one and asks the spec for that decision's options there:
   and be offered the same options, as nobody has shown their choice yet.
 
 Components named by the running rules' local variables (the card just drawn, a loop's list)
-are left in place: the rules already know them, so moving them would change the situation
+are left in place (not for a local the type pass proves holds no component: a loop's index,
+a seat, a number; ``CompiledRule.plain_slots``): the rules already know them, so moving them would change the situation
 rather than only what is hidden. What the running rules derived from the changed state
 follows the change (:func:`derive_locals`): a ``let``, or a ``do`` argument, whose
 expression still gives its local's value in the real state is evaluated again in the
@@ -346,14 +347,32 @@ def _plan(state: State, player: int, rng: Any,
     return plan
 
 
+_HELD: _PerGame[tuple[tuple[int, ...], ...]] = _PerGame()
+
+
+def _held_slots(game: Any) -> tuple[tuple[int, ...], ...]:
+    """Per rule of ``game``, the local slots that may hold a component: all but its
+    :attr:`~rulewright.dsl.machine.machine.CompiledRule.plain_slots` (a loop's index, a seat,
+    a number the type pass proves), cached."""
+    found = _HELD.get(game)
+    if found is None:
+        found = _HELD[game] = tuple(
+            tuple(k for k in range(r.nlocals) if k not in r.plain_slots)
+            for r in game.machine.rules)
+    return found
+
+
 def _mixed(state: State, player: int) -> list[list[tuple[int, int, int, int]]]:
     """Per kind of component that :func:`_plan` mixes, its positions: (part, zone slot,
     index in the part, component) of each component ``player`` does not know, in places
     they cannot see; only kinds found in two or more such places."""
     tables = _places(state.game)
     pinned: set[int] = set()
+    may_hold = _held_slots(state.game)
     for fr in state.stack:
-        _add_ints(fr[2], pinned)
+        local = fr[2]
+        for k in may_hold[fr[0]]:
+            _add_ints(local[k], pinned)
     bit = 1 << player
     known = state.known
     pinned.update(compress(range(len(known)), map(bit.__and__, known)))

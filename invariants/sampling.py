@@ -99,10 +99,14 @@ class Schedule:
     again, which it reports as a flaky test).
 
     Attributes:
-        decisions: decisions reached (the initial state's included; a decision with one
-            option is taken without asking, and is none).
-        whole: sampled steps checked in a game checked after all of them. some: sampled
-            steps checked in the other games. skipped: sampled steps not checked.
+        decisions: decisions reached in the test runs, sampled or not (the initial state's
+            included; a decision with one option is taken without asking, and is none).
+        whole: decisions of the sample scheduled for the check in a game checked after all
+            its sampled steps. some: those scheduled in the other games. skipped: decisions
+            of the sample not scheduled. Chance steps and games' ends, which the check does
+            not look at, are in none of them. A scheduled decision is evaluated unless a
+            violation ended its test run first, or the mover sees everything there (nothing
+            hidden from them): ``evaluated`` in the report counts the states evaluated.
     """
 
     __slots__ = ("decisions", "whole", "some", "skipped")

@@ -582,14 +582,6 @@ class Playing:
         s, ctx = self.state, self.ctx
         deep = not self.sampled or sampling.deep_step(s.seed, len(s.history) + 1)
         hidden = deep and (self.hidden_game or sampling.hidden_step(s.seed, len(s.history) + 1))
-        if deep:
-            schedule = self.checker.recorder.hidden
-            if not hidden:
-                schedule.skipped += 1
-            elif self.hidden_game:
-                schedule.whole += 1
-            else:
-                schedule.some += 1
         clone = not self.sampled or not self.determined or self.checker.clones.due(s)
         # the state before the step, for the hidden-information check's replay of it: kept
         # only where that check runs
@@ -610,7 +602,17 @@ class Playing:
             record(ctx, s, clone)
         ctx.deep, ctx.hidden, ctx.clone = deep, hidden, clone
         if s.current_player() >= 0:
-            self.checker.recorder.hidden.decisions += 1
+            # the check looks only at decisions: the schedule counts the sample's decisions
+            # (a chance step or a game's end it would not look at is none of its counts)
+            schedule = self.checker.recorder.hidden
+            schedule.decisions += 1
+            if deep:
+                if not hidden:
+                    schedule.skipped += 1
+                elif self.hidden_game:
+                    schedule.whole += 1
+                else:
+                    schedule.some += 1
         if s.is_terminal():
             # a game's end: every sampled check where the sample replays the game, the
             # determinism checks (the clone, the replay) where their schedule does

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rulewright.dsl.check.applies import applies, not_applicable_reason
 from rulewright.dsl.check.offered import elsewhere
 from rulewright.dsl.language import ast
-from rulewright.dsl.machine.machine import Choice
+from rulewright.dsl.machine.machine import Call, Choice, Switch
 from rulewright.invariants.scope import choice_label, decl_rule, has_choice, phase_rule
 
 if TYPE_CHECKING:
@@ -96,12 +96,53 @@ def no_decision(game: Game, name: str, recorder: Recorder) -> str | None:
     """
     if name != "hidden information" or recorder.hidden.decisions or not recorder.scored:
         return None
-    if any(type(ins) is Choice and (ins.ids_below is None or ins.ids_below > 1 or ins.passes)
-           for r in game.machine.rules for ins in r.code):
+    if open_choices(game):
         return None
-    return (f"every choice here has exactly one option, so no game reaches a decision (in "
-            f"{_games(recorder.games)} begun; a choice with one option is taken without "
-            "asking, so nothing hidden can change what a player may do)")
+    return (f"every choice that can run here has exactly one option, so no game reaches a "
+            f"decision (in {_games(recorder.games)} begun; a choice with one option is taken "
+            "without asking, so nothing hidden can change what a player may do)")
+
+
+def played_rules(game: Game) -> set[int]:
+    """The indices of the rules a game of ``game``'s configuration can run: the start rule
+    and every rule a ``do`` calls whose coverage point is live (reached from the start through
+    calls in code no constant condition, such as an unselected variant, rules out; see
+    :meth:`~rulewright.dsl.compile.coverage.PointTable.finish`). Not worked examples, nor
+    what only they call."""
+    m = game.machine
+    points = m.points
+    called = {ins.rule for r in m.rules for ins in r.code if type(ins) is Call}
+    return {m.start} | {i for i in called if i < len(m.rule_points) and m.rule_points[i]
+                        and points[m.rule_points[i]].live}
+
+
+def open_choices(game: Game) -> list[Choice]:
+    """The choices of ``game``'s configuration that may offer more than one option (or a
+    pass), in rules a game can run (:func:`played_rules`), leaving out those of option lists
+    whose options are all ruled out there (code under a constant condition that is false)."""
+    m = game.machine
+    points = m.points
+    out = []
+    for i in sorted(played_rules(game)):
+        code = m.rules[i].code
+        for pc, ins in enumerate(code):
+            if type(ins) is not Choice or \
+                    (ins.ids_below is not None and ins.ids_below <= 1 and not ins.passes):
+                continue
+            nxt = code[pc + 1] if pc + 1 < len(code) else None
+            if type(nxt) is Switch and nxt.point and not any(
+                    points[nxt.point + k].live for k in range(len(nxt.targets))):
+                continue  # every option ruled out: the choice cannot run
+            out.append(ins)
+    return out
+
+
+def _choices_text(choices: list[Choice]) -> str:
+    """The choices named for a reader: 'a / b' (rule pick, line 20), ..."""
+    named = [f"{c.site.what!r} (rule {c.site.rule}, line {c.site.span.line})"
+             for c in choices[:4]]
+    more = f" and {len(choices) - 4} more" if len(choices) > 4 else ""
+    return ", ".join(named) + more
 
 
 def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> str:
@@ -144,4 +185,8 @@ def unreached_reason(game: Game, invs: list[Invariant], recorder: Recorder) -> s
             return (f"all {recorder.finished} finished games stopped before their end: "
                     f"{_stopped(recorder)}")
     where = " or ".join(sorted(_MOMENTS.get(w, w) for w in moments))
+    if invs[0].name == "hidden information" and (choices := open_choices(game)):
+        return (f"no game reached a decision with more than one option (in "
+                f"{_games(recorder.games)} begun); the choices that could offer more: "
+                f"{_choices_text(choices)}")
     return f"no game reached {where} where it applies (in {_games(recorder.games)} begun)"

@@ -29,7 +29,7 @@ from rulewright.dsl.machine.machine import (CompiledInvariant, CompiledRule, Com
                                     Machine,
                                     Return, Scoring, Site, TokenConservation, ZoneSlot)
 from rulewright.dsl.machine.runtime import STEP_WORK, offered_at
-from rulewright.dsl.compile.statements import RuleCompiler
+from rulewright.dsl.compile.statements import RuleCompiler, holds_no_component
 from rulewright.dsl.compile.value_ids import let_values
 from rulewright.dsl.check.types import Typer, proofs, type_decls
 from rulewright.errors import Diagnostic, SpecError, UsageError, player_span
@@ -280,6 +280,9 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
                    for r in rule_decls]
     live_calls: list[tuple[int, int]] = []
     called: set[int] = set()
+    # per rule, the slots it stores only plain values in; per call, its arguments' proofs
+    plain_stored: list[dict[int, bool]] = []
+    call_proofs: list[tuple[int, tuple[str, ...]]] = []
     bodies: list[ast.RuleDecl | ast.ExampleDecl] = [*rule_decls, *examples]
     rule_slots: dict[str, dict[str, int]] = {}  # rule -> its locals' frame slots
     # turns skip eliminated players only in specs that eliminate (others run unchanged code)
@@ -297,9 +300,12 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
         rules.append(CompiledRule(rname, r, scope.size, tuple(rc.code), erratum_of.get(r.name),
                                   tuple(rc.lets)))
         rule_slots[rname] = dict(scope.slots)
+        plain_stored.append(rc.slot_plain)
+        call_proofs += rc.call_proofs
         called.update(callee for callee, _ in rc.calls)
         if played:
             live_calls += [(i, callee) for callee, live in rc.calls if live]
+    rules = _with_plain_slots(rules, bodies, plain_stored, call_proofs)
 
     invariants = []
     for d in decls:
@@ -379,6 +385,27 @@ def compile_checked(spec: ast.Spec, *, players: int, variants: Sequence[str] = (
         points=table.finish([r.name for r in rule_decls], rule_index[game.start], live_calls,
                             called),
         rule_points=tuple(rule_points) + (0,) * len(examples), scoring_point=scoring_point)
+
+
+def _with_plain_slots(rules: list[CompiledRule],
+                      bodies: Sequence[ast.RuleDecl | ast.ExampleDecl],
+                      stored: Sequence[dict[int, bool]],
+                      call_proofs: Sequence[tuple[int, tuple[str, ...]]]) -> list[CompiledRule]:
+    """``rules`` with :attr:`CompiledRule.plain_slots` set: the slots whose every store is
+    plain (``stored``: per rule, slot -> whether every store into it is plain), and the
+    parameters every call passes a plain value (``call_proofs``: (rule index, argument
+    proofs) per ``do``) and no store makes other. A parameter of a rule no ``do`` calls is
+    not plain (nothing proves what it holds)."""
+    out = []
+    for i, (rule, body) in enumerate(zip(rules, bodies)):
+        params = len(body.params) if isinstance(body, ast.RuleDecl) else 0
+        proofs = [p for callee, p in call_proofs if callee == i]
+        plain = {k for k, ok in stored[i].items() if ok and k >= params}
+        plain.update(k for k in range(params)
+                     if proofs and stored[i].get(k, True)
+                     and all(len(p) > k and holds_no_component(p[k]) for p in proofs))
+        out.append(attrs.evolve(rule, plain_slots=frozenset(plain)))
+    return out
 
 
 def _typed(decls: Sequence[ast.Decl], comps: Sequence[Component]) -> Typer:

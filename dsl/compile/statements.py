@@ -67,6 +67,21 @@ class RuleCompiler:
         #: local name -> every value a ``let`` of the whole rule binds it to (set by the
         #: compiler: rulewright.dsl.compile.value_ids bounds a choice over such a local)
         self.let_values: dict[str, tuple[ast.Expr, ...]] = {}
+        #: local slot -> whether every value stored there so far is proven to hold no
+        #: component (see :meth:`stored` and CompiledRule.plain_slots)
+        self.slot_plain: dict[int, bool] = {}
+        #: (rule index, the proofs of the arguments) for each ``do``: a parameter is plain
+        #: when every call passes it a plain value
+        self.call_proofs: list[tuple[int, tuple[str, ...]]] = []
+
+    def proof(self, e: ast.Expr) -> str:
+        """What the type pass proves ``e`` is (``""``: nothing; :attr:`Code.ty` is lost
+        where a constant is folded)."""
+        return self.x.types.get(id(e), "")
+
+    def stored(self, slot: int, proof: str) -> None:
+        """Record that a value proven ``proof`` (:attr:`Code.ty`) is stored in ``slot``."""
+        self.slot_plain[slot] = self.slot_plain.get(slot, True) and holds_no_component(proof)
 
     def site(self, s: ast.Stmt | ast.Option, what: str = "") -> Site:
         return Site(self.rule, s.span, what)
@@ -147,6 +162,7 @@ class RuleCompiler:
     def s_Let(self, s: ast.Let) -> None:
         value = self.x.code(s.value, self.scope)
         slot = self.scope.slot(s.name)
+        self.stored(slot, self.proof(s.value))
         self.effect([py.Assign([store_local(slot)], value.node)], self.site(s, "let"))
         self.lets.append((slot, s.name, self.x.expr(s.value, self.scope)))
 
@@ -270,6 +286,8 @@ class RuleCompiler:
     def s_ChooseFrom(self, s: ast.ChooseFrom) -> None:
         player = self.x.expr(s.player, self.scope)
         slot = self.scope.slot(s.var)
+        # an item of the list, or PASS (-1: no component's id)
+        self.stored(slot, self.item_proof(s.source))
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
         label = s.label or f"choose {s.var}"
         pass_label = s.pass_label
@@ -360,6 +378,7 @@ class RuleCompiler:
                  for o, out in zip(s.options, ruled_out)][0]
         labels = [o.label for o in s.options]
         slot = self.scope.temp("option")
+        self.stored(slot, "number")  # the chosen option's position
         prefix = f"{s.label}: " if s.label else ""
 
         numbered = tuple(enumerate(guards))
@@ -434,6 +453,7 @@ class RuleCompiler:
         lo = self.x.expr(s.low, self.scope)
         hi = self.x.expr(s.high, self.scope)
         slot = self.scope.slot(s.var)
+        self.stored(slot, "number")  # a roll's outcomes are whole numbers (checked)
         label = s.label or f"roll {s.var}"
 
         def outcomes(st: Any, l: list[Any]) -> tuple[tuple[Any, ...], tuple[float, ...], Callable[[], tuple[str, ...]], tuple[int, ...]]:
@@ -460,6 +480,7 @@ class RuleCompiler:
     def s_RandomPick(self, s: ast.RandomPick) -> None:
         src = self.x.expr(s.source, self.scope)
         slot = self.scope.slot(s.var)
+        self.stored(slot, self.item_proof(s.source))
         label = s.label or f"random {s.var}"
         comps = self.x.comps if self.x.is_components(s.source, self.scope) else None
         weight = self.x.expr(s.weight, self.scope) if s.weight is not None else None
@@ -534,8 +555,10 @@ class RuleCompiler:
             self.patch(b, self.here())
 
     def _loop(self, s: ast.Stmt, source: Fn, var_slot: int, body: Iterable[ast.Stmt],
-              together: bool = False) -> None:
+              together: bool = False, proof: str = "") -> None:
+        """``proof``: what the list is proven to be (:attr:`Code.ty`)."""
         ls, ix = self.scope.temp("list"), self.scope.temp("index")
+        self.stored_loop(ls, ix, var_slot, proof)
         members = self.x.members
         head = f"simultaneously for {s.var} in {expr_text(s.source)}" \
             if together and isinstance(s, ast.For) else ""
@@ -577,11 +600,23 @@ class RuleCompiler:
         for b in self.breaks.pop():
             self.patch(b, self.here())
 
+    def stored_loop(self, ls: int, ix: int, var_slot: int, proof: str) -> None:
+        """Record what a loop stores: its list (proven ``proof``) in ``ls``, a position in
+        ``ix``, the list's items in ``var_slot``."""
+        self.stored(ls, proof)
+        self.stored(ix, "number")
+        self.stored(var_slot, proof[len("list "):] if proof.startswith("list ") else "")
+
+    def item_proof(self, e: ast.Expr) -> str:
+        """What an item of the list ``e`` is proven to be (``""``: nothing)."""
+        proof = self.proof(e)
+        return proof[len("list "):] if proof.startswith("list ") else ""
+
     def s_For(self, s: ast.For) -> None:
         code = self.x.code(s.source, self.scope)
         if s.simultaneous:  # its list is checked in Python (each player once)
             src = self.x.lam(code.node, line=s.span.line)
-            self._loop(s, src, self.scope.slot(s.var), s.body, True)
+            self._loop(s, src, self.scope.slot(s.var), s.body, True, self.proof(s.source))
         else:
             self._plain_loop(s, code, self.scope.slot(s.var), s.body)
 
@@ -591,6 +626,7 @@ class RuleCompiler:
         copies it in; :meth:`_loop`'s closure around the source's function is two calls):
         the list into its hidden slot, the index 0, the same errors at the same site."""
         ls, ix = self.scope.temp("list"), self.scope.temp("index")
+        self.stored_loop(ls, ix, var_slot, self.proof(s.source))
         space = self.x.space
         items = space.temp("v")
         store = py.Name(items, py.Store())
@@ -614,13 +650,14 @@ class RuleCompiler:
             if not isinstance(k, int):
                 raise SpecRuntimeError(f"repeat needs a whole number, got {k!r}")
             return range(k)  # a range, not a tuple: a huge count costs no memory
-        self._loop(s, count, self.scope.temp("repeat"), s.body)
+        self._loop(s, count, self.scope.temp("repeat"), s.body, proof="list number")
 
     def s_CallRule(self, s: ast.CallRule) -> None:
         # the arguments as one generated function returning the new frame's first locals
         items = [self.x.code(a, self.scope).node for a in s.args]
         args = self.x.lam(py.List(items, py.Load()), line=s.span.line)
         callee = self.rule_index[s.rule]
+        self.call_proofs.append((callee, tuple(map(self.proof, s.args))))
         self.calls.append((callee, not self.dead))
         point = self.rule_points[callee] if callee < len(self.rule_points) else 0
         self.emit(Call(callee, args, self.site(s, s.rule), point, len(items)))
@@ -662,6 +699,16 @@ class RuleCompiler:
             self.emit(Return(self.site(s, "return")))
         elif self.breaks:
             self.breaks[-1].append(self.emit(Jump(0, self.site(s, "break"))))
+
+
+def holds_no_component(proof: str) -> bool:
+    """Whether a value proven ``proof`` (:attr:`Code.ty`: ``"number"``, ``"list member
+    rank"``, ...) is proven to hold no component: a number, truth, text or member, or a list
+    of these; not a component, nor a value whose type is not proven (``""``, ``"list"``)."""
+    proof = proof.lstrip("?")  # a number or none: none holds no component either
+    while proof.startswith("list "):
+        proof = proof[len("list "):]
+    return proof in ("number", "truth", "text", "member") or proof.startswith("member ")
 
 
 def _weights(counts: dict[Any, int], weight: Fn, slot: int, st: Any,

@@ -602,6 +602,11 @@ class CompiledRule:
         lets: (local slot, name, ``value(state, locals)``) for each ``let`` of the rule, in
             code order: the hidden-information check recomputes the locals a rule derived
             from what it changes (a secret copied into a local).
+        plain_slots: the local slots that the type pass proves never hold a component
+            (every value stored there is a number, truth, text or member, or a list of these:
+            a loop's index, a seat, a counter's copy); the hidden-information check leaves in
+            place only components the other slots may hold. A slot whose type is not proven
+            is not here.
     """
 
     name: str
@@ -610,6 +615,7 @@ class CompiledRule:
     code: tuple[Instr, ...] = field(eq=False, repr=False)
     erratum: str | None = None
     lets: tuple[tuple[int, str, Fn], ...] = field(eq=False, repr=False, default=())
+    plain_slots: frozenset[int] = field(eq=False, repr=False, default=frozenset())
 
 
 @frozen
