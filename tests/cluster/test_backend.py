@@ -106,18 +106,21 @@ def test_verify_on_two_workers_gives_the_serial_json(tmp_path: Path) -> None:
 
 
 def test_simulate_on_two_workers_gives_the_serial_summary(tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]
-                                                         ) -> None:
+                                                         capsys: pytest.CaptureFixture[str],
+                                                         cluster: DaskBackend) -> None:
+    # the folder's 2-worker cluster, by its address: a new local cluster per call (--workers,
+    # tested above and by Ctrl-C) costs two workers' start-up and compiling each time
+    on_cluster = ["--scheduler", cluster.client.scheduler.address]
     args = ["simulate", "braff", "--players", "3", "--games", "240", "--seed", "11", "--json"]
     assert main(args) == 0
     serial = capsys.readouterr().out
-    assert main([*args, "--workers", "2"]) == 0
+    assert main([*args, *on_cluster]) == 0
     assert capsys.readouterr().out == serial
     assert json.loads(serial)["games"] == 240
     # trace files come back from the workers too
     few = ["simulate", "tic_tac_toe", "--games", "12", "--seed", "3"]
     assert main([*few, "--trace-dir", str(tmp_path / "serial")]) == 0
-    assert main([*few, "--trace-dir", str(tmp_path / "cluster"), "--workers", "2"]) == 0
+    assert main([*few, "--trace-dir", str(tmp_path / "cluster"), *on_cluster]) == 0
     made = {p.name for p in (tmp_path / "cluster").iterdir()}
     assert made == {f"tic_tac_toe-{s}.json" for s in range(3, 15)}
     for name in made:
