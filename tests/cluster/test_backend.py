@@ -65,7 +65,8 @@ def test_the_serial_backend_gives_the_serial_report(tmp_path: Path) -> None:
     assert [len(c["gaps"]) for g in serial["games"] for c in g["configs"]] == [0, 0, 1]
 
 
-def test_verify_on_two_workers_gives_the_serial_json(tmp_path: Path) -> None:
+def test_verify_on_two_workers_gives_the_serial_json(tmp_path: Path,
+                                                     cluster: DaskBackend) -> None:
     specs = [str(CLEAN), str(BROKEN / "token_from_nothing.rules")]
     # a fixed example count: the profile's own count follows measured time, so on a loaded
     # machine the serial and the cluster run could each play a different number of games
@@ -77,7 +78,10 @@ def test_verify_on_two_workers_gives_the_serial_json(tmp_path: Path) -> None:
     for p in (tmp_path / "traces").iterdir():
         p.unlink()
     assert main([*args, "--database", str(tmp_path / "db-cluster"), "--json",
-                 str(tmp_path / "cluster.json"), "--workers", "2"]) == 1
+                 str(tmp_path / "cluster.json"),
+                 # the folder's 2-worker cluster, by its address (a local cluster of its own,
+                 # --workers 2, is started by the Ctrl-C test and `mutate --workers 2`'s test)
+                 "--scheduler", cluster.client.scheduler.address]) == 1
     serial = read_json(tmp_path / "serial.json")
     cluster = read_json(tmp_path / "cluster.json")
     assert [len(g["configs"]) for g in cluster["games"]] == [8, 1]
@@ -106,18 +110,21 @@ def test_verify_on_two_workers_gives_the_serial_json(tmp_path: Path) -> None:
 
 
 def test_simulate_on_two_workers_gives_the_serial_summary(tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]
-                                                         ) -> None:
+                                                         capsys: pytest.CaptureFixture[str],
+                                                         cluster: DaskBackend) -> None:
+    # the folder's 2-worker cluster, by its address: a new local cluster per call (--workers,
+    # tested above and by Ctrl-C) costs two workers' start-up and compiling each time
+    on_cluster = ["--scheduler", cluster.client.scheduler.address]
     args = ["simulate", "braff", "--players", "3", "--games", "240", "--seed", "11", "--json"]
     assert main(args) == 0
     serial = capsys.readouterr().out
-    assert main([*args, "--workers", "2"]) == 0
+    assert main([*args, *on_cluster]) == 0
     assert capsys.readouterr().out == serial
     assert json.loads(serial)["games"] == 240
     # trace files come back from the workers too
     few = ["simulate", "tic_tac_toe", "--games", "12", "--seed", "3"]
     assert main([*few, "--trace-dir", str(tmp_path / "serial")]) == 0
-    assert main([*few, "--trace-dir", str(tmp_path / "cluster"), "--workers", "2"]) == 0
+    assert main([*few, "--trace-dir", str(tmp_path / "cluster"), *on_cluster]) == 0
     made = {p.name for p in (tmp_path / "cluster").iterdir()}
     assert made == {f"tic_tac_toe-{s}.json" for s in range(3, 15)}
     for name in made:
