@@ -11,16 +11,16 @@ from rulewright.engines.game import load_parsed
 
 
 def first_slip_finding(spec: Path, old: str, new: str, players: int,
-                       games: int) -> tuple[int, Any]:
-    """Play random games of ``spec`` with ``old`` (which it holds once) replaced by ``new``
-    and return the first game's seed and finding that is not a gap.
+                       games: int, variants: tuple[str, ...] = ()) -> tuple[int, Any]:
+    """Play random games of ``spec`` (with ``variants``) with ``old`` (which it holds once)
+    replaced by ``new`` and return the first game's seed and finding that is not a gap.
 
     Raises:
         AssertionError: ``old`` is not in the spec once, or no game of ``games`` finds one.
     """
     text = spec.read_text(encoding="utf-8")
     assert text.count(old) == 1, old
-    g = load_parsed(rw.parse(text.replace(old, new), str(spec)), players)
+    g = load_parsed(rw.parse(text.replace(old, new), str(spec)), players, variants=variants)
     for seed in range(games):
         rng = random.Random(seed)
         state = g.new_initial_state(seed)
