@@ -37,6 +37,7 @@ from rulewright.engines.interpreter import Finding
 from rulewright.engines.state import State
 from rulewright.errors import Diagnostic, RulewrightError, Span, UsageError
 from rulewright.openspiel.facts import Facts, facts, node_bound
+from rulewright.openspiel.length import MAX_LENGTH
 from rulewright.openspiel.recalls import Recalls
 from rulewright.openspiel.serialize import read_state, write_state
 from rulewright.openspiel.tensors import Layout, information_state_tensor, \
@@ -188,11 +189,16 @@ class RulewrightGame(pyspiel.Game):
         self.recalls = Recalls()
         f = self.facts
         self.layout = _layout(self._initial, f)
+        longest = f.max_game_length
+        if simultaneous:
+            # OpenSpiel's turn-based wrapper multiplies the length by the player count in a
+            # C++ int: past MAX_LENGTH // players it overflowed (to -2 for two players)
+            longest = min(longest, MAX_LENGTH // engine.num_players)
         info = pyspiel.GameInfo(
             num_distinct_actions=f.actions.size, max_chance_outcomes=f.outcomes.size,
             num_players=engine.num_players, min_utility=f.min_utility,
             max_utility=f.max_utility, utility_sum=f.utility_sum,
-            max_game_length=f.max_game_length)
+            max_game_length=longest)
         m = engine.machine
         params: dict[str, Any] = {"players": m.players, "variants": JOIN.join(sorted(m.variants)),
                                   "errata": JOIN.join(m.errata)}

@@ -22,7 +22,8 @@ for Love Letter's bound of 400, 61,000,060 for a bound of 60, 2**31-1 (:data:`MA
 largest OpenSpiel takes) from a bound of 2,147 steps. A sound bound no buffer should be sized
 by. Not 2**31-1 for every such game, which OpenSpiel has no "unknown" to replace: its
 turn-based wrapper of a simultaneous game multiplies the length by the player count, and
-2**31-1 overflowed there (to -2 for the test Goofspiel, whose 101,000,100 doubles safely). Every
+2**31-1 overflowed there (to -2 for the test Goofspiel, whose 101,000,100 doubles safely); a
+game loaded as simultaneous caps it at 2**31-1 // players for that reason (openspiel/game.py). Every
 bundled spec too big to walk is such a case (its decisions from computed lists may have one
 option, in loops).
 """

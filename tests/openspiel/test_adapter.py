@@ -383,3 +383,16 @@ def test_a_simultaneous_game_converts_to_turn_based() -> None:
     state.apply_action(0)
     state.apply_action(5)  # player 0's bid, kept by the wrapper until player 1 bids
     assert state.current_player() == 1 and state.legal_actions() == [6, 7, 8]
+
+
+def test_a_long_simultaneous_game_converts_without_overflow(tmp_path: Path) -> None:
+    # an unwalked bound of 5000 steps whose one-option runs the code does not bound gives
+    # the cap, 2**31-1, which the turn-based wrapper doubled into -2: a simultaneous game's
+    # length is capped at 2**31-1 // players, so the wrapper's product stays an int
+    spec = tmp_path / "goofspiel_long.rules"
+    spec.write_text(Path(GOOFSPIEL).read_text(encoding="utf-8")
+                    .replace("bound 100 steps", "bound 5000 steps"), encoding="utf-8")
+    assert ro.load(str(spec)).max_game_length() == 2**31 - 1
+    game = ro.load(str(spec), simultaneous=True)
+    assert game.max_game_length() == (2**31 - 1) // 2
+    assert pyspiel.convert_to_turn_based(game).max_game_length() == 2**31 - 2
