@@ -88,10 +88,11 @@ def no_decision(game: Game, name: str, recorder: Recorder) -> str | None:
 
     A decision with one option is taken without asking (the engine plays it), so a game whose
     choices all have exactly one option has no decision: nothing hidden can change what a
-    player may do there. Only where the configuration's code says so (every choice lists one
-    fixed option and no pass): where a choice may offer more, a game that never reached such
-    a decision missed a rule (a guard that is never true, an option list never filled), and
-    the check is "not reached", with why. Only where some game was scored at its end: a
+    player may do there. Only where the configuration's code says so: every choice in a rule
+    a game can run (:func:`played_rules`: not one only an unselected variant or nothing
+    calls) lists one fixed option and no pass (:func:`open_choices`). Where a choice may
+    offer more, a game that never reached such a decision missed a rule (a guard that is
+    never true, an option list never filled), and the check is "not reached", with why. Only where some game was scored at its end: a
     configuration whose games all stop earlier (a gap, a finding) is "not reached" too.
     """
     if name != "hidden information" or recorder.hidden.decisions or not recorder.scored:
