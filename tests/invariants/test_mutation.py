@@ -43,19 +43,25 @@ def test_the_weak_spec_lets_most_mutants_survive() -> None:
     assert [m.id for m in r.chosen] == [0, 1, 7, 8, 11, 14, 18, 20, 21, 22, 24, 26]
     assert _by_status(r) == {"survived": [0, 1, 11, 18, 24, 26],
                              "killed": [7, 8, 14, 20, 22], "equivalent": [21]}
-    assert r.runs[14].kills[0].check == "termination"   # `do take(p)` deleted: no end
+    # `do take(p)` deleted (#14), or the loop around it (#7): rule take is never called, a
+    # checker warning verify fails on (dsl/check/unused.py), so the mutant is killed before
+    # any game (it was killed by termination and by chance odds, played)
+    assert [(k.config, k.check) for k in r.kills(r.chosen[5])] == [("", "checker warning")]
+    assert r.runs[14].kills[0].message.splitlines()[0].endswith(
+        "weak.rules:24:6: warning: rule 'take' (line 24) is never called")
+    assert [(k.config, k.check) for k in r.kills(r.chosen[2])] == [("", "checker warning")]
     # the ci profile requires every invariant reached: a mutant that leaves one the spec's
-    # games evaluated never evaluated fails verify --profile ci, so it is killed
-    assert r.require_reached and r.runs[7].status == "lived"
-    # the loop gone, rule take (the only choice) is called nowhere: hidden information has
-    # no choice that can run, so it is n/a (invariants/vacuity.py played_rules), not a kill
-    assert [(k.config, k.check) for k in r.kills(r.chosen[2])] == [("2p", "chance")]
+    # games evaluated never evaluated fails verify --profile ci, so it is killed (#8: the
+    # loop's condition false, no card is ever drawn)
+    assert r.require_reached and r.runs[8].status == "lived"
+    assert [(k.config, k.check) for k in r.kills(r.chosen[3])] == [
+        ("2p", "chance"), ("2p", "hidden information")]
     assert r.rate == pytest.approx(5 / 11)
-    # a survivor says what it changed: no card is ever drawn once the loop is gone
-    (loop,) = [m for m in r.chosen if m.id == 7]
-    assert (loop.operator, loop.where, loop.span.line) == ("statement", "rule play", 19)
+    # a mutant says what it changed: no card is ever drawn once the loop never runs
+    (loop,) = [m for m in r.chosen if m.id == 8]
+    assert (loop.operator, loop.where, loop.span.line) == ("condition", "rule play", 19)
     assert r.changes(loop) == ["2p: chance odds held -> not reached",
-                               "2p: hidden information held -> n/a"]
+                               "2p: hidden information held -> not reached"]
 
 
 def test_the_strong_spec_kills_the_same_mutants() -> None:
@@ -189,11 +195,11 @@ def test_a_mutant_that_does_not_compile_is_invalid(tmp_path: Path) -> None:
 
 
 def test_a_job_is_a_unit_of_work_named_by_its_mutant() -> None:
-    jobs = [MutantJob(WEAK, m, "ci", 1, None, 2, 3) for m in (None, 6, 7)]
+    jobs = [MutantJob(WEAK, m, "ci", 1, None, 2, 3) for m in (None, 6, 8)]
     runs = SerialBackend().run(jobs, [j.name for j in jobs])
-    assert [j.name for j in jobs] == ["baseline", "mutant-6", "mutant-7"]
+    assert [j.name for j in jobs] == ["baseline", "mutant-6", "mutant-8"]
     assert [(r.mutant, r.status) for r in runs] == [(None, "lived"), (6, "killed"),
-                                                    (7, "lived")]
+                                                    (8, "lived")]
 
 
 def test_the_json_names_its_format_and_matches_its_schema() -> None:
@@ -244,12 +250,15 @@ def test_a_mutant_is_verified_only_where_its_coverage_point_ran() -> None:
     assert where == {
         0: ("survived", ("2p", "2p v:extra", "3p", "3p v:extra")),
         21: ("unreached", ()),                        # `total += 100` deleted
-        34: ("survived", ("3p", "3p v:extra")),       # `do three_only` deleted
-        37: ("survived", ("2p v:extra", "3p v:extra")),
+        34: ("killed", ("3p", "3p v:extra")),         # `do three_only` deleted
+        37: ("killed", ("2p v:extra", "3p v:extra")),
         77: ("survived", ("3p", "3p v:extra")),       # inside rule three_only
         81: ("survived", ("2p v:extra", "3p v:extra"))}
+    # deleting a rule's only call leaves the rule never called: a checker warning kills it
+    assert [[(k.config, k.check) for k in r.runs[i].kills] for i in (34, 37)] == [
+        [("", "checker warning")]] * 2
     assert r.counts()["unreached"] == 1
-    assert r.rate == 0.0   # an unreached mutant is not killed: 0 of 6
+    assert r.rate == pytest.approx(2 / 6)   # an unreached mutant is not killed: 2 of 6
     doc = r.to_json()
     schemas.validate(doc)
     assert doc["mutants"][1]["status"] == "unreached"
@@ -260,7 +269,7 @@ def test_everywhere_gives_the_same_verdicts_but_none_unreached() -> None:
     r = mutate(COVER, only=[21, 34], seed=3, examples=5, playouts=2, by_coverage=False)
     assert [(r.status(m), r.runs[m.id].configs) for m in r.chosen] == [
         ("equivalent", ("2p", "2p v:extra", "3p", "3p v:extra")),
-        ("survived", ("2p", "2p v:extra", "3p", "3p v:extra"))]
+        ("killed", ("2p", "2p v:extra", "3p", "3p v:extra"))]   # `do three_only`: a warning
     assert r.to_json()["by_coverage"] is False
 
 
