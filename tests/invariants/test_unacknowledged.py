@@ -65,3 +65,28 @@ def test_the_bundled_overlap_is_acknowledged() -> None:
     from rulewright.engines.game import load_spec
     from rulewright.invariants.acknowledged import open_warnings
     assert open_warnings(load_spec("zlap_kadr")) == []
+
+
+DEAD = """game g "G" { players 2..2 start main }
+scoring(p) { score 0 }
+rule main { end }
+rule pick%s { end }
+"""
+
+
+def test_a_rule_nothing_calls_fails_verify_unless_an_assume_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the trial's dead.rules: check said "ok" and verify said only "never run"
+    code, out = _verify(tmp_path, capsys, DEAD % "")
+    assert code == 1
+    assert f"UNACKNOWLEDGED WARNING g:\n{tmp_path / 'g.rules'}:4:6: warning: rule 'pick' " \
+        "(line 4) is never called\n    rule pick { end }\n         ^^^^\n  hint: call it " \
+        "(do pick) where the book plays it, or delete it; a spec that keeps it on purpose " \
+        "says so in an 'assume' of the rule with the words \"never called\" (verify fails on " \
+        "a warning the spec does not acknowledge)" in out
+    code, out = _verify(tmp_path, capsys, DEAD % ' assume "never called: the book\'s optional '
+                        'rule, shown on the page"')
+    assert code == 0 and "UNACKNOWLEDGED" not in out
+    # an assume about something else does not acknowledge it
+    code, out = _verify(tmp_path, capsys, DEAD % ' assume "the pick is free"')
+    assert code == 1 and "is never called" in out

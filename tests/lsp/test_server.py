@@ -110,6 +110,26 @@ async def test_a_clean_spec_then_an_error_at_its_range_then_clean_again(
     assert await diagnostics(client, uri, lambda d: d == []) == []
 
 
+async def test_a_rule_nothing_calls_is_a_warning_at_its_name(client: LanguageClient,
+                                                             uri: str) -> None:
+    # the checker's warning (dsl/check/unused.py), at the rule's name, as rulewright check
+    # puts its caret; it goes when something calls the rule
+    open_braff(client, uri, TEXT + "rule tip { end }\n")
+    found = await diagnostics(client, uri, lambda d: len(d) > 0)
+    line = len(LINES)
+    assert [(d.severity, d.range, d.message.split("\n")[0]) for d in found] == [
+        (types.DiagnosticSeverity.Warning,
+         types.Range(start=types.Position(line=line, character=5),
+                     end=types.Position(line=line, character=8)),
+         f"rule 'tip' (line {line + 1}) is never called")]
+    assert found[0].message.split("\n")[-1].startswith("hint: call it (do tip) where the book")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(
+            text=TEXT + 'rule tip assume "never called: kept for the page" { end }\n')]))
+    assert await diagnostics(client, uri, lambda d: d == []) == []
+
+
 async def test_a_file_whose_name_needs_escaping_in_its_uri_is_served(
         client: LanguageClient) -> None:
     # "my game.rules" is "my%20game.rules" in a URI; pygls keys its documents by the decoded
