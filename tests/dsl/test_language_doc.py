@@ -81,3 +81,11 @@ def test_every_example_parses(block: str) -> None:
 
 def test_the_opening_example_is_a_clean_spec() -> None:
     assert check(parse(BLOCKS[0], "coins.rules")) == []
+
+
+def test_the_never_called_example_shows_what_check_prints() -> None:
+    (block,) = [b for b in BLOCKS if b.startswith('game dead "Dead rule"')]
+    diags = check(parse(block, "dead.rules"))
+    assert [(d.severity, d.span.line) for d in diags] == [("warning", 3), ("warning", 5)]
+    for d in diags:
+        assert d.render(block) in TEXT
