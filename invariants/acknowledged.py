@@ -11,7 +11,9 @@ How a warning is acknowledged: overlapping table keys, when the book prints them
 the first entry wins"``): the reader then sees which row applies, and why. A variant that
 changes what an erratum changes, by an ``assume`` in the variant (its own or one of its
 patches') that names the erratum (``assume "with second_printing the variant's 12 rounds
-win"``). Any other warning is fixed, not acknowledged.
+win"``). A rule nothing calls or a function nothing uses, kept on purpose, by an ``assume``
+of it that says "never called" or "never used": the checker then does not warn at all
+(:mod:`rulewright.dsl.check.unused`). Any other warning is fixed, not acknowledged.
 
 A gap reached in almost every game (:func:`rulewright.engines.coverage.almost_every`) usually
 sits behind a wrong condition, and fails ``verify`` too, unless the gap says why the book's
