@@ -23,7 +23,9 @@ Items. A node id reads ``FILE::CONFIGURATION::CHECK``, with no spaces or bracket
   ``worked_examples+ed:2019``), with one item per worked example, named after it.
 - ``information_flow`` and ``checker_warnings``, collected only when they fail (as
   ``rulewright verify`` fails under every profile): a leak the static information-flow
-  analysis finds, a checker warning the spec does not acknowledge.
+  analysis finds, a checker warning the spec does not acknowledge. Their ids name no
+  configuration; the names of the configurations they fail in are keywords, so ``-k 2p``
+  selects them (as ``rulewright verify --players 2`` fails on them).
 
 A configuration is verified once, by its first item; the others read the result. A failure
 starts with ``spec/x.rules:LINE:`` (the rule or invariant involved, as an editor jumps to it)
@@ -179,10 +181,17 @@ class RulesFile(pytest.File):
         from rulewright.invariants.acknowledged import open_warnings
         from rulewright.invariants.report import leak_reports
         shown = shown_path(self)
-        found = leak_reports(parsed, configs)
+        found = leak_reports(parsed, configs)  # as verify lists them
         if found:
+            # the configurations it fails in: each selection of errata and variants on its
+            # own (looked at only when there is a leak)
+            selections: dict[tuple[tuple[str, ...], tuple[str, ...]], list[Any]] = {}
+            for c in configs:
+                selections.setdefault((tuple(c.errata), tuple(c.variants)), []).append(c)
+            leaky = [config_id(c.label) for group in selections.values()
+                     if leak_reports(parsed, group) for c in group]
             yield StaticItem.from_parent(
-                self, name="information_flow", line=found[0].line,
+                self, name="information_flow", line=found[0].line, configurations=leaky,
                 findings=[f"{shown}:{k.line}:{k.column}: LEAK {k.message}" for k in found],
                 why="an information leak found before play fails rulewright verify under "
                     "every profile")
@@ -190,10 +199,10 @@ class RulesFile(pytest.File):
         # absolute by pytest): shown by the path the items show
         warnings = [w.replace(str(self.path), shown, 1) for w in open_warnings(parsed)]
         if warnings:
-            first = re.match(re.escape(shown) + r":(\d+):", warnings[0])
+            line = re.match(re.escape(shown) + r":(\d+):", warnings[0])
             yield StaticItem.from_parent(
-                self, name="checker_warnings", line=int(first[1]) if first else header_line,
-                findings=warnings,
+                self, name="checker_warnings", line=int(line[1]) if line else header_line,
+                configurations=[config_id(c.label) for c in configs], findings=warnings,
                 why="a checker warning the spec does not acknowledge fails rulewright "
                     "verify under every profile (UNACKNOWLEDGED WARNING)")
 
@@ -288,10 +297,15 @@ class SpecItem(_Item):
 class StaticItem(_Item):
     """A finding of the spec's text that fails verify (:meth:`RulesFile.static_findings`)."""
 
-    def __init__(self, *, findings: list[str], why: str, **kwargs: Any) -> None:
+    def __init__(self, *, findings: list[str], why: str, configurations: list[str],
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.findings = findings  # each starts FILE:LINE:COL:
         self.why = why
+        # -k matches names, and this item's node id names no configuration: the names of
+        # the configurations verify fails for it are keywords, so `-k 2p` selects it as
+        # `rulewright verify --players 2` fails on it (a check's name, `-k tokens`, does not)
+        self.extra_keyword_matches.update(configurations)
 
     def runtest(self) -> None:
         """Fail with each finding, as verify prints it, and why it fails."""

@@ -272,3 +272,30 @@ def test_a_leak_and_an_unacknowledged_warning_fail_as_verify_does(
             "every profile (UNACKNOWLEDGED WARNING)\n") in out
     assert "FAILED leak.rules::information_flow - leak.rules:11:39: LEAK" in out
     assert "FAILED overlap.rules::checker_warnings - overlap.rules:2:22: warning" in out
+
+
+def test_k_selects_the_spec_level_items_by_the_configurations_they_fail_in(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the trial's leftover: `-k 2p` left out FILE::checker_warnings and
+    # FILE::information_flow (their node ids name no configuration), although
+    # `rulewright verify --players 2` fails on them; they now carry the names of the
+    # configurations they fail in as keywords: a leak only with variant 'peek' those with
+    # it, a checker warning (a rule nothing calls) every configuration
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))
+    play = LEAKY[LEAKY.index("rule play {"):LEAKY.index("rule deal")]
+    (pytester.path / "leak.rules").write_text(
+        LEAKY.replace("players 2..2", "players 2..3").replace("when v(1) == 3", "")
+        + f'variant peek "Peek" {{ replace {play} }}\nvariant other "Other"\n'
+        + "rule unused { end }\n")
+    def selected(k: str) -> list[str]:
+        listed = pytester.runpytest("leak.rules", "-p", "no:cacheprovider", "--co", "-q",
+                                    "-k", k)
+        return [line for line in listed.stdout.lines if line.count("::") == 1]
+
+    both = ["leak.rules::information_flow", "leak.rules::checker_warnings"]
+    assert selected("2p") == selected("3p") == selected("v:peek") == both
+    assert selected("v:other") == ["leak.rules::checker_warnings"]
+    # `not` leaves an item out when any configuration it fails in matches
+    assert selected("3p and not v:peek") == []
+    assert selected("tokens") == []   # a check's name selects neither
+    assert selected("checker_warnings") == ["leak.rules::checker_warnings"]
