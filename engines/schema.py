@@ -144,9 +144,14 @@ def read_json(path: Path, what: str) -> Any:
 
 
 def _where(path: Iterable[Any]) -> str:
+    """``history[2] (step 3)``: a JSON path, and the 1-based step that the other messages
+    (``step 3: action 5 is not legal here``) name an entry of ``history`` or ``steps`` by."""
+    parts = list(path)
     out = ""
-    for part in path:
+    for part in parts:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    if len(parts) > 1 and parts[0] in ("history", "steps") and isinstance(parts[1], int):
+        out += f" (step {parts[1] + 1})"
     return out
 
 

@@ -68,18 +68,19 @@ TRACE_EDITS: dict[str, tuple[Edit, str]] = {
                           SEED),
     "missing seed": (_delete("seed"), "{p}: missing field 'seed'"),
     "step player as text": (_set("steps.0.player", "x"),
-                            "{p}: steps[0].player must be a player from 0 to 999, or -1 for "
-                            "chance"),
-    "step without a label": (_delete("steps.1.label"), "{p}: steps[1]: missing field 'label'"),
-    "step a number": (_set("steps.2", 7), "{p}: steps[2] must be a step: an object with player, "
-                                          "action, label, rule, line and turns"),
+                            "{p}: steps[0].player (step 1) must be a player from 0 to 999, "
+                            "or -1 for chance"),
+    "step without a label": (_delete("steps.1.label"),
+                             "{p}: steps[1] (step 2): missing field 'label'"),
+    "step a number": (_set("steps.2", 7), "{p}: steps[2] (step 3) must be a step: an object "
+                                          "with player, action, label, rule, line and turns"),
     "steps an object": (_set("steps", {}), "{p}: steps must be a list of at most 1000000 steps"),
     "history of text": (_set("history.0", "1"),
-                        "{p}: history[0] must be an action id: a whole number from -2**63 to "
-                        "2**63-1"),
+                        "{p}: history[0] (step 1) must be an action id: a whole number from "
+                        "-2**63 to 2**63-1"),
     "a huge label": (_set("steps.0.label", "x" * 200_000),
-                     "{p}: steps[0].label must be an action label (a string of at most 100000 "
-                     "characters)"),
+                     "{p}: steps[0].label (step 1) must be an action label (a string of at "
+                     "most 100000 characters)"),
     "terminal yes": (_set("terminal", "yes"), "{p}: terminal must be true or false"),
     "an unknown field": (_set("x" * 500, 1), "{p}: unknown field "
                                              "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."),

@@ -70,10 +70,10 @@ def test_state_from_json_rejects_a_bad_seed_with_the_trace_error(kuhn: rw.Game,
 
 @pytest.mark.parametrize("edit, message", [
     ({"history": "0,1"}, "history must be a list of at most 1000000 action ids"),
-    ({"history": [0, "1"]}, "history[1] must be an action id: a whole number from -2**63 to "
-                            "2**63-1"),
-    ({"history": [0, 10**30]}, "history[1] must be an action id: a whole number from -2**63 to "
-                               "2**63-1"),
+    ({"history": [0, "1"]}, "history[1] (step 2) must be an action id: a whole number from "
+                            "-2**63 to 2**63-1"),
+    ({"history": [0, 10**30]}, "history[1] (step 2) must be an action id: a whole number "
+                               "from -2**63 to 2**63-1"),
     ({"format": "x"}, "not a rulewright state (expected an object with format "
                       "'rulewright-state/1')"),
     ({"players": "2"}, "players must be a player count from 1 to 1000"),
