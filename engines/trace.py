@@ -281,11 +281,28 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _next(state: State) -> str:
+    """Who is to move in a state that is not terminal, and the first options, for a message:
+    ``player 1 is to move (options 'check', 'bet')``, ``a chance event is next (outcomes
+    'deal: jack', ...)``."""
+    labels = [state.action_label(a) for a in
+              (state.legal_actions() or [o for o, _ in state.chance_outcomes()])]
+    shown = ", ".join(_short(x) for x in labels[:6]) + (", ..." if len(labels) > 6 else "")
+    if state.is_chance_node():
+        return f"a chance event is next (outcomes {shown})"
+    return f"player {state.current_player()} is to move (options {shown})"
+
+
 def _check_outcome(doc: dict[str, Any], state: State) -> None:
     """Compare what the trace records about the end with what replaying gives."""
     if doc["terminal"] != state.is_terminal():
-        raise TraceError("the trace says the game " + ("ended" if doc["terminal"] else
-                         "goes on") + " after its last action; replaying says otherwise")
+        n = len(doc["history"])
+        after = f"after its last action (step {n})" if n else "before any action"
+        if doc["terminal"]:
+            raise TraceError(f"the trace says the game ended {after}; replaying, it goes on: "
+                             f"{_next(state)}")
+        raise TraceError(f"the trace says the game goes on {after}; replaying, it ended there "
+                         f"(returns {_short(state.returns())})")
     end = state.is_terminal()
     for key, got in (("returns", state.returns() if end else None),
                      ("ranking", state.ranking() if end else None),

@@ -91,9 +91,15 @@ TRACE_EDITS: dict[str, tuple[Edit, str]] = {
                             "{p}: finding: missing field 'message'"),
     "forged returns": (_set("returns", [9, 9]),
                        "the trace records returns [9, 9]; replaying gives [1, -1]"),
+    # the trial's leftover: these said only "replaying says otherwise", not who is to move
     "terminal false": (_set("terminal", False),
-                       "the trace says the game goes on after its last action; replaying says "
-                       "otherwise"),
+                       "the trace says the game goes on after its last action (step 8); "
+                       "replaying, it ended there (returns [1, -1])"),
+    "cut short but terminal": (
+        lambda d: d.update(history=d["history"][:3], steps=d["steps"][:3]) or d,
+        "the trace says the game ended after its last action (step 3); replaying, it goes on: "
+        "player 1 is to move (options 'mark: 0', 'mark: 2', 'mark: 3', 'mark: 4', 'mark: 7', "
+        "'mark: 8')"),
     "a forged rule": (_set("steps.2.rule", "forged_rule"),
                       "step 3: the trace says rule 'forged_rule', replaying gives 'mark_space'"),
     "forged turns": (_set("steps.3.turns", [5, 5]),

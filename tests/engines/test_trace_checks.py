@@ -28,6 +28,18 @@ def test_replay_rejects_a_cut_history() -> None:
         replay(doc, str(TINY))
 
 
+def test_a_trace_cut_before_a_chance_event_says_one_is_next() -> None:
+    # the trial's leftover: "replaying says otherwise" said nothing of what comes next
+    doc = trace_of(rw.load("kuhn_poker", players=2), 3)
+    assert doc["history"][:1] == [0] and doc["terminal"]
+    doc["history"], doc["steps"] = doc["history"][:1], doc["steps"][:1]
+    with pytest.raises(TraceError) as caught:
+        replay(doc, "kuhn_poker")
+    assert str(caught.value) == (
+        "the trace says the game ended after its last action (step 1); replaying, it goes on: "
+        "a chance event is next (outcomes 'deal: queen', 'deal: king')")
+
+
 def test_a_huge_repeat_is_a_livelock_finding_not_a_memory_error(tmp_path: Path) -> None:
     spec = tmp_path / "loop.rules"
     spec.write_text('game loop "Loop" { players 2..2 start play }\nvar x = 0\n'
