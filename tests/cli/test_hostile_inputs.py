@@ -100,6 +100,13 @@ TRACE_EDITS: dict[str, tuple[Edit, str]] = {
         "the trace says the game ended after its last action (step 3); replaying, it goes on: "
         "player 1 is to move (options 'mark: 0', 'mark: 2', 'mark: 3', 'mark: 4', 'mark: 7', "
         "'mark: 8')"),
+    # the trial's leftover: answered "hidden information holds at step 1", never looked at
+    "hidden information where nothing is hidden": (
+        _set("violation", {"invariant": "hidden information", "message": "x", "step": 1}),
+        "the trace records a violation of 'hidden information' at step 1; replaying does not "
+        "reproduce it: hidden information has nothing to check at step 1: nothing in this "
+        "game is hidden from any player (no hidden or owner-only zone or counter) and no "
+        "simultaneous block is under way\n  recorded message:\n    x"),
     "a forged rule": (_set("steps.2.rule", "forged_rule"),
                       "step 3: the trace says rule 'forged_rule', replaying gives 'mark_space'"),
     "forged turns": (_set("steps.3.turns", [5, 5]),
