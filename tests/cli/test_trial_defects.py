@@ -214,3 +214,46 @@ def test_a_run_with_another_seed_leaves_the_first_runs_trace_as_its_json_names_i
     assert (Path(first).parent.name, Path(second).parent.name) == ("seed-1", "seed-2")
     assert Path(first).parent.parent == Path(second).parent.parent
     assert Path(first).is_file() and Path(second).is_file()
+
+
+#: The bank starts with 7 chips of a declared total of 6: tokens is violated at the initial
+#: state of every game, so no evaluation of it ever held.
+AT_START = '''game start "Start" {
+  rulebook "none" language "en"
+  players 2..2
+  start play
+  bound 20 steps
+}
+token chip total 6 in bank, chips
+var bank = 7
+var chips[player] = 0
+rule play {
+  choose 0 {
+    option "take" { transfer 1 from bank to chips[0] }
+    option "pass" { }
+  }
+}
+scoring(p) {
+  score chips[p]
+  then shared
+}
+'''
+
+
+@pytest.mark.usefixtures("no_explain")  # asserts counts, not an explanation
+def test_a_check_violated_at_every_games_first_state_counts_its_evaluations(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # its JSON said "checks": 0 and "evaluated": {"states": 0, "games": 0} beside
+    # "violated": evaluated nowhere, yet failed
+    spec = tmp_path / "start.rules"
+    spec.write_text(AT_START, encoding="utf-8")
+    out = tmp_path / "v.json"
+    assert main(["verify", str(spec), "--profile", "ci", "--examples", "4", "--no-database",
+                 "--seed", "1", "--trace-dir", str(tmp_path / "t"), "--json", str(out)]) == 1
+    assert "VIOLATED tokens [2p]: token chip: holders sum to 7, declared total 6" \
+        in capsys.readouterr().out
+    config = json.loads(out.read_text(encoding="utf-8"))["games"][0]["configs"][0]
+    assert config["status"]["tokens"] == "violated"
+    states, games = config["evaluated"]["tokens"]["states"], config["evaluated"]["tokens"]["games"]
+    # each failing game is evaluated at its first state only, and fails there
+    assert states == games == config["checks"]["tokens"] >= 1
