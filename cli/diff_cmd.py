@@ -141,15 +141,18 @@ def _gaps(out: Console, d: SpecDiff, games: int) -> None:
         return
     shown = [g for g in d.gaps if g.status != "same" or any(g.reached)]
     t = Table("gap", d.before.label, d.after.label, "status", "the book is silent on",
-              title=f"Gaps (reach: games of the {games} that stopped there)",
+              title=f"Gaps (reach: games of the {games} that stopped there or went on under "
+                    "the gap's ruling)",
               title_justify="left")
 
-    def reach(n: int, declared: bool) -> str:
-        return f"{n} ({n / games:.1%})" if declared else "not declared"
+    def reach(n: int, ruled: int, declared: bool) -> str:
+        if not declared:
+            return "not declared"
+        return f"{n} ({n / games:.1%})" + (f", {ruled} went on under the ruling" if ruled else "")
 
     for g in shown:
-        t.add_row(f"{g.rule}:{g.line}", reach(g.reached[0], g.declared[0]),
-                  reach(g.reached[1], g.declared[1]), g.status, Text(g.text))
+        t.add_row(f"{g.rule}:{g.line}", reach(g.reached[0], g.ruled[0], g.declared[0]),
+                  reach(g.reached[1], g.ruled[1], g.declared[1]), g.status, Text(g.text))
     if shown:
         out.print(t)
     quiet = len(d.gaps) - len(shown)

@@ -6,9 +6,12 @@ errata and variants) at one player count:
 - the declarations whose text differs (:func:`rulewright.dsl.errata.spec_diff.declaration_diffs`);
 - the worked examples whose outcome differs: present in one selection only, changed by it,
   passing in one and failing in the other, or ending with other counter values;
-- gaps: each gap either selection declares, with how many of the games reached it (reach);
+- gaps: each gap either selection declares, with how many of the games reached it (reach:
+  games that stopped there, and games that went on under its ruling, counted apart too);
   ``opened`` when only the changed game reaches it, ``closed`` when only the game as written
-  does (a declared gap no game reached counts as opened or closed by its declaration);
+  does (a declared gap no game reached counts as opened or closed by its declaration). A gap
+  is the same gap on both sides when its rule and its text are: an erratum that replaces
+  the rule and keeps the gap word for word moves its line, not the gap;
 - findings: the checker's diagnostics (errors and warnings, such as overlapping table
   keys) that only one side has, and run-time findings other than gaps (spec defects) in the
   games played, per side;
@@ -33,6 +36,7 @@ from attrs import define, field, frozen
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.check.check import check_decls
+from rulewright.dsl.check.information_flow import information_flow
 from rulewright.dsl.language.locate import Locator
 from rulewright.dsl.errata.patch import apply_patches, edition_selection, examples_of
 from rulewright.dsl.errata.spec_diff import DeclDiff, declaration_diffs
@@ -102,7 +106,10 @@ class GapReach:
     """A gap (``rule``, ``line``) and how many games reached it on each side.
 
     Attributes:
+        line: its line in the changed selection (where that declares it), else as written.
         declared: (before, after): whether each selection declares it.
+        reached: (before, after): the games that reached it: stopped there, or went on
+            under its ruling. ruled: (before, after): those of them that went on.
         status: ``opened``, ``closed``, ``changed`` (reached on both sides, by a different
             number of games) or ``same``.
     """
@@ -113,12 +120,14 @@ class GapReach:
     declared: tuple[bool, bool]
     reached: tuple[int, int]
     status: str
+    ruled: tuple[int, int] = (0, 0)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {"rule": self.rule, "line": self.line, "text": self.text,
                 "declared": {"before": self.declared[0], "after": self.declared[1]},
                 "reached": {"before": self.reached[0], "after": self.reached[1]},
+                "ruled": {"before": self.ruled[0], "after": self.ruled[1]},
                 "status": self.status}
 
 
@@ -283,11 +292,18 @@ class _Runs:
     turns: list[int] = field(factory=list)
     findings: dict[tuple[str, str, int, str], int] = field(factory=dict)
     gaps: dict[tuple[str, int], int] = field(factory=dict)
+    ruled: dict[tuple[str, int], int] = field(factory=dict)
     gap_text: dict[tuple[str, int], str] = field(factory=dict)
 
     def add(self, state: State) -> None:
         self.steps.append(len(state.history))
         self.turns.append(sum(state.turns))
+        # a gap with a ruling is reached without stopping the game: counted once per game
+        for key, text in {(r.gap.site.rule, r.gap.site.span.line): r.gap.text
+                          for r in state.ruled}.items():
+            self.gaps[key] = self.gaps.get(key, 0) + 1
+            self.ruled[key] = self.ruled.get(key, 0) + 1
+            self.gap_text.setdefault(key, text)
         f = state.finding
         if f is not None:
             self.results.append((f.kind, f.rule, f.line))
@@ -343,6 +359,8 @@ def _findings(runs: list[_Runs]) -> dict[tuple[str, str, int, str], tuple[int, i
 def _side_diagnostics(parsed: ast.Spec, side: Side) -> list[tuple[int, str, str]]:
     applied = apply_patches(parsed, side.errata, side.variants)
     diags = applied.diags + check_decls(applied.decls, parsed.path, Locator(parsed.source))
+    if not any(d.severity == "error" for d in diags):  # as rulewright check: then the leaks
+        diags += [leak.diagnostic() for leak in information_flow(applied.decls)]
     return sorted({(d.span.line, d.severity, d.message) for d in diags})
 
 
@@ -384,23 +402,37 @@ def declared_gaps(decls: Sequence[ast.Decl]) -> dict[tuple[str, int], str]:
 
 
 def _gap_reach(parsed: ast.Spec, before: Side, after: Side, runs: list[_Runs]) -> list[GapReach]:
-    decl_a = declared_gaps(apply_patches(parsed, before.errata, before.variants).decls)
-    decl_b = declared_gaps(apply_patches(parsed, after.errata, after.variants).decls)
-    keys = dict.fromkeys([*decl_b, *decl_a, *runs[0].gaps, *runs[1].gaps])
+    decl = [declared_gaps(apply_patches(parsed, s.errata, s.variants).decls)
+            for s in (before, after)]
+    # per side, (rule, text, k) -> line: the k-th gap of that rule with that text, so a
+    # gap kept word for word by a replaced rule is matched across its move
+    lines: list[dict[tuple[str, str, int], int]] = []
+    for d, r in zip(decl, runs):
+        at = {**{k: r.gap_text.get(k, "") for k in r.gaps}, **d}
+        seen: dict[tuple[str, str], int] = {}
+        side: dict[tuple[str, str, int], int] = {}
+        for (rule, line), text in sorted(at.items(), key=lambda kv: kv[0][1]):
+            k = seen[(rule, text)] = seen.get((rule, text), -1) + 1
+            side[(rule, text, k)] = line
+        lines.append(side)
     out = []
-    for key in sorted(keys, key=lambda k: (k[1], k[0])):
-        a, b = runs[0].gaps.get(key, 0), runs[1].gaps.get(key, 0)
-        da, db = key in decl_a or a > 0, key in decl_b or b > 0
+    for key in dict.fromkeys([*lines[1], *lines[0]]):
+        la, lb = lines[0].get(key), lines[1].get(key)
+        a = runs[0].gaps.get((key[0], la), 0) if la is not None else 0
+        b = runs[1].gaps.get((key[0], lb), 0) if lb is not None else 0
+        da = la is not None and ((key[0], la) in decl[0] or a > 0)
+        db = lb is not None and ((key[0], lb) in decl[1] or b > 0)
         if (a == 0 and b > 0) or (not da and db):
             status = "opened"
         elif (a > 0 and b == 0) or (da and not db):
             status = "closed"
         else:
             status = "changed" if a != b else "same"
-        text = decl_b.get(key) or decl_a.get(key) or runs[1].gap_text.get(key) \
-            or runs[0].gap_text.get(key, "")
-        out.append(GapReach(key[0], key[1], text, (da, db), (a, b), status))
-    return out
+        ruled = (runs[0].ruled.get((key[0], la), 0) if la is not None else 0,
+                 runs[1].ruled.get((key[0], lb), 0) if lb is not None else 0)
+        shown_at = lb if lb is not None else lines[0][key]  # a key is on one side at least
+        out.append(GapReach(key[0], shown_at, key[1], (da, db), (a, b), status, ruled))
+    return sorted(out, key=lambda g: (g.line, g.rule))
 
 
 # ---- worked examples ----------------------------------------------------------------------

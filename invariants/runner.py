@@ -219,18 +219,22 @@ def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")
 
 
-def spec_traces(base: Path, spec: str | Path) -> Path:
+def spec_traces(base: Path, spec: str | Path, seed: int | None = None) -> Path:
     """The default trace folder of one spec: ``base/<file name>-<8 hex digits of its full
-    path>``. Trace files are named by game id, configuration and invariant, so two spec files
+    path>``, and in it one folder per run seed, ``seed-<seed>``, when ``seed`` is given.
+    Trace files are named by game id, configuration and invariant, so two spec files
     with one game id (a copy edited beside the original) verified one after the other wrote
     the same path, and the first run's printed replay line then named the second's trace (a
-    fresh user's trial)."""
+    fresh user's trial); and the next run of the same spec overwrote the trace an archived
+    ``--json`` of an earlier run names (another trial): a run's seed repeats the run, so its
+    traces are the same files, and another seed's go beside them."""
     try:
         path = spec_path(spec).resolve()
     except (SpecError, UsageError, OSError):  # reported by the run itself
         path = Path(str(spec))
     digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return base / f"{_safe(path.stem) or 'spec'}-{digest}"
+    folder = base / f"{_safe(path.stem) or 'spec'}-{digest}"
+    return folder if seed is None else folder / f"seed-{seed}"
 
 
 def rules_involved(game: Game, state: State, steps: list[dict[str, Any]],
@@ -812,7 +816,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         profile: a name in :data:`~rulewright.invariants.profiles.PROFILES`.
         examples: Hypothesis examples per configuration (default: by the profile's budget).
         strict: reached gaps fail the run.
-        trace_dir: where traces go (default: a folder per spec file in
+        trace_dir: where traces go (default: a folder per spec file and run seed in
             ``<cache>/rulewright/traces``, :func:`spec_traces`).
         use_database: use Hypothesis' example database.
         database: where it is (default: the user cache; see
@@ -881,7 +885,7 @@ def _verify_serial(report: Report, plans: list[SpecPlan], prof: Profile, total: 
             budget = prof.budget * len(configs) / total
         try:
             report.games.append(verify_spec(spec, configs, prof, examples=examples,
-                                            budget=budget, trace_dir=spec_traces(traces, spec)
+                                            budget=budget, trace_dir=spec_traces(traces, spec, report.seed)
                                             if per_spec else traces,
                                             use_database=use_database, seed=report.seed,
                                             progress=progress, finished=finished,

@@ -426,6 +426,12 @@ class Checker:
                         if name in self.clone_names:
                             # from now on after every step (see CloneSchedule)
                             self.clones.everywhere = True
+                        # a failing evaluation is one: a check violated at every game's
+                        # first state read "evaluated on 0 states" in verify's JSON
+                        checks[name] += 1
+                        if last.get(name) != serial:
+                            last[name] = serial
+                            rec.checked_games[name] += 1
                         raise violation_type(name)(name, message, state.clone(), [])
                     if name in watched:
                         clean.add(name)  # it held: skipped until what it reads changes

@@ -131,7 +131,7 @@ def verify_units(backend: Backend, report: Report, plans: Sequence[SpecPlan], pr
 
     Args:
         plans: from :func:`~rulewright.invariants.runner.plan_specs`. trace_dir: absolute;
-            per_spec: a folder in it per spec file (the default trace folder,
+            per_spec: a folder in it per spec file and run seed (the default trace folder,
             :func:`~rulewright.invariants.runner.spec_traces`).
         database: where the example databases are, or None for none.
         progress: called as a worker starts a configuration; finished: as its result is back
@@ -154,7 +154,7 @@ def verify_units(backend: Backend, report: Report, plans: Sequence[SpecPlan], pr
         for config in configs:
             units.append(ConfigUnit(text, config, profile, examples, budget,
                                     config_seed(report.seed, spec_id, config.label),
-                                    str(spec_traces(trace_dir, spec) if per_spec
+                                    str(spec_traces(trace_dir, spec, report.seed) if per_spec
                                         else trace_dir), database))
             names.append(f"{spec_id} {config.label}")
             spec_ids.append(spec_id)

@@ -83,10 +83,14 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
     """Every gap in the spec (with how often simulation reached it), violations, other findings."""
     sec = section(page.rid("findings"), "Findings")
     reached: Counter[int] = Counter()
+    went_on: Counter[int] = Counter()  # games that went on under the gap's ruling
     for r in reports:
         for (kind, _rule, line, _msg), n in r.findings.items():
             if kind == "gap":
                 reached[line] += n
+        for (_rule, line, _text, _ruling), n in r.summary.rulings.items():
+            reached[line] += n
+            went_on[line] += n
     games = sum(r.summary.games for r in reports)
     verified: Counter[int] = Counter()
     for vg in page.verified.gaps:
@@ -96,6 +100,8 @@ def findings_section(page: Page, reports: list[PlayReport]) -> nodes.section:
     gaps = spec_gaps(page.spec)
     for g in gaps:
         seen = f"{reached[g.line]} of {games} simulated games" if games else "not simulated"
+        if games and went_on[g.line]:
+            seen += f" ({went_on[g.line]} went on under the ruling)"
         if page.verified.invariants or page.verified.gaps:
             seen += f"; verification: {plural(verified[g.line], 'game')}"
         what: list[str | nodes.Node] = [g.text]

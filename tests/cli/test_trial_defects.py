@@ -3,6 +3,7 @@ multi-spec runs' flag errors, and messages (each test names its defect)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -35,9 +36,10 @@ def test_default_trace_paths_differ_for_two_specs_with_one_game_id(
                                 str(tmp_path / "b" / "game.rules"))
     assert a_trace != b_trace
     traces = tmp_path / "cache" / "traces"
-    assert Path(a_trace).parent.parent == Path(b_trace).parent.parent == traces
+    assert Path(a_trace).parents[2] == Path(b_trace).parents[2] == traces
     assert Path(a_trace).name == Path(b_trace).name == "token_from_nothing-2p-tokens.json"
-    assert re.fullmatch(r"game-[0-9a-f]{8}", Path(a_trace).parent.name)
+    assert re.fullmatch(r"game-[0-9a-f]{8}", Path(a_trace).parents[1].name)
+    assert Path(a_trace).parent.name == "seed-1"  # the run's seed: --seed 1
     # the first run's replay line still replays its own spec's trace
     assert main(["replay", a_trace, "--spec", a_spec]) == 1
     assert capsys.readouterr().out.splitlines()[-1].startswith("reproduced: tokens at step 2")
@@ -191,3 +193,67 @@ def test_mutate_refuses_a_selection_before_it_prints_its_seed(
     weak = Path(__file__).parents[1] / "invariants" / "specs" / "mutate" / "weak.rules"
     assert main(["mutate", str(weak), *flags]) == 2
     assert capsys.readouterr().err.strip() == message.format(spec=weak)
+
+
+@pytest.mark.usefixtures("no_explain")  # asserts where the traces go, not an explanation
+def test_a_run_with_another_seed_leaves_the_first_runs_trace_as_its_json_names_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # the default trace path was one per spec, configuration and check: the next run of the
+    # same spec overwrote the trace an archived --json named, and replaying it replayed
+    # (and "reproduced") another game
+    monkeypatch.setenv("RULEWRIGHT_CACHE", str(tmp_path / "cache"))
+    docs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"run{seed}.json"
+        assert main(["verify", str(BROKEN), "--profile", "ci", "--examples", "4",
+                     "--no-database", "--seed", seed, "--json", str(out)]) == 1
+        capsys.readouterr()
+        docs.append(json.loads(out.read_text(encoding="utf-8")))
+    first, second = (d["games"][0]["configs"][0]["violations"][0]["trace"] for d in docs)
+    assert (Path(first).parent.name, Path(second).parent.name) == ("seed-1", "seed-2")
+    assert Path(first).parent.parent == Path(second).parent.parent
+    assert Path(first).is_file() and Path(second).is_file()
+
+
+#: The bank starts with 7 chips of a declared total of 6: tokens is violated at the initial
+#: state of every game, so no evaluation of it ever held.
+AT_START = '''game start "Start" {
+  rulebook "none" language "en"
+  players 2..2
+  start play
+  bound 20 steps
+}
+token chip total 6 in bank, chips
+var bank = 7
+var chips[player] = 0
+rule play {
+  choose 0 {
+    option "take" { transfer 1 from bank to chips[0] }
+    option "pass" { }
+  }
+}
+scoring(p) {
+  score chips[p]
+  then shared
+}
+'''
+
+
+@pytest.mark.usefixtures("no_explain")  # asserts counts, not an explanation
+def test_a_check_violated_at_every_games_first_state_counts_its_evaluations(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # its JSON said "checks": 0 and "evaluated": {"states": 0, "games": 0} beside
+    # "violated": evaluated nowhere, yet failed
+    spec = tmp_path / "start.rules"
+    spec.write_text(AT_START, encoding="utf-8")
+    out = tmp_path / "v.json"
+    assert main(["verify", str(spec), "--profile", "ci", "--examples", "4", "--no-database",
+                 "--seed", "1", "--trace-dir", str(tmp_path / "t"), "--json", str(out)]) == 1
+    assert "VIOLATED tokens [2p]: token chip: holders sum to 7, declared total 6" \
+        in capsys.readouterr().out
+    config = json.loads(out.read_text(encoding="utf-8"))["games"][0]["configs"][0]
+    assert config["status"]["tokens"] == "violated"
+    states, games = config["evaluated"]["tokens"]["states"], config["evaluated"]["tokens"]["games"]
+    # each failing game is evaluated at its first state only, and fails there
+    assert states == games == config["checks"]["tokens"] >= 1

@@ -423,3 +423,19 @@ def test_section_text_reads_every_id_as_one_parse_per_id_does(site: Path) -> Non
     assert len(ids) > 10   # 19 on the tiny page: title, overview, components, zones, rules...
     for element_id in ids:
         assert section_text(page, element_id) == _section_text_one(page, element_id), element_id
+
+
+def test_a_gap_with_a_ruling_is_reached_by_the_games_that_went_on_under_it(
+        tmp_path: Path) -> None:
+    """A ruled gap never stops a game, so it is never a finding that ends one: the page
+    counts the simulated games that went on under its ruling (as `rulewright simulate` does;
+    it read "0 of 40" for a gap 13 of the 40 games reached)."""
+    from tests.invariants.test_diff import LANTERN
+    spec = tmp_path / "lantern.rules"
+    spec.write_text(LANTERN, encoding="utf-8")
+    assert main(["docs", str(spec), "--out", str(tmp_path / "site")]) == 0
+    text = re.sub(r"\s+", " ", page_text(tmp_path / "site" / "lantern.html"))
+    assert "the pot holds fewer oil than the lantern's number Provisional ruling: take what " \
+        "is left 13 of 40 simulated games (13 went on under the ruling)" in text
+    assert text.count("the deck is empty when a player must draw a new card 0 of 40 "
+                      "simulated games") == 2  # as written and in the erratum's rule
