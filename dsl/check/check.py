@@ -23,6 +23,7 @@ from rulewright.dsl.language.locate import Locate, Locator, no_locate
 from rulewright.dsl.language.near import Near
 from rulewright.dsl.check.nones import none_errors
 from rulewright.dsl.check.types import type_errors
+from rulewright.dsl.check.inert import inert_variant_warnings
 from rulewright.dsl.check.unused import unused_warnings
 from rulewright.dsl.check.purity import check_call_nesting, check_recursion, nonconstant
 from rulewright.dsl.language.unparse import expr_text
@@ -760,6 +761,7 @@ def check(spec: ast.Spec) -> list[Diagnostic]:
                                                                     spec.file))
     if not any(d.severity == "error" for d in diags):  # an unknown name leaves rules uncalled
         diags += unused_warnings(spec.decls, loc)
+        diags += inert_variant_warnings(spec.decls, loc)
     diags.sort(key=lambda x: (x.severity != "error", x.span.path, x.span.line, x.span.column))
     return diags
 
