@@ -32,6 +32,8 @@ computed from the :class:`~rulewright.dsl.machine.machine.Machine`, never sample
   ``total 10``: constant-sum), read off the machine
   without exploring the game, for a game of any size; verify checks the declaration at the
   end of every game (the ``scores`` check of :mod:`rulewright.invariants.declarative`).
+  A declared total is not announced where a ``gap`` without a ruling can stop a game (its
+  returns are the scores of that moment): :func:`_declared`.
   What a spec leaves undeclared comes from an exhaustive walk of the distinct states when
   the configuration has at most :data:`EXACT_STATES` of them; otherwise it is unknown
   (-inf .. +inf, general-sum), as the compiler does not bound score expressions.
@@ -54,7 +56,7 @@ from typing import Any
 
 from attrs import frozen
 
-from rulewright.dsl.machine.machine import PASS, Chance, ChanceNode, Choice, Decision, Draw, \
+from rulewright.dsl.machine.machine import PASS, Chance, ChanceNode, Choice, Decision, Draw, Gap, \
     InternalError
 from rulewright.dsl.machine.runtime import MAX_LIST
 from rulewright.engines.game import Game
@@ -235,15 +237,29 @@ def facts(game: Game) -> Facts:
                  tuple(positional), len(same) == nodes)
 
 
+def stops_at_gaps(game: Game) -> tuple[str, ...]:
+    """``rule:line`` of each ``gap`` without a ruling in ``game``'s machine: a game that
+    reaches one ends there, with the scores of that moment as its returns."""
+    return tuple(dict.fromkeys(f"{ins.site.rule}:{ins.site.span.line}" for rule in
+                               game.machine.rules for ins in rule.code
+                               if type(ins) is Gap and ins.ruling is None))
+
+
 def _declared(game: Game, walked: tuple[float, float, float | None, int]
               ) -> tuple[float, float, float | None, int]:
     """The walk's (lowest, highest, constant sum, longest) with the scoring block's declared
-    range and total in place of what it found."""
+    range and total in place of what it found.
+
+    A declared ``total`` holds at a game's end (verify's ``scores`` check), not where a gap
+    without a ruling stops a game: its returns are the scores of that moment, which OpenSpiel
+    would take for a constant-sum game's (its ``random_sim_test`` failed on a spec that stops
+    at a gap with a coin still in the pot, a user's trial). With such a gap the total is the
+    walk's when the walk covered every terminal state, else unknown (general-sum)."""
     sc = game.machine.scoring
     low, high, total, longest = walked
     if sc.low is not None and sc.high is not None:
         low, high = float(sc.low), float(sc.high)
-    if sc.total is not None:
+    if sc.total is not None and not stops_at_gaps(game):
         total = float(sc.total)
     return low, high, total, longest
 

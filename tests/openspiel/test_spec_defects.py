@@ -143,3 +143,48 @@ def test_a_defect_after_a_joint_action_raises_with_the_joint_action(tmp_path: Pa
     state = game.new_initial_state()
     state.apply_actions([0, 0])
     assert state.is_terminal() and state.returns() == [1.0, 0.0]
+
+
+#: Three coins taken one at a time with a declared total of 3; the book is silent on who
+#: takes the last one, so every game stops at the gap with 1 coin in the pot (a user's trial).
+GAP_END = """\
+game gapend "Gap end" {{
+  rulebook "none" language "en"
+  players 2..2
+  start play
+  bound {bound} steps
+}}
+var pot = 3
+var purse[player] = 0
+token coin total 3 in pot, purse
+rule play {{
+  let p = 0
+  while pot > 0 {{
+    turn p {{ choose p {{ option "one" {{ transfer 1 from pot to purse[p] }} }} }}
+    let p = left(p)
+    if pot == 1 {{ gap "the book does not say who takes the last coin" often "always" }}
+  }}
+}}
+scoring(p) {{ score purse[p] in 0..3, total 3 then shared }}
+"""
+
+
+@pytest.mark.parametrize(("bound", "utility", "total"), [
+    (20, "CONSTANT_SUM", 2.0),   # walked: every terminal state's returns add up to 2
+    (60, "GENERAL_SUM", None),   # not walked: the declared 3 does not hold at the gap
+])
+def test_a_declared_total_is_not_announced_where_a_gap_stops_games_with_other_sums(
+        tmp_path: Path, bound: int, utility: str, total: float | None) -> None:
+    # announced as CONSTANT_SUM 3, the gap's terminal states returned [1, 1] and OpenSpiel's
+    # own random_sim_test failed: "rsum = 2, *utility_sum = 3"
+    path = tmp_path / "gapend.rules"
+    path.write_text(GAP_END.format(bound=bound), encoding="utf-8")
+    game = ro.load(str(path), players=2)
+    assert game.get_type().utility == getattr(pyspiel.GameType.Utility, utility)
+    if total is not None:
+        assert game.utility_sum() == total
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert (state.returns(), state.finding.kind) == ([1.0, 1.0], "gap")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
