@@ -68,8 +68,12 @@ def chance_sane(ctx: Context, state: State) -> str | None:
     return None
 
 
+_DEADLOCK_FINDING = finding_check("no deadlock")
+
+
 def _deadlock(ctx: Context, state: State) -> str | None:
-    return offers_moves(ctx, state) or finding_check("no deadlock")(ctx, state)
+    # the finding's check made once, not at each state (issue 37: this runs at every one)
+    return offers_moves(ctx, state) or _DEADLOCK_FINDING(ctx, state)
 
 
 TERMINATION = Invariant("termination", "every game ends within the declared bound, every loop "
