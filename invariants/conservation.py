@@ -78,6 +78,27 @@ def _components_kept(state: State, ch: Changes) -> bool:
 def _components(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
     n = len(m.components)
+    # each component once, where ``loc`` says: seen in one pass over the zones, the
+    # middle and bottom parts only where a zone has them (this runs at every checked state
+    # of a small game, issue 37); anything else is looked at as before, for its message
+    seen = [0] * n
+    loc = state.loc
+    z = 0
+    for top, middle, bottom in zip(state.zones, state.mids, state.bottoms):
+        for part in (top, middle, bottom) if middle or bottom else (top,):
+            for c in part:
+                if c.__class__ is not int or not 0 <= c < n or loc[c] != z:
+                    return _components_explained(ctx, state)
+                seen[c] += 1
+        z += 1
+    if seen.count(1) == n and _kinds_as_declared(m):
+        return None
+    return _components_explained(ctx, state)
+
+
+def _components_explained(ctx: Context, state: State) -> str | None:
+    m = ctx.game.machine
+    n = len(m.components)
     seen = [0] * n
     loc, zones, mids, bottoms = state.loc, state.zones, state.mids, state.bottoms
     for z in range(len(m.zones)):
@@ -164,6 +185,35 @@ def _token_reads(game: Game) -> Reads:
 
 
 def _tokens(ctx: Context, state: State) -> str | None:
+    # whole numbers, none below zero, summing to each total: seen at once (this runs at
+    # every checked state of a small game, issue 37); anything else is looked at as before,
+    # for its message
+    counters = state.counters
+    for slots, total in _token_sums(ctx.game.machine):
+        held = 0
+        for i in slots:
+            v = counters[i]
+            if v.__class__ is not int or v < 0:
+                return _tokens_explained(ctx, state)
+            held += v
+        if held != total:
+            return _tokens_explained(ctx, state)
+    return None
+
+
+# machine id -> (the machine, kept so that its id is not reused; per token its holders'
+# slots and its total)
+_TOKEN_SUMS: dict[int, tuple[Any, list[tuple[tuple[int, ...], int]]]] = {}
+
+
+def _token_sums(m: Any) -> list[tuple[tuple[int, ...], int]]:
+    hit = _TOKEN_SUMS.get(id(m))
+    if hit is None or hit[0] is not m:
+        hit = _TOKEN_SUMS[id(m)] = (m, [(tuple(t.slots), t.total) for t in m.tokens])
+    return hit[1]
+
+
+def _tokens_explained(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
     for t in m.tokens:
         values = [state.counters[i] for i in t.slots]
@@ -215,11 +265,13 @@ def _layout_reads(game: Game) -> Reads:
 
 def _bounds(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
-    for z, slot in enumerate(m.zones):
-        if slot.capacity is not None:
-            size = len(state.zones[z]) + len(state.mids[z]) + len(state.bottoms[z])
-            if size > slot.capacity:
-                return f"{slot.label} holds {size} components, capacity {slot.capacity}"
+    # only the zones with a capacity, in the zones' order (this runs at every checked state
+    # of a small game, issue 37)
+    zones, mids, bottoms = state.zones, state.mids, state.bottoms
+    for z, capacity in _capacities(m).items():
+        size = len(zones[z]) + len(mids[z]) + len(bottoms[z])
+        if size > capacity:
+            return f"{m.zones[z].label} holds {size} components, capacity {capacity}"
     return None
 
 
