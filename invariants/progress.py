@@ -43,11 +43,11 @@ def offers_moves(ctx: Context, state: State) -> str | None:
     # as before
     p = state.pending
     if p.__class__ is Decision:
-        ids = p.ids  # type: ignore[union-attr]
+        ids = p.ids
         if ids and 0 <= p.player < ctx.game.num_players \
-                and len(set(ids)) == len(ids):  # type: ignore[union-attr]
+                and len(set(ids)) == len(ids):
             return None
-    elif p.__class__ is ChanceNode and p.ids and p.probs:  # type: ignore[union-attr]
+    elif p.__class__ is ChanceNode and p.ids and p.probs:
         return None
     return _offers_moves(ctx, state)
 
@@ -78,7 +78,7 @@ def chance_sane(ctx: Context, state: State) -> str | None:
     # message
     p = state.pending
     if p.__class__ is ChanceNode:
-        ids, probs = p.ids, p.probs  # type: ignore[union-attr]
+        ids, probs = p.ids, p.probs
         if probs and len(ids) == len(probs) and len(set(ids)) == len(ids) \
                 and min(probs) > 0.0 and max(probs) <= 1.0 \
                 and abs(math.fsum(probs) - 1.0) <= 1e-9:
