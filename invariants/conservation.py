@@ -21,7 +21,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from rulewright.invariants.base import Context, Invariant
-from rulewright.invariants.changes import Changes, checked_since
+from rulewright.invariants.changes import Changes
 from rulewright.invariants.reads import Reads
 
 if TYPE_CHECKING:
@@ -31,10 +31,17 @@ if TYPE_CHECKING:
 
 def components(ctx: Context, state: State) -> str | None:
     """Each component in exactly one zone, ``loc`` consistent, per-kind counts as declared."""
-    return checked_since(ctx, state, "conservation",
-                         lambda ch: (_kinds_as_declared(ctx.game.machine)
-                                     and _components_kept(state, ch)),
-                         _components)
+    # as checked_since, written out (no closure made per call): this runs at most checked
+    # states
+    ch = ctx.changes
+    if ch is not None and not ch.everything and "conservation" in ch.was_clean \
+            and _kinds_as_declared(ctx.game.machine) and _components_kept(state, ch):
+        ch.clean.add("conservation")
+        return None
+    message = _components(ctx, state)
+    if message is None and ch is not None:
+        ch.clean.add("conservation")
+    return message
 
 
 def _components_kept(state: State, ch: Changes) -> bool:
@@ -143,8 +150,16 @@ def _kinds_as_declared(m: Any) -> bool:
 
 def tokens(ctx: Context, state: State) -> str | None:
     """Every ``token`` declaration: holders sum to the total, no holder below zero."""
-    return checked_since(ctx, state, "tokens", lambda ch: _tokens_kept(ctx, state, ch),
-                         _tokens)
+    # as checked_since, written out (see components)
+    ch = ctx.changes
+    if ch is not None and not ch.everything and "tokens" in ch.was_clean \
+            and _tokens_kept(ctx, state, ch):
+        ch.clean.add("tokens")
+        return None
+    message = _tokens(ctx, state)
+    if message is None and ch is not None:
+        ch.clean.add("tokens")
+    return message
 
 
 def _tokens_kept(ctx: Context, state: State, ch: Changes) -> bool:
@@ -229,8 +244,16 @@ def _tokens_explained(ctx: Context, state: State) -> str | None:
 
 def bounds(ctx: Context, state: State) -> str | None:
     """Every zone with a declared ``capacity`` holds at most that many components."""
-    return checked_since(ctx, state, "bounds",
-                         lambda ch: _fit(state, ch, _capacities(ctx.game.machine)), _bounds)
+    # as checked_since, written out (see components)
+    ch = ctx.changes
+    if ch is not None and not ch.everything and "bounds" in ch.was_clean \
+            and _fit(state, ch, _capacities(ctx.game.machine)):
+        ch.clean.add("bounds")
+        return None
+    message = _bounds(ctx, state)
+    if message is None and ch is not None:
+        ch.clean.add("bounds")
+    return message
 
 
 def _fit(state: State, ch: Changes, capacities: dict[int, int]) -> bool:
