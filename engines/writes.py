@@ -72,6 +72,17 @@ class Writes:
             self.counters, self.places, self.since = [], [], now
         return out
 
+    def restart(self, now: int) -> None:
+        """Begin the record again at step ``now``, in place, for a reader done with what the
+        lists held (it copied them): the lists the state's ``wrote`` and ``moved`` append to
+        are emptied, not replaced, so nothing is rebound (:func:`taken` rebinds two calls on
+        the state: a checker's fixed cost at every checked state, issue 37). A kept one
+        stays as it is."""
+        if not self.kept:
+            self.counters.clear()
+            self.places.clear()
+            self.since = now
+
     def kept_copy(self) -> Writes:
         """A copy that :meth:`take` does not empty."""
         return Writes(self.since, self.counters[:], self.places[:], kept=True)

@@ -21,7 +21,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from rulewright.invariants.base import Context, Invariant
-from rulewright.invariants.changes import Changes, checked_since
+from rulewright.invariants.changes import Changes
 from rulewright.invariants.reads import Reads
 
 if TYPE_CHECKING:
@@ -31,10 +31,17 @@ if TYPE_CHECKING:
 
 def components(ctx: Context, state: State) -> str | None:
     """Each component in exactly one zone, ``loc`` consistent, per-kind counts as declared."""
-    return checked_since(ctx, state, "conservation",
-                         lambda ch: (_kinds_as_declared(ctx.game.machine)
-                                     and _components_kept(state, ch)),
-                         _components)
+    # as checked_since, written out (no closure made per call): this runs at most checked
+    # states
+    ch = ctx.changes
+    if ch is not None and not ch.everything and "conservation" in ch.was_clean \
+            and _kinds_as_declared(ctx.game.machine) and _components_kept(state, ch):
+        ch.clean.add("conservation")
+        return None
+    message = _components(ctx, state)
+    if message is None and ch is not None:
+        ch.clean.add("conservation")
+    return message
 
 
 def _components_kept(state: State, ch: Changes) -> bool:
@@ -76,6 +83,27 @@ def _components_kept(state: State, ch: Changes) -> bool:
 
 
 def _components(ctx: Context, state: State) -> str | None:
+    m = ctx.game.machine
+    n = len(m.components)
+    # each component once, where ``loc`` says: seen in one pass over the zones, the
+    # middle and bottom parts only where a zone has them (this runs at every checked state
+    # of a small game, issue 37); anything else is looked at as before, for its message
+    seen = [0] * n
+    loc = state.loc
+    z = 0
+    for top, middle, bottom in zip(state.zones, state.mids, state.bottoms):
+        for part in (top, middle, bottom) if middle or bottom else (top,):
+            for c in part:
+                if c.__class__ is not int or not 0 <= c < n or loc[c] != z:
+                    return _components_explained(ctx, state)
+                seen[c] += 1
+        z += 1
+    if seen.count(1) == n and _kinds_as_declared(m):
+        return None
+    return _components_explained(ctx, state)
+
+
+def _components_explained(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
     n = len(m.components)
     seen = [0] * n
@@ -122,8 +150,16 @@ def _kinds_as_declared(m: Any) -> bool:
 
 def tokens(ctx: Context, state: State) -> str | None:
     """Every ``token`` declaration: holders sum to the total, no holder below zero."""
-    return checked_since(ctx, state, "tokens", lambda ch: _tokens_kept(ctx, state, ch),
-                         _tokens)
+    # as checked_since, written out (see components)
+    ch = ctx.changes
+    if ch is not None and not ch.everything and "tokens" in ch.was_clean \
+            and _tokens_kept(ctx, state, ch):
+        ch.clean.add("tokens")
+        return None
+    message = _tokens(ctx, state)
+    if message is None and ch is not None:
+        ch.clean.add("tokens")
+    return message
 
 
 def _tokens_kept(ctx: Context, state: State, ch: Changes) -> bool:
@@ -164,6 +200,35 @@ def _token_reads(game: Game) -> Reads:
 
 
 def _tokens(ctx: Context, state: State) -> str | None:
+    # whole numbers, none below zero, summing to each total: seen at once (this runs at
+    # every checked state of a small game, issue 37); anything else is looked at as before,
+    # for its message
+    counters = state.counters
+    for slots, total in _token_sums(ctx.game.machine):
+        held = 0
+        for i in slots:
+            v = counters[i]
+            if v.__class__ is not int or v < 0:
+                return _tokens_explained(ctx, state)
+            held += v
+        if held != total:
+            return _tokens_explained(ctx, state)
+    return None
+
+
+# machine id -> (the machine, kept so that its id is not reused; per token its holders'
+# slots and its total)
+_TOKEN_SUMS: dict[int, tuple[Any, list[tuple[tuple[int, ...], int]]]] = {}
+
+
+def _token_sums(m: Any) -> list[tuple[tuple[int, ...], int]]:
+    hit = _TOKEN_SUMS.get(id(m))
+    if hit is None or hit[0] is not m:
+        hit = _TOKEN_SUMS[id(m)] = (m, [(tuple(t.slots), t.total) for t in m.tokens])
+    return hit[1]
+
+
+def _tokens_explained(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
     for t in m.tokens:
         values = [state.counters[i] for i in t.slots]
@@ -179,8 +244,16 @@ def _tokens(ctx: Context, state: State) -> str | None:
 
 def bounds(ctx: Context, state: State) -> str | None:
     """Every zone with a declared ``capacity`` holds at most that many components."""
-    return checked_since(ctx, state, "bounds",
-                         lambda ch: _fit(state, ch, _capacities(ctx.game.machine)), _bounds)
+    # as checked_since, written out (see components)
+    ch = ctx.changes
+    if ch is not None and not ch.everything and "bounds" in ch.was_clean \
+            and _fit(state, ch, _capacities(ctx.game.machine)):
+        ch.clean.add("bounds")
+        return None
+    message = _bounds(ctx, state)
+    if message is None and ch is not None:
+        ch.clean.add("bounds")
+    return message
 
 
 def _fit(state: State, ch: Changes, capacities: dict[int, int]) -> bool:
@@ -215,11 +288,13 @@ def _layout_reads(game: Game) -> Reads:
 
 def _bounds(ctx: Context, state: State) -> str | None:
     m = ctx.game.machine
-    for z, slot in enumerate(m.zones):
-        if slot.capacity is not None:
-            size = len(state.zones[z]) + len(state.mids[z]) + len(state.bottoms[z])
-            if size > slot.capacity:
-                return f"{slot.label} holds {size} components, capacity {slot.capacity}"
+    # only the zones with a capacity, in the zones' order (this runs at every checked state
+    # of a small game, issue 37)
+    zones, mids, bottoms = state.zones, state.mids, state.bottoms
+    for z, capacity in _capacities(m).items():
+        size = len(zones[z]) + len(mids[z]) + len(bottoms[z])
+        if size > capacity:
+            return f"{m.zones[z].label} holds {size} components, capacity {capacity}"
     return None
 
 

@@ -34,7 +34,7 @@ from rulewright.dsl.compile.codegen import generated_tree
 from rulewright.dsl.machine.machine import Machine, SpecRuntimeError
 from rulewright.dsl.language.unparse import span_text
 from rulewright.invariants.base import Context, Invariant
-from rulewright.invariants.changes import Changes, checked_since
+from rulewright.invariants.changes import Changes
 from rulewright.invariants.declared import explainer
 from rulewright.invariants.findings import scored_end
 from rulewright.invariants.reads import Reads, wrapped_reads
@@ -58,19 +58,30 @@ def _zone(c: ZoneCondition, source: str) -> Invariant:
     # component alone, else None), once read
     found: list[Any] = []
 
+    def untouched(ctx: Context, state: State, ch: Changes) -> bool:
+        m = ctx.game.machine
+        if not found or found[0] is not m:
+            found[:] = [m, wrapped_reads(c.offending, m.code_space),
+                        _of_component_alone(c, m)]
+        if not found[1].touched(ch):
+            return True
+        # a condition of the component alone held for the components that were there:
+        # only those that came in since need it
+        slots = found[2]
+        return slots is not None and _arrivals_fit(c, state, ch, slots)
+
     def check(ctx: Context, state: State) -> str | None:
-        def untouched(ch: Changes) -> bool:
-            m = ctx.game.machine
-            if not found or found[0] is not m:
-                found[:] = [m, wrapped_reads(c.offending, m.code_space),
-                            _of_component_alone(c, m)]
-            if not found[1].touched(ch):
-                return True
-            # a condition of the component alone held for the components that were there:
-            # only those that came in since need it
-            slots = found[2]
-            return slots is not None and _arrivals_fit(c, state, ch, slots)
-        return checked_since(ctx, state, key, untouched, _zone_message)
+        # as checked_since, written out (no closure made per call: this runs at most
+        # checked states, issue 37)
+        ch = ctx.changes
+        if ch is not None and not ch.everything and key in ch.was_clean \
+                and untouched(ctx, state, ch):
+            ch.clean.add(key)
+            return None
+        message = _zone_message(ctx, state)
+        if message is None and ch is not None:
+            ch.clean.add(key)
+        return message
 
     def _zone_message(ctx: Context, state: State) -> str | None:
         try:
@@ -162,14 +173,25 @@ def _range(c: CounterRange) -> Invariant:
     key = f"range:{c.counter}"
     slots = frozenset(c.slots)
 
+    low, high = c.low, c.high
+
     def check(ctx: Context, state: State) -> str | None:
-        values = state.counters
-        return checked_since(
-            ctx, state, key,
-            lambda ch: all(k not in slots or (values[k].__class__ is int
-                                              and c.low <= values[k] <= c.high)
-                           for k in ch.counters),
-            _range_message)
+        # as checked_since, written out (see _zone)
+        ch = ctx.changes
+        if ch is not None and not ch.everything and key in ch.was_clean:
+            values = state.counters
+            for k in ch.counters:
+                if k in slots:
+                    v = values[k]
+                    if v.__class__ is not int or not low <= v <= high:
+                        break
+            else:
+                ch.clean.add(key)
+                return None
+        message = _range_message(ctx, state)
+        if message is None and ch is not None:
+            ch.clean.add(key)
+        return message
 
     def _range_message(ctx: Context, state: State) -> str | None:
         values = state.counters
@@ -190,10 +212,17 @@ def _never_decreases(c: NeverDecreases) -> Invariant:
     slots = frozenset(c.slots)
 
     def check(ctx: Context, state: State) -> str | None:
-        # unbroken: its counters are as at the last checked state, kept in the memo
-        return checked_since(ctx, state, key,
-                             lambda ch: key in ctx.memo and slots.isdisjoint(ch.counters),
-                             _compare)
+        # as checked_since, written out (see _zone); unbroken: its counters are as at the
+        # last checked state, kept in the memo
+        ch = ctx.changes
+        if ch is not None and not ch.everything and key in ch.was_clean \
+                and key in ctx.memo and slots.isdisjoint(ch.counters):
+            ch.clean.add(key)
+            return None
+        message = _compare(ctx, state)
+        if message is None and ch is not None:
+            ch.clean.add(key)
+        return message
 
     def _compare(ctx: Context, state: State) -> str | None:
         now = tuple(state.counters[slot] for slot in c.slots)

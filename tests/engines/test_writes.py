@@ -167,3 +167,48 @@ def test_verify_checker_reads_the_record_and_agrees_with_full_checks(spec: str) 
                 if inv.when == "step" and not inv.history_check:
                     assert inv.check(full, s) is None, inv.name
     assert all(taken)
+
+
+def test_the_checker_restarts_the_record_in_place_and_refills_one_changes_per_game() -> None:
+    game = rulewright.load("perfect_shot", players=2)
+    rng = random.Random(3)
+    s = game.new_initial_state(3)
+    memo: dict[str, object] = {}
+    first = begin(memo, s)
+    assert first.everything
+    first.held("a")
+    commit(memo, s, first)
+    w = s.writes
+    assert w is not None
+    counters_list, places_list = w.counters, w.places
+    wrote, moved = s.wrote, s.moved
+    seen = []
+    clean = {"a"}
+    recorded = 0
+    for n in range(12):
+        _step(s, rng)
+        written = (set(w.counters), {~e for e in w.places if e < 0},
+                   {e for e in w.places if e >= 0})
+        recorded += len(w.counters) + len(w.places)
+        ch = begin(memo, s)
+        # the sets are the record's, copied before the record began again, in place: the
+        # state's calls and the lists they append to are the same ones
+        assert (ch.counters, ch.zones, ch.loc) == written
+        assert w.counters == [] and w.places == [] and w.since == len(s.history)
+        assert w.counters is counters_list and w.places is places_list
+        assert s.wrote == wrote and s.moved == moved and s.writes is w
+        # one Changes per game, refilled: what held at the last state, and a new set for
+        # what holds at this one
+        assert ch.was_clean == clean and ch.clean == set() and ch.clean is not clean
+        assert not ch.everything and ch.old is memo[LAYOUT]
+        seen.append(ch)
+        clean = {"a", f"b{n}"}
+        for key in clean:
+            ch.held(key)
+        commit(memo, s, ch)
+    assert all(ch is seen[0] for ch in seen) and recorded > 0
+    # a kept record (a stored copy's) is left as it is
+    kept = w.kept_copy()
+    kept.counters.append(1)
+    kept.restart(99)
+    assert kept.counters == [1] and kept.since != 99
