@@ -40,11 +40,17 @@ from this user only:
   -- and is used only when all three match; the pickle may name only rulewright's classes and
   functions, :mod:`ast` node classes and a few built-ins (:class:`_Unpickler`).
 
-A machine names its spec's file: its spec, and the spans of its sites, hold the path the spec
-was read from. An entry stores that path, and the file it was read from, as references
-(pickle's persistent ids: the two string objects of the spec, by identity), which loading
-replaces with the path and file of the spec asked for, so a machine from a copy names the
-copy. When the stored bytes still hold either (or the spec's folder) in any other form, the
+A machine holds its parsed spec: the spec itself, and the declarations, expressions and
+spans its rules, invariants and sites were compiled from. An entry does not store those
+objects: it refers to them by their place in a fixed walk of the spec (:func:`spec_objects`:
+the spec's path, file and text, then every syntax-tree node and span, in field order), and
+loading puts the same places of the spec asked for there -- parsed from the same text, as the
+key says. So a machine read from disk shares the caller's spec as a compiled one does (a
+Złap Kadr machine is some 500,000 objects, a fifth of them its spec's), it is written and read
+without them, and one from a copy of the spec names the copy (the spec's path and file are
+among the objects referred to). The walk's shape (each object's type, in order, after
+repeats are dropped) is in the key, so a spec whose walk differs never reads an entry. When
+the stored bytes still hold the path, the file or the spec's folder in any other form, the
 machine depends on where the spec is in a way the references do not cover: it is stored under
 a key that holds the path and file too (read as a second key on a miss). A spec parsed from
 text (no file) is always keyed with its path.
@@ -96,9 +102,7 @@ from rulewright.errors import Diagnostic, SpecError
 log = logging.getLogger("rulewright.cache")
 
 #: The first line of every disk entry (the format's version).
-MAGIC = b"rulewright-machine/2\n"
-#: The persistent ids of a stored machine's references to its spec's path and file.
-PATH_REF, FILE_REF = "spec path", "spec file"
+MAGIC = b"rulewright-machine/3\n"
 #: An entry larger than this is not read (the largest bundled machine is about 2 MB).
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 #: Past this many bytes of entries, the least recently used are removed.
@@ -278,11 +282,15 @@ def entry_key(parsed: ast.Spec, data: str, players: int, variants: Sequence[str]
         by_path: put the spec's path and file in the key too (a spec parsed from text,
             or a machine that holds its path where the stored references do not reach it;
             see the module docstring). Otherwise the key says only whether the spec's path
-            is its file, since a stored machine's two references follow that.
+            is its file, since a stored machine's references follow that.
+
+    The key holds the shape of the spec's walk (:func:`spec_objects`), which an entry's
+    references to the spec's objects rely on.
     """
     doc: dict[str, Any] = {
         "format": MAGIC.decode().strip(), "code": code_version(), "source": parsed.source,
-        "data": data, "players": players, "variants": list(variants), "errata": list(errata)}
+        "data": data, "players": players, "variants": list(variants), "errata": list(errata),
+        "shape": spec_objects(parsed)[1]}
     if by_path or not parsed.file:
         doc.update(path=parsed.path, file=parsed.file)
     else:
@@ -427,7 +435,7 @@ def _read(folder: Path, key: str, parsed: ast.Spec | None = None) -> Machine | N
                 if problem is not None:
                     raise _Refused(problem)
                 blob = f.read(MAX_ENTRY_BYTES + 1)
-            machine = decode(blob, key, _paths(parsed))
+            machine = decode(blob, key, parsed)
             os.utime(name, dir_fd=dfd)  # recently used: pruning keeps it
             return machine
         except (_Refused, OSError) as err:
@@ -448,20 +456,91 @@ def _read(folder: Path, key: str, parsed: ast.Spec | None = None) -> Machine | N
         os.close(dfd)
 
 
-def _paths(parsed: ast.Spec | None) -> dict[str, str]:
-    """The references of a stored machine (persistent id -> the string it stands for):
-    the spec's path and, when it has one, the file it was read from."""
-    if parsed is None or not parsed.file:
-        return {}
-    return {PATH_REF: parsed.path, FILE_REF: parsed.file}
+def spec_objects(parsed: ast.Spec) -> tuple[list[object], str]:
+    """The objects of ``parsed`` a stored machine refers to instead of holding them, in a
+    fixed order, and the walk's shape (a hash of their types in that order).
+
+    The order: the spec, its path, file and text (strings), then, depth first in field order,
+    every object of rulewright's own classes reached from the spec's declarations (syntax
+    tree nodes, spans, provenance) through their fields, and the tuples, lists and dicts
+    (values) they are reached through; an object met again is not listed again. Two parses of one text give the same
+    list (the same shape); once per spec object in a process.
+    """
+    hit = _objects_memo.get(id(parsed))
+    if hit is not None and hit[0] is parsed:
+        return hit[1], hit[2]
+    out: list[object] = []
+    seen: set[int] = set()
+    for text in (parsed, parsed.path, parsed.file, parsed.source):
+        if id(text) not in seen:
+            seen.add(id(text))
+            out.append(text)
+    stack: list[Any] = [parsed.decls]
+    fields = _FIELDS
+    while stack:
+        item = stack.pop()
+        cls = type(item)
+        if cls is tuple or cls is list or cls is dict:
+            # the containers too: a compiled machine may hold the spec's own tuple
+            if id(item) not in seen:
+                seen.add(id(item))
+                out.append(item)
+                stack.extend(reversed(item if cls is not dict else [*item.values()]))
+            continue
+        if cls is frozenset or cls is set:
+            continue  # no order to rely on (and no spec node holds a set of nodes)
+        names = fields.get(cls)
+        if names is None:
+            names = fields[cls] = _own_fields(cls)
+        if not names or id(item) in seen:
+            continue
+        seen.add(id(item))
+        out.append(item)
+        stack.extend(reversed([getattr(item, name) for name in names]))
+    shape = hashlib.sha256("\n".join(type(o).__qualname__ for o in out).encode()).hexdigest()
+    _objects_memo[id(parsed)] = (parsed, out, shape)
+    while len(_objects_memo) > 16:
+        _objects_memo.popitem(last=False)
+    return out, shape
 
 
-def decode(blob: bytes, key: str, paths: dict[str, str] | None = None) -> Machine:
+_objects_memo: OrderedDict[int, tuple[ast.Spec, list[object], str]] = OrderedDict()
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _own_fields(cls: type) -> tuple[str, ...]:
+    """The attrs fields of one of rulewright's classes; () for anything else (atoms, and
+    objects that are no part of a parsed spec's tree)."""
+    if not (cls.__module__ or "").startswith("rulewright.") or \
+            not hasattr(cls, "__attrs_attrs__"):
+        return ()
+    return tuple(a.name for a in cls.__attrs_attrs__)
+
+
+def _prefix(count: int) -> bytes:
+    """A pickle that puts references 0 .. count-1 (persistent ids) in an unpickler's memo,
+    at those places, and loads as None: what :func:`decode` runs before an entry's payload,
+    whose pickler had the spec's objects in its memo at the same places."""
+    hit = _prefixes.get(count)
+    if hit is None:
+        body = b"".join(b"J" + i.to_bytes(4, "little", signed=True) + b"Q\x940"
+                        for i in range(count))
+        hit = _prefixes[count] = b"\x80\x05" + body + b"N."
+        while len(_prefixes) > 16:
+            _prefixes.pop(next(iter(_prefixes)))
+    return hit
+
+
+_prefixes: dict[int, bytes] = {}
+
+
+def decode(blob: bytes, key: str, parsed: ast.Spec | None = None) -> Machine:
     """The machine of a disk entry's bytes, stored under ``key``.
 
     Args:
-        paths: what the entry's references to a spec's path and file stand for
-            (:func:`encode`'s; an entry with a reference not given here is refused).
+        parsed: the spec the entry was compiled from (parsed from the same text, maybe in
+            another folder): the entry's references to its objects (:func:`spec_objects`)
+            become that spec's. None for an entry :func:`encode` wrote without a spec.
 
     Raises:
         _Refused: not an entry of this format and key, a hash that does not match, or a
@@ -482,7 +561,11 @@ def decode(blob: bytes, key: str, paths: dict[str, str] | None = None) -> Machin
     collecting = gc.isenabled()
     gc.disable()  # a machine is some 100,000 objects: collections while loading are wasted
     try:
-        machine = _Unpickler(io.BytesIO(payload), paths or {}).load()
+        objects = spec_objects(parsed)[0] if parsed is not None else []
+        loader = _Unpickler(io.BytesIO(_prefix(len(objects)) + payload), objects)
+        loader.load()  # the references, into the memo
+        loader.objects = None  # the payload itself may name no reference
+        machine = loader.load()
     except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
             ImportError, IndexError, KeyError) as err:
         raise _Refused(f"does not load: {type(err).__name__}: {err}") from None
@@ -494,22 +577,28 @@ def decode(blob: bytes, key: str, paths: dict[str, str] | None = None) -> Machin
     return machine
 
 
-def encode(machine: Machine, key: str, paths: dict[str, str] | None = None) -> bytes:
+def encode(machine: Machine, key: str, parsed: ast.Spec | None = None) -> bytes:
     """A disk entry for ``machine`` under ``key`` (see the module docstring).
 
     Args:
-        paths: persistent id -> a string object (:func:`_paths`): the machine's references
-            to that very object (not to an equal string) are stored as the id.
+        parsed: the spec ``machine`` was compiled from: its objects (:func:`spec_objects`)
+            are stored as references, which :func:`decode` resolves with the spec it is
+            given. None: the machine is stored whole.
 
     Raises:
         pickle.PicklingError: the machine holds something that cannot be stored.
     """
-    return _entry(_payload(machine, paths or {}), key)
+    return _entry(_payload(machine, parsed), key)
 
 
-def _payload(machine: Machine, paths: dict[str, str]) -> bytes:
+def _payload(machine: Machine, parsed: ast.Spec | None) -> bytes:
     buf = io.BytesIO()
-    _Pickler(buf, {id(v): k for k, v in reversed(paths.items())}).dump(machine)
+    pickler = _Pickler(buf)
+    if parsed is not None:
+        # the spec's objects as if already pickled, at places 0 .. n-1: references to them
+        # are written as memo gets, with no Python call per pickled object
+        pickler.memo = {id(o): (i, o) for i, o in enumerate(spec_objects(parsed)[0])}
+    pickler.dump(machine)
     return buf.getvalue()
 
 
@@ -523,14 +612,13 @@ def _write(folder: Path, machine: Machine, parsed: ast.Spec,
     """Store ``machine``, compiled from ``parsed``, under ``key(False)``, or under
     ``key(True)`` (the key with the spec's path) when the machine holds its path where the
     references do not reach it (a failure to store is logged: the cache only saves time)."""
-    paths = _paths(parsed)
     try:
-        payload = _payload(machine, paths)
+        payload = _payload(machine, parsed)
     except (pickle.PicklingError, TypeError, AttributeError) as err:
         log.warning("rulewright: a compiled machine of %s could not be cached: %s",
                     machine.game.id, err)
         return
-    blob = _entry(payload, key(not paths or _holds_path(payload, parsed)))
+    blob = _entry(payload, key(not parsed.file or _holds_path(payload, parsed)))
     _store(folder, blob)
 
 
@@ -615,16 +703,10 @@ _EMPTY = ("rulewright-empty-cell",)  # an unbound closure cell
 class _Pickler(pickle.Pickler):
     """Pickles a machine; functions that are not importable by name become their marshalled
     code objects, their globals (a generated namespace, or a rulewright module by name) and
-    their closure cells; the strings of ``refs`` (object id -> persistent id) become
-    references."""
+    their closure cells."""
 
-    def __init__(self, file: io.BytesIO, refs: dict[int, str]) -> None:
+    def __init__(self, file: io.BytesIO) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.refs = refs
-
-    def persistent_id(self, obj: Any) -> str | None:
-        # by identity: the spec's own path objects, which its spans share, not equal text
-        return self.refs.get(id(obj)) if type(obj) is str else None
 
     def reducer_override(self, obj: Any) -> Any:
         if type(obj) is not types.FunctionType:
@@ -714,17 +796,17 @@ _OTHER = {"functools": frozenset({"partial"}), "collections": frozenset({"Ordere
 
 class _Unpickler(pickle.Unpickler):
     """Loads only rulewright's classes and functions, :mod:`ast` node classes and the
-    built-ins of :data:`_BUILTIN_NAMES`; a reference (persistent id) is the string ``paths``
-    gives for it."""
+    built-ins of :data:`_BUILTIN_NAMES`; reference ``i`` (a persistent id, only in the
+    prefix :func:`decode` puts first) is ``objects[i]``."""
 
-    def __init__(self, file: io.BytesIO, paths: dict[str, str]) -> None:
+    def __init__(self, file: io.BytesIO, objects: list[object] | None) -> None:
         super().__init__(file)
-        self.paths = paths
+        self.objects = objects
 
-    def persistent_load(self, pid: Any) -> str:
-        if type(pid) is not str or pid not in self.paths:
+    def persistent_load(self, pid: Any) -> object:
+        if self.objects is None or type(pid) is not int or not 0 <= pid < len(self.objects):
             raise pickle.UnpicklingError(f"an unknown reference {pid!r}")
-        return self.paths[pid]
+        return self.objects[pid]
 
     def find_class(self, module: str, name: str) -> Any:
         allowed = (module == "rulewright" or module.startswith("rulewright.")

@@ -26,8 +26,9 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.typing import OptionSpec
 
 from rulewright.dsl.language import ast
-from rulewright.dsl.compile.compile import compile_spec, fingerprint
+from rulewright.dsl.compile.compile import fingerprint
 from rulewright.engines.game import Game, load_spec, spec_path
+from rulewright.engines.machine_cache import compiled_machine
 from rulewright.errors import RulewrightError, SpecError, player_span
 from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.flow import flow_dot, phases
@@ -207,12 +208,14 @@ class SpecDirective(SphinxDirective):
                     if game.id in results else SpecResults(),
                     docdir=os.path.dirname(self.env.doc2path(self._docname())),
                     declared=declared_configs(path), mutation=self._mutation(path, game.id, current))
-        machine = compile_spec(spec, players=counts[0])
+        # as verify loads it: once per configuration and process, and from the disk cache
+        # (the docs build and verify of one spec share their machines)
+        machine = compiled_machine(spec, counts[0])
         games = self.options.get("simulate", self.config.rulewright_simulate_games)
         reports: list[PlayReport] = []
         if games and ("findings" in wanted or "simulation" in wanted):
             for n in counts:
-                m = machine if n == counts[0] else compile_spec(spec, players=n)
+                m = machine if n == counts[0] else compiled_machine(spec, n)
                 reports.append(play(Game(m, str(path)), games))
         out: list[nodes.Node] = []
         for name in wanted:
