@@ -458,46 +458,57 @@ def _read(folder: Path, key: str, parsed: ast.Spec | None = None) -> Machine | N
 
 def spec_objects(parsed: ast.Spec) -> tuple[list[object], str]:
     """The objects of ``parsed`` a stored machine refers to instead of holding them, in a
-    fixed order, and the walk's shape (a hash of their types in that order).
+    fixed order, and the walk's shape (a hash of their types in that order, and of where
+    the walk meets an object again).
 
     The order: the spec, its path, file and text (strings), then, depth first in field order,
     every object of rulewright's own classes reached from the spec's declarations (syntax
     tree nodes, spans, provenance) through their fields, and the tuples, lists and dicts
-    (values) they are reached through; an object met again is not listed again. Two parses of one text give the same
-    list (the same shape); once per spec object in a process.
+    (values) they are reached through; an object met again is not listed again (the shape
+    says where it was met). Two parses of one text give the same list and shape; once per
+    spec object in a process.
     """
     hit = _objects_memo.get(id(parsed))
     if hit is not None and hit[0] is parsed:
         return hit[1], hit[2]
     out: list[object] = []
-    seen: set[int] = set()
-    for text in (parsed, parsed.path, parsed.file, parsed.source):
-        if id(text) not in seen:
-            seen.add(id(text))
-            out.append(text)
+    seen: dict[int, int] = {}  # id -> place in out
+    parts: list[str] = []  # the shape: each object's type, and each meeting again's place
+    for head in (parsed, parsed.path, parsed.file, parsed.source):  # listed, not walked
+        place = seen.get(id(head))
+        if place is not None:
+            parts.append(f"={place}")
+        else:
+            seen[id(head)] = len(out)
+            out.append(head)
+            parts.append(type(head).__qualname__)
     stack: list[Any] = [parsed.decls]
     fields = _FIELDS
     while stack:
         item = stack.pop()
         cls = type(item)
-        if cls is tuple or cls is list or cls is dict:
-            # the containers too: a compiled machine may hold the spec's own tuple
-            if id(item) not in seen:
-                seen.add(id(item))
-                out.append(item)
-                stack.extend(reversed(item if cls is not dict else [*item.values()]))
+        place = seen.get(id(item))
+        if place is not None:
+            parts.append(f"={place}")
             continue
-        if cls is frozenset or cls is set:
-            continue  # no order to rely on (and no spec node holds a set of nodes)
-        names = fields.get(cls)
-        if names is None:
-            names = fields[cls] = _own_fields(cls)
-        if not names or id(item) in seen:
-            continue
-        seen.add(id(item))
+        if cls is tuple or cls is list:
+            children: list[Any] = list(item)  # the containers too: a machine may hold the spec's tuple
+        elif cls is dict:
+            children = [*item.values()]
+        else:
+            if cls is frozenset or cls is set:
+                continue  # no order to rely on (and no spec node holds a set of nodes)
+            names = fields.get(cls)
+            if names is None:
+                names = fields[cls] = _own_fields(cls)
+            if not names:
+                continue
+            children = [getattr(item, name) for name in names]
+        seen[id(item)] = len(out)
         out.append(item)
-        stack.extend(reversed([getattr(item, name) for name in names]))
-    shape = hashlib.sha256("\n".join(type(o).__qualname__ for o in out).encode()).hexdigest()
+        parts.append(cls.__qualname__)
+        stack.extend(reversed(children))
+    shape = hashlib.sha256("\n".join(parts).encode()).hexdigest()
     _objects_memo[id(parsed)] = (parsed, out, shape)
     while len(_objects_memo) > 16:
         _objects_memo.popitem(last=False)

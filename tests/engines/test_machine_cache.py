@@ -191,6 +191,58 @@ def test_every_bundled_machine_is_stored_and_plays_the_same(name: str) -> None:
 
 
 
+@pytest.mark.parametrize("name,players,variants,errata", [
+    ("zlap_kadr", 2, ("side_b",), ("board_a2",)), ("picture_perfect", 3, (), ()),
+    ("braff", 2, ("tiny",), ())])
+def test_an_entry_refers_to_the_spec_s_objects_and_reads_as_the_compiled_machine(
+        name: str, players: int, variants: tuple[str, ...], errata: tuple[str, ...]) -> None:
+    """An entry stores references to the parsed spec's objects, not the objects: read with
+    a spec parsed from the same text, the machine holds that spec's objects, as a compiled
+    one holds its own, and hashes as the compiled machine (machine_digest)."""
+    from rulewright.dsl.compile.compile import compile_checked
+    from rulewright.dsl.language.parse import parse
+    from rulewright.engines.machine_digest import machine_digest
+    parsed = load_spec(name)
+    compiled = compile_checked(parsed, players=players, variants=variants, errata=errata)
+    key = "0" * 64
+    blob = mc.encode(compiled, key, parsed)
+    whole = mc.encode(compiled, key)
+    # the spec's nodes, spans and text are not in the entry
+    assert len(blob) < len(whole) - 100_000
+    assert parsed.source.encode("utf-8") not in blob
+    again = parse(parsed.source, parsed.path, parsed.file)  # another parse: other objects
+    assert again is not parsed and again.decls[0] is not parsed.decls[0]
+    assert mc.spec_objects(again)[1] == mc.spec_objects(parsed)[1]  # the same shape
+    stored = mc.decode(blob, key, again)
+    assert stored.spec is again
+    assert stored.rules[0].decl in again.decls
+    assert machine_digest(stored) == machine_digest(compiled)
+    game, fresh = rulewright.engines.game.Game(stored), rulewright.engines.game.Game(compiled)
+    for seed in range(3):
+        assert play(game, seed) == play(fresh, seed)
+    # an entry with references read without the spec has nothing to resolve them with
+    with pytest.raises(mc._Refused, match="does not load"):
+        mc.decode(blob, key)
+
+
+def test_a_spec_whose_walk_differs_is_another_key(spec: Path) -> None:
+    """The walk's shape is in the key: a spec parsed into other objects (here, one
+    declaration met twice where another parse would make two equal ones) never reads an
+    entry written for the other shape."""
+    import attrs
+    parsed = load_spec(spec)
+    first = parsed.decls[0]
+    shared = attrs.evolve(parsed, decls=(*parsed.decls, first))
+    equal = attrs.evolve(parsed, decls=(*parsed.decls, attrs.evolve(first)))
+    assert len(mc.spec_objects(shared)[0]) == len(mc.spec_objects(equal)[0]) - 1
+    assert mc.spec_objects(shared)[1] != mc.spec_objects(equal)[1]
+    assert mc.entry_key(shared, "", 2, (), ()) != mc.entry_key(equal, "", 2, (), ())
+    # the spec's strings are listed first, the rest of its text's strings not at all
+    objects = mc.spec_objects(parsed)[0]
+    assert objects[:4] == [parsed, parsed.path, parsed.file, parsed.source]
+    assert not any(type(o) is str for o in objects[4:])
+
+
 def test_a_stored_machine_s_functions_keep_the_restricted_built_ins() -> None:
     """A function takes its built-ins from its namespace when it is made, and unpickling
     made the generated functions before their namespace was filled: a machine read from the
