@@ -235,13 +235,14 @@ def round_trips(game: Game, doc: dict[str, Any]) -> bool:
         if json.loads(json.dumps(part)) != part:
             return False
         fixed = _FIXED[game] = part
-    own = {}
+    own: dict[str, Any] = {}
     for k, v in doc.items():
         if k not in fixed:
             own[k] = v
         elif fixed[k] != v or type(fixed[k]) is not type(v):
             own[k] = v  # not the configuration's value: written and read back as it is
-    return json.loads(json.dumps(own)) == own
+    back: dict[str, Any] = json.loads(json.dumps(own))
+    return back == own
 
 
 #: Per game object, the trace values that name its configuration, known to round-trip.
