@@ -904,13 +904,37 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         return None  # with nothing hidden from anyone, every other step shows
     done = state.history[-1]
 
+    site = state.decision_site()
+    forced = _forced_game(state.game)
+
     def differs(alt: State, action: int) -> list[str] | None:
-        """The options ``alt`` reaches with ``action`` where the mover sees the same."""
+        """The options ``alt`` reaches with ``action`` where the mover sees the same: at
+        the mover's next decision, or at a one-option decision of theirs at the real
+        decision's site (which play takes without asking: whether they are asked at all
+        may depend on what they cannot see; trial defect 4)."""
+        alt.game = forced  # pauses at one-option nodes too
         try:
             alt.apply_action(action)
+            for _ in range(_FORCED_RUN):
+                if alt.is_terminal():
+                    return None
+                if alt.is_chance_node():
+                    outcomes = alt.chance_outcomes()
+                    if len(outcomes) != 1:
+                        return None
+                    alt.apply_action(outcomes[0][0])
+                    continue
+                ids = alt.legal_actions()
+                if len(ids) == 1 and (alt.current_player() != player
+                                      or alt.decision_site() != site):
+                    alt.apply_action(ids[0])  # what play does by itself
+                    continue
+                break
+            else:
+                return None
         except UsageError:
             return None  # not legal in ``alt`` (a chance outcome or an option it lacks)
-        if alt.is_terminal() or alt.is_chance_node() or alt.current_player() != player:
+        if alt.current_player() != player:
             return None
         other = option_labels(alt)
         # then what the mover sees, compared in place (same_view: no observation built)
@@ -954,7 +978,7 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
                              f"they cannot see changed before the step "
                              f"{before.action_label(done)!r} "
                              f"({'; '.join(changes() + derived)}) the options change from "
-                             f"{real} to {other}")
+                             f"{real} to {other}{_asked(other)}")
             memo.put(key, found)
         if found is not None:
             return found
@@ -971,11 +995,37 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
                 found = (f"player {player} sees the same{_where(state)}, but if the step "
                          f"before it ({what}) had gone {before.action_label(instead)!r} "
                          f"instead of {before.action_label(done)!r}, the options change "
-                         f"from {real} to {other}")
+                         f"from {real} to {other}{_asked(other)}")
             memo.put(key, found)
         if found is not None:
             return found
     return None
+
+
+#: One-option nodes a replay passes by itself at most (a run longer than this is a livelock
+#: the engine reports on its own).
+_FORCED_RUN = 10_000
+
+_FORCED: _PerGame[Any] = _PerGame()
+
+
+def _forced_game(game: Any) -> Any:
+    """``game`` (a :class:`~rulewright.engines.game.Game`) as one that pauses at one-option
+    nodes (:meth:`~rulewright.engines.game.Game.with_forced_nodes`), sharing its rules'
+    flows, kept per game: a replay plays on it to see a decision play takes without asking."""
+    found = _FORCED.get(game)
+    if found is None:
+        found = game.with_forced_nodes()
+        found.flows, found.flow_entry = game.flows, game.flow_entry
+        _FORCED[game] = found
+    return found
+
+
+def _asked(other: list[str]) -> str:
+    """What a change of the options to ``other`` means when it leaves one option."""
+    return (" (one option: the decision would be taken without asking, so whether the "
+            "player is asked at all, and how many options they have, depends on what they "
+            "cannot see)") if len(other) == 1 else ""
 
 
 def _others(before: State, done: int, player: int) -> tuple[list[int], str | None]:
