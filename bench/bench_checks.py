@@ -50,6 +50,7 @@ from rulewright.invariants.base import Context, Invariant
 from rulewright.invariants.determinism import copy_before, record
 from rulewright.invariants.hidden import has_secrets
 from rulewright.invariants.library import invariants_for
+from rulewright.invariants import replay_memo
 from rulewright.invariants.sampling import deep_game, deep_step, hidden_step
 from rulewright.invariants.stateful import Checker, Recorder
 
@@ -124,8 +125,14 @@ def check_seconds(game: Game, invariants: list[Invariant],
     # once over the first game untimed: what checks compute once per configuration (tables,
     # what compiled code reads) is paid once in a verify run of hundreds of games
     warm = Context(game, [], random.Random(0))
-    for s in played[0][1]:
+    for n, s in enumerate(played[0][1]):
+        # with the state before, as verify keeps it: what the hidden-information check's
+        # replay derives once per configuration (invariants/continuation.py) too
+        warm.before = copy_before(warm, played[0][1][n - 1]) if n and before else None
         checker.check(warm, s)
+    # ... but not what its replays found from the states of the first game
+    # (invariants/replay_memo.py: a timed game would look them up)
+    replay_memo.forget(game)
     before = before and has_secrets(game)
     clones = bool(checker.clone_names)
     spent = 0.0

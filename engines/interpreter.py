@@ -121,6 +121,7 @@ class Interpreter:
         cover: bytearray | None
         ruled: tuple[Ruled, ...]
         forced: tuple[tuple[str, int, Any], ...]
+        autos: int
         wrote: Callable[[int], None]
         moved: Callable[[int], None]
 
@@ -617,6 +618,7 @@ class Interpreter:
 
     def _auto(self, p: Decision | ChanceNode) -> bool:
         """Resolve a one-option node, or the next scripted label. False when it must pause."""
+        self.autos += 1  # (State.autos)
         if len(p.values) == 1:
             i = 0
         else:

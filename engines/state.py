@@ -101,6 +101,8 @@ class State(Interpreter):
         ``history`` at one-option nodes (only a game with forced nodes pauses there), which
         the spec's bound does not count, as play makes them within a step; freed: (the last
         such step, how many came in a row up to it, the looks for a run without progress).
+        autos: how many nodes were resolved without a step (one option, or a script's), in
+        all: a step that ran none passed no decision or chance event on its way.
         wrote, moved, writes: what the steps write, for a checker that asked for it
         (:func:`rulewright.engines.writes.record`): the record, and the two calls the
         generated code and the runtime make per counter written and per component moved;
@@ -110,7 +112,8 @@ class State(Interpreter):
     __slots__ = ("game", "zones", "mids", "bottoms", "loc", "counters", "turns", "stack",
                  "history", "finding", "seed", "pending", "script", "events", "work", "result",
                  "example", "recall", "cover", "ruled", "known", "out",
-                 "together", "watch", "forced", "wrote", "moved", "writes", "free", "freed")
+                 "together", "watch", "forced", "wrote", "moved", "writes", "free", "freed",
+                 "autos")
 
     def __init__(self, game: Game, seed: int = 0, *, start: int | None = None,
                  coverage: bool = False) -> None:
@@ -151,6 +154,9 @@ class State(Interpreter):
         self.forced: tuple[tuple[str, int, State | None], ...] = ()
         self.free = 0
         self.freed: tuple[int, int, tuple[Any, ...]] = (-2, 0, ())
+        # one-option nodes (and scripted ones) resolved without a step: the
+        # hidden-information check's replay looks at what a step ran (invariants/continuation)
+        self.autos = 0
         # what the steps write, recorded only when a checker asks (rulewright.engines.writes)
         self.wrote = self.moved = IGNORED
         self.writes: Writes | None = None
@@ -566,7 +572,7 @@ class State(Interpreter):
         new.ruled = self.ruled  # a tuple: shared, never changed in place
         new.watch = self.watch  # likewise
         new.forced = self.forced  # likewise
-        new.free, new.freed = self.free, self.freed
+        new.free, new.freed, new.autos = self.free, self.freed, self.autos
         new.cover = None  # a clone is a check's copy: what it runs is not the game's coverage
         new.wrote = new.moved = IGNORED  # ... nor are its writes the game's
         new.writes = None

@@ -71,12 +71,13 @@ from attrs import field, frozen
 
 from rulewright.dsl.compile.codegen import generated_tree
 from rulewright.dsl.check.constraints import CounterRange
-from rulewright.dsl.machine.machine import Call, SpecRuntimeError
+from rulewright.dsl.machine.machine import Call, Draw, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
 from rulewright.errors import UsageError
 from rulewright.invariants import replay_memo
 from rulewright.invariants.changes import Changes
+from rulewright.invariants.continuation import Continuations
 from rulewright.invariants.reads import EVERYTHING, Finder, Reads, union
 
 if TYPE_CHECKING:
@@ -583,16 +584,14 @@ def counter_changes(state: State, changes: list[Change]) -> list[str]:
     return [f"{labels[k]}: {v!r} -> {new!r}" for k, v, new in changes]
 
 
-def vary(state: State, player: int, rng: Any, one: bool = False,
-         only: frozenset[int] | None = None) -> tuple[State, list[Change]] | None:
-    """:func:`varied` with the changes as (slot, old, new) (formatting every change's label
-    costs more than the check at a decision of a spec with hundreds of counters); ``only``:
-    vary only these of the unseen counters (None: every one)."""
+def _vary_changes(state: State, player: int, rng: Any, one: bool = False,
+                  only: frozenset[int] | None = None) -> list[Change]:
+    """The changes :func:`vary` makes (drawn as it draws them), without the copy."""
     unseen: Sequence[int] = _tables(state.game).unseen[player]
     if only is not None:
         unseen = [k for k in unseen if k in only]
     if not unseen:
-        return None
+        return []
     if one:
         unseen = [rng.choice(unseen)]
     tables = _tables(state.game)
@@ -608,8 +607,6 @@ def vary(state: State, player: int, rng: Any, one: bool = False,
     kept = tables.choices
     if len(kept) > _CHOICES_KEPT:
         kept.clear()
-    alt = state.clone()
-    alt_counters = alt.counters
     changes: list[Change] = []
     name_of, ranges = tables.name_of, tables.ranges
     # ``rng.choice(choices)`` drawn as it draws (``_randbelow``), without two method calls
@@ -656,9 +653,26 @@ def vary(state: State, player: int, rng: Any, one: bool = False,
             while j >= n:
                 j = getrandbits(bits)
             new = choices[j]
-        alt_counters[k] = new
         changes.append((k, v, new))
-    return (alt, changes) if changes else None
+    return changes
+
+
+def vary(state: State, player: int, rng: Any, one: bool = False,
+         only: frozenset[int] | None = None) -> tuple[State, list[Change]] | None:
+    """:func:`varied` with the changes as (slot, old, new) (formatting every change's label
+    costs more than the check at a decision of a spec with hundreds of counters); ``only``:
+    vary only these of the unseen counters (None: every one)."""
+    changes = _vary_changes(state, player, rng, one, only)
+    return None if not changes else _with_changes(state, changes)
+
+
+def _with_changes(state: State, changes: list[Change]) -> tuple[State, list[Change]]:
+    """A copy of ``state`` with the counter changes of :func:`_vary_changes` made."""
+    alt = state.clone()
+    counters = alt.counters
+    for k, _, new in changes:
+        counters[k] = new
+    return alt, changes
 
 
 def _choices(v: Any, base: set[Any], span: tuple[int, int] | None) -> list[Any]:
@@ -934,12 +948,16 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
                 return None
         except UsageError:
             return None  # not legal in ``alt`` (a chance outcome or an option it lacks)
-        if alt.current_player() != player:
+        # what the mover sees, compared in place (same_view: no observation built), before
+        # the options' labels are made (most replays show the mover something else)
+        if alt.current_player() != player or not same_view(alt, state, player):
             return None
         other = option_labels(alt)
-        # then what the mover sees, compared in place (same_view: no observation built)
-        return None if other == real or not same_view(alt, state, player) else other
+        return None if other == real else other
 
+    # what the step's code may read (.continuation): a replay that changes none of it
+    # offers the real options, and is not played (its draws are drawn all the same)
+    moved_reads, instead_plays = _step_reads(before, state)
     # what an earlier replay of the same step from an equal state found (.replay_memo)
     memo = replay_memo.start(before)
     copies: list[State] = []  # derive_locals's copy of ``before``, shared
@@ -947,6 +965,8 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     made: list[tuple[Any, Callable[[], tuple[State, Changes, Callable[[], list[str]]] | None]]] = []
     plan = _plan(before, player, ctx.rng, memo.kept(("mixed", player),
                                                      lambda: _mixed(before, player)))
+    if plan is not None and not moved_reads.touched(_planned(plan)):
+        plan = None  # the step reads none of the places or components it mixes
     if plan is not None:
         def rearranged() -> tuple[State, Changes, Callable[[], list[str]]] | None:
             assert plan is not None
@@ -956,7 +976,9 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
             return built[0], built[2], lambda: move_labels(before, built[1][:4])
         made.append((("moved", done, tuple(tuple(shuffled) for _, shuffled in plan))
                      if memo.row is not None else (), rearranged))
-    changed = vary(before, player, ctx.rng)
+    varies = _vary_changes(before, player, ctx.rng)
+    changed = _with_changes(before, varies) \
+        if varies and moved_reads.touched(_varied(varies)) else None
     if changed is not None:
         def varied() -> tuple[State, Changes, Callable[[], list[str]]]:
             assert changed is not None
@@ -985,7 +1007,10 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     others, what = memo.kept(("others", done, player), lambda: _others(before, done, player))
     if what is None:
         return None
-    for instead in ctx.rng.sample(others, min(REPLAYS, len(others))):
+    picked = ctx.rng.sample(others, min(REPLAYS, len(others)))
+    if not instead_plays:
+        return None  # the step's code reads nothing another outcome or choice changes
+    for instead in picked:
         key = ("instead", done, instead)
         found = memo.get(key)
         if found is replay_memo.UNKNOWN:
@@ -1000,6 +1025,52 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         if found is not None:
             return found
     return None
+
+
+_CONTINUATIONS: _PerGame[Continuations] = _PerGame()
+
+
+def _step_reads(before: State, state: State) -> tuple[Reads, bool]:
+    """What the replays of the step from ``before`` to ``state`` need (see
+    :mod:`.continuation`): what the step's code, the pause it resumes and the running
+    rules' followed locals may read (a rearrangement or varied counter that changes none of
+    it offers the real options), and whether another outcome or choice of the step can
+    change the options: False where the step's code reads neither the local the pause
+    stores the outcome or choice in nor anything a draw's other card changes."""
+    if before.together is not None or state.together is not None or not before.stack:
+        return EVERYTHING, True
+    game = state.game
+    cont = _CONTINUATIONS.get(game)
+    if cont is None:
+        cont = _CONTINUATIONS[game] = Continuations(game, _finder(game), _option_reads)
+    key = (tuple([(fr[0], fr[1]) for fr in before.stack]),
+           tuple([(fr[0], fr[1]) for fr in state.stack]), state.autos != before.autos)
+    found = cont.steps.get(key)
+    if found is None:
+        found = cont.steps[key] = _step_reads_of(cont, before, state)
+    return found
+
+
+def _step_reads_of(cont: Continuations, before: State, state: State) -> tuple[Reads, bool]:
+    """:func:`_step_reads`, found (once per call stacks)."""
+    game = state.game
+    step, locs = cont.reads(before, state)
+    at = getattr(before.pending, "at", None)
+    if at is None:
+        return EVERYTHING, True
+    top = before.stack[-1]
+    if type(at) is Draw:
+        # resuming a draw moves the drawn card: where it and the cards are, the deck, the
+        # destination
+        pause = cont.instruction(top[0], top[1])[0]
+        m = game.machine
+        outcome = Changes(False, zones=frozenset(range(len(m.zones))),
+                          loc=frozenset(range(len(m.components))), known=True)
+    else:
+        pause, outcome = Reads(), Changes(False)
+    moved = union(union(step, pause), cont.frames(before))
+    plays = step.touched(outcome) or locs is None or at.slot in locs
+    return moved, plays
 
 
 #: One-option nodes a replay passes by itself at most (a run longer than this is a livelock

@@ -112,6 +112,8 @@ class Memo:
 
 
 _OFF = Memo(None, None)
+#: A memo that finds and keeps nothing (a step whose replays are not looked up).
+OFF = _OFF
 
 
 def fingerprint(state: State) -> tuple[Any, ...] | None:
@@ -129,6 +131,12 @@ def fingerprint(state: State) -> tuple[Any, ...] | None:
     except TypeError:
         return None  # a local holding a list: not looked up (locals are numbers and tuples)
     return fp
+
+
+def forget(game: Any) -> None:
+    """Drop what the replays in ``game`` (a :class:`~rulewright.engines.game.Game`) found (a
+    benchmark's warm-up: its timed games must look up only what they played)."""
+    _TABLES.pop(game, None)
 
 
 def start(before: State) -> Memo:
