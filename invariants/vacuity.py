@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from rulewright.dsl.check.applies import applies, not_applicable_reason
 from rulewright.dsl.check.offered import elsewhere
 from rulewright.dsl.language import ast
-from rulewright.dsl.machine.machine import Call, Choice, Switch
+from rulewright.dsl.machine.machine import (Call, Choice, CoverPoint, End, ForNext, Instr, Jump,
+                                            JumpUnless, Return, Switch)
 from rulewright.invariants.scope import choice_label, decl_rule, has_choice, phase_rule
 
 if TYPE_CHECKING:
@@ -126,8 +127,9 @@ def open_choices(game: Game) -> list[Choice]:
     out = []
     for i in sorted(played_rules(game)):
         code = m.rules[i].code
+        runs = _runnable(code, points)
         for pc, ins in enumerate(code):
-            if type(ins) is not Choice or \
+            if type(ins) is not Choice or pc not in runs or \
                     (ins.ids_below is not None and ins.ids_below <= 1 and not ins.passes):
                 continue
             nxt = code[pc + 1] if pc + 1 < len(code) else None
@@ -136,6 +138,40 @@ def open_choices(game: Game) -> list[Choice]:
                 continue  # every option ruled out: the choice cannot run
             out.append(ins)
     return out
+
+
+def _runnable(code: tuple[Instr, ...], points: tuple[CoverPoint, ...]) -> set[int]:
+    """The pcs of a rule's ``code`` a game can run: reached from its start, through no way on
+    whose coverage point is ruled out in the configuration (an ``if`` arm under a constant
+    condition that is false, such as an unselected variant; an option ruled out). A way
+    with no point of its own (a loop's test) is followed both ways."""
+    def live(point: int) -> bool:
+        return not point or points[point].live
+
+    seen: set[int] = set()
+    todo = [0]
+    while todo:
+        pc = todo.pop()
+        if pc in seen or pc >= len(code):
+            continue
+        seen.add(pc)
+        ins = code[pc]
+        cls = type(ins)
+        if cls is Jump:
+            todo.append(ins.target)
+        elif cls is JumpUnless:
+            if live(ins.yes):
+                todo.append(pc + 1)
+            if live(ins.no):
+                todo.append(ins.target)
+        elif cls is ForNext:
+            todo += [pc + 1, ins.exit]
+        elif cls is Switch:
+            todo += [t for k, t in enumerate(ins.targets) if not ins.point
+                     or live(ins.point + k)]
+        elif cls is not Return and cls is not End:
+            todo.append(pc + 1)
+    return seen
 
 
 def _choices_text(choices: list[Choice]) -> str:

@@ -116,3 +116,22 @@ def test_not_reached_names_the_choices_that_could_offer_more(tmp_path: Path) -> 
     assert result.reasons["hidden information"] == (
         f"no game reached a decision with more than one option (in {result.games} games "
         "begun); the choices that could offer more: 'a / b' (rule play, line 17)")
+
+
+def test_a_list_choice_under_an_unselected_variant_cannot_run(tmp_path: Path) -> None:
+    from rulewright.invariants.vacuity import open_choices
+
+    path = HERE / "specs" / "variant_only_list_choice.rules"
+    assert open_choices(rw.load(path, players=2)) == []
+    assert [c.site.what for c in open_choices(rw.load(path, players=2, variants=["extra"]))] \
+        == ["n"]
+    result = verify_config(rw.load(path, players=2), Config(2), FAST, examples=5,
+                           trace_dir=tmp_path, seed=1)
+    assert result.status["hidden information"] == "n/a"
+    # Picture Perfect with 2 players: the gifts' 2-player ruling returns before the choices
+    # of the other player counts, which cannot run
+    game = rw.load("picture_perfect", players=2)
+    whats = {c.site.what for c in open_choices(game)}
+    assert len(open_choices(game)) == 24
+    assert not whats & {"give my only envelope", "give to the left", "give to the right"}
+    assert "give to the other player" in whats
