@@ -965,8 +965,11 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     made: list[tuple[Any, Callable[[], tuple[State, Changes, Callable[[], list[str]]] | None]]] = []
     plan = _plan(before, player, ctx.rng, memo.kept(("mixed", player),
                                                      lambda: _mixed(before, player)))
-    if plan is not None and not moved_reads.touched(_planned(plan)):
-        plan = None  # the step reads none of the places or components it mixes
+    if plan is not None and not moved_reads.touched(_planned(plan)) \
+            and not (moved_reads.known and type(getattr(before.pending, "at", None)) is Draw):
+        # the step reads none of the places or components it mixes (nor, after a draw, who
+        # knows what: a rearrangement that moves the drawn card changes who knows it)
+        plan = None
     if plan is not None:
         def rearranged() -> tuple[State, Changes, Callable[[], list[str]]] | None:
             assert plan is not None
@@ -1053,21 +1056,24 @@ def _step_reads(before: State, state: State) -> tuple[Reads, bool]:
 
 def _step_reads_of(cont: Continuations, before: State, state: State) -> tuple[Reads, bool]:
     """:func:`_step_reads`, found (once per call stacks)."""
-    game = state.game
+    m = state.game.machine
     step, locs = cont.reads(before, state)
     at = getattr(before.pending, "at", None)
     if at is None:
         return EVERYTHING, True
-    top = before.stack[-1]
+    pause, outcome = Reads(), Changes(False)
     if type(at) is Draw:
-        # resuming a draw moves the drawn card: where it and the cards are, the deck, the
-        # destination
-        pause = cont.instruction(top[0], top[1])[0]
-        m = game.machine
-        outcome = Changes(False, zones=frozenset(range(len(m.zones))),
-                          loc=frozenset(range(len(m.components))), known=True)
-    else:
-        pause, outcome = Reads(), Changes(False)
+        # resuming a draw evaluates its destination, and moves the drawn card out of the
+        # place it is in (not a branch: what differs there is carried on, and counted where
+        # the step's code reads it; who knows the card follows its place: ``known``, below)
+        if at.dest_slot is None:
+            pause = cont.fn(at.dest)[0]
+        # another card drawn: the deck, the destination, where the two cards are and who
+        # knows them
+        zones = frozenset(range(len(m.zones))) if at.deck_slot is None \
+            or at.dest_slot is None else frozenset({at.deck_slot, at.dest_slot})
+        outcome = Changes(False, zones=zones, loc=frozenset(range(len(m.components))),
+                          known=True)
     moved = union(union(step, pause), cont.frames(before))
     plays = step.touched(outcome) or locs is None or at.slot in locs
     return moved, plays
