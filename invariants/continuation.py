@@ -199,6 +199,7 @@ class Continuations:
         todo: list[tuple[_Frames, int, int, bool]] = [
             (under, below[-1][0], below[-1][1] + 1, True)]
         seen: set[tuple[_Frames, int, int, bool]] = set()
+        reached = False
         while todo:
             item = todo.pop()
             if item in seen:
@@ -221,6 +222,7 @@ class Continuations:
             if own:
                 locs = _both(locs, lo)
             if target_here:
+                reached = True
                 continue  # the decision reached (its reads counted)
             if cls is Choice and ins.fixed is not None and len(ins.fixed[0]) > 1:
                 continue  # it always asks
@@ -243,7 +245,9 @@ class Continuations:
                     todo.append((frames[:-1], *frames[-1]))
             elif cls is not End:
                 todo.append((frames, rule, pc + 1, own))
-        return reads, locs
+        # (a walk that missed the decision the step reached did not follow the step: then
+        # nothing is known of what it read)
+        return (reads, locs) if reached else _ANYTHING
 
     def frames(self, before: State) -> Reads:
         """What the ``let`` values and ``do`` arguments of ``before``'s running rules read
