@@ -74,8 +74,10 @@ def test_the_replay_memo_changes_no_verdict_message_or_draw(
     steps = _steps(game, 60)
     with_memo = _verdicts(game, steps, 7)
     table = replay_memo._TABLES[game]
-    # Kuhn's states repeat: most replays were looked up, not played
-    assert table.on and table.hits * 2 > table.looked > 100
+    # Kuhn's states repeat: most replays were looked up, not played (those after a deal
+    # are not looked up either: the code up to player 0's bet reads no card, see
+    # invariants/continuation.py; 79 lookups, 100+ before)
+    assert table.on and table.hits * 2 > table.looked > 60
     # the same steps again: every replay from a state seen before is a lookup now
     assert _verdicts(game, steps, 7) == with_memo
     with monkeypatch.context() as m:
