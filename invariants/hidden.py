@@ -919,14 +919,19 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     done = state.history[-1]
 
     site = state.decision_site()
-    forced = _forced_game(state.game)
+    # play on a game that pauses at one-option nodes only where the decision can have one
+    # option (not a choice of two fixed options or more, which always asks)
+    at = getattr(state.pending, "at", None)
+    fixed = getattr(at, "fixed", None)
+    forced = state.game if fixed is not None and len(fixed[0]) > 1 \
+        else _forced_game(state.game)
 
     def differs(alt: State, action: int) -> list[str] | None:
         """The options ``alt`` reaches with ``action`` where the mover sees the same: at
         the mover's next decision, or at a one-option decision of theirs at the real
         decision's site (which play takes without asking: whether they are asked at all
         may depend on what they cannot see; trial defect 4)."""
-        alt.game = forced  # pauses at one-option nodes too
+        alt.game = forced  # (where it pauses at one-option nodes too)
         try:
             alt.apply_action(action)
             for _ in range(_FORCED_RUN):

@@ -156,20 +156,19 @@ def _runnable(code: tuple[Instr, ...], points: tuple[CoverPoint, ...]) -> set[in
             continue
         seen.add(pc)
         ins = code[pc]
-        cls = type(ins)
-        if cls is Jump:
+        if isinstance(ins, Jump):
             todo.append(ins.target)
-        elif cls is JumpUnless:
+        elif isinstance(ins, JumpUnless):
             if live(ins.yes):
                 todo.append(pc + 1)
             if live(ins.no):
                 todo.append(ins.target)
-        elif cls is ForNext:
+        elif isinstance(ins, ForNext):
             todo += [pc + 1, ins.exit]
-        elif cls is Switch:
+        elif isinstance(ins, Switch):
             todo += [t for k, t in enumerate(ins.targets) if not ins.point
                      or live(ins.point + k)]
-        elif cls is not Return and cls is not End:
+        elif not isinstance(ins, (Return, End)):
             todo.append(pc + 1)
     return seen
 
