@@ -27,6 +27,7 @@ CASES = {
     "secret_in_variable": ("hidden information", 2),
     "secret_in_branch": ("hidden information", 2),
     "bid_leaks": ("hidden information", 3),
+    "asked_when_high": ("hidden information", 2),
 }
 
 
