@@ -71,7 +71,7 @@ from attrs import field, frozen
 
 from rulewright.dsl.compile.codegen import generated_tree
 from rulewright.dsl.check.constraints import CounterRange
-from rulewright.dsl.machine.machine import Call, Draw, SpecRuntimeError
+from rulewright.dsl.machine.machine import Call, ChanceNode, Decision, Draw, SpecRuntimeError
 from rulewright.engines.interpreter import QUERY_WORK
 from rulewright.invariants.base import Context, Invariant
 from rulewright.errors import UsageError
@@ -935,20 +935,13 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         try:
             alt.apply_action(action)
             for _ in range(_FORCED_RUN):
-                if alt.is_terminal():
-                    return None
-                if alt.is_chance_node():
-                    outcomes = alt.chance_outcomes()
-                    if len(outcomes) != 1:
-                        return None
-                    alt.apply_action(outcomes[0][0])
-                    continue
-                ids = alt.legal_actions()
-                if len(ids) == 1 and (alt.current_player() != player
-                                      or alt.decision_site() != site):
-                    alt.apply_action(ids[0])  # what play does by itself
-                    continue
-                break
+                p = alt.pending
+                if isinstance(p, Decision):
+                    if len(p.values) != 1 or (p.player == player and p.at.site == site):
+                        break  # a decision (one option: the mover's at the real one's site)
+                elif not isinstance(p, ChanceNode) or len(p.values) != 1:
+                    return None  # the end, or a chance event
+                alt.apply_action(p.ids[0])  # what play does by itself
             else:
                 return None
         except UsageError:
