@@ -109,6 +109,9 @@ class Continuations:
         #: what the hidden-information check derives from these, by the same call stacks
         #: (``hidden._step_reads``)
         self.steps: dict[tuple[Any, ...], tuple[Reads, bool]] = {}
+        #: steps looked at, and call stacks found whose step reads less than anything
+        self.asked = 0
+        self.useful = 0
 
     def fn(self, fn: Any) -> StepReads:
         """What a generated function ``fn(st, l)`` reads of the state and of the locals;

@@ -963,7 +963,8 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     made: list[tuple[Any, Callable[[], tuple[State, Changes, Callable[[], list[str]]] | None]]] = []
     plan = _plan(before, player, ctx.rng, memo.kept(("mixed", player),
                                                      lambda: _mixed(before, player)))
-    if plan is not None and not moved_reads.touched(_planned(plan)) \
+    if plan is not None and not moved_reads.everything \
+            and not moved_reads.touched(_planned(plan)) \
             and not (moved_reads.known and type(getattr(before.pending, "at", None)) is Draw):
         # the step reads none of the places or components it mixes (nor, after a draw, who
         # knows what: a rearrangement that moves the drawn card changes who knows it)
@@ -978,8 +979,8 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         made.append((("moved", done, tuple(tuple(shuffled) for _, shuffled in plan))
                      if memo.row is not None else (), rearranged))
     varies = _vary_changes(before, player, ctx.rng)
-    changed = _with_changes(before, varies) \
-        if varies and moved_reads.touched(_varied(varies)) else None
+    changed = _with_changes(before, varies) if varies and (
+        moved_reads.everything or moved_reads.touched(_varied(varies))) else None
     if changed is not None:
         def varied() -> tuple[State, Changes, Callable[[], list[str]]]:
             assert changed is not None
@@ -1044,12 +1045,23 @@ def _step_reads(before: State, state: State) -> tuple[Reads, bool]:
     cont = _CONTINUATIONS.get(game)
     if cont is None:
         cont = _CONTINUATIONS[game] = Continuations(game, _finder(game), _option_reads)
+    if cont.asked >= _STEPS_TRIAL and not cont.useful:
+        return EVERYTHING, True  # nothing found to leave out here: not looked for again
+    cont.asked += 1
     key = (tuple([(fr[0], fr[1]) for fr in before.stack]),
            tuple([(fr[0], fr[1]) for fr in state.stack]), state.autos != before.autos)
     found = cont.steps.get(key)
     if found is None:
         found = cont.steps[key] = _step_reads_of(cont, before, state)
+        if not found[0].everything or not found[1]:
+            cont.useful += 1
     return found
+
+
+#: Steps :func:`_step_reads` looks at in a game before it gives up where every one reads
+#: anything (its lookups then cost more than they save: a game whose rules read through
+#: helpers the reads do not know).
+_STEPS_TRIAL = 256
 
 
 def _step_reads_of(cont: Continuations, before: State, state: State) -> tuple[Reads, bool]:
