@@ -109,7 +109,8 @@ class Continuations:
         #: what the hidden-information check derives from these, by the same call stacks
         #: (``hidden._step_reads``)
         self.steps: dict[tuple[Any, ...], tuple[Reads, bool]] = {}
-        #: steps looked at, and call stacks found whose step reads less than anything
+        #: steps looked at, and those whose replays were left out in part
+        #: (``hidden._step_reads``)
         self.asked = 0
         self.useful = 0
 

@@ -946,12 +946,11 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
                 return None
         except UsageError:
             return None  # not legal in ``alt`` (a chance outcome or an option it lacks)
-        # what the mover sees, compared in place (same_view: no observation built), before
-        # the options' labels are made (most replays show the mover something else)
-        if alt.current_player() != player or not same_view(alt, state, player):
+        if alt.current_player() != player:
             return None
         other = option_labels(alt)
-        return None if other == real else other
+        # then what the mover sees, compared in place (same_view: no observation built)
+        return None if other == real or not same_view(alt, state, player) else other
 
     # what the step's code may read (.continuation): a replay that changes none of it
     # offers the real options, and is not played (its draws are drawn all the same)
@@ -969,6 +968,7 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         # the step reads none of the places or components it mixes (nor, after a draw, who
         # knows what: a rearrangement that moves the drawn card changes who knows it)
         plan = None
+        _left_out(state.game)
     if plan is not None:
         def rearranged() -> tuple[State, Changes, Callable[[], list[str]]] | None:
             assert plan is not None
@@ -981,6 +981,8 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
     varies = _vary_changes(before, player, ctx.rng)
     changed = _with_changes(before, varies) if varies and (
         moved_reads.everything or moved_reads.touched(_varied(varies))) else None
+    if varies and changed is None:
+        _left_out(state.game)
     if changed is not None:
         def varied() -> tuple[State, Changes, Callable[[], list[str]]]:
             assert changed is not None
@@ -1011,6 +1013,8 @@ def replayed_leak(ctx: Context, state: State, player: int, real: list[str]) -> s
         return None
     picked = ctx.rng.sample(others, min(REPLAYS, len(others)))
     if not instead_plays:
+        if picked:
+            _left_out(state.game)
         return None  # the step's code reads nothing another outcome or choice changes
     for instead in picked:
         key = ("instead", done, instead)
@@ -1045,23 +1049,30 @@ def _step_reads(before: State, state: State) -> tuple[Reads, bool]:
     cont = _CONTINUATIONS.get(game)
     if cont is None:
         cont = _CONTINUATIONS[game] = Continuations(game, _finder(game), _option_reads)
-    if cont.asked >= _STEPS_TRIAL and not cont.useful:
-        return EVERYTHING, True  # nothing found to leave out here: not looked for again
+    if cont.asked >= _STEPS_TRIAL and cont.useful * _STEPS_PAY < cont.asked:
+        return EVERYTHING, True  # seldom a replay left out here: not looked for again
     cont.asked += 1
     key = (tuple([(fr[0], fr[1]) for fr in before.stack]),
            tuple([(fr[0], fr[1]) for fr in state.stack]), state.autos != before.autos)
     found = cont.steps.get(key)
     if found is None:
         found = cont.steps[key] = _step_reads_of(cont, before, state)
-        if not found[0].everything or not found[1]:
-            cont.useful += 1
     return found
 
 
-#: Steps :func:`_step_reads` looks at in a game before it gives up where every one reads
-#: anything (its lookups then cost more than they save: a game whose rules read through
-#: helpers the reads do not know).
+def _left_out(game: Any) -> None:
+    """Count a step of ``game`` whose replays :func:`_step_reads` left out some of."""
+    cont = _CONTINUATIONS.get(game)
+    if cont is not None:
+        cont.useful += 1
+
+
+#: Steps :func:`_step_reads` looks at in a game before it is judged ...
 _STEPS_TRIAL = 256
+#: ... and kept only where it left out a replay at one step in _STEPS_PAY at least (its
+#: lookups cost more than they save in a game whose rules read through helpers the reads
+#: do not know: Braff, Picture Perfect, Love Letter).
+_STEPS_PAY = 8
 
 
 def _step_reads_of(cont: Continuations, before: State, state: State) -> tuple[Reads, bool]:
