@@ -63,6 +63,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import attrs
 from attrs import frozen
 
 from rulewright.dsl.language import ast
@@ -255,7 +256,11 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     # verify fails on a checker warning the spec does not acknowledge, whatever its machines
     # and games (rulewright.invariants.acknowledged): a mutant that adds one (a table key
     # copied onto another row's) is killed, even where it compiles to the original's machine
-    warned = open_warnings(target, checked(target))  # the check its compile ran
+    # the check its compile ran; rendered on the mutant's text, so that the line under the
+    # caret is the one with the change (the spec's own line hides what the warning is about)
+    shown = target if mutant is None else \
+        attrs.evolve(target, source=mutant_text(parsed, all_mutants[mutant]))
+    warned = open_warnings(shown, checked(target))
     if warned:
         return done("killed", kills=tuple(Kill("", "checker warning", w) for w in warned))
     if not configs:
@@ -311,6 +316,29 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     return done("lived", gaps=tuple(gaps), statuses=tuple(statuses), finished=tuple(finished),
                 plays=plays, reached=tuple(reached),
                 examples_reached=tuple((covered or {}).items()))
+
+
+def mutant_text(parsed: ast.Spec, m: Mutant) -> str:
+    """``parsed.source`` with mutant ``m``'s changed text written in place of the original's,
+    for diagnostics of the mutant shown with its own line under the caret.
+
+    Only a change on one line of the spec's own file whose text there is ``m.original`` (as
+    :func:`~rulewright.dsl.language.mutants.mutants` shows it) is written in; a deletion, a
+    change of CSV card data or one over several lines leaves the source as it is (a
+    diagnostic of such a mutant shows the spec's line).
+    """
+    s = m.span
+    bom = "\ufeff" if parsed.source.startswith("\ufeff") else ""  # columns skip it
+    lines = parsed.source.removeprefix(bom).splitlines(keepends=True)
+    if s.path != parsed.path or s.end_line != s.line or m.mutated == "(deleted)" \
+            or not 1 <= s.line <= len(lines):
+        return parsed.source
+    line = lines[s.line - 1]
+    start, end = s.column - 1, s.end_column - 1
+    if " ".join(line[start:end].split()) != m.original:
+        return parsed.source
+    lines[s.line - 1] = line[:start] + m.mutated + line[end:]
+    return bom + "".join(lines)
 
 
 _DIGESTS: dict[tuple[int, int, tuple[str, ...], tuple[str, ...]], tuple[ast.Spec, str]] = {}

@@ -18,7 +18,7 @@ from rulewright.engines import schemas
 from rulewright.engines.game import load_spec
 from rulewright.engines.machine_digest import machine_digest, runnable_rules
 from rulewright.invariants.acknowledged import open_warnings
-from rulewright.invariants.mutation import mutate, spec_mutants
+from rulewright.invariants.mutation import mutant_text, mutate, spec_mutants
 from rulewright.invariants.runner import configurations
 
 UNCHANGED = str(Path(__file__).parent / "specs" / "mutate" / "unchanged.rules")
@@ -138,6 +138,10 @@ def test_a_mutant_with_a_checker_warning_verify_fails_on_is_killed_by_it() -> No
         f"{UNCHANGED}:13:71: warning: table 'goal': keys 2..2 overlap 2..2 (line 13)\n")
     assert run.kills[0].message.endswith(
         "verify fails on a warning the spec does not acknowledge")
+    # the line under the caret is the mutant's (`2 -> 6`), not the spec's (`3 -> 6`)
+    assert run.kills[0].message.splitlines()[1:3] == [
+        '    table goal cite "Goal" "Two players play to 4, three to 6." { 2 -> 4, 2 -> 6 }',
+        " " * 74 + "^" * 6]
     assert r.counts()["unchanged"] == 0 and r.rate == 1.0
     doc = r.to_json()
     schemas.validate(doc)
@@ -154,15 +158,33 @@ def test_a_mutant_with_a_checker_warning_verify_fails_on_is_killed_by_it() -> No
 
 
 
-def test_the_kill_is_the_warning_verify_reports() -> None:
+def test_the_kill_is_the_warning_verify_reports(tmp_path: Path) -> None:
     # verify attaches open_warnings of the spec to its result and fails on any of them
-    # (rulewright.invariants.runner._open_warnings); the kill carries the same text
+    # (rulewright.invariants.runner._open_warnings); the kill carries the text verify prints
+    # for the spec with the change written in (its line under the caret)
     parsed, all_mutants = spec_mutants(UNCHANGED)
     assert open_warnings(parsed) == []
-    warned = open_warnings(apply_mutant(parsed, all_mutants[4]))
+    written = tmp_path / "unchanged.rules"
+    written.write_text(mutant_text(parsed, all_mutants[4]), encoding="utf-8")
+    warned = [w.replace(str(written), UNCHANGED) for w in open_warnings(load_spec(written))]
+    assert len(warned) == 1 and "{ 2 -> 4, 2 -> 6 }" in warned[0]
     r = mutate(UNCHANGED, only=[4], players=[2], **SETTINGS)  # type: ignore[arg-type]
     assert [k.message for k in r.runs[4].kills] == warned
-    assert len(warned) == 1
+
+
+def test_the_mutants_text_has_its_change_written_in_place() -> None:
+    parsed, all_mutants = spec_mutants(UNCHANGED)
+    lines = parsed.source.splitlines()
+    for m in all_mutants:
+        text = mutant_text(parsed, m).splitlines()
+        if m.mutated == "(deleted)" or m.span.line != m.span.end_line:
+            assert text == lines  # left as the spec has it
+            continue
+        assert [i for i, (a, b) in enumerate(zip(lines, text)) if a != b] == \
+            [m.span.line - 1], m.label
+        assert text[m.span.line - 1] == (lines[m.span.line - 1][:m.span.column - 1] + m.mutated
+                                         + lines[m.span.line - 1][m.span.end_column - 1:])
+    assert mutant_text(parsed, all_mutants[4]).splitlines()[12].endswith("{ 2 -> 4, 2 -> 6 }")
 
 
 def test_the_warnings_come_from_the_check_the_mutants_compile_ran(monkeypatch: Any) -> None:
