@@ -74,10 +74,11 @@ from rulewright.engines.machine_digest import machine_digest
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.acknowledged import open_warnings
 from rulewright.invariants.backend import Backend, SerialBackend
-from rulewright.invariants.mutation_report import (GapCount, HeldOut, Kill, MutantRun,
-                                                   MutationReport)
-from rulewright.invariants.mutation_sites import (PointKey, Record, change_name, cover_point,
-                                                  declaration, one_per_site, site_names)
+from rulewright.invariants.mutation_report import (NEVER_EVALUATED, GapCount, HeldOut, Kill,
+                                                   MutantRun, MutationReport)
+from rulewright.invariants.mutation_sites import (PointKey, Record, call_points, change_name,
+                                                  cover_point, declaration, one_per_site,
+                                                  references, site_names)
 from rulewright.invariants.profiles import PROFILES
 from rulewright.invariants.report import leak_reports
 from rulewright.invariants.runner import (Config, ExampleKey, config_seed, configurations,
@@ -105,6 +106,13 @@ class MutantJob:
         same_machine: skip a configuration whose compiled machine is the original's
             (:func:`~rulewright.engines.machine_digest.machine_digest`): for a mutant without
             a coverage point, which may run anywhere.
+        held: under a profile that requires every invariant reached, the baseline's
+            (configuration, invariant) pairs that held: one the mutant's games never
+            evaluate in that configuration kills it there ("never evaluated"), and its job
+            ends (``()``: not looked for in the job; the report still finds it).
+        plays: the baseline's playout digest per configuration: a survivor's playouts stop
+            at the first configuration whose digest differs (it is then not possibly
+            equivalent, whatever the others play; ``()``: every configuration plays).
     """
 
     spec: str
@@ -117,12 +125,14 @@ class MutantJob:
     configs: tuple[str, ...] | None = None
     worked: tuple[ExampleKey, ...] | None = None
     same_machine: bool = False
+    held: tuple[tuple[str, str], ...] = ()
+    plays: tuple[tuple[str, str], ...] = ()
 
     def run(self) -> MutantRun:
         """:func:`run_mutant` of this job (what a backend's workers call)."""
         return run_mutant(self.spec, self.mutant, self.profile, self.seed, self.players,
                           self.examples, self.playouts, self.configs, self.worked,
-                          self.same_machine)
+                          self.same_machine, self.held, self.plays)
 
     @property
     def name(self) -> str:
@@ -176,7 +186,8 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                players: Sequence[int] | None = None, examples: int | None = None,
                playouts: int = PLAYOUTS, only_configs: Sequence[str] | None = None,
                only_examples: Sequence[ExampleKey] | None = None,
-               same_machine: bool = False) -> MutantRun:
+               same_machine: bool = False, held: Sequence[tuple[str, str]] = (),
+               baseline_plays: Sequence[tuple[str, str]] = ()) -> MutantRun:
     """Verify one mutant of ``spec`` (or ``spec`` itself when ``mutant`` is None).
 
     Args: see :class:`MutantJob`.
@@ -269,6 +280,7 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
     leaked = leak_reports(target, configs)
     if leaked:
         return done("killed", kills=tuple(Kill("", "information flow", str(k)) for k in leaked))
+    evaluated = set(held)
     gaps: list[GapCount] = []
     statuses: list[tuple[str, str, str]] = []
     finished: list[tuple[str, int]] = []
@@ -301,20 +313,34 @@ def run_mutant(spec: str, mutant: int | None, profile: str, seed: int,
                          f"gap in rule {g.rule} (line {g.line}) reached in {g.count} of "
                          f"{result.finished} games and it does not say why: {g.message}")
                     for g in common))
+            # verify --require-reached fails on a check the spec's games evaluated here and
+            # the mutant's never do: known now, so the later configurations are not played
             finished.append((config.label, result.finished))
             statuses += [(config.label, name, st) for name, st in result.status.items()]
             gaps += [GapCount(config.label, g.kind, g.rule, g.line, g.message, g.count)
                      for g in result.gaps]
+            never = [name for name, st in result.status.items()
+                     if st == "not reached" and (config.label, name) in evaluated]
+            if never:  # with what it changed so far (the report's changes)
+                return done("killed", kills=tuple(Kill(config.label, name, NEVER_EVALUATED)
+                                                  for name in never),
+                            gaps=tuple(gaps), statuses=tuple(statuses),
+                            finished=tuple(finished))
             if mutant is None and result.coverage is not None:
                 cov = result.coverage
                 reached.append((config.label, tuple(p.key for p, n in zip(cov.points, cov.games)
                                                     if n and p.kind)))
     if unchanged and not games and all(same.values()):
         return done("unchanged")
-    plays = tuple((config.label, _playout_digest(game, config.label, seed, header.id, playouts))
-                  for config, game in games)
+    expected = dict(baseline_plays)
+    plays: list[tuple[str, str]] = []
+    for config, game in games:
+        plays.append((config.label,
+                      _playout_digest(game, config.label, seed, header.id, playouts)))
+        if expected and expected.get(config.label) != plays[-1][1]:
+            break  # it plays otherwise here: not possibly equivalent, whatever the rest play
     return done("lived", gaps=tuple(gaps), statuses=tuple(statuses), finished=tuple(finished),
-                plays=plays, reached=tuple(reached),
+                plays=tuple(plays), reached=tuple(reached),
                 examples_reached=tuple((covered or {}).items()))
 
 
@@ -518,18 +544,28 @@ def mutate(spec: str, *, seed: int, n: int | None = None, profile: str = "ci",
         assert report.baseline is not None
         reached = {label: set(points) for label, points in report.baseline.reached}
         ran = [(key, set(points)) for key, points in report.baseline.examples_reached]
+        refs = references(parsed)
 
         def where(m: Mutant) -> tuple[tuple[str, ...] | None, tuple[ExampleKey, ...] | None,
                                       bool]:
             if not by_coverage:
                 return None, None, False  # asked to: everywhere
             point = cover_point(parsed, m.path)
-            if point is None:  # outside rules and scoring: wherever its machine changed
-                return None, None, True
-            return (tuple(c.label for c in configs if point in reached.get(c.label, ())),
-                    tuple(key for key, points in ran if point in points), False)
+            if point is not None:
+                return (tuple(c.label for c in configs if point in reached.get(c.label, ())),
+                        tuple(key for key, points in ran if point in points), False)
+            # a function or table only rules and scoring use: where their calls ran
+            reach = call_points(parsed, m.path, refs)
+            here = () if reach is None else \
+                tuple(c.label for c in configs if reach.points & reached.get(c.label, set()))
+            if reach is None or not here:  # elsewhere, or no game calls it: everywhere
+                return None, None, True  # (and wherever its machine changed)
+            return (here, None if reach.every_example else
+                    tuple(key for key, points in ran if reach.points & points), True)
+        held = tuple((c, name) for c, name, st in report.baseline.statuses if st == "held") \
+            if PROFILES[profile].require_reached else ()
         jobs = [MutantJob(str(spec), m.id, profile, seed, counts, examples, playouts,
-                          *where(m)) for m in chosen]
+                          *where(m), held=held, plays=report.baseline.plays) for m in chosen]
 
         def one_done(_: int, run: MutantRun) -> None:
             assert run.mutant is not None

@@ -124,6 +124,11 @@ class Kill:
         return {"configuration": self.config, "check": self.check, "message": self.message}
 
 
+#: The message of a kill by an invariant the spec's games evaluated and the mutant's never do.
+NEVER_EVALUATED = ("never evaluated (it held in the spec as written; verify --require-reached "
+                   "fails the run)")
+
+
 @frozen
 class GapCount:
     """A gap reached in one configuration, and in how many games."""
@@ -147,7 +152,8 @@ class MutantRun:
             or "unchanged" (its machine is the original's everywhere it was compiled).
         kills: what failed (killed runs). error: the compile error (invalid runs).
         gaps, statuses, finished: per configuration, the gaps reached, each invariant's
-            status and the games played to their end (lived runs).
+            status and the games played to their end (lived runs; and runs killed by an
+            invariant never evaluated, over the configurations played up to the kill).
         plays: per configuration, the playout digest (lived runs). seconds: the job's
             wall time. configs: the configurations verified (labels).
         reached: the baseline's coverage: per configuration, the points its games ran.
@@ -309,8 +315,7 @@ class MutationReport:
         if run.status != "lived" or not self.require_reached or self.baseline is None:
             return run.kills
         held = {(c, n) for c, n, st in self.baseline.statuses if st == "held"}
-        return tuple(Kill(c, n, "never evaluated (it held in the spec as written; verify "
-                                "--require-reached fails the run)")
+        return tuple(Kill(c, n, NEVER_EVALUATED)
                      for c, n, st in run.statuses if st == "not reached" and (c, n) in held)
 
     def counts(self) -> Counter[str]:
@@ -344,9 +349,10 @@ class MutationReport:
         return 0
 
     def changes(self, mutant: Mutant) -> list[str]:
-        """What a surviving mutant changed in gaps and statuses (see :func:`changes`)."""
+        """What a surviving mutant changed in gaps and statuses (see :func:`changes`); also
+        one killed by an invariant never evaluated, over the configurations it played."""
         run = self.runs.get(mutant.id)
-        if run is None or run.status != "lived" or self.baseline is None:
+        if run is None or not run.finished or self.baseline is None:
             return []
         return changes(self.baseline, run)
 

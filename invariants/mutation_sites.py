@@ -43,15 +43,17 @@ from __future__ import annotations
 
 import json
 import random
+import typing
 from collections import Counter
 from pathlib import Path
 from typing import Any, Sequence
 
+import attrs
 from attrs import frozen
 
 from rulewright.dsl.language import ast
-from rulewright.dsl.language.mutants import Mutant, Path_
-from rulewright.errors import UsageError
+from rulewright.dsl.language.mutants import Mutant, Path_, played_rules
+from rulewright.errors import Span, UsageError
 
 RECORD_FORMAT = "rulewright-mutate-record/2"
 #: The formats :func:`load_record` reads (format 1: sites only).
@@ -107,6 +109,96 @@ def cover_point(spec: ast.Spec, path: Path_) -> PointKey | None:
             point = ("option", rule, o.span.line, o.span.column)
         node = node[step] if isinstance(step, int) else getattr(node, step)
     return point
+
+
+#: The declaration node classes (a reference's container is the innermost one on its path).
+_DECLS: tuple[type, ...] = typing.get_args(ast.Decl)
+
+
+def references(spec: ast.Spec) -> dict[str, list[Path_]]:
+    """Every place a name is read or called (a :class:`~rulewright.dsl.language.ast.Name`'s
+    id, a :class:`~rulewright.dsl.language.ast.Call`'s function), by name, as paths from
+    ``spec`` (:func:`~rulewright.dsl.language.mutants.get_at`'s). A local of the same name
+    is listed too: a reach computed from these is never smaller than the real one."""
+    out: dict[str, list[Path_]] = {}
+    stack: list[tuple[Any, Path_]] = [(spec.decls, ("decls",))]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend((x, path + (k,)) for k, x in enumerate(item))
+            continue
+        if not attrs.has(type(item)) or isinstance(item, Span):
+            continue
+        if isinstance(item, ast.Name):
+            out.setdefault(item.id, []).append(path)
+        elif isinstance(item, ast.Call):
+            out.setdefault(item.func, []).append(path)
+        stack.extend((getattr(item, f.name), path + (f.name,)) for f in attrs.fields(type(item)))
+    return out
+
+
+@frozen
+class Reach:
+    """Where a change inside a ``function`` or ``table`` can make a difference
+    (:func:`call_points`).
+
+    Attributes:
+        points: the coverage points whose code calls the function or reads the table
+            (through other functions too): a verify game that runs none of them never
+            evaluates the change, and plays exactly as the original's.
+        every_example: a worked example, or a rule only examples run (their scaffolding),
+            uses it directly: every worked example runs the mutant (not only those that ran
+            one of ``points``).
+    """
+
+    points: frozenset[PointKey]
+    every_example: bool
+
+
+def call_points(spec: ast.Spec, path: Path_, refs: dict[str, list[Path_]]) -> Reach | None:
+    """For a change inside a ``function`` or a ``table`` (``path`` from ``spec``), where its
+    code runs (:class:`Reach`). None when the change is elsewhere, or when the function or
+    table is used outside the rules play can run, the scoring and the worked examples (an
+    invariant, which every state checks; an initial value; a patch of an erratum or variant
+    outside its rules; the header...): it then runs everywhere, as any change without a
+    coverage point.
+
+    Args:
+        refs: :func:`references` of ``spec``.
+    """
+    if len(path) < 2 or path[0] != "decls":
+        return None
+    decl = spec.decls[typing.cast(int, path[1])]
+    if not isinstance(decl, (ast.FunctionDecl, ast.TableDecl)):
+        return None
+    played = played_rules(spec)
+    points: set[PointKey] = set()
+    examples = False
+    todo, seen = [decl.name], {decl.name}
+    while todo:
+        name = todo.pop()
+        for ref in refs.get(name, ()):
+            node: Any = spec
+            container: Any = None
+            for step in ref:
+                node = node[step] if isinstance(step, int) else getattr(node, step)
+                if isinstance(node, _DECLS):
+                    container = node
+            if isinstance(container, ast.FunctionDecl):
+                if container.name not in seen:  # its callers call this one
+                    seen.add(container.name)
+                    todo.append(container.name)
+            elif isinstance(container, ast.ScoringDecl) or (
+                    isinstance(container, ast.RuleDecl) and container.name in played):
+                point = cover_point(spec, ref)
+                if point is None:
+                    return None
+                points.add(point)
+            elif isinstance(container, (ast.ExampleDecl, ast.RuleDecl)):
+                examples = True  # verify's games never run an example or its scaffolding
+            else:
+                return None
+    return Reach(frozenset(points), examples)
 
 
 def declaration(site: str) -> str:
@@ -243,6 +335,6 @@ def one_per_site(all_mutants: Sequence[Mutant], sites: Sequence[str], seed: int)
                   key=lambda m: m.id)
 
 
-__all__ = ["Match", "PointKey", "RECORD_FORMAT", "RECORD_FORMATS", "Record", "change_name",
-           "cover_point", "declaration", "load_record",
+__all__ = ["Match", "PointKey", "RECORD_FORMAT", "RECORD_FORMATS", "Reach", "Record", "call_points",
+           "change_name", "cover_point", "references", "declaration", "load_record",
            "one_per_site", "save_record", "site_names"]

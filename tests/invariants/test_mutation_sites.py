@@ -10,9 +10,9 @@ import pytest
 
 from rulewright.errors import UsageError
 from rulewright.invariants.mutation import choose, spec_mutants
-from rulewright.invariants.mutation_sites import (Record, change_name, cover_point,
-                                                  load_record, one_per_site, save_record,
-                                                  site_names)
+from rulewright.invariants.mutation_sites import (Reach, Record, call_points, change_name,
+                                                  cover_point, load_record, one_per_site,
+                                                  references, save_record, site_names)
 
 HERE = Path(__file__).parent
 WEAK = str(HERE / "specs" / "mutate" / "weak.rules")
@@ -189,3 +189,31 @@ def test_a_stale_record_entry_holds_its_whole_declaration_out() -> None:
         choose(WEAK, found, sites, seed=2, only=[6], held_out=record)
     fresh = Record("race", (1,), ("card c: (1)",))
     assert fresh.match(found, sites).stale == () and sum(fresh.used(found, sites)) == 1
+
+
+def test_a_function_or_table_reaches_the_points_of_the_code_that_uses_it() -> None:
+    parsed, all_mutants = spec_mutants("tests/invariants/specs/mutate/unchanged.rules")
+    refs = references(parsed)
+
+    def reach(where: str) -> Reach | None:
+        m = next(m for m in all_mutants if m.where == where)
+        return call_points(parsed, m.path, refs)
+    # only the variant's rule calls extra_points; goal is read in play's loop
+    assert reach("function extra_points") == Reach(frozenset({("rule", "extra_rule", 29, 1)}),
+                                                   False)
+    assert reach("table goal") == Reach(frozenset({("rule", "play", 17, 1)}), False)
+    assert reach("var total") is None  # not a function or table
+    parsed, all_mutants = spec_mutants("zlap_kadr")
+    refs = references(parsed)
+    # through the functions that call it (pattern_at, shows...), the two rules that check
+    # a task's pattern; no worked example names it (rules by name: spec edits move lines)
+    def rules(where: str) -> tuple[set[tuple[str, str]], bool] | None:
+        r = reach(where)
+        return None if r is None else ({(k, rule) for k, rule, _, _ in r.points},
+                                       r.every_example)
+    assert rules("function height") == ({("rule", "complete_private"),
+                                         ("rule", "complete_tasks")}, False)
+    # a worked example calls playable itself: every example runs its mutants
+    assert rules("function playable") == ({("rule", "play_card")}, True)
+    # invariants call levels (every state checks them): everywhere
+    assert reach("function levels") is None

@@ -70,11 +70,13 @@ def test_a_mutant_is_not_verified_where_its_machine_is_the_originals() -> None:
         0: (CONFIGS, ()),
         2: (CONFIGS, ("3p", "3p v:extra")),
         5: (CONFIGS, ("2p", "2p v:extra")),
-        9: (CONFIGS, ("2p", "3p"))}
+        # extra_points: only extra_rule calls it, which the variant's games run: verified
+        # there, and compiled nowhere else (its machines elsewhere would be the original's)
+        9: (("2p v:extra", "3p v:extra"), ())}
     assert all(not every.runs[i].unchanged for i in (0, 2, 5, 9))
     doc = r.to_json()
     schemas.validate(doc)
-    assert doc["machine_unchanged"] == 6
+    assert doc["machine_unchanged"] == 4
     assert doc["score"]["unchanged"] == 0
     by_id = {m["id"]: m for m in doc["mutants"]}
     assert (by_id[2]["configurations"], by_id[2]["machine_unchanged"]) == (
