@@ -25,6 +25,13 @@ where its coverage point ran, and prints for each the CPU seconds of this proces
 per CPU-minute and the verdicts (which must agree, but for "unreached" and "unchanged",
 which verifying everywhere reports as survived or possibly equivalent).
 
+``--parts`` runs each chosen mutant's job under :mod:`cProfile` with a CPU-time clock and
+prints where its CPU went: compiling (each configuration, in its examples' and verify's
+games), the worked examples' play, verify's test runs (the probe games that size them
+apart), the equivalence playouts and the rest (checking, information flow, parsing), as CPU
+seconds and shares. Without a baseline (see above) each mutant runs everywhere: what a
+survivor or a possibly equivalent mutant costs in a run.
+
 ``--digest`` times, per configuration of the spec (minimum CPU seconds of ``--passes``
 passes), compiling the spec and hashing its machine
 (:func:`~rulewright.engines.machine_digest.machine_digest`): what deciding "machine
@@ -34,7 +41,10 @@ unchanged" adds to a mutant's compile, against verifying the configuration.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import time
+from typing import Any
 
 from rulewright.dsl.compile.compile import compile_spec
 from rulewright.engines.machine_digest import machine_digest
@@ -54,6 +64,7 @@ def main() -> None:
     ap.add_argument("--whole", action="store_true", help="whole runs, everywhere vs covered")
     ap.add_argument("--run", action="store_true", help="one whole run; its verdicts")
     ap.add_argument("--digest", action="store_true", help="compile and hash CPU per config")
+    ap.add_argument("--parts", action="store_true", help="where each mutant's CPU goes")
     ap.add_argument("--passes", type=int, default=3)
     args = ap.parse_args()
     players = tuple(int(p) for p in args.players.split(",")) if args.players else None
@@ -101,6 +112,10 @@ def main() -> None:
     _, all_mutants = spec_mutants(args.spec)
     ids = [int(i) for i in args.only.split(",")] if args.only else \
         [m.id for m in sample(all_mutants, args.n, args.seed)]
+    if args.parts:
+        for i in ids:
+            parts(args.spec, i, args.profile, args.seed, players, args.examples)
+        return
     times, cpu = [], []
     for i in ids:
         t, c = time.perf_counter(), time.process_time()
@@ -113,6 +128,40 @@ def main() -> None:
     n = max(1, len(times))
     print(f"{len(times)} mutants, {sum(times) / n:.1f}s wall, {sum(cpu) / n:.1f}s CPU per "
           f"mutant", flush=True)
+
+
+#: (part, the file and function whose cumulative CPU time it is, as cProfile names them)
+PARTS = (("compile", "mutation.py", "load_mutant"),
+         ("worked examples", "runner.py", "run_examples"),
+         ("verify", "runner.py", "verify_config"),
+         ("  of which probe games", "stateful.py", "plan_for"),
+         ("playouts", "mutation.py", "_playout_digest"))
+
+
+def parts(spec: str, mutant: int, profile: str, seed: int, players: tuple[int, ...] | None,
+          examples: int | None) -> None:
+    """Print where one mutant's job spends its CPU (``--parts``)."""
+    prof = cProfile.Profile(time.process_time)
+    c = time.process_time()
+    run = prof.runcall(run_mutant, spec, mutant, profile, seed, players, examples)
+    total = time.process_time() - c
+    # (file, line, function) -> (calls, primitive calls, own, cumulative, callers); a
+    # caller's entry: (calls, primitive calls, own, cumulative) under that caller
+    stats: dict[tuple[str, int, str], tuple[Any, ...]] = \
+        pstats.Stats(prof).stats  # type: ignore[attr-defined]
+
+    def cumulative(file: str, function: str, caller: str = "") -> float:
+        return sum(v[3] if not caller else
+                   sum(t[3] for (cf, _, _), t in v[4].items() if cf.endswith(caller))
+                   for (f, _, fn), v in stats.items() if f.endswith(file) and fn == function)
+    got = {name: cumulative(file, fn) for name, file, fn in PARTS}
+    # the examples compile the configurations they need (through runner.py): counted once,
+    # as compiling
+    got["worked examples"] -= cumulative("mutation.py", "load_mutant", caller="runner.py")
+    rest = total - got["compile"] - got["worked examples"] - got["verify"] - got["playouts"]
+    print(f"#{mutant} {run.status}, {total:.1f}s CPU in {len(run.configs)} configurations: "
+          + ", ".join(f"{name.strip()} {got[name]:.1f}s ({100 * got[name] / total:.0f}%)"
+                      for name, _, _ in PARTS) + f", rest {rest:.1f}s", flush=True)
 
 
 if __name__ == "__main__":
