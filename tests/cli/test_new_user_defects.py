@@ -64,7 +64,7 @@ def test_while_true_without_a_way_out_is_found_by_check(
 
 
 def test_a_spec_text_with_an_emoji_code_is_printed_as_written(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], no_explain: None) -> None:
     # rich turned ":fire:" (and "spec:x:" followed by a name) into pictures in verify's output
     spec = tmp_path / "emo.rules"
     spec.write_text('game emo "Emo" { players 2..2 start play bound 5 steps }\n'

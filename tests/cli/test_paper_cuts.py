@@ -63,7 +63,7 @@ def test_simulate_help_explains_policy_and_trace_dir(capsys: pytest.CaptureFixtu
 
 def test_verify_prints_the_exact_replay_command_of_a_spec_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, no_explain: None) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "my v.rules").write_text(VIOLATED)
     assert main(["verify", "my v.rules", "--profile", "ci", "--no-database",

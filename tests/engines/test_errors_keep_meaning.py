@@ -46,7 +46,7 @@ def test_a_score_that_divides_by_zero_is_a_finding_at_the_score(tmp_path: Path) 
     assert state.returns() == [0, 0]  # the finding says why there is no result
 
 
-def test_verify_reports_the_scoring_defect(tmp_path: Path) -> None:
+def test_verify_reports_the_scoring_defect(tmp_path: Path, no_explain: None) -> None:
     path = spec(tmp_path, "var zero = 0\nrule main { choose 0 { option \"go\" { end } } }\n",
                 SCORE_BY_ZERO)
     result = verify_config(rw.load(path), Config(2), PROFILES["dev"], examples=5,

@@ -59,7 +59,8 @@ def test_the_thorough_profile_checks_every_state(tmp_path: Path) -> None:
     assert result.checks["hidden information"] > 0
 
 
-def test_a_leak_is_found_shrunk_and_replays_from_its_trace(tmp_path: Path) -> None:
+def test_a_leak_is_found_shrunk_and_replays_from_its_trace(tmp_path: Path,
+                                                         no_explain: None) -> None:
     path = BROKEN / "hidden_dependency.rules"
     game = rw.load(path, players=2)
     for seed in range(6):  # (a test of the search seed by seed: a failing game that

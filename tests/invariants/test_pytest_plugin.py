@@ -169,7 +169,7 @@ def test_editions_are_configurations_with_their_own_worked_examples(
 
 
 def test_declarative_invariants_are_items_that_fail_at_their_line(
-        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, no_explain: None) -> None:
     monkeypatch.setenv("RULEWRIGHT_CACHE", str(pytester.path / "cache"))
     (pytester.path / "supply.rules").write_text(
         (BROKEN / "supply_below_zero.rules").read_text())

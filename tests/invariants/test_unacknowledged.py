@@ -49,7 +49,8 @@ def test_an_assume_naming_the_shared_key_acknowledges_it(
 
 
 def test_a_lookup_that_misses_is_a_violation(tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+                                             capsys: pytest.CaptureFixture[str],
+                                             no_explain: None) -> None:
     code, out = _verify(tmp_path, capsys, """game g "G" { players 2..4 start main }
 var v = 0
 scoring(p) { score v }

@@ -348,7 +348,8 @@ scoring(p) { score n }
 
 
 def test_docs_verify_shows_fresh_results(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+                                         capsys: pytest.CaptureFixture[str],
+                                         no_explain: None) -> None:
     spec = tmp_path / "counter.rules"
     spec.write_text(COUNTER, encoding="utf-8")
     out = tmp_path / "site"
