@@ -192,6 +192,22 @@ def gap_nodes(body: object) -> list[nodes.Node]:
     return out
 
 
+def finding_nodes(page: Page, d: ast.Decl) -> list[nodes.Node]:
+    """The static information leaks and unacknowledged checker warnings verify reported in
+    the lines of ``d``: each failed the run, so each is shown at its rule."""
+    if page.verified.stale:
+        return []
+    out: list[nodes.Node] = []
+    for title, found in (("Information leak found before play", page.verified.leaks),
+                         ("Checker warning the spec does not acknowledge",
+                          page.verified.warnings)):
+        for f in found:
+            if d.span.line <= f.line <= d.span.end_line:
+                out.append(admonition("finding", f"{title} (line {f.line}): verify fails "
+                                      "on it", para(f.message)))
+    return out
+
+
 def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> nodes.section:
     """One rule-like declaration: citations, code, assumptions, gaps, invariants, errata."""
     sec = section(page.rid(decl_id(d)), decl_title(d), "rw-rule")
@@ -207,6 +223,7 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
         sec += admonition("gap", f"Gap in the rulebook (line {line})", para(
             d.tie_decision, " - a tie for first place left after the tie-break chain ends "
             "the game with this finding."))
+    sec.extend(finding_nodes(page, d))
     if isinstance(d, (ast.RuleDecl, ast.ScoringDecl)):
         rule = d.name if isinstance(d, ast.RuleDecl) else "scoring"
         sec.extend(coverage_nodes(page.verified, rule, d.span.line, d.span.end_line))
