@@ -34,8 +34,8 @@ from rulewright.engines.game import load_spec
 from rulewright.errors import RulewrightError
 from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.nodes_util import para, section, strong, table
-from rulewright.sphinx.pages import page_name, spec_files
 from rulewright.sphinx.source import gaps_in, header
+from rulewright.sphinx.spec_links import spec_link
 
 
 def book_for(path: Path) -> Path | None:
@@ -61,24 +61,6 @@ def coverage_of(path: Path) -> Coverage | None:
     sections = [c.section for d in spec.decls for c in getattr(getattr(d, "prov", None),
                                                                 "cites", ())]
     return match_cites(read_book(book, sections), spec)
-
-
-def _anchor(game_id: str, where: str) -> str:
-    """The id of a declaration's section on the game page (see render_rules and
-    render_errata): ``rule deal`` -> ``<game>-rule-deal``."""
-    kind, _, name = where.partition(" ")
-    if kind == "scoring":
-        return nodes.make_id(f"{game_id}-scoring")
-    if kind in ("rule", "function", "table"):
-        return nodes.make_id(f"{game_id}-{kind}-{name}")
-    if kind in ("example", "invariant", "erratum", "edition"):
-        return nodes.make_id(f"{game_id}-{kind}-{name}")
-    if kind == "card":
-        return nodes.make_id(f"{game_id}-kind-{name}")
-    if kind in ("zone", "var", "token"):
-        return nodes.make_id(f"{game_id}-" + {"zone": "zones", "var": "counters",
-                                              "token": "tokens"}[kind])
-    return nodes.make_id(f"{game_id}-overview")
 
 
 def _marks(spec: ast.Spec, uses: tuple[CiteUse, ...]) -> list[str]:
@@ -113,11 +95,10 @@ class BookDirective(SphinxDirective):
                                                          line=self.lineno)]
 
     def _render(self) -> list[nodes.Node]:
-        name = page_name(self.arguments[0])
-        files = spec_files(self.config, self.env.srcdir)
-        if name not in files:
-            raise RulewrightDocsError(f"no published spec named {name!r}")
-        path = files[name]
+        from rulewright.sphinx.directive import spec_file   # it imports the renderers
+
+        path = spec_file(self, self.arguments[0], "rulewright-book")
+        name = path.stem
         self.env.note_dependency(str(path))
         cov = coverage_of(path)
         if cov is None:
@@ -127,7 +108,6 @@ class BookDirective(SphinxDirective):
             self.env.note_dependency(str(book_path))
         spec = load_spec(path)
         game = header(spec)
-        game_id = game.id if game is not None else name
         top = nodes.section(ids=[nodes.make_id(f"book-{name}")], names=[])
         top["support_smartquotes"] = False
         title = f"The book: {game.title if game else name}"
@@ -147,7 +127,7 @@ class BookDirective(SphinxDirective):
             sec = section(f"book-{name}-{n}", heading or "(before the first heading)",
                           "rw-book-section")
             for i in indices:
-                sec += self._sentence(spec, cov, game_id, name, i)
+                sec += self._sentence(spec, cov, path, i)
             top += sec
         return [top]
 
@@ -171,8 +151,11 @@ class BookDirective(SphinxDirective):
                      classes=["rw-book-summary"], widths=[6, 2, 2, 2, 2])
         return box
 
-    def _sentence(self, spec: ast.Spec, cov: Coverage, game_id: str, page: str,
-                  i: int) -> nodes.Node:
+    def _docname(self) -> str:
+        current = getattr(self.env, "current_document", None)
+        return str(getattr(current, "docname", None) or getattr(self.env, "docname", ""))
+
+    def _sentence(self, spec: ast.Spec, cov: Coverage, path: Path, i: int) -> nodes.Node:
         s = cov.book.sentences[i]
         uses = cov.cited.get(i, ())
         if uses:
@@ -193,10 +176,7 @@ class BookDirective(SphinxDirective):
                 if seen:
                     p += nodes.Text(", ")
                 seen.append(u.where)
-                ref = nodes.reference(u.where, u.where,
-                                      refuri=f"{page}.html#{_anchor(game_id, u.where)}",
-                                      internal=True)
-                p += ref
+                p += spec_link(path, u.where, self._docname())
             for mark in _marks(spec, uses):
                 p += nodes.Text(" ")
                 p += nodes.inline(mark, mark, classes=["rw-badge", f"rw-badge-{mark[:3]}"])
