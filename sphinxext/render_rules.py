@@ -25,6 +25,7 @@ from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_
 from rulewright.sphinx.source import covering_invariants, gaps_in
 from rulewright.sphinx.render_coverage import coverage_nodes
 from rulewright.sphinx.verify_json import InvariantResult, MutationScore, SpecResults
+from rulewright.sphinx.verdict import sampled_notes
 
 #: Declarations rendered in the "Rules" section, in file order.
 RULE_LIKE = (ast.RuleDecl, ast.ScoringDecl, ast.FunctionDecl, ast.TableDecl)
@@ -466,6 +467,12 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
               "A non-terminal state always offers an action or a chance outcome (no deadlock).",
               "Replaying a trace reproduces every state; legality never depends on hidden "
               "information."]
+    sampled = {} if page.verified.stale else sampled_notes(page.verified)
+    if sampled:
+        items[-1] = "Replaying a trace reproduces every state (determinism); legality never " \
+            "depends on hidden information (hidden information). Both are checked on a " \
+            "sample of states: " + "; ".join(f"{plain(n)}: {note}"
+                                            for n, note in sorted(sampled.items())) + "."
     builtin += bullets(items)
     invs += [d for _, _, pairs in patched for _, d in pairs]
     declared = {d.name for d in invs} | {f"spec:{d.name}" for d in invs}

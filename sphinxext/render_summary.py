@@ -14,7 +14,8 @@ from rulewright.invariants.report import plain
 from rulewright.sphinx.nodes_util import admonition, bullets, literal, para, plural, reference, strong
 from rulewright.sphinx.render_rules import RULE_LIKE, Page, decl_id
 from rulewright.sphinx.source import spec_gaps
-from rulewright.sphinx.verdict import Reason, unreached_groups, verdict, where_text
+from rulewright.sphinx.verdict import (Reason, sampled_notes, unreached_groups, verdict,
+                                       where_text)
 from rulewright.sphinx.verify_json import Finding
 
 #: Cell text and CSS class per normalised status.
@@ -102,6 +103,11 @@ def verify_grid(page: Page) -> nodes.Node:
         box += bullets([para(f"({i}) ", where_text(pairs), ": ", why or "verify gave no "
                              "reason") for i, (why, pairs) in enumerate(groups, 1)])
     box += para(LEGEND, classes=["rw-legend"])
+    sampled = sampled_notes(page.verified)
+    if sampled:
+        box += para(strong("Sampled rows: "), "; ".join(
+            f"{_short(n)}: {note}" for n, note in sampled.items() if n in names) + ".",
+            classes=["rw-legend"])
     return box
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from rulewright.invariants.report import plain
+from rulewright.invariants.report import plain, sample_note, sampled_checks
 from rulewright.sphinx.verify_json import Finding, SpecResults
 
 
@@ -145,3 +145,24 @@ def verdict(res: SpecResults) -> Verdict:
             else "never evaluated; the run did not use --require-reached)"), items)
         (reasons if res.run.require_reached else notes).append(unreached)
     return Verdict(bool(reasons), tuple(reasons), tuple(notes))
+
+
+def sampled_notes(res: SpecResults) -> dict[str, str]:
+    """Each check the run sampled -> "sampled, not after every step: evaluated on 106 of 374
+    states; ..." (:func:`rulewright.invariants.report.sample_note`), summed over the
+    configurations of a sampled run (those with a ``hidden_schedule``); {} when the file
+    does not say or the run checked every state."""
+    totals: dict[str, list[int]] = {}
+    schedule: dict[str, int] = {}
+    for config, sched in res.schedule.items():
+        states = res.states.get(config, {})
+        every = max((n for name, n in states.items() if name not in sampled_checks()),
+                    default=0)
+        for name in (n for n in states if n in sampled_checks()):   # the file's order
+            t = totals.setdefault(name, [0, 0])
+            t[0] += states[name]
+            t[1] += every
+        for k, v in sched.items():
+            schedule[k] = schedule.get(k, 0) + v
+    return {name: sample_note(name, done, every, schedule)
+            for name, (done, every) in totals.items()}

@@ -27,8 +27,8 @@ def _doc(fp: str, *, failing: bool) -> dict[str, object]:
            "status": {"spec:hands_small": "not reached", "conservation": "held",
                       "hidden information": "held", "determinism": "held"},
            "evaluated": {"conservation": {"states": 374, "games": 12},
-                         "hidden information": {"states": 106, "games": 9},
-                         "determinism": {"states": 71, "games": 8}},
+                         "determinism": {"states": 71, "games": 8},
+                         "hidden information": {"states": 106, "games": 9}},
            "hidden_schedule": {"decisions": 250, "whole_games": 97, "other_games": 9,
                                "skipped": 144},
            "not_reached": {"spec:hands_small": WHY}, "violations": [], "gaps": []}
@@ -76,6 +76,16 @@ def test_a_failing_run_s_page_says_failed_and_why(build_site: Builder) -> None:
     # the n.r. cell points to verify's reason under the grid
     assert "2p 10 (12) n.r. (1) \u2713 \u2713 \u2713" in summary
     assert f"Not reached, as verify says why: (1) hands_small in 2p: {WHY}" in summary
+    # the sampled checks say so, with the states they were evaluated on (the trial's F17)
+    assert "Sampled rows: determinism: sampled, not after every step: evaluated on 71 " \
+        "of 374 states (--profile thorough checks every state); hidden information: " \
+        "sampled, not after every step: evaluated on 106 of 374 states; 106 of 250 " \
+        "decisions scheduled, 144 skipped (--profile thorough checks every state)." in summary
+    builtin = " ".join(section_text(out / "spec-showcase.html",
+                                    "showcase-invariants-builtin").split())
+    assert "legality never depends on hidden information (hidden information). Both are " \
+        "checked on a sample of states: determinism: sampled, not after every step: " \
+        "evaluated on 71 of 374 states" in builtin
     # each leak and warning at its rule
     rule = " ".join(section_text(out / "spec-showcase.html", "showcase-rule-play-card").split())
     assert f"Information leak found before play (line 44): verify fails on it {LEAK}" in rule
