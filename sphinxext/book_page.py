@@ -25,9 +25,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docutils import nodes
-from sphinx.util.docutils import SphinxDirective
+from typing import ClassVar
 
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.typing import OptionSpec
+
+from rulewright.dsl.compile.compile import fingerprint
 from rulewright.dsl.language import ast
 from rulewright.engines.book import Coverage, CiteUse, find_rulebook, match_cites, read_book
 from rulewright.engines.game import load_spec
@@ -36,6 +41,8 @@ from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.nodes_util import para, section, strong, table
 from rulewright.sphinx.source import gaps_in, header
 from rulewright.sphinx.spec_links import spec_link
+from rulewright.sphinx.book_status import sentence_status
+from rulewright.sphinx.verify_json import SpecResults, read_verify_json
 
 
 def book_for(path: Path) -> Path | None:
@@ -85,6 +92,7 @@ class BookDirective(SphinxDirective):
     has_content = False
     required_arguments = 1
     optional_arguments = 0
+    option_spec: ClassVar[OptionSpec] = {"verify-json": directives.path}
 
     def run(self) -> list[nodes.Node]:
         """The book, or a warning at the directive's line."""
@@ -119,6 +127,21 @@ class BookDirective(SphinxDirective):
                     f"{len(cov.declared)} are left uncited on purpose (with the spec's reason) "
                     f"and {len(uncited)} are quoted by nothing. Headings, the table of "
                     "contents and table heads are the book's structure, not sentences.")
+        verified = self._verified(spec)
+        if verified is None:
+            top += para("Verification: no verify results were given to this build, so the "
+                        "sentences are not marked with what was verified (rulewright verify "
+                        "--json FILE, then :verify-json: FILE or rulewright_verify_json).")
+        elif verified.stale:
+            top += para("Verification: the results given are from another version of the "
+                        "spec, so they are not shown; run rulewright verify again.",
+                        classes=["rw-stale"])
+        else:
+            top += para("Each cited sentence also says what verification found about the "
+                        "declarations that quote it, the worst first: VIOLATED (a check of "
+                        "theirs broke), example failed, not reached (no game ran the rule or "
+                        "evaluated the check), example passed, held (or, for a rule no check "
+                        "of its own watches, the games that ran it).")
         top += self._summary(cov)
         by_section: dict[str, list[int]] = {}
         for s in cov.book.sentences:
@@ -127,7 +150,7 @@ class BookDirective(SphinxDirective):
             sec = section(f"book-{name}-{n}", heading or "(before the first heading)",
                           "rw-book-section")
             for i in indices:
-                sec += self._sentence(spec, cov, path, i)
+                sec += self._sentence(spec, cov, path, i, verified)
             top += sec
         return [top]
 
@@ -155,7 +178,24 @@ class BookDirective(SphinxDirective):
         current = getattr(self.env, "current_document", None)
         return str(getattr(current, "docname", None) or getattr(self.env, "docname", ""))
 
-    def _sentence(self, spec: ast.Spec, cov: Coverage, path: Path, i: int) -> nodes.Node:
+    def _verified(self, spec: ast.Spec) -> SpecResults | None:
+        """The verify results for ``spec`` (``:verify-json:`` relative to the document, else
+        ``rulewright_verify_json``), marked stale when of another spec version; None when
+        none were given or the file does not name the spec."""
+        given = self.options.get("verify-json") or self.config.rulewright_verify_json
+        if not given:
+            return None
+        if "verify-json" in self.options:
+            path = Path(self.env.relfn2path(given, self._docname())[1])
+        else:
+            path = Path(self.env.srcdir, given)
+        self.env.note_dependency(str(path))
+        game = header(spec)
+        found = read_verify_json(path).get(game.id if game else "")
+        return found.for_spec(fingerprint(spec)) if found is not None else None
+
+    def _sentence(self, spec: ast.Spec, cov: Coverage, path: Path, i: int,
+                  verified: SpecResults | None) -> nodes.Node:
         s = cov.book.sentences[i]
         uses = cov.cited.get(i, ())
         if uses:
@@ -180,6 +220,14 @@ class BookDirective(SphinxDirective):
             for mark in _marks(spec, uses):
                 p += nodes.Text(" ")
                 p += nodes.inline(mark, mark, classes=["rw-badge", f"rw-badge-{mark[:3]}"])
+            found = sentence_status(spec, verified, uses) \
+                if verified is not None and not verified.stale else None
+            if found is not None:
+                p += nodes.Text(" ")
+                p += nodes.inline(found.text, found.text, classes=[
+                    "rw-badge", "rw-badge-" + found.kind.split()[-1].lower()])
+                if found.detail:
+                    p += nodes.Text(f" ({found.detail})")
         elif i in cov.declared:
             p += nodes.Text(f" \u2014 {cov.declared[i]}")
         return p

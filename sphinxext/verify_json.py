@@ -268,6 +268,9 @@ class SpecResults:
     states: dict[str, dict[str, int]] = field(factory=dict)
     #: configuration label -> the hidden-information sample (``hidden_schedule``)
     schedule: dict[str, dict[str, int]] = field(factory=dict)
+    #: configuration label -> (its player count or None, its variants, its errata)
+    selections: dict[str, tuple[int | None, tuple[str, ...], tuple[str, ...]]] = \
+        field(factory=dict)
 
     def for_spec(self, current: str) -> SpecResults:
         """These results if they were made from the spec whose fingerprint is ``current``;
@@ -329,6 +332,11 @@ def _points(value: Any) -> list[PointResult]:
 
 def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
     label = _label(cfg)
+    variants, errata = cfg.get("variants"), cfg.get("errata")
+    players = cfg.get("players")
+    out.selections[label] = (players if isinstance(players, int) else None,
+                             tuple(map(str, variants)) if isinstance(variants, list) else (),
+                             tuple(map(str, errata)) if isinstance(errata, list) else ())
     games, finished = cfg.get("games"), cfg.get("finished")
     if isinstance(games, int) and isinstance(finished, int):
         out.coverage[label] = (games, finished)
