@@ -135,15 +135,15 @@ def sampled_checks() -> frozenset[str]:
 
 
 def sample_note(name: str, evaluated: int, states: int, schedule: dict[str, int]) -> str:
-    """"sampled, not after every step: evaluated on 106 of 374 states; 106 of 250 decisions
-    scheduled, 144 skipped (--profile thorough checks every state)": what a sampled check's
-    "held" rests on, from a run's ``evaluated`` counts (``states``: the states the checks run
-    after every step were evaluated on) and, for hidden information, its ``hidden_schedule``."""
+    """"sampled, not after every step: evaluated on 106 of 374 states; its schedule skipped
+    144 of the 250 decisions reached (--profile thorough checks every state)": what a sampled
+    check's "held" rests on, from a run's ``evaluated`` counts (``states``: the states the
+    checks run after every step were evaluated on) and, for hidden information, its
+    ``hidden_schedule``."""
     text = f"sampled, not after every step: evaluated on {evaluated:,} of {states:,} states"
     if name == "hidden information" and schedule.get("decisions"):
-        scheduled = schedule.get("whole_games", 0) + schedule.get("other_games", 0)
-        text += (f"; {scheduled:,} of {schedule['decisions']:,} decisions scheduled, "
-                 f"{schedule.get('skipped', 0):,} skipped")
+        text += (f"; its schedule skipped {schedule.get('skipped', 0):,} of the "
+                 f"{schedule['decisions']:,} decisions reached")
     return text + " (--profile thorough checks every state)"
 
 

@@ -47,8 +47,8 @@ def test_the_legend_says_which_checks_were_sampled_and_on_how_many_states() -> N
     assert "determinism: clone, key and hash agree - sampled, not after every step: " \
         "evaluated on 71 of 374 states (--profile thorough checks every state)" in text
     assert "hidden information: legal actions hide nothing - sampled, not after every " \
-        "step: evaluated on 106 of 374 states; 106 of 250 decisions scheduled, 144 skipped " \
-        "(--profile thorough checks every state)" in text
+        "step: evaluated on 106 of 374 states; its schedule skipped 144 of the 250 decisions " \
+        "reached (--profile thorough checks every state)" in text
     # a check run after every step gets no note
     assert "conservation: every component in exactly one zone determinism:" in text
     assert "held: checked after every step (a sampled check: on the states its row names) " \

@@ -79,8 +79,8 @@ def test_a_failing_run_s_page_says_failed_and_why(build_site: Builder) -> None:
     # the sampled checks say so, with the states they were evaluated on (the trial's F17)
     assert "Sampled rows: determinism: sampled, not after every step: evaluated on 71 " \
         "of 374 states (--profile thorough checks every state); hidden information: " \
-        "sampled, not after every step: evaluated on 106 of 374 states; 106 of 250 " \
-        "decisions scheduled, 144 skipped (--profile thorough checks every state)." in summary
+        "sampled, not after every step: evaluated on 106 of 374 states; its schedule " \
+        "skipped 144 of the 250 decisions reached (--profile thorough checks every state)." in summary
     builtin = " ".join(section_text(out / "spec-showcase.html",
                                     "showcase-invariants-builtin").split())
     assert "legality never depends on hidden information (hidden information). Both are " \
