@@ -12,6 +12,7 @@ the link (``sphinx-build -W`` fails), and the text stays unlinked.
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,8 @@ def spec_link(path: Path, where: str, refdoc: str) -> addnodes.pending_xref:
 def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref,
             contnode: nodes.TextElement) -> nodes.Node | None:
     """``missing-reference``: a link made by :func:`spec_link` to the page that renders the
-    spec (the first such document by name), or a warning and the plain text when none does."""
+    spec (one in the book's folder first, then the first by name), or a warning and the plain
+    text when none does."""
     if node.get("reftype") != REFTYPE:
         return None
     where = str(node.get("rw_where", ""))
@@ -103,7 +105,10 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref,
                        "in conf.py)", node["reftarget"], where, Path(node["reftarget"]).name,
                        location=node, type="rulewright", subtype="link")
         return contnode
-    target = min(docs)
+    # several pages may render the spec (a game page and a tutorial's excerpt): the one in
+    # the book's own folder (games/book-x -> games/x), else the first by name
+    here = posixpath.dirname(node["refdoc"])
+    target = min(docs, key=lambda d: (posixpath.dirname(d) != here, d))
     uri = app.builder.get_relative_uri(node["refdoc"], target) + "#" + anchor(docs[target],
                                                                               where)
     ref = nodes.reference("", "", internal=True, refuri=uri)

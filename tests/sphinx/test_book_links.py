@@ -48,3 +48,13 @@ def test_an_unknown_book_says_what_the_directive_takes(build_site: Builder) -> N
     assert "rulewright-book takes a .rules file relative to the document (as in " \
         "'.. rulewright-book:: tiny_bok.rules'), a spec listed in rulewright_spec_files " \
         "(conf.py) by its file name without .rules, or a bundled spec's name" in str(err.value)
+
+
+def test_of_two_pages_rendering_the_spec_the_one_in_the_book_s_folder_wins(
+        build_site: Builder) -> None:
+    page = "Game\n====\n\n.. rulewright-spec:: {}\n   :sections: rules\n"
+    out = build_site({"game": page.format("specs/tiny_book.rules"),
+                      "specs/zgame": page.format("tiny_book.rules")},
+                     _files("tiny_book.rules", "   game\n   specs/zgame\n   specs/bk\n"))
+    raw = (out / "specs" / "bk.html").read_text(encoding="utf-8")
+    assert 'href="zgame.html#tiny-rule-play"' in raw and "../game.html#" not in raw
