@@ -124,5 +124,6 @@ def sentence_status(spec: ast.Spec, res: SpecResults,
     if not found:
         return None
     worst = min(found, key=lambda s: RANK.index(s.kind))
+    named = {u.where for u in uses}   # linked just before the badge: not said again
     return SentenceStatus(worst.kind, worst.text, "; ".join(dict.fromkeys(
-        s.detail for s in found if s.detail)))
+        s.detail for s in found if s.detail and s.detail not in named)))

@@ -54,13 +54,13 @@ def test_each_sentence_says_what_was_verified_about_it(build_site: Builder) -> N
     # the violations of "2p v:long +second_printing" are the erratum's: tokens broke in
     # "2p +second_printing" too, so the variant's sentence held
     assert "cited For a longer race, put 18 oil tokens in the pot. \u2014 variant long held " \
-        "(variant long)" in text
+        "Errata" in text
     assert "cited Example: Ann holds a 3 and lights her lantern; she takes 3 oil from the " \
-        "pot. \u2014 example ann_lights example passed (example ann_lights)" in text
+        "pot. \u2014 example ann_lights example passed Winning" in text
     assert "cited Deal one lantern card to each player and keep it secret. \u2014 zone hand, " \
         "rule deal not reached (rule deal: no game ran it)" in text
     assert "cited Players take turns until the pot is empty. \u2014 rule play ran in 40 " \
-        "games (rule play)" in text
+        "games cited On your turn" in text
     assert "cited On your turn, either take one oil from the pot or light your lantern. " \
         "\u2014 rule take_turn held (rule take_turn, watched by pot_never_negative, " \
         "light_gain)" in text
