@@ -189,8 +189,9 @@ class OverviewDirective(SphinxDirective):
                     "Configurations: player counts, variants, errata and editions verify ran, of "
                     "those the spec declares. Verdict: whether rulewright verify failed the "
                     "spec, and why (violations, information leaks, open checker warnings, "
-                    "checks not reached under --require-reached, ...). Mutation score: small rule changes verification "
-                    "caught (rulewright mutate).", classes=["rw-legend"])
+                    "checks not reached under --require-reached, ...). Mutation score: small "
+                    "rule changes verification caught (rulewright mutate).",
+                    classes=["rw-legend"])
         return [box, note]
 
     @staticmethod

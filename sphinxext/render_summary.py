@@ -26,10 +26,11 @@ LEGEND = ("games played: games played to their end, as rulewright verify counts 
           "(begun: games started, some cut short by a test run's end); \u2713 held; \u2717 "
           "violated (see Invariant violations); n.r. not reached: no game in that "
           "configuration evaluated it (every game stopped first, at a gap or at a test run's "
-          "end, or none ran the rule or reached the choice it watches; the numbered notes under the "
-          "grid give verify's reason); n/a not applicable: nothing to check there (its only where clause is false "
-          "for that configuration, its choice belongs to a variant or erratum not selected, or "
-          "the game has no tokens or capacities to check); - not run in that configuration.")
+          "end, or none ran the rule or reached the choice it watches; the numbered notes "
+          "under the grid give verify's reason); n/a not applicable: nothing to check there "
+          "(its only where clause is false for that configuration, its choice belongs to a "
+          "variant or erratum not selected, or the game has no tokens or capacities to "
+          "check); - not run in that configuration.")
 STALE = ("The verification results given are from another version of the spec, so they are "
          "not shown; run rulewright verify again.")
 
@@ -181,7 +182,8 @@ def _reason_item(page: Page, r: Reason) -> nodes.Node:
         items.append(para(*([*place, ": "] if place else []), text))
     if r.kind == "violation":
         items.append(para("Counterexamples: see ",
-                          reference("Invariant violations", page.rid("findings", "violations")), "."))
+                          reference("Invariant violations",
+                                    page.rid("findings", "violations")), "."))
     box = nodes.container()
     box += para(strong(r.head[0].upper() + r.head[1:] + ":"))
     box += bullets(items)
@@ -284,8 +286,8 @@ def summary_nodes(page: Page, game: ast.Game, contents: list[tuple[str, str]]) -
                       " (", reference("listed under Findings", page.rid("findings", "gaps")),
                       ")"))
     out: list[nodes.Node] = [bullets(facts), para(strong("Verification"), classes=["rw-inv-head"]),
-                             *verdict_nodes(page), *configs_nodes(page), *strength_nodes(page), *mutation_nodes(page),
-                             verify_grid(page)]
+                             *verdict_nodes(page), *configs_nodes(page), *strength_nodes(page),
+                             *mutation_nodes(page), verify_grid(page)]
     if contents:
         links = bullets([para(reference(title, rid)) for title, rid in contents])
         links["classes"].append("rw-contents")

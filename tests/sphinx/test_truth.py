@@ -435,7 +435,8 @@ def test_a_variant_s_added_invariants_are_on_the_page(build_site: Builder,
     assert "n.r. not reached: no game in that configuration evaluated it (every game stopped " \
         "first, at a gap or at a test run's end, or none ran the rule or reached the choice " \
         "it watches; the numbered notes under the grid give verify's reason); n/a not " \
-        "applicable: nothing to check there (its only where clause is false for that configuration" in summary
+        "applicable: nothing to check there (its only where clause is false for that " \
+        "configuration" in summary
 
 
 def test_the_mutation_score_says_what_it_covers(build_site: Builder) -> None:

@@ -80,7 +80,8 @@ def test_a_failing_run_s_page_says_failed_and_why(build_site: Builder) -> None:
     assert "Sampled rows: determinism: sampled, not after every step: evaluated on 71 " \
         "of 374 states (--profile thorough checks every state); hidden information: " \
         "sampled, not after every step: evaluated on 106 of 374 states; its schedule " \
-        "skipped 144 of the 250 decisions reached (--profile thorough checks every state)." in summary
+        "skipped 144 of the 250 decisions reached (--profile thorough checks every state)." \
+        in summary
     builtin = " ".join(section_text(out / "spec-showcase.html",
                                     "showcase-invariants-builtin").split())
     assert "legality never depends on hidden information (hidden information). Both are " \
