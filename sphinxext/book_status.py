@@ -63,7 +63,7 @@ def _from_results(results: list[InvariantResult], what: str) -> SentenceStatus |
     return None
 
 
-def _selecting(res: SpecResults, kind: str, name: str) -> list[InvariantResult]:
+def selecting(res: SpecResults, kind: str, name: str) -> list[InvariantResult]:
     """The results of the configurations that select erratum or variant ``name``; a
     violation counts against it only when the same check did not fail in the configuration
     that differs by leaving it out (in "2p v:long +e" tokens broke as in "2p +e": the
@@ -98,7 +98,7 @@ def _use_status(spec: ast.Spec, res: SpecResults, where: str) -> SentenceStatus 
         return SentenceStatus(f"example {'passed' if ok else 'failed'}",
                               f"example {'passed' if ok else 'failed'}", where)
     if kind in ("erratum", "variant"):
-        return _from_results(_selecting(res, kind, name), where)
+        return _from_results(selecting(res, kind, name), where)
     if kind in ("rule", "scoring"):
         rule = name if kind == "rule" else "scoring"
         points = [p for p in res.points if p.kind in ("rule", "scoring") and p.rule == rule]

@@ -42,7 +42,8 @@ def test_each_sentence_says_what_was_verified_about_it(build_site: Builder) -> N
     spec = (LANTERN / "lantern.rules").read_text(encoding="utf-8")
     fp = fingerprint(load_spec(LANTERN / "lantern.rules"))
     out = build_site(
-        {"game": "Game\n====\n\n.. rulewright-spec:: specs/lantern.rules\n   :sections: rules\n",
+        {"game": "Game\n====\n\n.. rulewright-spec:: specs/lantern.rules\n   :sections: "
+                 "rules, errata\n",
          "book": "Book\n====\n\n.. rulewright-book:: specs/lantern.rules\n"},
         {"conf.py": OWN, "specs/lantern.rules": spec,
          "specs/lantern.en.txt": (LANTERN / "lantern.en.txt").read_text(encoding="utf-8"),
@@ -66,6 +67,10 @@ def test_each_sentence_says_what_was_verified_about_it(build_site: Builder) -> N
         "light_gain)" in text
     # a sentence only a card cites has no result of its own
     assert "cited - 9 lantern cards. \u2014 card lantern declared uncited" in text
+    # the erratum's own section on the game page says it too (the trial's F5)
+    game = " ".join(page_text(out / "game.html").split())
+    assert "Verification with this erratum: VIOLATED in 2 configurations that select it " \
+        "(tokens): 2p +second_printing, 2p v:long +second_printing." in game
     raw = (out / "book.html").read_text(encoding="utf-8")
     assert '<span class="rw-badge rw-badge-violated">VIOLATED in 2 configurations</span>' \
         in raw
