@@ -13,7 +13,7 @@ from rulewright.cli.common import one_player_count, path_arg, positive
 from rulewright.dsl.language import ast
 from rulewright.dsl.compile.compile import compile_spec
 from rulewright.dsl.compile.listing import machine_listing
-from rulewright.engines.book import Coverage, find_rulebook, match_cites, read_book
+from rulewright.engines.book import Coverage, find_rulebook, flat, match_cites, read_book
 from rulewright.engines.game import NotUtf8Error, display_path, load_spec, spec_path
 from rulewright.errors import Diagnostic, SpecError, UsageError
 
@@ -180,8 +180,10 @@ def book_coverage(book: Path, spec: ast.Spec, given: str | None = None) -> Cover
     return match_cites(text, spec)
 
 
-def book_diagnostics(cov: Coverage) -> list[Diagnostic]:
-    """An error per quote, and per ``uncited`` declaration, that the book does not have."""
+def book_diagnostics(cov: Coverage, spec: ast.Spec | None = None) -> list[Diagnostic]:
+    """An error per quote, and per ``uncited`` declaration, that the book does not have;
+    given ``spec``, a warning per ``uncited`` declaration of a sentence the spec also cites
+    (it would be counted twice, and the book page shows it cited, the reason unread)."""
     out = [Diagnostic(u.cite.span, f"this quote ({u.where}) is not in the rulebook "
                                    f"{cov.book.name}: a quote must be the book's words",
                       "copy the sentence from the book (a typo breaks the link to it)")
@@ -189,6 +191,25 @@ def book_diagnostics(cov: Coverage) -> list[Diagnostic]:
     out += [Diagnostic(d.span, f"the book {cov.book.name} has no such sentence to leave "
                                "uncited", "copy the sentence from the book")
             for d in cov.unknown_declared]
+    for d in (spec.decls if spec is not None else ()):
+        if not isinstance(d, ast.UncitedDecl):
+            continue
+        quote, text = flat(d.quote), cov.book.text
+        places, at = [], text.find(quote) if quote else -1
+        while at >= 0:
+            places.append(at)
+            at = text.find(quote, at + 1)
+        both = [i for i in cov.declared if i in cov.cited and any(
+            cov.book.sentences[i].start < at + len(quote) and cov.book.sentences[i].end > at
+            for at in places)]
+        for i in both:
+            by = ", ".join(dict.fromkeys(f"{u.where} (line {u.cite.span.line})"
+                                         for u in cov.cited[i]))
+            out.append(Diagnostic(d.span, "this sentence is declared uncited, but "
+                                  f"{by} cites it: it is counted as both, and the book page "
+                                  "shows it cited without this reason",
+                                  "remove the uncited declaration, or the cite",
+                                  severity="warning"))
     return sorted(out, key=lambda d: (d.span.line, d.span.column))
 
 
@@ -250,7 +271,7 @@ def run(args: argparse.Namespace) -> int:
                 book = None
             if book is not None:
                 cov = book_coverage(book, spec, args.book or None)
-                diags = diags + book_diagnostics(cov)
+                diags = diags + book_diagnostics(cov, spec)
         errors = [d for d in diags if d.severity == "error"]
         failed |= bool(errors)
         if args.json:

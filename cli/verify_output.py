@@ -18,7 +18,8 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from rulewright.engines.game import bundled_specs
-from rulewright.invariants.report import PLAIN_NAMES, ConfigResult, GameResult, plain
+from rulewright.invariants.report import (PLAIN_NAMES, ConfigResult, GameResult, plain,
+                                          sample_note, sampled_checks)
 
 __all__ = ["OTHER_ROWS", "PLAIN_NAMES", "STATUS_MEANINGS", "config_lines", "covered_cell",
            "held_count", "legend", "normal_cell", "plain", "print_table", "replay_command",
@@ -69,7 +70,8 @@ OTHER_ROWS: dict[str, str] = {
     "time": "seconds this configuration took",
 }
 
-STATUS_MEANINGS = ("held: checked after every step and never broken; VIOLATED: broken, the "
+STATUS_MEANINGS = ("held: checked after every step (a sampled check: on the states its row "
+                   "names) and never broken; VIOLATED: broken, the "
                    "shortest game that breaks it is shown below; n/a: nothing to check in "
                    "this game or configuration (why, when the spec says: listed below as "
                    "'not applicable'); not reached: no game evaluated it (every game stopped "
@@ -167,12 +169,33 @@ def print_table(out: Console, g: GameResult) -> None:
         out.print(line, highlight=False)
 
 
+def sampled_notes(games: list[GameResult]) -> dict[str, str]:
+    """Each sampled check of a sampled run -> :func:`sample_note` over every configuration
+    (the trial's F17: "held: checked after every step" said more than a sample shows)."""
+    totals: dict[str, list[int]] = {}
+    schedule: dict[str, int] = {}
+    for c in (c for g in games for c in g.configs if c.hidden_schedule):
+        every = max((n for name, n in c.checks.items() if name not in sampled_checks()),
+                    default=0)
+        for name in (n for n in c.checks if n in sampled_checks()):   # the report's order
+            t = totals.setdefault(name, [0, 0])
+            t[0] += c.checks[name]
+            t[1] += every
+        for k, v in c.hidden_schedule.items():
+            schedule[k] = schedule.get(k, 0) + v
+    return {name: sample_note(name, done, every, schedule)
+            for name, (done, every) in totals.items()}
+
+
 def legend(games: list[GameResult], width: int) -> list[str]:
     """What each row of the tables means: the checks' titles, then the other rows."""
     meanings: dict[str, str] = {}
     for g in games:
         for name, title in g.invariants.items():
             meanings.setdefault(plain(name), title)
+    for name, note in sampled_notes(games).items():
+        if plain(name) in meanings:
+            meanings[plain(name)] += f" - {note}"
     meanings.update(OTHER_ROWS)
     out = ["What the rows mean:"]
     for name, meaning in meanings.items():

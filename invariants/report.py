@@ -126,6 +126,27 @@ def plain(name: str) -> str:
     return PLAIN_NAMES.get(name, name)
 
 
+def sampled_checks() -> frozenset[str]:
+    """The built-in checks verify runs on a sample of states in a sampled profile
+    (``Invariant.sampled``; :mod:`rulewright.invariants.sampling`)."""
+    from rulewright.invariants.library import GENERIC   # it imports the checks
+
+    return frozenset(i.name for i in GENERIC if i.sampled)
+
+
+def sample_note(name: str, evaluated: int, states: int, schedule: dict[str, int]) -> str:
+    """"sampled, not after every step: evaluated on 106 of 374 states; its schedule skipped
+    144 of the 250 decisions reached (--profile thorough checks every state)": what a sampled
+    check's "held" rests on, from a run's ``evaluated`` counts (``states``: the states the
+    checks run after every step were evaluated on) and, for hidden information, its
+    ``hidden_schedule``."""
+    text = f"sampled, not after every step: evaluated on {evaluated:,} of {states:,} states"
+    if name == "hidden information" and schedule.get("decisions"):
+        text += (f"; its schedule skipped {schedule.get('skipped', 0):,} of the "
+                 f"{schedule['decisions']:,} decisions reached")
+    return text + " (--profile thorough checks every state)"
+
+
 def versions() -> dict[str, str]:
     """The versions a run's results depend on: rulewright, Hypothesis (the same seed draws the
     same examples only with the same Hypothesis) and Python."""

@@ -42,6 +42,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
+from rulewright.sphinx import spec_links
 from rulewright.sphinx.book_page import BookDirective
 from rulewright.sphinx.directive import SpecDirective
 from rulewright.sphinx.errors import RulewrightDocsError
@@ -83,6 +84,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_lexer("rules", RulesLexer)
     app.add_css_file("rulewright.css")
     app.connect("builder-inited", _add_static)
+    app.connect("env-purge-doc", spec_links.purge)
+    app.connect("env-merge-info", spec_links.merge)
+    app.connect("missing-reference", spec_links.resolve)
     # config-inited, not builder-inited: Sphinx lists the source files before the builder
     # starts, and a page left from an older build must be gone by then.
     app.connect("config-inited", write_game_pages)

@@ -25,17 +25,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docutils import nodes
-from sphinx.util.docutils import SphinxDirective
+from typing import ClassVar
 
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.typing import OptionSpec
+
+from rulewright.dsl.compile.compile import fingerprint
 from rulewright.dsl.language import ast
 from rulewright.engines.book import Coverage, CiteUse, find_rulebook, match_cites, read_book
 from rulewright.engines.game import load_spec
 from rulewright.errors import RulewrightError
 from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.nodes_util import para, section, strong, table
-from rulewright.sphinx.pages import page_name, spec_files
 from rulewright.sphinx.source import gaps_in, header
+from rulewright.sphinx.spec_links import spec_link
+from rulewright.sphinx.book_status import sentence_status
+from rulewright.sphinx.verify_json import SpecResults, read_verify_json
 
 
 def book_for(path: Path) -> Path | None:
@@ -63,24 +70,6 @@ def coverage_of(path: Path) -> Coverage | None:
     return match_cites(read_book(book, sections), spec)
 
 
-def _anchor(game_id: str, where: str) -> str:
-    """The id of a declaration's section on the game page (see render_rules and
-    render_errata): ``rule deal`` -> ``<game>-rule-deal``."""
-    kind, _, name = where.partition(" ")
-    if kind == "scoring":
-        return nodes.make_id(f"{game_id}-scoring")
-    if kind in ("rule", "function", "table"):
-        return nodes.make_id(f"{game_id}-{kind}-{name}")
-    if kind in ("example", "invariant", "erratum", "edition"):
-        return nodes.make_id(f"{game_id}-{kind}-{name}")
-    if kind == "card":
-        return nodes.make_id(f"{game_id}-kind-{name}")
-    if kind in ("zone", "var", "token"):
-        return nodes.make_id(f"{game_id}-" + {"zone": "zones", "var": "counters",
-                                              "token": "tokens"}[kind])
-    return nodes.make_id(f"{game_id}-overview")
-
-
 def _marks(spec: ast.Spec, uses: tuple[CiteUse, ...]) -> list[str]:
     decls = {f"{type(d).__name__.removesuffix('Decl').lower()} {getattr(d, 'name', '')}".strip()
              if not isinstance(d, ast.ScoringDecl) else "scoring": d for d in spec.decls}
@@ -103,6 +92,7 @@ class BookDirective(SphinxDirective):
     has_content = False
     required_arguments = 1
     optional_arguments = 0
+    option_spec: ClassVar[OptionSpec] = {"verify-json": directives.path}
 
     def run(self) -> list[nodes.Node]:
         """The book, or a warning at the directive's line."""
@@ -113,11 +103,10 @@ class BookDirective(SphinxDirective):
                                                          line=self.lineno)]
 
     def _render(self) -> list[nodes.Node]:
-        name = page_name(self.arguments[0])
-        files = spec_files(self.config, self.env.srcdir)
-        if name not in files:
-            raise RulewrightDocsError(f"no published spec named {name!r}")
-        path = files[name]
+        from rulewright.sphinx.directive import spec_file   # it imports the renderers
+
+        path = spec_file(self, self.arguments[0], "rulewright-book")
+        name = path.stem
         self.env.note_dependency(str(path))
         cov = coverage_of(path)
         if cov is None:
@@ -127,7 +116,6 @@ class BookDirective(SphinxDirective):
             self.env.note_dependency(str(book_path))
         spec = load_spec(path)
         game = header(spec)
-        game_id = game.id if game is not None else name
         top = nodes.section(ids=[nodes.make_id(f"book-{name}")], names=[])
         top["support_smartquotes"] = False
         title = f"The book: {game.title if game else name}"
@@ -139,6 +127,21 @@ class BookDirective(SphinxDirective):
                     f"{len(cov.declared)} are left uncited on purpose (with the spec's reason) "
                     f"and {len(uncited)} are quoted by nothing. Headings, the table of "
                     "contents and table heads are the book's structure, not sentences.")
+        verified = self._verified(spec)
+        if verified is None:
+            top += para("Verification: no verify results were given to this build, so the "
+                        "sentences are not marked with what was verified (rulewright verify "
+                        "--json FILE, then :verify-json: FILE or rulewright_verify_json).")
+        elif verified.stale:
+            top += para("Verification: the results given are from another version of the "
+                        "spec, so they are not shown; run rulewright verify again.",
+                        classes=["rw-stale"])
+        else:
+            top += para("Each cited sentence also says what verification found about the "
+                        "declarations that quote it, the worst first: VIOLATED (a check of "
+                        "theirs broke), example failed, not reached (no game ran the rule or "
+                        "evaluated the check), example passed, held (or, for a rule no check "
+                        "of its own watches, the games that ran it).")
         top += self._summary(cov)
         by_section: dict[str, list[int]] = {}
         for s in cov.book.sentences:
@@ -147,7 +150,7 @@ class BookDirective(SphinxDirective):
             sec = section(f"book-{name}-{n}", heading or "(before the first heading)",
                           "rw-book-section")
             for i in indices:
-                sec += self._sentence(spec, cov, game_id, name, i)
+                sec += self._sentence(spec, cov, path, i, verified)
             top += sec
         return [top]
 
@@ -171,8 +174,28 @@ class BookDirective(SphinxDirective):
                      classes=["rw-book-summary"], widths=[6, 2, 2, 2, 2])
         return box
 
-    def _sentence(self, spec: ast.Spec, cov: Coverage, game_id: str, page: str,
-                  i: int) -> nodes.Node:
+    def _docname(self) -> str:
+        current = getattr(self.env, "current_document", None)
+        return str(getattr(current, "docname", None) or getattr(self.env, "docname", ""))
+
+    def _verified(self, spec: ast.Spec) -> SpecResults | None:
+        """The verify results for ``spec`` (``:verify-json:`` relative to the document, else
+        ``rulewright_verify_json``), marked stale when of another spec version; None when
+        none were given or the file does not name the spec."""
+        given = self.options.get("verify-json") or self.config.rulewright_verify_json
+        if not given:
+            return None
+        if "verify-json" in self.options:
+            path = Path(self.env.relfn2path(given, self._docname())[1])
+        else:
+            path = Path(self.env.srcdir, given)
+        self.env.note_dependency(str(path))
+        game = header(spec)
+        found = read_verify_json(path).get(game.id if game else "")
+        return found.for_spec(fingerprint(spec)) if found is not None else None
+
+    def _sentence(self, spec: ast.Spec, cov: Coverage, path: Path, i: int,
+                  verified: SpecResults | None) -> nodes.Node:
         s = cov.book.sentences[i]
         uses = cov.cited.get(i, ())
         if uses:
@@ -193,13 +216,18 @@ class BookDirective(SphinxDirective):
                 if seen:
                     p += nodes.Text(", ")
                 seen.append(u.where)
-                ref = nodes.reference(u.where, u.where,
-                                      refuri=f"{page}.html#{_anchor(game_id, u.where)}",
-                                      internal=True)
-                p += ref
+                p += spec_link(path, u.where, self._docname())
             for mark in _marks(spec, uses):
                 p += nodes.Text(" ")
                 p += nodes.inline(mark, mark, classes=["rw-badge", f"rw-badge-{mark[:3]}"])
+            found = sentence_status(spec, verified, uses) \
+                if verified is not None and not verified.stale else None
+            if found is not None:
+                p += nodes.Text(" ")
+                p += nodes.inline(found.text, found.text, classes=[
+                    "rw-badge", "rw-badge-" + found.kind.split()[-1].lower()])
+                if found.detail:
+                    p += nodes.Text(f" ({found.detail})")
         elif i in cov.declared:
             p += nodes.Text(f" \u2014 {cov.declared[i]}")
         return p

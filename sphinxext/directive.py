@@ -42,6 +42,7 @@ from rulewright.sphinx.render_errata import errata_section
 from rulewright.sphinx.render_rules import (Page, examples_section,
                                             invariants_section, rules_section)
 from rulewright.sphinx.source import header
+from rulewright.sphinx.spec_links import record
 from rulewright.sphinx.verify_json import (MutationScore, SpecResults, checked_in_mutation,
                                            read_mutate_json, read_verify_json)
 
@@ -107,6 +108,41 @@ def declared_configs(path: Path) -> tuple[str, ...]:
         return ()
 
 
+def spec_file(directive: SphinxDirective, arg: str, name: str) -> Path:
+    """The spec file a directive's argument names: a ``.rules`` path (or one with a ``/``)
+    relative to the document, a page name of ``rulewright_spec_files`` or a bundled spec.
+
+    Args:
+        name: the directive's name, for the message.
+
+    Raises:
+        RulewrightDocsError: no such file or spec (the message says what the argument may be).
+    """
+    env = directive.env
+    if arg.endswith(".rules") or "/" in arg:
+        current = getattr(env, "current_document", None)
+        docname = str(getattr(current, "docname", None) or getattr(env, "docname", ""))
+        _rel, abspath = env.relfn2path(arg, docname)
+        path = Path(abspath)
+        if not path.is_file():
+            raise RulewrightDocsError(f"no spec file {arg!r} (looked for {path})")
+        return path
+    listed = spec_files(directive.config, env.srcdir) \
+        if directive.config.rulewright_spec_files else {}
+    if arg in listed:
+        if not listed[arg].is_file():
+            raise RulewrightDocsError(f"no spec file {str(listed[arg])!r}")
+        # spec_path before resolving: a listed link to a file elsewhere is refused
+        return spec_path(listed[arg]).resolve()
+    try:
+        return spec_path(arg).resolve()
+    except RulewrightError as err:
+        raise RulewrightDocsError(
+            f"{err}; {name} takes a .rules file relative to the document (as in "
+            f"'.. {name}:: {arg}.rules'), a spec listed in rulewright_spec_files (conf.py) "
+            "by its file name without .rules, or a bundled spec's name") from None
+
+
 class SpecDirective(SphinxDirective):
     """Render a spec: overview, components, flow of play, rules, errata, invariants, findings."""
 
@@ -143,24 +179,7 @@ class SpecDirective(SphinxDirective):
         return self.state.document.reporter.warning(message, line=self.lineno)
 
     def _spec_file(self) -> Path:
-        arg = self.arguments[0]
-        if arg.endswith(".rules") or "/" in arg:
-            _rel, abspath = self.env.relfn2path(arg, self._docname())
-            path = Path(abspath)
-            if not path.is_file():
-                raise RulewrightDocsError(f"no spec file {arg!r} (looked for {path})")
-            return path
-        listed = spec_files(self.config, self.env.srcdir) \
-            if self.config.rulewright_spec_files else {}
-        if arg in listed:
-            if not listed[arg].is_file():
-                raise RulewrightDocsError(f"no spec file {str(listed[arg])!r}")
-            # spec_path before resolving: a listed link to a file elsewhere is refused
-            return spec_path(listed[arg]).resolve()
-        try:
-            return spec_path(arg).resolve()
-        except RulewrightError as err:
-            raise RulewrightDocsError(str(err)) from None
+        return spec_file(self, self.arguments[0], "rulewright-spec")
 
     def _verify_file(self) -> Path | None:
         given = self.options.get("verify-json") or self.config.rulewright_verify_json
@@ -208,6 +227,8 @@ class SpecDirective(SphinxDirective):
                     if game.id in results else SpecResults(),
                     docdir=os.path.dirname(self.env.doc2path(self._docname())),
                     declared=declared_configs(path), mutation=self._mutation(path, game.id, current))
+        if "rules" in wanted:   # what a book page links to (rulewright.sphinx.spec_links)
+            record(self.env, path, self._docname(), page.key)
         # as verify loads it: once per configuration and process, and from the disk cache
         # (the docs build and verify of one spec share their machines)
         machine = compiled_machine(spec, counts[0])

@@ -30,11 +30,12 @@ from rulewright.sphinx.errors import RulewrightDocsError
 from rulewright.sphinx.nodes_util import para, table
 from rulewright.sphinx.pages import spec_files
 from rulewright.sphinx.source import header, spec_gaps, walk
+from rulewright.sphinx.verdict import verdict
 from rulewright.sphinx.verify_json import (MutationScore, SpecResults, checked_in_mutation,
                                            read_mutate_json, read_verify_json)
 
 HEADERS = ["Game", "Players", "Rules citing the book", "Assumptions",
-           "Gaps: declared / reached / ruled", "Configurations verified",
+           "Gaps: declared / reached / ruled", "Configurations run", "Verdict",
            "Worked examples passing", "Mutation score"]
 
 
@@ -53,6 +54,7 @@ class Row:
     assumptions: str
     gaps: str
     configs: str
+    verdict: str
     examples: str
     mutation: str
 
@@ -90,16 +92,18 @@ def spec_row(page: str, path: Path, verified: SpecResults | None,
     results = verified.for_spec(current) if verified is not None else None
     declared = declared_configs(path)
     if results is None or (not results.invariants and not results.stale):
-        reached, configs = "-", f"none of {len(declared)}"
+        reached, configs, judged = "-", f"none of {len(declared)}", "not verified"
         passing = f"not run ({len(examples)} written)" if examples else "none written"
     elif results.stale:
         reached, configs = "?", "results of another spec version"
+        judged = "not shown (results of another spec version)"
         passing = f"? of {len(examples)}"
     else:
         lines = {g.line for g in gaps}
         reached = str(len({g.line for g in results.gaps if g.kind == "gap" and g.line in lines}))
         done = set(results.configs)
         configs = f"{sum(1 for c in declared if c in done)} of {len(declared)}"
+        judged = verdict(results).short
         ok = sum(1 for e in examples if results.examples.get(e.name)
                  and all(passed for _er, passed, _p in results.examples[e.name]))
         passing = f"{ok} of {len(examples)}" if examples else "none written"
@@ -110,7 +114,8 @@ def spec_row(page: str, path: Path, verified: SpecResults | None,
     return Row(page=page, title=game.title, players=f"{lo}-{hi}" if lo != hi else str(lo),
                rules=f"{sum(1 for r in rules if r.prov.cites)} of {len(rules)}",
                assumptions=str(assumptions(spec)),
-               gaps=f"{len(gaps)} / {reached} / {ruled}", configs=configs, examples=passing,
+               gaps=f"{len(gaps)} / {reached} / {ruled}", configs=configs, verdict=judged,
+               examples=passing,
                mutation=mutation_cell(mutation))
 
 
@@ -173,17 +178,20 @@ class OverviewDirective(SphinxDirective):
             return [self.state.document.reporter.warning(f"rulewright-overview: {err}",
                                                          line=self.lineno)]
         cells: list[list[str | nodes.Node]] = [[self._link(r), r.players, r.rules, r.assumptions, r.gaps, r.configs,
-                  r.examples, r.mutation] for r in rows]
+                  r.verdict, r.examples, r.mutation] for r in rows]
         tbl = table(HEADERS, cells, classes=["rw-overview-table"],
-                    widths=[4, 2, 2, 2, 3, 3, 3, 3])
+                    widths=[4, 2, 2, 2, 3, 3, 4, 3, 3])
         box = nodes.container(classes=["rw-wide"])
         box += tbl
         note = para("Rules citing the book: rules that quote a rulebook sentence, of all "
                     "rules. Gaps: places the book is silent that the spec marks / that "
                     "verification reached / that carry a provisional ruling (not the book's). "
-                    "Configurations: player counts, variants, errata and editions verified, of "
-                    "those the spec declares. Mutation score: small rule changes verification "
-                    "caught (rulewright mutate).", classes=["rw-legend"])
+                    "Configurations: player counts, variants, errata and editions verify ran, of "
+                    "those the spec declares. Verdict: whether rulewright verify failed the "
+                    "spec, and why (violations, information leaks, open checker warnings, "
+                    "checks not reached under --require-reached, ...). Mutation score: small "
+                    "rule changes verification caught (rulewright mutate).",
+                    classes=["rw-legend"])
         return [box, note]
 
     @staticmethod

@@ -25,6 +25,8 @@ from rulewright.sphinx.html_nodes import folded
 from rulewright.sphinx.nodes_util import (bullets, cite_nodes, literal, para, plural,
                                           provenance_nodes, section, strong)
 from rulewright.sphinx.render_rules import Page, _changes, edition_section
+from rulewright.sphinx.book_status import selecting
+from rulewright.invariants.report import plain
 
 
 #: How a changed declaration is named under the book's section names.
@@ -154,6 +156,32 @@ def play_nodes(d: SpecDiff | None) -> list[nodes.Node]:
     return out
 
 
+def verified_nodes(page: Page, e: ast.ErratumDecl) -> list[nodes.Node]:
+    """What verification found in the configurations that select the erratum: "VIOLATED in
+    4 configurations that select it (tokens, scores): 2p +e, ..." when checks broke there (a
+    check that broke without the erratum too is not counted against it:
+    :func:`rulewright.sphinx.book_status.selecting`), else "no check broke in the 4
+    configurations that select it: ..."."""
+    if not page.results or page.verified.stale:
+        return []
+    results = selecting(page.verified, "erratum", e.name)
+    configs = list(dict.fromkeys(r.config for r in results))
+    if not configs:
+        return [para(strong("Verification with this erratum: "), "not run (no configuration "
+                     f"of the results selects it; rulewright verify {page.key} runs it by "
+                     "default).")]
+    failed = [r for r in results if r.status == "failed"]
+    if failed:
+        bad = list(dict.fromkeys(r.config for r in failed))
+        checks = ", ".join(dict.fromkeys(plain(r.name).removeprefix("spec:") for r in failed))
+        return [para(strong("Verification with this erratum: "),
+                     f"VIOLATED in {plural(len(bad), 'configuration')} that select it "
+                     f"({checks}): " + ", ".join(bad) + ".", classes=["rw-failed"])]
+    return [para(strong("Verification with this erratum: "), "no check broke in the "
+                 f"{plural(len(configs), 'configuration')} that select it: "
+                 + ", ".join(configs) + ".")]
+
+
 def erratum_section(page: Page, e: ast.ErratumDecl, source: str, games: int) -> nodes.section:
     """One erratum: its date and source, the book's words before and after, what changes in
     play, then the code (folded)."""
@@ -162,6 +190,7 @@ def erratum_section(page: Page, e: ast.ErratumDecl, source: str, games: int) -> 
                 strong("Select it with: "), literal(f"--errata {e.name}"))
     sub.extend(cite_nodes(e.prov.cites, page.language))
     sub.extend(provenance_nodes(e.prov))
+    sub.extend(verified_nodes(page, e))
     sub.extend(wording_nodes(page, e))
     sub.extend(play_nodes(measured_diff(page, source, e, games)))
     diffs = declaration_diffs(page.spec, ((), ()), ((e.name,), ()),

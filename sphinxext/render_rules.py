@@ -25,6 +25,7 @@ from rulewright.sphinx.nodes_util import (admonition, bullets, cite_nodes, code_
 from rulewright.sphinx.source import covering_invariants, gaps_in
 from rulewright.sphinx.render_coverage import coverage_nodes
 from rulewright.sphinx.verify_json import InvariantResult, MutationScore, SpecResults
+from rulewright.sphinx.verdict import sampled_notes
 
 #: Declarations rendered in the "Rules" section, in file order.
 RULE_LIKE = (ast.RuleDecl, ast.ScoringDecl, ast.FunctionDecl, ast.TableDecl)
@@ -192,6 +193,22 @@ def gap_nodes(body: object) -> list[nodes.Node]:
     return out
 
 
+def finding_nodes(page: Page, d: ast.Decl) -> list[nodes.Node]:
+    """The static information leaks and unacknowledged checker warnings verify reported in
+    the lines of ``d``: each failed the run, so each is shown at its rule."""
+    if page.verified.stale:
+        return []
+    out: list[nodes.Node] = []
+    for title, found in (("Information leak found before play", page.verified.leaks),
+                         ("Checker warning the spec does not acknowledge",
+                          page.verified.warnings)):
+        for f in found:
+            if d.span.line <= f.line <= d.span.end_line:
+                out.append(admonition("finding", f"{title} (line {f.line}): verify fails "
+                                      "on it", para(f.message)))
+    return out
+
+
 def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> nodes.section:
     """One rule-like declaration: citations, code, assumptions, gaps, invariants, errata."""
     sec = section(page.rid(decl_id(d)), decl_title(d), "rw-rule")
@@ -207,6 +224,7 @@ def rule_section(page: Page, d: ast.Decl, amended_by: list[ast.ErratumDecl]) -> 
         sec += admonition("gap", f"Gap in the rulebook (line {line})", para(
             d.tie_decision, " - a tie for first place left after the tie-break chain ends "
             "the game with this finding."))
+    sec.extend(finding_nodes(page, d))
     if isinstance(d, (ast.RuleDecl, ast.ScoringDecl)):
         rule = d.name if isinstance(d, ast.RuleDecl) else "scoring"
         sec.extend(coverage_nodes(page.verified, rule, d.span.line, d.span.end_line))
@@ -449,6 +467,12 @@ def invariants_section(page: Page, tokens: list[tuple[str, int, str]]) -> nodes.
               "A non-terminal state always offers an action or a chance outcome (no deadlock).",
               "Replaying a trace reproduces every state; legality never depends on hidden "
               "information."]
+    sampled = {} if page.verified.stale else sampled_notes(page.verified)
+    if sampled:
+        items[-1] = "Replaying a trace reproduces every state (determinism); legality never " \
+            "depends on hidden information (hidden information). Both are checked on a " \
+            "sample of states: " + "; ".join(f"{plain(n)}: {note}"
+                                            for n, note in sorted(sampled.items())) + "."
     builtin += bullets(items)
     invs += [d for _, _, pairs in patched for _, d in pairs]
     declared = {d.name for d in invs} | {f"spec:{d.name}" for d in invs}

@@ -12,8 +12,11 @@ from docutils import nodes
 from rulewright.dsl.language import ast
 from rulewright.invariants.report import plain
 from rulewright.sphinx.nodes_util import admonition, bullets, literal, para, plural, reference, strong
-from rulewright.sphinx.render_rules import Page
+from rulewright.sphinx.render_rules import RULE_LIKE, Page, decl_id
 from rulewright.sphinx.source import spec_gaps
+from rulewright.sphinx.verdict import (Reason, sampled_notes, unreached_groups, verdict,
+                                       where_text)
+from rulewright.sphinx.verify_json import Finding
 
 #: Cell text and CSS class per normalised status.
 CELLS = {"passed": ("\u2713", "rw-held"), "failed": ("\u2717", "rw-violated"),
@@ -23,10 +26,11 @@ LEGEND = ("games played: games played to their end, as rulewright verify counts 
           "(begun: games started, some cut short by a test run's end); \u2713 held; \u2717 "
           "violated (see Invariant violations); n.r. not reached: no game in that "
           "configuration evaluated it (every game stopped first, at a gap or at a test run's "
-          "end, or none ran the rule or reached the choice it watches; rulewright verify says "
-          "which); n/a not applicable: nothing to check there (its only where clause is false "
-          "for that configuration, its choice belongs to a variant or erratum not selected, or "
-          "the game has no tokens or capacities to check); - not run in that configuration.")
+          "end, or none ran the rule or reached the choice it watches; the numbered notes "
+          "under the grid give verify's reason); n/a not applicable: nothing to check there "
+          "(its only where clause is false for that configuration, its choice belongs to a "
+          "variant or erratum not selected, or the game has no tokens or capacities to "
+          "check); - not run in that configuration.")
 STALE = ("The verification results given are from another version of the spec, so they are "
          "not shown; run rulewright verify again.")
 
@@ -46,6 +50,9 @@ def verify_grid(page: Page) -> nodes.Node:
                     "(rulewright verify --json FILE, then rulewright docs --verify-json FILE; "
                     "in a Sphinx project's conf.py, rulewright_verify_json).")
     names = list(page.results)
+    groups = unreached_groups(page.verified)
+    note = {(config, check): i for i, (_why, pairs) in enumerate(groups, 1)
+            for check, config in pairs}
     configs: list[str] = []
     cell: dict[tuple[str, str], str] = {}
     for name, results in page.results.items():
@@ -84,13 +91,24 @@ def verify_grid(page: Page) -> nodes.Node:
         for name in names:
             status = cell.get((config, name))
             text, cls = CELLS.get(status, ("-", "rw-na")) if status else ("-", "rw-na")
+            if status == "not reached" and (config, _short(name)) in note:
+                text = f"n.r. ({note[(config, _short(name))]})"
             entry = nodes.entry(classes=[cls])
             entry += para(text)
             row += entry
         body += row
     box = nodes.container(classes=["rw-grid-box"])
     box += tbl
+    if groups:
+        box += para(strong("Not reached, as verify says why:"), classes=["rw-legend"])
+        box += bullets([para(f"({i}) ", where_text(pairs), ": ", why or "verify gave no "
+                             "reason") for i, (why, pairs) in enumerate(groups, 1)])
     box += para(LEGEND, classes=["rw-legend"])
+    sampled = sampled_notes(page.verified)
+    if sampled:
+        box += para(strong("Sampled rows: "), "; ".join(
+            f"{_short(n)}: {note}" for n, note in sampled.items() if n in names) + ".",
+            classes=["rw-legend"])
     return box
 
 
@@ -120,17 +138,76 @@ def configs_nodes(page: Page) -> list[nodes.Node]:
     done = set(page.verified.configs)
     verified = [c for c in page.declared if c in done]
     missing = [c for c in page.declared if c not in done]
+    # "verified" reads as "passed": the configurations of a failing run were only run
+    failed = verdict(page.verified).failed
     if not missing:
-        return [para(strong("Configurations: "), f"all {len(page.declared)} declared "
-                     "configurations verified (", ", ".join(verified), ").",
-                     classes=["rw-complete"])]
+        n = len(page.declared)
+        what = f"all {n} declared configurations were" if n > 1 else \
+            "the declared configuration was"
+        return [para(strong("Configurations: "), f"{what} " +
+                     ("run (" if failed else "verified ("), ", ".join(verified), ")" +
+                     ("; verification failed (see the verdict above)." if failed else "."),
+                     classes=["rw-failed" if failed else "rw-complete"])]
     return [admonition(
-        "partial", f"Partly verified: {len(verified)} of {len(page.declared)} declared "
-        "configurations",
-        para(strong("Verified: "), ", ".join(verified) or "none", "."),
+        "partial", f"Partly {'run' if failed else 'verified'}: {len(verified)} of "
+        f"{len(page.declared)} declared configurations",
+        para(strong("Run (verification failed): " if failed else "Verified: "),
+             ", ".join(verified) or "none", "."),
         para(strong("Never verified: "), ", ".join(missing), "."),
         para("Every result on this page is for the verified configurations only; run ",
              literal(f"rulewright verify {page.key} --json FILE"), " for all of them."))]
+
+
+def finding_place(page: Page, f: Finding) -> list[str | nodes.Node]:
+    """"line 21, rule play" with a link to the section of the declaration holding the
+    finding's line (a rule, scoring, function, table or erratum), or "line 21"; [] for none."""
+    if not f.line:
+        return []
+    for d in page.spec.decls:
+        if d.span.line <= f.line <= d.span.end_line:
+            if isinstance(d, RULE_LIKE):
+                title = decl_id(d).replace("-", " ")
+                return [f"line {f.line}, ", reference(title, page.rid(decl_id(d)))]
+            if isinstance(d, ast.ErratumDecl):
+                return [f"line {f.line}, ", reference(f"erratum {d.name}",
+                                                       page.rid("erratum", d.name))]
+    return [f"line {f.line}"]
+
+
+def _reason_item(page: Page, r: Reason) -> nodes.Node:
+    items: list[nodes.Node | str] = []
+    for i, text in enumerate(r.items):
+        f = r.findings[i] if i < len(r.findings) else None
+        place = finding_place(page, f) if f is not None else []
+        items.append(para(*([*place, ": "] if place else []), text))
+    if r.kind == "violation":
+        items.append(para("Counterexamples: see ",
+                          reference("Invariant violations",
+                                    page.rid("findings", "violations")), "."))
+    box = nodes.container()
+    box += para(strong(r.head[0].upper() + r.head[1:] + ":"))
+    box += bullets(items)
+    return box
+
+
+def verdict_nodes(page: Page) -> list[nodes.Node]:
+    """The run's verdict for this spec: "FAILED" with everything that made verify fail it
+    (violations, failed examples, static information leaks, unacknowledged checker warnings,
+    unexplained or --strict gaps, checks not reached under --require-reached), or "passed",
+    with the checks not reached when there are some (:mod:`rulewright.sphinx.verdict`)."""
+    if not page.results or page.verified.stale:
+        return []
+    v = verdict(page.verified)
+    if v.failed:
+        return [admonition("finding", "Verdict: FAILED - rulewright verify fails this spec "
+                           "(exit 1)", *(_reason_item(page, r) for r in v.reasons))]
+    if v.notes:
+        return [para(strong("Verdict: "), "passed (rulewright verify exits 0 for this spec), "
+                     "with checks it never evaluated:", classes=["rw-complete"]),
+                *(_reason_item(page, r) for r in v.notes)]
+    return [para(strong("Verdict: "), "passed: rulewright verify exits 0 for this spec (no "
+                 "violation, failed example, information leak or open checker warning).",
+                 classes=["rw-complete"])]
 
 
 def strength_nodes(page: Page) -> list[nodes.Node]:
@@ -209,8 +286,8 @@ def summary_nodes(page: Page, game: ast.Game, contents: list[tuple[str, str]]) -
                       " (", reference("listed under Findings", page.rid("findings", "gaps")),
                       ")"))
     out: list[nodes.Node] = [bullets(facts), para(strong("Verification"), classes=["rw-inv-head"]),
-                             *configs_nodes(page), *strength_nodes(page), *mutation_nodes(page),
-                             verify_grid(page)]
+                             *verdict_nodes(page), *configs_nodes(page), *strength_nodes(page),
+                             *mutation_nodes(page), verify_grid(page)]
     if contents:
         links = bullets([para(reference(title, rid)) for title, rid in contents])
         links["classes"].append("rw-contents")

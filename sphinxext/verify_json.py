@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,23 @@ class GapResult:
     count: int
     trace: str
     ruling: str = ""
+    #: reached in almost every game without an ``often "..."`` saying why: fails the run
+    unexplained: bool = False
+
+
+@frozen
+class Finding:
+    """A finding of the checker verify reported before play: an information leak or a
+    warning the spec does not acknowledge; either fails the run.
+
+    Attributes:
+        line, column: where in the spec (0 when the report names no place). message: the
+        finding as verify printed it, without its ``file:line:col:``.
+    """
+
+    line: int
+    column: int
+    message: str
 
 
 @define
@@ -115,6 +133,8 @@ class RunInfo:
     date: str = ""
     seconds: float | None = None
     date_from_file: bool = False
+    strict: bool = False
+    require_reached: bool = False
 
 
 @frozen
@@ -241,6 +261,16 @@ class SpecResults:
     #: configuration label -> Hypothesis examples ("test runs"), when the file says.
     test_runs: dict[str, int] = field(factory=dict)
     run: RunInfo = field(factory=RunInfo)
+    #: static information leaks and unacknowledged checker warnings (each fails the run)
+    leaks: list[Finding] = field(factory=list)
+    warnings: list[Finding] = field(factory=list)
+    #: configuration label -> check name -> states it was evaluated on (``evaluated``)
+    states: dict[str, dict[str, int]] = field(factory=dict)
+    #: configuration label -> the hidden-information sample (``hidden_schedule``)
+    schedule: dict[str, dict[str, int]] = field(factory=dict)
+    #: configuration label -> (its player count or None, its variants, its errata)
+    selections: dict[str, tuple[int | None, tuple[str, ...], tuple[str, ...]]] = \
+        field(factory=dict)
 
     def for_spec(self, current: str) -> SpecResults:
         """These results if they were made from the spec whose fingerprint is ``current``;
@@ -302,6 +332,11 @@ def _points(value: Any) -> list[PointResult]:
 
 def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
     label = _label(cfg)
+    variants, errata = cfg.get("variants"), cfg.get("errata")
+    players = cfg.get("players")
+    out.selections[label] = (players if isinstance(players, int) else None,
+                             tuple(map(str, variants)) if isinstance(variants, list) else (),
+                             tuple(map(str, errata)) if isinstance(errata, list) else ())
     games, finished = cfg.get("games"), cfg.get("finished")
     if isinstance(games, int) and isinstance(finished, int):
         out.coverage[label] = (games, finished)
@@ -323,7 +358,15 @@ def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
     status = cfg.get("status")
     if not isinstance(status, dict):
         status = {}
-    reasons = {"n/a": cfg.get("not_applicable")}
+    reasons = {"n/a": cfg.get("not_applicable"), "not reached": cfg.get("not_reached")}
+    evaluated = cfg.get("evaluated")
+    if isinstance(evaluated, dict):
+        out.states[label] = {str(k): v["states"] for k, v in evaluated.items()
+                             if isinstance(v, dict) and isinstance(v.get("states"), int)}
+    schedule = cfg.get("hidden_schedule")
+    if isinstance(schedule, dict):
+        out.schedule[label] = {str(k): v for k, v in schedule.items()
+                               if isinstance(v, int) and not isinstance(v, bool)}
     for name in [*status, *(n for n in violations if n not in status)]:
         v = violations.get(name, {})
         result = "failed" if v else _status(status.get(name))
@@ -344,7 +387,9 @@ def _config(out: SpecResults, cfg: dict[str, Any]) -> None:
                                   message=str(g.get("message") or ""),
                                   count=count if isinstance(count, int) else 1,
                                   trace=str(g.get("trace") or ""),
-                                  ruling=str(g.get("ruling") or "")))
+                                  ruling=str(g.get("ruling") or ""),
+                                  unexplained=g.get("almost_every_game") is True
+                                  and not g.get("often")))
 
 
 def _run_info(doc: dict[str, Any], path: Path) -> RunInfo:
@@ -361,7 +406,30 @@ def _run_info(doc: dict[str, Any], path: Path) -> RunInfo:
                    seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
                    version=version if isinstance(version, str) else "", date=date,
                    seconds=float(seconds) if isinstance(seconds, (int, float)) else None,
-                   date_from_file=from_file)
+                   date_from_file=from_file, strict=doc.get("strict") is True,
+                   require_reached=doc.get("require_reached") is True)
+
+
+_PLACE = re.compile(r"^[^\n]*?:(\d+):(\d+): (?:warning: )?")
+
+
+def _findings(value: Any) -> list[Finding]:
+    """Leaks (``{"line", "column", "message"}``) or warnings (``"file:line:col: ..."``)."""
+    out = []
+    for item in value if isinstance(value, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("message"), str):
+            line, col = item.get("line"), item.get("column")
+            out.append(Finding(line if isinstance(line, int) else 0,
+                               col if isinstance(col, int) else 0, item["message"]))
+        elif isinstance(item, str):
+            # "file:line:col: warning: message", the spec line and a caret, "  hint: ...":
+            # the page keeps the message and the hint
+            first, *rest = item.splitlines() or [""]
+            text = " ".join([first, *(h.strip() for h in rest if h.strip().startswith("hint:"))])
+            m = _PLACE.match(text)
+            out.append(Finding(int(m[1]), int(m[2]), text[m.end():]) if m
+                           else Finding(0, 0, text))
+    return out
 
 
 def read_verify_json(path: Path) -> dict[str, SpecResults]:
@@ -389,6 +457,8 @@ def read_verify_json(path: Path) -> dict[str, SpecResults]:
         if isinstance(g.get("fingerprint"), str):
             res.fingerprint = g["fingerprint"]
         res.points = _points(g.get("points"))
+        res.leaks = _findings(g.get("information_leaks"))
+        res.warnings = _findings(g.get("warnings"))
         for cfg in _dicts(g.get("configs")):
             _config(res, cfg)
         for ex in _dicts(g.get("worked_examples")):

@@ -228,3 +228,28 @@ def test_check_on_mutated_specs_exits_0_or_1_with_positions(
     for line in err.splitlines():
         if ": error: " in line or ": warning: " in line:
             assert re.match(rf"{re.escape(str(path))}:\d+:\d+: (error|warning): ", line)
+
+
+def test_check_book_warns_when_a_sentence_is_both_cited_and_declared_uncited(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The trial's F21: 'Ties are shared.' cited by scoring and declared uncited read "15
+    cited, 2 declared uncited" of 16 sentences, and the book page dropped the reason."""
+    from tests.engines.test_book import BOOK, SPEC
+
+    spec = SPEC.replace('cite "Play" "Then draw one card." ', "") + \
+        'uncited "Setup" "Shuffle the deck." because "said twice"\n'
+    (tmp_path / "tiny.rules").write_text(spec, encoding="utf-8")
+    (tmp_path / "tiny.en.txt").write_text(BOOK, encoding="utf-8")
+    assert main(["check", str(tmp_path / "tiny.rules"), "--book"]) == 0
+    out, err = capsys.readouterr()
+    line = spec.count("\n")
+    assert f"tiny.rules:{line}:1: warning: this sentence is declared uncited, but rule play " \
+        "(line 9) cites it: it is counted as both, and the book page shows it cited without " \
+        "this reason" in err
+    assert "  hint: remove the uncited declaration, or the cite" in err
+    assert out.splitlines()[0].endswith("tiny.rules: ok, 1 warning(s)")
+    # the spec without the second declaration: no warning
+    (tmp_path / "tiny.rules").write_text(SPEC.replace('cite "Play" "Then draw one card." ', ""),
+                                         encoding="utf-8")
+    assert main(["check", str(tmp_path / "tiny.rules"), "--book"]) == 0
+    assert "warning" not in capsys.readouterr().err

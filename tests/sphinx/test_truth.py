@@ -192,13 +192,13 @@ def test_overview_table_and_strength_of_the_check(build_site: Builder) -> None:
                       "mutate.json": json.dumps(mutate)})
     table = " ".join(page_text(out / "spec-overview.html").split())
     head = ("Game Players Rules citing the book Assumptions Gaps: declared / reached / ruled "
-            "Configurations verified Worked examples passing Mutation score")
+            "Configurations run Verdict Worked examples passing Mutation score")
     assert head in table
     tiny = load_spec(Path(__file__).parents[2] / "tests" / "specs" / "tiny.rules")
     tiny_title = next(d for d in tiny.decls if isinstance(d, ast.Game)).title
     # showcase: 3 cited rules; 2 assumptions; gaps at lines 41 and 73, line 41 reached, no
     # ruling; 2 of the 8 configurations; its one example passed; 6 of 8 mutants.
-    assert "Kártyacsata 2-3 3 of 3 2 2 / 1 / 0 2 of 8 1 of 1 75% (6 of 8 caught); " \
+    assert "Kártyacsata 2-3 3 of 3 2 2 / 1 / 0 2 of 8 passed 1 of 1 75% (6 of 8 caught); " \
         "not held out; seed 5; n = 8" in table
     assert f"{tiny_title} " in table and "not measured" in table
     # a game's cell links to its page when the site has one named after the spec file
@@ -434,8 +434,9 @@ def test_a_variant_s_added_invariants_are_on_the_page(build_site: Builder,
     # the legend names every reason a check is not reached, and what n/a means
     assert "n.r. not reached: no game in that configuration evaluated it (every game stopped " \
         "first, at a gap or at a test run's end, or none ran the rule or reached the choice " \
-        "it watches; rulewright verify says which); n/a not applicable: nothing to check " \
-        "there (its only where clause is false for that configuration" in summary
+        "it watches; the numbered notes under the grid give verify's reason); n/a not " \
+        "applicable: nothing to check there (its only where clause is false for that " \
+        "configuration" in summary
 
 
 def test_the_mutation_score_says_what_it_covers(build_site: Builder) -> None:
