@@ -54,6 +54,7 @@ from rulewright.dsl.compile.codegen import Namespace, UnsafeTree, check_inlined
 from rulewright.dsl.machine.machine import (Call, Chance, Choice, Decision, Draw, Exec, ForNext, Instr,
                                     Jump, JumpUnless, Return, SpecRuntimeError, Switch)
 from rulewright.engines.inline import OWN, TEST, Inliner
+from rulewright.engines.twin_view import chooser_ids
 
 #: ``flow(state, frame, locals, pc, budget, cover) -> (pc, budget)``.
 Flow = Callable[[Any, list[Any], list[Any], int, int, Any], tuple[int, int]]
@@ -74,7 +75,7 @@ _LOCALS = frozenset({*_PARAMS, "items", "i", "k", "args", "nfr", "q", TEST,
 #: rulewright.dsl.compile.codegen.BUILTINS, which include these).
 _BUILTINS = {"len": len, "int": int}
 #: Bound names a flow's decisions use besides their instructions' own (``c{pc}`` ...).
-_DECIDE = {"Decision": Decision, "Labels": partial}
+_DECIDE = {"Decision": Decision, "Labels": partial, "chooser_ids": chooser_ids}
 
 #: A flow runs a rule call itself (the callee's flow, a nested Python call) while the call
 #: stack is shallower than this; deeper calls are left to the interpreter, so a recursive
@@ -331,6 +332,9 @@ def _choice(ins: Choice, pc: int, bound: dict[str, Any], players: int) -> list[a
         options = [ast.Assign([ast.Tuple([_store("values"), _store("labels"), _store("ids")],
                                          ast.Store())],
                               ast.Call(_n(f"o{pc}"), [_n("st"), _n("l")], []))]
+    if ins.components:  # twins by the chooser's view, as the interpreter gives them
+        options.append(_set("ids", ast.Call(_n("chooser_ids"), [_n("st"), _n("player"),
+                                                                _n("ids")], [])))
     a_player = ast.BoolOp(ast.And(), [
         ast.Compare(ast.Attribute(_n("player"), "__class__", ast.Load()), [ast.Is()],
                     [_n("int")]),

@@ -16,6 +16,7 @@ from rulewright.dsl.errata.patch import apply_patches, edition_selection
 from rulewright.engines.flow import RUNS, lazy_flows
 from rulewright.engines.machine_cache import compiled_machine
 from rulewright.engines.state import State
+from rulewright.engines.twin_view import copy_groups
 from rulewright.errors import Diagnostic, Span, UsageError
 
 
@@ -205,6 +206,14 @@ class Game:
         #: per zone slot, the players who see its contents, as a bit mask (a deck's order
         #: is seen by no one); what players know beyond that is State.known
         self.zone_seen = tuple(seen_by(z, machine.players) for z in machine.zones)
+        # per zone slot, whether every player sees it (the public observation)
+        self.public_zones = tuple(z.kind != "deck" and z.visibility == "public"
+                                  for z in machine.zones)
+        #: per component, its card's copies when views number it (rulewright.engines.twin_view)
+        self.copy_groups = copy_groups(machine)
+        self.has_twins = any(g is not None for g in self.copy_groups)
+        #: some card has copies (those with counters of their own too: not renumbered)
+        self.twinned = any(h != c for c, h in enumerate(machine.twins))
         # per zone slot, whether it is a set (State.key sorts its contents)
         self.set_zones = tuple(z.kind == "set" for z in machine.zones)
         # the zone slots that are decks: only they have an unknown middle and a known bottom

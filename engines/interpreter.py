@@ -27,6 +27,7 @@ from rulewright.dsl.check.labels import distinct
 from rulewright.dsl.machine.runtime import STEP_WORK, not_a_player, relocate
 from rulewright.engines.flow import NEST, PAUSED, RETURNED
 from rulewright.engines.schema import MAX_NUMBER_DIGITS
+from rulewright.engines.twin_view import chooser_ids
 
 if TYPE_CHECKING:
     from rulewright.engines.game import Game
@@ -479,6 +480,8 @@ class Interpreter:
                 else:
                     values = ids = plain[0](self, loc)
                     labels = partial(plain[1], values)
+            if ins.components:  # twins by the chooser's view (rulewright.engines.twin_view)
+                ids = chooser_ids(self, player, ids)
             return self.decide(ins, player, values, labels, ids)
         return self.chance(ins, loc)
 

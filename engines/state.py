@@ -27,6 +27,7 @@ __all__ = ["CHANCE_PLAYER", "INSTRUCTION_BUDGET", "MAX_CALL_DEPTH", "TERMINAL_PL
 from rulewright.engines.information import (Recall, entries_text, lines_text,
                                             observation_string, replayed)
 from rulewright.engines.schema import validate
+from rulewright.engines.twin_view import view_ids
 from rulewright.engines.writes import IGNORED, Writes
 from rulewright.errors import TraceError, UsageError
 
@@ -712,14 +713,19 @@ class State(Interpreter):
 
         Zones are shown by their visibility: ``public`` to all, ``owner`` to their player,
         ``hidden`` to nobody (size only); a deck's order is never shown. Counters likewise.
+        Twins are shown by their view ids (:mod:`rulewright.engines.twin_view`), never by
+        which copy the engine moved: the observation is a function of what ``player`` sees.
         """
         m = self.game.machine
         zone_labels = self.game.zone_labels
         zones: dict[str, Any] = {}
+        view = view_ids(self, player) if self.game.has_twins else None
         for z in m.zones:
             visible = z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
             if visible and z.kind != "deck":
                 items = contents(self, z.index)
+                if view:
+                    items = tuple([view.get(c, c) for c in items])
                 zones[zone_labels[z.index]] = sorted(items) if z.kind == "set" else list(items)
             else:
                 zones[zone_labels[z.index]] = len(self.zones[z.index]) \
@@ -730,7 +736,7 @@ class State(Interpreter):
         obs: dict[str, Any] = {"zones": zones, "counters": counters}
         known = self.knowledge(player)
         if known:
-            obs["known"] = known
+            obs["known"] = known if not view else _viewed(known, view)
         if any(self.out):
             obs["eliminated"] = list(self.out)
         obs["turns"] = list(self.turns)
@@ -812,6 +818,19 @@ def rebuild(config: dict[str, Any], auto_resolve: bool, seed: int, history: tupl
             raise TraceError(f"step {n + 1}: {err}") from None
     state.recall = recall
     return state
+
+
+def _viewed(known: dict[str, list[Any]], view: dict[int, int]) -> dict[str, list[Any]]:
+    """:meth:`State.knowledge` with twins by their view ids, in its order (by id, or by
+    deck position then id)."""
+    out: dict[str, list[Any]] = {}
+    for zone, entries in known.items():
+        if entries and isinstance(entries[0], list):
+            out[zone] = sorted(([view.get(c, c), at] for c, at in entries),
+                               key=lambda e: (e[1] is None, e[1] or 0, e[0]))
+        else:
+            out[zone] = sorted(view.get(c, c) for c in entries)
+    return out
 
 
 def _action_id(action: Any, ids: Sequence[int]) -> int:

@@ -79,6 +79,7 @@ from rulewright.invariants import replay_memo
 from rulewright.invariants.changes import Changes
 from rulewright.invariants.continuation import Continuations
 from rulewright.invariants.reads import EVERYTHING, Finder, Reads, union
+from rulewright.invariants.twin_swap import twin_swap_leak
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -1148,6 +1149,10 @@ def hidden_information(ctx: Context, state: State) -> str | None:
     player = state.current_player()
     if player < 0 or _sees_everything(state):
         return None
+    if state.game.twinned:  # what OpenSpiel sees: ids and observation (.twin_swap)
+        leak = twin_swap_leak(state, player, _where(state))
+        if leak is not None:
+            return leak
     real = option_labels(state)
     reads = unseen_reads(state, player)
     if reads is None:

@@ -51,6 +51,7 @@ from rulewright.dsl.check.constraints import CounterRange
 from rulewright.dsl.machine.machine import InternalError
 from rulewright.dsl.machine.runtime import MAX_LIST
 from rulewright.engines.state import State
+from rulewright.engines.twin_view import view_ids
 from rulewright.openspiel.facts import Facts, node_bound
 
 #: The most floats an information-state tensor may have (a spec above does not provide it).
@@ -122,6 +123,8 @@ def observation_tensor(layout: Layout, f: Facts, state: State, player: int,
         t[:] = 0
     m = state.game.machine
     n, c = layout.players, max(layout.components, 1)
+    # twins by their view ids, as the strings show them (rulewright.engines.twin_view)
+    view = view_ids(state, None if public else player) if state.game.has_twins else {}
     to_move = state.current_player()
     t[to_move if to_move >= 0 else n if state.is_chance_node() else n + 1] = 1
     at = n + 2
@@ -131,7 +134,7 @@ def observation_tensor(layout: Layout, f: Facts, state: State, player: int,
         at += 1
         if z.index in layout.seen_zones:
             visible = z.visibility == "public" or (not public and z.owner == player)
-            items = list(state.zones[z.index]) if visible else []
+            items = [view.get(x, x) for x in state.zones[z.index]] if visible else []
             for comp in items:
                 t[at + comp] = 1
             at += layout.components
@@ -171,11 +174,12 @@ def observation_tensor(layout: Layout, f: Facts, state: State, player: int,
         for comp, mask in enumerate(state.known):
             if mask & bit:
                 where = state.loc[comp]
-                t[at + 3 * comp] = 1
-                t[at + 3 * comp + 1] = (where + 1) / layout.zones
+                shown = view.get(comp, comp)
+                t[at + 3 * shown] = 1
+                t[at + 3 * shown + 1] = (where + 1) / layout.zones
                 if m.zones[where].kind == "deck":
                     top, bottom = state.zones[where], state.bottoms[where]
-                    t[at + 3 * comp + 2] = (top.index(comp) + 1) / c if comp in top else \
+                    t[at + 3 * shown + 2] = (top.index(comp) + 1) / c if comp in top else \
                         (bottom.index(comp) - len(bottom)) / c if comp in bottom else 0
     at += 3 * layout.components
     if not public and to_move == player and not state.is_terminal():
@@ -244,9 +248,11 @@ def public_observation_string(state: State) -> str:
     m = state.game.machine
     labels = state.game.zone_labels
     lines = [f"to_move: {state.current_player()}"]
+    view = view_ids(state, None) if state.game.has_twins else {}
     for z in m.zones:
         if z.visibility == "public" and z.kind != "deck":
-            lines.append(f"zones.{labels[z.index]}: {json.dumps(list(state.zones[z.index]))}")
+            items = [view.get(c, c) for c in state.zones[z.index]]
+            lines.append(f"zones.{labels[z.index]}: {json.dumps(items)}")
         else:
             size = len(state.zones[z.index]) + len(state.mids[z.index]) \
                 + len(state.bottoms[z.index])

@@ -334,13 +334,15 @@ class RuleCompiler:
                 return distinct(out, values)
             return tuple(values), labels, tuple(ids)
         bound = len(self.x.comps) if comps is not None else _fixed_ids_below(fixed)
-        # a subset of a fixed ascending list of ids, kept in its order: ascending
-        ascending = plain and pass_label is None and list(fixed) == sorted(fixed)  # type: ignore[arg-type]
+        # a subset of a fixed ascending list of ids, kept in its order: ascending (not for
+        # components: twins' ids are the chooser's view's, rulewright.engines.twin_view)
+        ascending = comps is None and plain and pass_label is None \
+            and list(fixed) == sorted(fixed)  # type: ignore[arg-type]
         self.emit(Choice(player, options, slot, self.site(s, label), bound,
                          pass_label is not None, expr_text(s.player), ascending,
                          self.local_slot(s.player),
                          (kept, plain_labels) if plain and pass_label is None else None,
-                         **self.value_ids(s.source, bound, fixed)))
+                         **self.value_ids(s.source, bound, fixed), components=comps is not None))
         if pass_label is not None:
             # which way the decision went (an item, or the pass) for coverage: both ways
             # go on to the next instruction

@@ -265,6 +265,9 @@ class Choice:
     #: this; ``members``: the enum's members when the values are members (id = index)
     values_below: int | None = field(default=None, repr=False, metadata=WHEN_SET)
     members: tuple[str, ...] = field(default=(), repr=False, metadata=WHEN_SET)
+    #: the options are components (a ``choose ... from`` a zone or a list of them): the
+    #: engine gives twins the ids of the chooser's view (rulewright.engines.twin_view)
+    components: bool = field(default=False, repr=False, metadata=DERIVED)
 
 
 @final

@@ -10,6 +10,7 @@ import pytest
 
 import rulewright as rw
 from rulewright.engines.state import State
+from rulewright.engines.twin_view import view_ids
 from rulewright.errors import SpecError, UsageError
 from rulewright.invariants.base import Context
 from rulewright.invariants.hidden import derive_locals, hidden_information
@@ -348,7 +349,12 @@ def test_love_letter_priest_shows_the_hand_to_its_player_only() -> None:
             state.apply_action(action.id)
             if priest and not state.is_terminal():
                 slot = next(z.index for z in game.machine.zones if z.label == f"hand[{q}]")
-                assert state.observation(p)["known"][f"hand[{q}]"] == sorted(state.zones[slot])
+                known = state.observation(p)["known"][f"hand[{q}]"]
+                # the cards themselves; twins by the copy the player's view numbers
+                # (rulewright.engines.twin_view), not by the engine's copy
+                labels = game.component_labels
+                assert sorted(labels[c] for c in known) == sorted(labels[c] for c in state.zones[slot])
+                assert known == sorted(view_ids(state, p).get(c, c) for c in state.zones[slot])
                 assert state.observation(r).get("known", {}) == before  # the third saw nothing
                 looked += 1
                 break
