@@ -25,7 +25,8 @@ and tic-tac-toe). **Observation tensor**, in this order:
 
 **Information-state tensor** (perfect recall): one block per step of the game, up to the
 spec's ``bound`` (the initial state, then after each decision or chance event of more than
-one option, which the bound counts; a one-option node's block is the next node's): a present
+one option, which the bound counts; a one-option node's block is the next node's, but for a
+draw among several copies of one card, which play counts as a step): a present
 bit, the player's observation tensor then, and the player's own action at that step
 (its one-hot over the compiler-bounded ids, then (position + 1) / ``MAX_LIST`` for a
 run-time option). Its size is (bound + 1) × (observation + actions + 2); specs whose
@@ -48,7 +49,7 @@ import numpy as np
 from attrs import frozen
 
 from rulewright.dsl.check.constraints import CounterRange
-from rulewright.dsl.machine.machine import InternalError
+from rulewright.dsl.machine.machine import Draw, InternalError
 from rulewright.dsl.machine.runtime import MAX_LIST
 from rulewright.engines.state import State
 from rulewright.engines.twin_view import view_ids
@@ -228,9 +229,11 @@ def information_state_tensor(layout: Layout, f: Facts, state: State, player: int
         if step == len(state.history):
             break
         action = state.history[step]
-        if len(s.pending.values) == 1:  # type: ignore[union-attr]
+        if len(s.pending.values) == 1 and not _twin_draw(s):  # type: ignore[union-attr]
             s.apply_action(action)
             continue
+        if at + block >= len(t):
+            raise InternalError(f"a history of more than {layout.bound} counted steps")
         if not s.is_chance_node() and s.current_player() == player:
             a = _ids(f, s)[list(s.pending.ids).index(action)]  # type: ignore[union-attr]
             base = at + 1 + layout.observation_size
@@ -241,6 +244,26 @@ def information_state_tensor(layout: Layout, f: Facts, state: State, player: int
         s.apply_action(action)
         at += block
     return t
+
+
+def _twin_draw(state: State) -> bool:
+    """Whether ``state``'s one-outcome chance node is a draw among several copies of one
+    card: play waits there, as at any draw among several cards (the bound counts it), and
+    whether the deck holds copies of one card or of several may be hidden from the player,
+    so its block is its own (skipped, the blocks after it would shift by what the player
+    cannot see)."""
+    node = state.pending
+    at = node.at  # type: ignore[union-attr]
+    if type(at) is not Draw:
+        return False
+    m = state.game.machine
+    slot = at.deck_slot if at.deck_slot is not None else at.deck(state, list(state.stack[-1][2]))
+    if slot not in m.twinned_zones:
+        return False
+    # the cards the draw is among, as the interpreter's chance() finds them
+    if state.zones[slot] and m.zones[slot].kind != "set":
+        return False  # a known top card
+    return len(state.mids[slot] or set(state.zones[slot])) > 1
 
 
 def public_observation_string(state: State) -> str:

@@ -28,6 +28,7 @@ CASES = {
     "secret_in_branch": ("hidden information", 2),
     "bid_leaks": ("hidden information", 3),
     "asked_when_high": ("hidden information", 2),
+    "twin_ids_leak": ("hidden information", 3),
 }
 
 
