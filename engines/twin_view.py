@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Iterable
 from rulewright.dsl.machine.machine import Machine
 
 if TYPE_CHECKING:
-    from rulewright.engines.state import State
+    # a State, or the interpreter it is (which chooses ids while it runs)
+    from rulewright.engines.interpreter import Interpreter as State
 
 
 def copy_groups(m: Machine) -> tuple[tuple[int, ...] | None, ...]:
@@ -102,7 +103,8 @@ def option_ids(state: State, player: int, values: tuple[int, ...]) -> tuple[int,
     """The action ids of a ``choose ... from`` over components ``values`` (engine ids, in
     option order; :data:`~rulewright.dsl.machine.machine.PASS` stays) for ``player``: each twin its
     view id in ``player``'s view, an option they cannot see the next free copy id of its card
-    after the copies they see, every other component its own id."""
+    after the copies they see, every other component its own id; copies of one card offered
+    together take their ids in engine-id order (the order of their labels' ``(k of n)``)."""
     groups = state.game.copy_groups
     seen = view_ids(state, player)
     taken: dict[tuple[int, ...], int] = {}  # per card, how many of its copies are numbered
@@ -111,16 +113,27 @@ def option_ids(state: State, player: int, values: tuple[int, ...]) -> tuple[int,
         assert group is not None
         taken[group] = taken.get(group, 0) + 1
     out = []
-    for c in values:
+    offered: dict[tuple[int, ...], list[int]] = {}  # per card, its options' positions
+    for i, c in enumerate(values):
         group = groups[c] if c >= 0 else None
         if group is None:
             out.append(c)
-        elif c in seen:
+            continue
+        offered.setdefault(group, []).append(i)
+        if c in seen:
             out.append(seen[c])
         else:
             k = taken.get(group, 0)
             out.append(group[k])
             taken[group] = k + 1
+    for positions in offered.values():
+        if len(positions) > 1:
+            # copies offered together are interchangeable: their ids go to them in engine-id
+            # order, as their labels' "(k of n)" do (rulewright.dsl.check.labels.distinct),
+            # so an id keeps its label whichever copies they are
+            ids = sorted(out[i] for i in positions)
+            for i, v in zip(sorted(positions, key=lambda i: values[i]), ids):
+                out[i] = v
     return tuple(out)
 
 

@@ -79,7 +79,7 @@ from rulewright.invariants import replay_memo
 from rulewright.invariants.changes import Changes
 from rulewright.invariants.continuation import Continuations
 from rulewright.invariants.reads import EVERYTHING, Finder, Reads, union
-from rulewright.invariants.twin_swap import twin_swap_leak
+from rulewright.invariants.twin_swap import same_twin_view, twin_swap_leak
 
 if TYPE_CHECKING:
     from rulewright.engines.state import State
@@ -882,6 +882,8 @@ def same_view(a: State, b: State, player: int) -> bool:
     options' labels, and was built for each alternative the check plays)."""
     if a.turns != b.turns or a.out != b.out or a.current_player() != b.current_player():
         return False
+    if a.game.has_twins:  # shown by view ids, not the copies in the zones (.twin_swap)
+        return same_twin_view(a, b, player)
     view = _views(a.game)[player]
     ac, bc = a.counters, b.counters
     for k in view.counters:

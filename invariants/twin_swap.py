@@ -75,6 +75,18 @@ def twin_swap_leak(state: State, player: int, where: str) -> str | None:
     return None
 
 
+def same_twin_view(a: State, b: State, player: int) -> bool:
+    """Whether ``player`` sees the same in two states of a game with twins: their
+    observations are equal but for the options. The engine shows twins by view ids
+    (:mod:`rulewright.engines.twin_view`), so the states' zones may hold other copies where the
+    player sees the same: :func:`rulewright.invariants.hidden.same_view` asks this instead of
+    comparing zones."""
+    seen_a, seen_b = a.observation(player), b.observation(player)
+    seen_a.pop("choice", None)
+    seen_b.pop("choice", None)
+    return seen_a == seen_b
+
+
 def _pairs(state: State, player: int) -> list[tuple[int, int]]:
     """(a copy ``player`` sees, a twin of it they do not see), over every card with copies
     in both; twins whose own counters or zones differ are left out (different cards)."""

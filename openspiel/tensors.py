@@ -175,12 +175,12 @@ def observation_tensor(layout: Layout, f: Facts, state: State, player: int,
         for comp, mask in enumerate(state.known):
             if mask & bit:
                 where = state.loc[comp]
-                shown = view.get(comp, comp)
-                t[at + 3 * shown] = 1
-                t[at + 3 * shown + 1] = (where + 1) / layout.zones
+                k = view.get(comp, comp)  # its view id (twins)
+                t[at + 3 * k] = 1
+                t[at + 3 * k + 1] = (where + 1) / layout.zones
                 if m.zones[where].kind == "deck":
                     top, bottom = state.zones[where], state.bottoms[where]
-                    t[at + 3 * shown + 2] = (top.index(comp) + 1) / c if comp in top else \
+                    t[at + 3 * k + 2] = (top.index(comp) + 1) / c if comp in top else \
                         (bottom.index(comp) - len(bottom)) / c if comp in bottom else 0
     at += 3 * layout.components
     if not public and to_move == player and not state.is_terminal():

@@ -52,8 +52,12 @@ def test_view_ids_number_the_copies_a_player_sees_in_zone_order() -> None:
     assert view_ids(state, 0) == {1: 0, 2: 2}
     assert view_ids(state, 1) == {0: 0}
     assert view_ids(state, None) == {}  # the pile is empty: nothing public yet
-    # an option the chooser does not see comes after the copies they see, in option order
-    assert option_ids(state, 0, (0, 1, 2, 3)) == (1, 0, 2, 3)
+    # an option the chooser does not see comes after the copies they see (chip 1: #1 is 0,
+    # #0 is 1), and copies offered together take those ids in engine-id order, as their
+    # labels' "(1 of 2)", "(2 of 2)" do
+    assert option_ids(state, 0, (1, 2)) == (0, 2)
+    assert option_ids(state, 0, (0, 2)) == (1, 2)
+    assert option_ids(state, 0, (0, 1, 2, 3)) == (0, 1, 2, 3)
     state.apply_action(0)  # the chip 1 goes to the (public) pile: #1 there is everyone's #0
     assert view_ids(state, None) == {1: 0}
     assert view_ids(state, 1) == {0: 0, 1: 1}  # hand[1] comes before the pile
