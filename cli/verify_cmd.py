@@ -293,8 +293,13 @@ def run(args: argparse.Namespace) -> int:
     # run has started (and before a cluster starts); parsed specs are cached for the run
     skipped: list[NotForSpec] = []
     plan_specs(specs, args.players, args.variant or None, args.errata, args.edition, skipped)
+    # what picks the games: the same seed with another profile plays others (and writes
+    # its traces to another folder, runner.run_folder)
+    again = f"--seed {seed} --profile {args.profile}" + (
+        f" --examples {args.examples}" if args.examples is not None else "") + (
+        " --no-aim" if args.no_aim else "")
     print(f"rulewright verify: seed {seed}, profile {args.profile}{where} "
-          f"(repeat with --seed {seed})", file=sys.stderr, flush=True)
+          f"(repeat with {again})", file=sys.stderr, flush=True)
     for why in skipped:  # a selection that fits only some of the specs runs on those
         print(f"rulewright verify: skipped {why.note}", file=sys.stderr, flush=True)
     if args.no_compile_cache:  # in the environment: a local cluster's workers inherit it

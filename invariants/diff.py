@@ -387,33 +387,41 @@ def _walk(node: Any) -> Iterator[Any]:
 def declared_gaps(decls: Sequence[ast.Decl]) -> dict[tuple[str, int], str]:
     """(rule, line) -> text of every gap the declarations have (rules, functions and the
     scoring block's ``then gap``; not worked examples)."""
-    out: dict[tuple[str, int], str] = {}
+    return {k: text for k, (text, _ruling) in _gaps_with_rulings(decls).items()}
+
+
+def _gaps_with_rulings(decls: Sequence[ast.Decl]) -> dict[tuple[str, int], tuple[str, str]]:
+    """(rule, line) -> (text, ruling or "") of every gap :func:`declared_gaps` lists."""
+    out: dict[tuple[str, int], tuple[str, str]] = {}
     for d in decls:
         if isinstance(d, ast.ExampleDecl):
             continue
         if isinstance(d, ast.ScoringDecl) and d.tie_end == "gap":
             span = d.tie_span or d.span
-            out[("scoring", span.line)] = d.tie_decision
+            out[("scoring", span.line)] = (d.tie_decision, "")
         name = "scoring" if isinstance(d, ast.ScoringDecl) else str(getattr(d, "name", ""))
         for node in _walk(d):
             if isinstance(node, ast.Gap):
-                out[(name, node.span.line)] = node.text
+                ruling = node.ruling.text if node.ruling else ""
+                out[(name, node.span.line)] = (node.text, ruling)
     return out
 
 
 def _gap_reach(parsed: ast.Spec, before: Side, after: Side, runs: list[_Runs]) -> list[GapReach]:
-    decl = [declared_gaps(apply_patches(parsed, s.errata, s.variants).decls)
-            for s in (before, after)]
-    # per side, (rule, text, k) -> line: the k-th gap of that rule with that text, so a
-    # gap kept word for word by a replaced rule is matched across its move
-    lines: list[dict[tuple[str, str, int], int]] = []
-    for d, r in zip(decl, runs):
-        at = {**{k: r.gap_text.get(k, "") for k in r.gaps}, **d}
-        seen: dict[tuple[str, str], int] = {}
-        side: dict[tuple[str, str, int], int] = {}
-        for (rule, line), text in sorted(at.items(), key=lambda kv: kv[0][1]):
-            k = seen[(rule, text)] = seen.get((rule, text), -1) + 1
-            side[(rule, text, k)] = line
+    ruled = [_gaps_with_rulings(apply_patches(parsed, s.errata, s.variants).decls)
+             for s in (before, after)]
+    decl = [{k: text for k, (text, _r) in d.items()} for d in ruled]
+    # per side, (rule, text, ruling, k) -> line: the k-th gap of that rule with that text
+    # and ruling, so a gap kept word for word by a replaced rule is matched across its move
+    # (and of two gaps with one text, the one with a ruling is not taken for the other)
+    lines: list[dict[tuple[str, str, str, int], int]] = []
+    for d, r in zip(ruled, runs):
+        at = {**{k: (r.gap_text.get(k, ""), "") for k in r.gaps}, **d}
+        seen: dict[tuple[str, str, str], int] = {}
+        side: dict[tuple[str, str, str, int], int] = {}
+        for (rule, line), (text, ruling) in sorted(at.items(), key=lambda kv: kv[0][1]):
+            k = seen[(rule, text, ruling)] = seen.get((rule, text, ruling), -1) + 1
+            side[(rule, text, ruling, k)] = line
         lines.append(side)
     out = []
     for key in dict.fromkeys([*lines[1], *lines[0]]):
@@ -428,10 +436,10 @@ def _gap_reach(parsed: ast.Spec, before: Side, after: Side, runs: list[_Runs]) -
             status = "closed"
         else:
             status = "changed" if a != b else "same"
-        ruled = (runs[0].ruled.get((key[0], la), 0) if la is not None else 0,
-                 runs[1].ruled.get((key[0], lb), 0) if lb is not None else 0)
+        went_on = (runs[0].ruled.get((key[0], la), 0) if la is not None else 0,
+                   runs[1].ruled.get((key[0], lb), 0) if lb is not None else 0)
         shown_at = lb if lb is not None else lines[0][key]  # a key is on one side at least
-        out.append(GapReach(key[0], shown_at, key[1], (da, db), (a, b), status, ruled))
+        out.append(GapReach(key[0], shown_at, key[1], (da, db), (a, b), status, went_on))
     return sorted(out, key=lambda g: (g.line, g.rule))
 
 

@@ -219,22 +219,32 @@ def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")
 
 
-def spec_traces(base: Path, spec: str | Path, seed: int | None = None) -> Path:
+def run_folder(seed: int, profile: Profile, examples: int | None = None) -> str:
+    """The name of a run's folder of traces: what picks its games, ``seed-<seed>-<profile>``
+    with ``-examples-<N>`` (``--examples``) and ``-no-aim`` (``--no-aim``) when given: the
+    same seed with another profile plays other games (a fresh user's trial: repeating a ci
+    run "with --seed 1", as verify's first line said, overwrote its trace)."""
+    return f"seed-{seed}-{_safe(profile.name)}" + (
+        f"-examples-{examples}" if examples is not None else "") + (
+        "" if profile.aim else "-no-aim")
+
+
+def spec_traces(base: Path, spec: str | Path, run: str | None = None) -> Path:
     """The default trace folder of one spec: ``base/<file name>-<8 hex digits of its full
-    path>``, and in it one folder per run seed, ``seed-<seed>``, when ``seed`` is given.
+    path>``, and in it one folder per run (:func:`run_folder`), when ``run`` is given.
     Trace files are named by game id, configuration and invariant, so two spec files
     with one game id (a copy edited beside the original) verified one after the other wrote
     the same path, and the first run's printed replay line then named the second's trace (a
     fresh user's trial); and the next run of the same spec overwrote the trace an archived
-    ``--json`` of an earlier run names (another trial): a run's seed repeats the run, so its
-    traces are the same files, and another seed's go beside them."""
+    ``--json`` of an earlier run names (another trial): a run's seed, profile and options
+    repeat the run, so its traces are the same files, and another run's go beside them."""
     try:
         path = spec_path(spec).resolve()
     except (SpecError, UsageError, OSError):  # reported by the run itself
         path = Path(str(spec))
     digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:8]
     folder = base / f"{_safe(path.stem) or 'spec'}-{digest}"
-    return folder if seed is None else folder / f"seed-{seed}"
+    return folder if run is None else folder / run
 
 
 def rules_involved(game: Game, state: State, steps: list[dict[str, Any]],
@@ -816,7 +826,7 @@ def verify(specs: Sequence[str | Path], *, players: Sequence[int] | None = None,
         profile: a name in :data:`~rulewright.invariants.profiles.PROFILES`.
         examples: Hypothesis examples per configuration (default: by the profile's budget).
         strict: reached gaps fail the run.
-        trace_dir: where traces go (default: a folder per spec file and run seed in
+        trace_dir: where traces go (default: a folder per spec file and run (seed, profile) in
             ``<cache>/rulewright/traces``, :func:`spec_traces`).
         use_database: use Hypothesis' example database.
         database: where it is (default: the user cache; see
@@ -885,7 +895,9 @@ def _verify_serial(report: Report, plans: list[SpecPlan], prof: Profile, total: 
             budget = prof.budget * len(configs) / total
         try:
             report.games.append(verify_spec(spec, configs, prof, examples=examples,
-                                            budget=budget, trace_dir=spec_traces(traces, spec, report.seed)
+                                            budget=budget, trace_dir=spec_traces(traces, spec,
+                                                                  run_folder(report.seed, prof,
+                                                                             examples))
                                             if per_spec else traces,
                                             use_database=use_database, seed=report.seed,
                                             progress=progress, finished=finished,

@@ -33,7 +33,8 @@ from rulewright.invariants.report import (ConfigResult, ExampleResult, GameResul
                                           leak_reports)
 from rulewright.invariants.runner import (Config, Finished, Progress, SpecPlan, Traces,
                                           config_seed, example_selections, run_examples,
-                                          spec_traces, verify_config, write_traces)
+                                          run_folder, spec_traces, verify_config,
+                                    write_traces)
 
 # A worker started with several threads runs one verification at a time: the shrink limit
 # is a Hypothesis engine constant, set for the duration of a run.
@@ -131,7 +132,7 @@ def verify_units(backend: Backend, report: Report, plans: Sequence[SpecPlan], pr
 
     Args:
         plans: from :func:`~rulewright.invariants.runner.plan_specs`. trace_dir: absolute;
-            per_spec: a folder in it per spec file and run seed (the default trace folder,
+            per_spec: a folder in it per spec file and run (the default trace folder,
             :func:`~rulewright.invariants.runner.spec_traces`).
         database: where the example databases are, or None for none.
         progress: called as a worker starts a configuration; finished: as its result is back
@@ -146,6 +147,7 @@ def verify_units(backend: Backend, report: Report, plans: Sequence[SpecPlan], pr
     names: list[str] = []
     spec_ids: list[str] = []
     texts: dict[int, SpecText] = {}
+    run = run_folder(report.seed, profile, examples)
     for n, (spec, configs, _) in enumerate(plans):
         if configs is None:
             continue
@@ -154,7 +156,7 @@ def verify_units(backend: Backend, report: Report, plans: Sequence[SpecPlan], pr
         for config in configs:
             units.append(ConfigUnit(text, config, profile, examples, budget,
                                     config_seed(report.seed, spec_id, config.label),
-                                    str(spec_traces(trace_dir, spec, report.seed) if per_spec
+                                    str(spec_traces(trace_dir, spec, run) if per_spec
                                         else trace_dir), database))
             names.append(f"{spec_id} {config.label}")
             spec_ids.append(spec_id)

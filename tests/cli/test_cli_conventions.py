@@ -70,7 +70,8 @@ def test_verify_in_a_log_prints_seed_progress_lines_and_an_80_column_table(
     assert run.returncode == 0, run.stderr
     # (a heavily loaded machine may add "still verifying" lines; they are tested below)
     err = [line for line in run.stderr.splitlines() if "] still verifying " not in line]
-    assert err[0] == "rulewright verify: seed 5, profile ci (repeat with --seed 5)"
+    assert err[0] == ("rulewright verify: seed 5, profile ci "
+                      "(repeat with --seed 5 --profile ci --examples 4)")
     assert re.fullmatch(r"\[ +\d+\.\ds\] 1/1 tiny 2p: 14 of 14 checks held, 4 test runs, "
                         r"\d+ games \(\d+\.\ds\)", err[1]), err
     assert len(err) == 2

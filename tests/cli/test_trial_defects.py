@@ -39,7 +39,8 @@ def test_default_trace_paths_differ_for_two_specs_with_one_game_id(
     assert Path(a_trace).parents[2] == Path(b_trace).parents[2] == traces
     assert Path(a_trace).name == Path(b_trace).name == "token_from_nothing-2p-tokens.json"
     assert re.fullmatch(r"game-[0-9a-f]{8}", Path(a_trace).parents[1].name)
-    assert Path(a_trace).parent.name == "seed-1"  # the run's seed: --seed 1
+    # the run: --seed 1, --profile ci, --examples 4
+    assert Path(a_trace).parent.name == "seed-1-ci-examples-4"
     # the first run's replay line still replays its own spec's trace
     assert main(["replay", a_trace, "--spec", a_spec]) == 1
     assert capsys.readouterr().out.splitlines()[-1].startswith("reproduced: tokens at step 2")
@@ -211,9 +212,18 @@ def test_a_run_with_another_seed_leaves_the_first_runs_trace_as_its_json_names_i
         capsys.readouterr()
         docs.append(json.loads(out.read_text(encoding="utf-8")))
     first, second = (d["games"][0]["configs"][0]["violations"][0]["trace"] for d in docs)
-    assert (Path(first).parent.name, Path(second).parent.name) == ("seed-1", "seed-2")
+    assert (Path(first).parent.name, Path(second).parent.name) == \
+        ("seed-1-ci-examples-4", "seed-2-ci-examples-4")
     assert Path(first).parent.parent == Path(second).parent.parent
     assert Path(first).is_file() and Path(second).is_file()
+    # the same seed with another profile (or --no-aim) plays other games: its own folder
+    # (a trial: repeating a ci run "with --seed 1", as verify's first line said, overwrote
+    # the ci run's trace)
+    assert main(["verify", str(BROKEN), "--profile", "dev", "--examples", "4", "--no-aim",
+                 "--no-database", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "(repeat with --seed 1 --profile dev --examples 4 --no-aim)" in err
+    assert (Path(first).parent.parent / "seed-1-dev-examples-4-no-aim").is_dir()
 
 
 #: The bank starts with 7 chips of a declared total of 6: tokens is violated at the initial

@@ -265,3 +265,17 @@ def test_an_information_leak_only_the_erratum_has_is_a_diagnostic_of_that_side(
         "information leak: whether option 'wait' is offered (so whether player p is asked at "
         "all) depends on hand[left(p)], which only player left(p) sees")
     assert diff_spec(lantern, errata=["second"], players=2, games=5).diagnostics == []
+
+
+def test_of_two_gaps_with_one_text_the_one_with_a_ruling_is_not_taken_for_the_other(
+        tmp_path: Path) -> None:
+    # the ruled gap given the deck gap's text: the erratum keeps only the unruled one, so
+    # the ruled one closes and the unruled one moves (it was paired with the ruled one)
+    path = tmp_path / "lantern.rules"
+    path.write_text(LANTERN.replace("the pot holds fewer oil than the lantern's number",
+                                    "the deck is empty when a player must draw a new card"),
+                    encoding="utf-8")
+    d = diff_spec(path, errata=["second"], players=2, games=200)
+    assert [(g.line, g.declared, g.reached, g.ruled, g.status) for g in d.gaps] == [
+        (_line("the pot holds fewer"), (True, False), (76, 0), (76, 0), "closed"),
+        (_line("the deck is empty", 1), (True, True), (0, 0), (0, 0), "same")]
