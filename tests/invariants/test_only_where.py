@@ -151,7 +151,8 @@ def test_the_rules_page_says_where_the_check_must_be_reached() -> None:
 
 def _diagnostics(clause: str, text: str = TEXT) -> list[tuple[int, int, str, str, str]]:
     spec = rw.parse(text.replace("only where nplayers >= 3", f"only where {clause}")
-                    .replace("var pot = 0", 'var pot = 0\nvariant big "Big"'), "t.rules")
+                    .replace("var pot = 0", 'var pot = 0\nvariant big "Big" assume "changes '
+                             'nothing: only some clauses under test read it"'), "t.rules")
     return [(d.span.line, d.span.column, d.severity, d.message, d.hint)
             for d in rw.check(spec, compile=False)]
 
