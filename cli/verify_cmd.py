@@ -214,7 +214,9 @@ def _print_game(out: Console, g: GameResult) -> None:
             for line in v.blame:
                 out.print(f"  {line}", markup=False, highlight=False)
             steps = f"{v.steps} step" + ("" if v.steps == 1 else "s")
-            out.print(f"  counterexample, shrunk to {steps}:")
+            out.print(f"  counterexample, shrunk to {steps}:" if v.steps else
+                      "  counterexample: the game's first state (its setup, before any "
+                      "action), found there without a search")
             for line in shown_steps(v.play_by_play):
                 out.print("  " + line, markup=False, highlight=False)
             out.print(f"  trace: {v.trace}", markup=False, highlight=False)

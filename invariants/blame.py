@@ -19,6 +19,7 @@ from attrs import frozen
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.language.unparse import span_text
+from rulewright.invariants.initial import origin
 
 if TYPE_CHECKING:
     from rulewright.dsl.machine.machine import Machine
@@ -151,8 +152,8 @@ def offered_by(machine: Machine, choice: str, rule: str = "") -> str:
             + ("" if len(found) == 1 else "one of: ") + "; ".join(map(str, found)) + ")")
 
 
-def blame(game: Game, seed: int, history: Sequence[int], expr: ast.Expr,
-          choice: str = "", rule: str = "") -> list[str]:
+def blame(game: Game, seed: int, history: Sequence[int], expr: ast.Expr | None,
+          choice: str = "", rule: str = "", names: Sequence[str] | None = None) -> list[str]:
     """Lines naming, for each value ``expr`` reads, the step and statement that last wrote it.
 
     Args:
@@ -160,14 +161,21 @@ def blame(game: Game, seed: int, history: Sequence[int], expr: ast.Expr,
         expr: the broken invariant's expression.
         choice, rule: an ``at choice "L" [in rule R]`` invariant's label and rule: ``offered``
             is then blamed on the choice statement(s) that offer it (:func:`offered_by`).
+        names: the zones and counters to blame, for a check that is no spec invariant
+            (``expr`` None): those its ``reads`` names.
+
+    A value no statement wrote is blamed on the declaration or patch that set it
+    (:func:`~rulewright.invariants.initial.origin`: ``pot = 15: as declared (no statement
+    wrote it): erratum second_printing, line 92: var pot = 15``).
     """
     m = game.machine
-    names = read_names(expr, m)
+    if names is None:
+        names = read_names(expr, m) if expr is not None else []
     zone_slots = [z for z in m.zones if z.name in names]
     counter_slots = [c for c in m.counters if c.name in names]
     slots = zone_slots + counter_slots
     head = []
-    if choice and any(isinstance(n, ast.Name) and n.id == "offered" for n in ast.walk(expr)):
+    if choice and expr is not None and any(isinstance(n, ast.Name) and n.id == "offered" for n in ast.walk(expr)):
         head = [line for line in [offered_by(m, choice, rule)] if line]
     if not slots:
         return head
@@ -199,7 +207,10 @@ def blame(game: Game, seed: int, history: Sequence[int], expr: ast.Expr,
             now = before[i]
             if (sorted((*now[0], *now[1], *now[2])) if i < len(zone_slots) else now) \
                     == declared[i]:
-                out.append(f"{_label(slot)}: as declared (no statement wrote it)")
+                value = "" if i < len(zone_slots) else f" = {now}"
+                source = origin(m, slot.name)
+                out.append(f"{_label(slot)}{value}: as declared (no statement wrote it)"
+                           + (f": {source}" if source else ""))
                 continue
         found = [w for w in by_name.get(slot.name, []) if w.rule in ran]
         where = "during setup" if step == 0 else f"at step {step} ({label})"

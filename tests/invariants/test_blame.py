@@ -35,8 +35,10 @@ def test_a_violation_names_the_statement_that_wrote_each_value(tmp_path: Path) -
     for line in coins:
         assert re.fullmatch(r"coins\[[01]\] last written at step [12] \(die: [123]\) by rule "
                             r"earn, line 23: coins\[p\] \+= r \* 2", line), line
-    assert v.blame[2:] == ["bonus[0]: as declared (no statement wrote it)",
-                           "bonus[1]: as declared (no statement wrote it)"]
+    assert v.blame[2:] == ["bonus[0] = 0: as declared (no statement wrote it): line 11: "
+                           "var bonus[player] = 0",
+                           "bonus[1] = 0: as declared (no statement wrote it): line 11: "
+                           "var bonus[player] = 0"]
     # the whole expression, not its first 77 characters and "..."
     lines = v.message.splitlines()
     assert re.fullmatch(rf"  for p = [01]: {re.escape(PART)} <= 5 is false", lines[1])
@@ -69,3 +71,40 @@ def test_an_at_choice_violation_blames_the_rule_that_offered_the_choice(tmp_path
         "offered: the options of choice 'act' (rule play, line 21: choose p label \"act\")",
         "pile last written at step 4 (pick: 2) by one of: rule play, line 24: move c to "
         "taken[p]; rule play, line 29: move c to taken[p]"]
+
+
+INITIAL = HERE / "specs" / "initial_patch.rules"
+
+
+@pytest.mark.usefixtures("no_explain")  # asserts the finding, not an explanation
+def test_a_violation_at_the_first_state_names_the_patch_that_set_the_value(
+        tmp_path: Path) -> None:
+    # the trial's F4: an erratum's `var pot = 15` against a token total of 12 was blamed on
+    # the rules on the stack (`rule deal`, `rule play`), never on the patch, and the search
+    # spent 10-17 s shrinking a failure every game has at its start
+    game = rw.load(INITIAL, players=2, errata=("more",))
+    result = verify_config(game, Config(2, errata=("more",)), FAST, examples=10,
+                           trace_dir=tmp_path, seed=1)
+    (v,) = result.violations
+    assert (v.invariant, v.message) == ("tokens", "token chip: holders sum to 5, declared "
+                                                  "total 4 (pot=5)")
+    assert v.steps == 0
+    assert v.rules == []  # no rule ran before the first state's values were set
+    assert v.blame == [
+        "pot = 5: as declared (no statement wrote it): erratum more, line 26: var pot = 5",
+        "chips[0] = 0: as declared (no statement wrote it): line 12: var chips[player] = 0",
+        "chips[1] = 0: as declared (no statement wrote it): line 12: var chips[player] = 0",
+        "token chip: total 4, line 13: token chip total 4 in pot, chips"]
+    # checked once, at the first state, and left out of the search (nothing to shrink)
+    assert result.status["tokens"] == "violated"
+    assert result.checks["tokens"] == 1
+    # the other checks were searched as usual
+    assert result.status["conservation"] == "held"
+    assert result.checks["conservation"] > 10
+
+
+def test_the_spec_as_written_has_no_such_violation(tmp_path: Path) -> None:
+    game = rw.load(INITIAL, players=2)
+    result = verify_config(game, Config(2), FAST, examples=10, trace_dir=tmp_path, seed=1)
+    assert result.violations == []
+    assert result.status["tokens"] == "held"
