@@ -9,7 +9,9 @@ edition, each edition, each variant with patches, alone and with those) are patc
 - problems inside a patch (an unknown name in a replaced rule), as they are;
 - problems a patch causes elsewhere, which the spec as written does not have: a removed
   declaration still used is reported at the ``remove``; anything else at its place, with
-  the selection that causes it ("with erratum 'x': ...").
+  the selection that causes it ("with erratum 'x': ..."); an error of the spec as written
+  that its own errors hid (its check stops at unknown names before types) is reported as
+  written, without that prefix.
 
 A selection the checker does not try (one erratum of several that build on each other) can
 still fail when compiled; that is reported then.
@@ -21,7 +23,7 @@ from typing import Callable, Sequence
 
 from rulewright.dsl.language import ast
 from rulewright.dsl.language.locate import Locate
-from rulewright.dsl.errata.patch import apply_patches, loose_errata
+from rulewright.dsl.errata.patch import Applied, apply_patches, decl_key, loose_errata
 from rulewright.errors import Diagnostic, Span, UsageError
 
 #: The most configurations (the spec as written and each selection of errata and variants
@@ -86,6 +88,40 @@ def _inside(a: Span, b: Span) -> bool:
         (a.end_line, a.end_column) <= (b.end_line, b.end_column)
 
 
+def _key(d: ast.Decl) -> tuple[str, str] | None:
+    try:
+        return decl_key(d)
+    except KeyError:  # a declaration of a kind no patch replaces
+        return None
+
+
+def _hidden_as_written(spec: ast.Spec, applied: Applied, errors: list[Span], loc: Locate,
+                       check_decls: CheckDecls) -> set[tuple[Span, str]]:
+    """The diagnostics of the spec as written with each declaration that holds one of its
+    ``errors`` replaced by the selection's version of it (the trial's F7).
+
+    The check of a spec stops at its unknown names before its types: an error elsewhere in
+    the spec as written (a type error in an invariant no patch touches) is then found only
+    in a selection whose patches replace the declarations that hold those names. Found
+    again here, with no other patch applied, it is an error as written and is reported as
+    such, not "with erratum 'x': ...". Empty when the selection replaces none of them.
+    """
+    patched = {_key(d): d for d in applied.decls}
+    mixed: list[ast.Decl] = []
+    swapped = False
+    for d in spec.decls:
+        key = _key(d)
+        if key is not None and key in applied.changed_by and key in patched \
+                and any(_inside(e, d.span) for e in errors):
+            mixed.append(patched[key])
+            swapped = True
+        else:
+            mixed.append(d)
+    if not swapped:
+        return set()
+    return {(d.span, d.message) for d in check_decls(mixed, spec.path, loc)}
+
+
 def check_patches(spec: ast.Spec, base: list[Diagnostic], loc: Locate,
                   check_decls: CheckDecls) -> list[Diagnostic]:
     """The diagnostics of every selection that the spec as written does not have.
@@ -102,6 +138,7 @@ def check_patches(spec: ast.Spec, base: list[Diagnostic], loc: Locate,
             known.add((d.span, d.message))
             out.append(d)
 
+    base_errors = [d.span for d in base if d.severity == "error"]
     for label, errata, variants in selections(spec):
         try:
             applied = apply_patches(spec, errata, variants)
@@ -111,6 +148,10 @@ def check_patches(spec: ast.Spec, base: list[Diagnostic], loc: Locate,
             add(d)
         if applied.errors:
             continue  # the patched declarations are incomplete; their check would mislead
+        # errors of the spec as written that its own errors hid (found once those are
+        # replaced by the selection's declarations): reported as written, no "with ..."
+        hidden = _hidden_as_written(spec, applied, base_errors, loc, check_decls) \
+            if base_errors else set()
         for d in check_decls(applied.decls, spec.path, loc):
             if (d.span, d.message) in known:
                 continue
@@ -124,6 +165,9 @@ def check_patches(spec: ast.Spec, base: list[Diagnostic], loc: Locate,
                                f"{removal.name!r}, but line {d.span.line} still uses it: "
                                f"{d.message}", "patch that declaration too, or keep the "
                                f"{removal.kind}", d.severity))
+                continue
+            if (d.span, d.message) in hidden:
+                add(d)  # an error as written, which the spec's own errors hid there
                 continue
             add(Diagnostic(d.span, f"with {label}: {d.message}", d.hint, d.severity))
     return out

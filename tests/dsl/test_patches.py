@@ -209,3 +209,45 @@ def test_the_spec_as_written_is_unchanged_by_its_errata(tmp_path: Path) -> None:
     assert rw.load(path, 2, errata=("rows",)).machine.kind_totals == {"c": 7}
     assert plain.machine.kind_totals == {"c": 5}
     assert deck(rw.load(path, 2)) == deck(plain) == deck(rw.load(spec(tmp_path, "", "b.rules"), 2))
+
+
+# ---- the trial's F7: an error as written that the spec's own errors hid --------------------
+
+#: BASE with an unknown name in rule play (which erratum e1 replaces) and a type error in
+#: invariant small (which no patch touches).
+HIDING = BASE.replace("chips[p] += 1", "chips[p] += extra").replace(
+    "count(hand[p]) <= 3", 'count(hand[p]) <= "three"')
+FIXED_PLAY = '''erratum e1 "E" date "2020" source "S" {
+  replace rule play cite "Play" "Each player draws until the deck is empty." {
+    let p = 0
+    while count(deck) > 0 {
+      turn p { draw x from deck to hand[p] }
+      let p = left(p)
+    }
+  }
+}
+'''
+
+
+def test_an_error_as_written_hidden_by_another_is_reported_as_written() -> None:
+    # Before: "with erratum 'e1': cannot compare a number with a text ...", though the
+    # invariant is wrong as written: the erratum only replaced the rule whose unknown name
+    # stopped the check of the spec as written before types
+    diags = [(d.span.line, d.message) for d in check(parse(HIDING + FIXED_PLAY, "small.rules"))]
+    assert diags == [
+        (21, "unknown name 'extra'"),
+        (31, "cannot compare a number with a text: count(hand[p]) is a number, so '<=' needs "
+             "a number here")]
+
+
+def test_an_error_the_erratum_causes_keeps_its_prefix_beside_a_hidden_one() -> None:
+    # the same erratum also makes bonus a text: the scoring's `+ bonus` is the erratum's
+    # doing, and says so
+    erratum = FIXED_PLAY.replace("{\n  replace rule", '{\n  var bonus = "none"\n  replace rule')
+    diags = [(d.span.line, d.message) for d in check(parse(HIDING + erratum, "small.rules"))]
+    assert diags == [
+        (21, "unknown name 'extra'"),
+        (27, "with erratum 'e1': '+' adds two values of one type; this adds a number and a "
+             "text"),
+        (31, "cannot compare a number with a text: count(hand[p]) is a number, so '<=' needs "
+             "a number here")]

@@ -252,3 +252,21 @@ def test_variants_and_errata_are_found_where_they_are_used() -> None:
     # a rule the erratum replaces is declared twice: as written and in the erratum
     kinds = [(s.kind, s.container) for s in index.symbols["end_round"]]
     assert kinds == [("rule", ""), ("rule", "z_man_2019")]
+
+
+def test_an_error_as_written_hidden_by_another_has_no_erratum_prefix() -> None:
+    # the trial's F7 in the editor: the invariant's type error is the spec's as written,
+    # though only the erratum that replaces the rule with the unknown name lets it be found
+    base = (Path(__file__).parents[1] / "specs" / "patchable.rules").read_text(encoding="utf-8")
+    written = base.replace("chips[p] += 1", "chips[p] += extra").replace(
+        "count(hand[p]) <= 3", 'count(hand[p]) <= "three"')
+    erratum = ('erratum e1 "E" date "2020" source "S" {\n'
+               '  replace rule play cite "Play" "Each player draws until the deck is empty." {\n'
+               "    let p = 0\n    while count(deck) > 0 {\n"
+               "      turn p { draw x from deck to hand[p] }\n      let p = left(p)\n    }\n"
+               "  }\n}\n")
+    found = analyse(written + erratum, "/nowhere/small.rules")
+    assert [(d.span.line, d.message) for d in found.diagnostics] == [
+        (21, "unknown name 'extra'"),
+        (31, "cannot compare a number with a text: count(hand[p]) is a number, so '<=' needs "
+             "a number here")]
