@@ -189,7 +189,8 @@ def _print_game(out: Console, g: GameResult) -> None:
         for e in g.examples:
             if not e.passed:
                 errata = f" +{','.join(e.errata)}" if e.errata else ""
-                out.print(f"  [red]FAILED[/] example {escape(e.name + errata)}: "
+                where = f" ({e.file}:{e.line})" if e.line else ""
+                out.print(f"  [red]FAILED[/] example {escape(e.name + errata + where)}: "
                           f"{escape(e.problem or '')}",
                           highlight=False)
     for w in g.warnings:  # fails the run: a warning the spec does not acknowledge (issue 38)

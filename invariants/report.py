@@ -80,7 +80,8 @@ Schema is ``rulewright-verify-2.schema.json`` in :mod:`rulewright.engines.schema
                     "cites": [...]}],      # cites: rules and scoring only
         "worked_examples": [{"name": "ex1", "title": "...", "players": 3, "variants": [],
                              "errata": [], "passed": true, "steps": 4,
-                             "problem": null | "expectation failed: ..."}],
+                             "problem": null | "expectation failed: ...",
+                             "file": "x.rules", "line": 40}],
         "information_leaks": [{"file": "x.rules", "line": 22, "column": 27,
                                "message": "information leak: whether option 'guess' is ..."}]
                                # found before play (rulewright.dsl.check.information_flow): each
@@ -355,6 +356,10 @@ class ExampleResult:
     passed: bool
     steps: int
     problem: str | None
+    #: where the example is declared (an erratum's replacement: the patch), as every
+    #: finding has its place (the trial's F15): its file as parsed and its first line
+    file: str = ""
+    line: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: every field."""

@@ -696,7 +696,7 @@ def run_examples(spec: str | Path, selections: Sequence[Selection], *,
                 problem = f"stopped at an unanswered decision or chance event: {labels[:6]}"
             out.append(ExampleResult(name, ex.title, ex.players, list(chosen),
                                      list(errata), problem is None, len(state.history),
-                                     problem))
+                                     problem, ex.span.path, ex.span.line))
             if first_failure and problem is not None:
                 return out
     return out

@@ -102,8 +102,24 @@ def test_failed_worked_example_fails_verify(capsys: pytest.CaptureFixture[str],
     doc = json.loads(out_json.read_text())
     schemas.validate(doc)   # with worked examples, one failed
     assert [e["passed"] for e in doc["games"][0]["worked_examples"]] == [False, True]
+    # where each example is, as every other finding has its place (the trial's F15)
+    spec = str(BROKEN / "example_fails.rules")
+    assert [(e["file"], e["line"]) for e in doc["games"][0]["worked_examples"]] == [
+        (spec, 26), (spec, 31)]
     assert "worked examples: 1 of 2 passed" in out
-    assert "FAILED example two_chips" in out
+    assert f"FAILED example two_chips ({spec}:26): expectation failed (line 29)" in out
+
+
+def test_the_schema_names_every_cause_of_exit_1() -> None:
+    # the trial's F15: it named violations, --strict and --require-reached only
+    schema = json.loads((Path(schemas.__file__).parent / "rulewright-verify-2.schema.json")
+                        .read_text(encoding="utf-8"))
+    assert schema["properties"]["exit"]["description"] == (
+        "0 all held where reached; 1 a violation, a failed worked example, an information "
+        "leak, a checker warning the spec does not acknowledge, or a gap reached in almost "
+        "every game that does not say why (gap \"...\" often \"why\"); with --strict also a "
+        "reached gap, with --require-reached (the ci profile's default) also a check no game "
+        "reached; 2 a spec error; 3 a bug in rulewright (an internal error)")
 
 
 def test_gaps_are_listed_and_fail_only_with_strict(capsys: pytest.CaptureFixture[str],
