@@ -88,7 +88,10 @@ def print_diff(out: Console, d: SpecDiff, *, brief: bool, games: int) -> None:
     if d.findings:
         t = Table("finding", "rule", "line", "message", a, b, title="Spec defects in play")
         for (kind, rule, line, msg), (x, y) in sorted(d.findings.items()):
-            t.add_row(kind, Text(rule), str(line), Text(msg), str(x), str(y))
+            # one row per place: its games' messages differ in the amounts they name
+            n = d.messages.get((kind, rule, line), 1)
+            more = f" (the first of {n} messages)" if n > 1 else ""
+            t.add_row(kind, Text(rule), str(line), Text(msg + more), str(x), str(y))
         out.print(t)
     else:
         out.print("Spec defects in play: none on either side", soft_wrap=True)

@@ -165,7 +165,10 @@ class SpecDiff:
     Attributes:
         diagnostics: (line, severity, message, ``"before"`` or ``"after"``): the checker's
             diagnostics only that side has.
-        findings: (kind, rule, line, message) -> games per side (before, after), gaps apart.
+        findings: (kind, rule, line, message) -> games per side (before, after), gaps apart:
+            one entry per place (kind, rule, line), with the message of its first game (the
+            trial's F15: 18 rows for one defect whose message names the amounts).
+        messages: (kind, rule, line) -> how many distinct messages its games gave.
         other_result: seeds whose game ended with another ranking (or finding).
     """
 
@@ -182,6 +185,7 @@ class SpecDiff:
     findings: dict[tuple[str, str, int, str], tuple[int, int]]
     balance: tuple[Balance, Balance]
     other_result: int
+    messages: dict[tuple[str, str, int], int] = field(factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The ``rulewright-diff/1`` document."""
@@ -194,6 +198,7 @@ class SpecDiff:
                 "diagnostics": [{"line": ln, "severity": sev, "message": m, "side": side}
                                 for ln, sev, m, side in self.diagnostics],
                 "findings": [{"kind": k, "rule": r, "line": ln, "message": m,
+                              "messages": self.messages.get((k, r, ln), 1),
                               "before": a, "after": b}
                              for (k, r, ln, m), (a, b) in sorted(self.findings.items())],
                 "balance": {"before": self.balance[0].to_json(),
@@ -275,7 +280,7 @@ def diff_spec(spec: str | Path, *, errata: Sequence[str] = (), edition: str | No
         examples=_example_diffs(spec, parsed, before, after),
         gaps=_gap_reach(parsed, before, after, runs),
         diagnostics=_diagnostics(parsed, before, after),
-        findings=_findings(runs),
+        findings=_findings(runs), messages=_messages(runs),
         balance=(runs[0].balance(n), runs[1].balance(n)), other_result=other)
 
 
@@ -290,7 +295,9 @@ class _Runs:
     wins: list[int] = field(factory=list)
     steps: list[int] = field(factory=list)
     turns: list[int] = field(factory=list)
-    findings: dict[tuple[str, str, int, str], int] = field(factory=dict)
+    #: (kind, rule, line) -> games; and -> the messages they gave, in order met
+    findings: dict[tuple[str, str, int], int] = field(factory=dict)
+    texts: dict[tuple[str, str, int], dict[str, None]] = field(factory=dict)
     gaps: dict[tuple[str, int], int] = field(factory=dict)
     ruled: dict[tuple[str, int], int] = field(factory=dict)
     gap_text: dict[tuple[str, int], str] = field(factory=dict)
@@ -312,8 +319,9 @@ class _Runs:
                 self.gaps[key] = self.gaps.get(key, 0) + 1
                 self.gap_text.setdefault(key, f.message)
             else:
-                k = (f.kind, f.rule, f.line, f.message)
+                k = (f.kind, f.rule, f.line)
                 self.findings[k] = self.findings.get(k, 0) + 1
+                self.texts.setdefault(k, {})[f.message] = None
             return
         returns, ranking = state.returns(), state.ranking()
         self.results.append(tuple(ranking))
@@ -353,7 +361,14 @@ def _spread(values: list[int]) -> tuple[float, int, int]:
 
 def _findings(runs: list[_Runs]) -> dict[tuple[str, str, int, str], tuple[int, int]]:
     keys = dict.fromkeys([*runs[0].findings, *runs[1].findings])
-    return {k: (runs[0].findings.get(k, 0), runs[1].findings.get(k, 0)) for k in keys}
+    # the message of the place's first game, the spec as written's before the selection's
+    return {(*k, next(iter(runs[0].texts.get(k) or runs[1].texts[k]))):
+            (runs[0].findings.get(k, 0), runs[1].findings.get(k, 0)) for k in keys}
+
+
+def _messages(runs: list[_Runs]) -> dict[tuple[str, str, int], int]:
+    keys = dict.fromkeys([*runs[0].findings, *runs[1].findings])
+    return {k: len({**runs[0].texts.get(k, {}), **runs[1].texts.get(k, {})}) for k in keys}
 
 
 def _side_diagnostics(parsed: ast.Spec, side: Side) -> list[tuple[int, str, str]]:

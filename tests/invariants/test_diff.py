@@ -279,3 +279,66 @@ def test_of_two_gaps_with_one_text_the_one_with_a_ruling_is_not_taken_for_the_ot
     assert [(g.line, g.declared, g.reached, g.ruled, g.status) for g in d.gaps] == [
         (_line("the pot holds fewer"), (True, False), (76, 0), (76, 0), "closed"),
         (_line("the deck is empty", 1), (True, True), (0, 0), (0, 0), "same")]
+
+
+DRAIN = '''game drain "Drain" {
+  rulebook "none" language "en"
+  players 2..2
+  start play
+  bound 100 steps
+}
+var pot = 5
+var got[player] = 0
+rule play cite "Play" "Players in turn take one or two from the pot until it is empty." {
+  let p = 0
+  while pot > 0 {
+    turn p {
+      choose p label "take" {
+        option "one" { transfer 1 from pot to got[p] }
+        option "two" when pot >= 2 { transfer 2 from pot to got[p] }
+      }
+    }
+    let p = left(p)
+  }
+}
+scoring(p) cite "End" "Who took most wins." { score got[p] then shared }
+erratum three "Three" date "2026" source "Publisher" cite "Errata" "One may take three." {
+  replace rule play cite "Play" "Players in turn take one or two from the pot until it is empty." {
+    let p = 0
+    while pot > 0 {
+      turn p {
+        choose p label "take" {
+          option "one" { transfer 1 from pot to got[p] }
+          option "three" { transfer 3 from pot to got[p] }
+        }
+      }
+      let p = left(p)
+    }
+  }
+}
+'''
+
+
+def test_one_row_per_defect_whatever_amounts_its_messages_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the trial's F15: 18 rows for one defect (`exhausted`, rule light, line 103), one per
+    # message ("pot has 1, 6 needed", "pot has 1, 7 needed", ...)
+    spec = tmp_path / "drain.rules"
+    spec.write_text(DRAIN, encoding="utf-8")
+    d = diff_spec(spec, errata=["three"], players=2, games=60, seed=1)
+    # one place: its games say "pot has 1, 3 needed" or "pot has 2, 3 needed"; the first
+    # game's message stands for them, with their count
+    assert d.findings == {("exhausted", "play", 29, "pot has 2, 3 needed"): (0, 34)}
+    assert d.messages == {("exhausted", "play", 29): 2}
+    key, after = ("exhausted", "play", 29, "pot has 2, 3 needed"), 34
+    doc = d.to_json()
+    schemas.validate(doc)
+    assert [(f["kind"], f["line"], f["messages"], f["before"], f["after"])
+            for f in doc["findings"]] == [("exhausted", 29, 2, 0, after)]
+    monkeypatch.setenv("COLUMNS", "250")  # one table row on one line
+    assert main(["diff", str(spec), "--erratum", "three", "--players", "2", "--games", "60",
+                 "--seed", "1", "--brief"]) == 1
+    rows = [" ".join(line.replace("│", " ").split())
+            for line in capsys.readouterr().out.splitlines() if "exhausted" in line]
+    assert rows == [f"exhausted play 29 {key[3]} (the first of 2 messages) 0 {after}"]
