@@ -196,8 +196,38 @@ def occurrence_hover(index: Index, occ: Occurrence, spec: ast.Spec | None, file:
         bound = index.local_binding(occ)
         return (f"**local** `{occ.name}` of {owner}, bound at line {bound.span.line}\n\n"
                 + _code(_source_line(index, bound.span.line)))
-    return "\n\n---\n\n".join(symbol_hover(index, s, spec, file)
-                              for s in index.symbols.get(occ.name, ()))
+    patched = patch_hover(index, occ)
+    return "\n\n---\n\n".join([*patched, *(symbol_hover(index, s, spec, file)
+                                            for s in index.symbols.get(occ.name, ()))])
+
+
+#: The patches that change a declaration in place, and what they change (the kind's word).
+_PATCHES: dict[type, tuple[str, str]] = {
+    ast.VarPatch: ("counter", "its initial value"),
+    ast.ZonePatch: ("zone", "its capacity or visibility"),
+    ast.CardPatch: ("card kind", "its rows"),
+}
+
+
+def patch_hover(index: Index, occ: Occurrence) -> list[str]:
+    """On the name of an erratum's or variant's patch that changes a declaration in place
+    (``var pot = 15``, ``zone hand capacity 2``, ``card c { ... }``): the patch, with what
+    it changes, shown before the declaration it patches (the trial's F13: only the spec as
+    written's ``var pot = 12`` was shown). [] elsewhere."""
+    around = index.decl_at(occ.start)
+    if around is None or not isinstance(around[1], (ast.ErratumDecl, ast.VariantDecl)):
+        return []
+    holder = around[1]
+    out = []
+    for p in holder.patches:
+        shown = _PATCHES.get(type(p))
+        if shown is not None and getattr(p, "name", None) == occ.name \
+                and p.span.line <= occ.span.line <= p.span.end_line:
+            kind, what = shown
+            lines = index.text.splitlines()[p.span.line - 1:p.span.end_line]
+            out.append(f"**{kind}** `{occ.name}` in {holder.name} (line {p.span.line}): "
+                       f"{what} there\n\n" + _code("\n".join(lines).strip()))
+    return out
 
 
 def gap_at(index: Index, offset: int) -> ast.Gap | None:

@@ -270,3 +270,53 @@ def test_an_error_as_written_hidden_by_another_has_no_erratum_prefix() -> None:
         (21, "unknown name 'extra'"),
         (31, "cannot compare a number with a text: count(hand[p]) is a number, so '<=' needs "
              "a number here")]
+
+
+#: patchable.rules with an erratum of every kind of patch the outline missed.
+PATCHED = (Path(__file__).parents[1] / "specs" / "patchable.rules").read_text(
+    encoding="utf-8") + '''erratum e1 "E" date "2020" source "S" {
+  var bonus = 2
+  zone hand capacity 4
+  players 2..4
+  replace scoring(p) {
+    score chips[p]
+    then shared
+  }
+  remove invariant small
+  replace rule play cite "Play" "Each player draws until the deck is empty." {
+    end
+  }
+}
+'''
+
+
+def test_the_outline_lists_every_patch_of_an_erratum() -> None:
+    # the trial's F13: an erratum listed its replaced declarations only, not its `var pot =
+    # 15` nor its `replace scoring(p)`
+    from rulewright.lsp.symbols import document_symbols
+    found = analyse(PATCHED, "/nowhere/small.rules")
+    assert found.index is not None
+    (erratum,) = [s for s in document_symbols(found.index, Positions(PATCHED, len))
+                  if s.detail == "erratum"]
+    assert [(c.name, c.detail, c.selection_range.start.line + 1)
+            for c in erratum.children or []] == [
+        ("bonus", "counter: initial value", 33), ("hand", "zone: capacity or visibility", 34),
+        ("players", "players 2..4", 35), ("scoring(p)", "replace scoring", 36),
+        ("small", "remove invariant", 40), ("play", "rule", 41)]
+
+
+def test_hover_on_a_patched_counter_shows_the_patch_then_the_declaration() -> None:
+    # the trial's F13: hover on an erratum's `var pot = 15` showed only `var pot = 12`
+    found = analyse(PATCHED, "/nowhere/small.rules")
+    assert found.index is not None
+    shown = hover_text(found.index, PATCHED.index("var bonus = 2") + len("var b"), found.spec,
+                       "")
+    assert shown is not None
+    patch, declaration = shown.split("\n\n---\n\n")
+    assert patch == ("**counter** `bonus` in e1 (line 33): its initial value there\n\n"
+                     "```rules\nvar bonus = 2\n```")
+    assert declaration.startswith("**counter** `bonus` (line 13)\n\n```rules\nvar bonus = 0\n```")
+    # the declaration as written shows no patch
+    written = hover_text(found.index, PATCHED.index("var bonus = 0") + len("var b"),
+                         found.spec, "")
+    assert written is not None and "in e1" not in written
