@@ -19,13 +19,12 @@ from typing import TYPE_CHECKING, Any
 from rulewright.dsl.language import ast
 from rulewright.dsl.language.unparse import span_text
 from rulewright.invariants.base import InvariantViolation
-from rulewright.invariants.stateful import Checker, Playing
+from rulewright.invariants.stateful import Checker, Playing, Recorder
 
 if TYPE_CHECKING:
     from rulewright.dsl.machine.machine import Machine
     from rulewright.engines.game import Game
     from rulewright.invariants.base import Invariant
-    from rulewright.invariants.stateful import Recorder
 
 
 def _first_line(spec: ast.Spec, node: Any) -> str:
@@ -106,19 +105,26 @@ def initial_violations(game: Game, invariants: list[Invariant], recorder: Record
     (its setup, before any action), each as the violation the search would have shrunk to.
 
     The state is checked as a test run's first state is (the same :class:`Checker` and
-    :class:`Playing`, counted in ``recorder``); a check that fails is taken out and the state
-    checked again, so every check failing there is found.
+    :class:`Playing`); a check that fails is taken out and the state checked again, so every
+    check failing there is found. Only what fails is counted in ``recorder`` (evaluated once,
+    in one game): a spec with none runs and counts exactly as it did without this probe.
     """
     found: list[InvariantViolation] = []
     left = list(invariants)
-    playing = Playing(game, Checker(game, left, recorder), seed)
+    probe = Recorder()
+    playing = Playing(game, Checker(game, left, probe), seed)
     while left:
         try:
             playing.ctx.memo.clear()  # checked afresh, as a game's first state is
-            Checker(game, left, recorder).check(playing.ctx, playing.state)
+            Checker(game, left, probe).check(playing.ctx, playing.state)
         except InvariantViolation as v:
             found.append(v)
             left = [inv for inv in left if inv.name != v.invariant]
             continue
         break
+    if found:
+        recorder.games += 1
+        for v in found:
+            recorder.checks[v.invariant] += 1
+            recorder.checked_games[v.invariant] += 1
     return found
