@@ -124,7 +124,7 @@ def initial_violations(game: Game, invariants: list[Invariant], recorder: Record
         break
     if found:
         recorder.games += 1
-        for v in found:
-            recorder.checks[v.invariant] += 1
-            recorder.checked_games[v.invariant] += 1
+        for broken in found:
+            recorder.checks[broken.invariant] += 1
+            recorder.checked_games[broken.invariant] += 1
     return found
