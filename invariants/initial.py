@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 
 def _first_line(spec: ast.Spec, node: Any) -> str:
-    return span_text(spec.source, node.span, 10**6).split("\n", 1)[0].rstrip(" {")
+    # its head: a card kind's rows and a patch's body follow in braces
+    return span_text(spec.source, node.span, 10**6).split("\n", 1)[0].split(" {", 1)[0]
 
 
 def _patches(m: Machine) -> list[tuple[str, Any]]:

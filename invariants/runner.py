@@ -333,15 +333,16 @@ def violation_report(game: Game, config: Config, v: InvariantViolation, inv: Inv
         if f"spec:{compiled.name}" == v.invariant:
             blamed = blame(game, v.state.seed, v.state.history, compiled.decl.expr,
                            compiled.decl.choice, compiled.decl.rule)
-    if not v.state.history:
-        # at the first state, before any action (the trial's F4): the values come from
-        # declarations and patches, which the blame names; a rule on the stack is named
-        # only where setup wrote a value the check read
-        if not blamed and inv is not None and inv.reads is not None:
+    if not v.state.history and inv is not None and inv.reads is not None:
+        # at the first state, before any action, of a check of known values (the trial's
+        # F4): they come from declarations and patches, which the blame names; a rule on
+        # the stack is named only where setup wrote one of them (a check of anything else,
+        # a runtime error in setup, keeps its rules)
+        if not blamed:
             blamed = blame(game, v.state.seed, (), None, names=read_slots(game, inv))
         if v.invariant == "tokens":
             blamed += token_origins(game.machine)
-        if not any(" during setup " in line for line in blamed):
+        if blamed and not any(" during setup " in line for line in blamed):
             rules = []
     if inv is not None and inv.line:
         rules.insert(0, {"rule": inv.name, "line": inv.line, "cites": list(inv.cites)})

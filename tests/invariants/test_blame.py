@@ -108,3 +108,23 @@ def test_the_spec_as_written_has_no_such_violation(tmp_path: Path) -> None:
     result = verify_config(game, Config(2), FAST, examples=10, trace_dir=tmp_path, seed=1)
     assert result.violations == []
     assert result.status["tokens"] == "held"
+
+
+def test_origin_names_the_last_patch_that_set_a_value(tmp_path: Path) -> None:
+    # a variant's patch applies after the errata; a zone's contents come from the card kinds
+    # that start in it, with the patches that change their rows
+    from rulewright.invariants.initial import origin
+    base = (HERE.parent / "specs" / "patchable.rules").read_text(encoding="utf-8")
+    path = tmp_path / "small.rules"
+    path.write_text(base + '''erratum e1 "E" date "2020" source "S" {
+  var bonus = 5
+  card c { add (blue, 7) * 2 }
+}
+variant rich "Rich start" { var bonus = 100 }
+''', encoding="utf-8")
+    m = rw.load(path, 2, variants=("rich",), errata=("e1",)).machine
+    assert origin(m, "bonus") == "variant rich, line 36: var bonus = 100"
+    assert origin(m, "deck") == ('line 11: zone deck: deck of c hidden; card c, line 8: card c '
+                                 '"card" (suit, value) in deck; erratum e1, line 34: card c')
+    assert origin(rw.load(path, 2).machine, "bonus") == "line 13: var bonus = 0"
+    assert origin(m, "nothing") == ""
