@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import ast
 import builtins
+import io
 import linecache
+import pickle
 import re
 import weakref
 from typing import Any, Callable, Sequence
 
-from attrs import frozen
+from attrs import define, field
 
 #: The Python built-ins generated code may call.
 BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in (
@@ -172,24 +174,80 @@ class Namespace:
         local: dict[str, Any] = {}
         exec(code, self.ns, local)  # the tree was checked above; nothing else runs here
         line_spec = _line_spec(fn, spec_lines)
-        record = Generated(filename, fn, line_spec)
+        record = Generated.of(filename, fn, line_spec)
         self.sources[filename] = record
         register(record)
         out: Callable[..., Any] = local[name]
         return out
 
 
-@frozen
+@define(eq=False)
 class Generated:
-    """One generated function: its file name, tree and spec line per generated line."""
+    """One generated function: its file name, tree and spec line per generated line.
+
+    The tree is kept pickled (:attr:`packed`, one bytes object) and rebuilt on first use
+    (:attr:`tree`), then kept: a machine's trees are some 60,000 nodes, lists and dicts that
+    every full garbage collection would scan for as long as the machine is held (up to
+    :data:`~rulewright.engines.machine_cache.MEMORY_ENTRIES` of them), and most functions'
+    trees are never read after compiling (a flow or a check reads about one in four).
+
+    Attributes:
+        filename: the generated file name (:meth:`Namespace.filename`).
+        packed: the ``ast.FunctionDef``, pickled; only :mod:`ast` node classes are loaded
+            from it (:func:`unpack_tree`).
+        spec_lines: generated line -> spec line.
+    """
 
     filename: str
-    tree: ast.FunctionDef
+    packed: bytes
     spec_lines: dict[int, int]
+    _tree: ast.FunctionDef | None = field(default=None, alias="_tree")
+
+    @classmethod
+    def of(cls, filename: str, tree: ast.FunctionDef, spec_lines: dict[int, int]) -> Generated:
+        """The record of ``tree`` (checked and compiled): the tree is pickled, and
+        :attr:`tree` rebuilds an equal one on first use."""
+        return cls(filename, pickle.dumps(tree, pickle.HIGHEST_PROTOCOL), spec_lines)
+
+    @property
+    def tree(self) -> ast.FunctionDef:
+        """The function's tree, rebuilt from :attr:`packed` on first use; the same object
+        after (analyses key what they learn by the tree's nodes' ids)."""
+        if self._tree is None:
+            self._tree = unpack_tree(self.packed)
+        return self._tree
 
     def text(self) -> str:
         """The function's source, as :func:`ast.unparse` prints its tree."""
         return ast.unparse(self.tree) + "\n"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a stored machine holds the packed tree only, never the rebuilt one
+        return (Generated, (self.filename, self.packed, self.spec_lines))
+
+
+class _TreeUnpickler(pickle.Unpickler):
+    """Loads :mod:`ast` node classes only (a packed tree may come from a disk entry)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        value = getattr(ast, name, None) if module in ("ast", "_ast") else None
+        if not (isinstance(value, type) and issubclass(value, ast.AST)):
+            raise pickle.UnpicklingError(f"a generated tree may not name {module}.{name}")
+        return value
+
+
+def unpack_tree(packed: bytes) -> ast.FunctionDef:
+    """The ``ast.FunctionDef`` pickled in ``packed`` (:attr:`Generated.packed`).
+
+    Raises:
+        pickle.UnpicklingError: ``packed`` names a class that is not an :mod:`ast` node, or
+            does not hold a function definition.
+    """
+    tree = _TreeUnpickler(io.BytesIO(packed)).load()
+    if not isinstance(tree, ast.FunctionDef):
+        raise pickle.UnpicklingError(f"a generated tree is a {type(tree).__name__}, "
+                                     "not a function definition")
+    return tree
 
 
 class _LazyLines(list):  # type: ignore[type-arg]
